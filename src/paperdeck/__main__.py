@@ -1,0 +1,5 @@
+"""Run paperdeck as `python -m paperdeck`."""
+
+from paperdeck.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,73 @@
+"""The paper model: an immutable paper and the protocols the core shares."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+ReadingState = Literal["unread", "reading", "read"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Paper:
+    """One paper of one list. Never mutated: enrichment makes a new one with `replace`."""
+
+    id: str
+    """Stable id from the abstract's normalised content (8+ hex characters)."""
+    position: int
+    """1-based position in its list."""
+    list_name: str
+    """The name of the list it came from (the file's stem)."""
+    title: str
+    title_derived: bool
+    """True when paperdeck made the title up from the abstract."""
+    abstract: str
+    """The abstract's sanitised source text (LaTeX and markdown left in)."""
+    method: str | None = None
+    authors: tuple[str, ...] = ()
+    venue: str | None = None
+    year: int | None = None
+    url: str | None = None
+    links: tuple[str, ...] = ()
+    """Links found in the abstract, in order of appearance."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Fields of the source record paperdeck has no slot for (pmlr_id, pages, arxiv ...)."""
+    meta_source: str = "list"
+    """Where title and authors came from: "derived", "list", "matched:SOURCE@0.97", "user"."""
+
+    def with_changes(self, **changes: Any) -> Paper:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The object every command that prints papers as JSON uses."""
+        return {
+            "position": self.position,
+            "id": self.id,
+            "title": self.title,
+            "title_derived": self.title_derived,
+            "method": self.method,
+            "authors": list(self.authors),
+            "venue": self.venue,
+            "year": self.year,
+            "url": self.url,
+            "links": list(self.links),
+            "list": self.list_name,
+            "meta_source": self.meta_source,
+        }
+
+
+class Annotation(Protocol):
+    """What search and the UI read of a paper's notes-store entry."""
+
+    @property
+    def note(self) -> str: ...
+    @property
+    def tags(self) -> Sequence[str]: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def starred(self) -> bool: ...
+    @property
+    def updated(self) -> float: ...
