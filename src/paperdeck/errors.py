@@ -13,3 +13,7 @@ class LoadError(PaperdeckError):
 
 class RefError(PaperdeckError):
     """A paper reference (id, id prefix or position) matched no paper or several."""
+
+
+class UsageError(PaperdeckError):
+    """The command line itself is wrong."""

@@ -1,0 +1,201 @@
+"""The `paperdeck` command: the reader by default, and scripting commands on the core alone."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from paperdeck import __version__
+from paperdeck.cli_common import add_paths_argument, common_options, open_library, warn
+from paperdeck.errors import PaperdeckError, UsageError
+from paperdeck.library import resolve_ref
+from paperdeck.model import Paper
+
+Command = Callable[[argparse.Namespace], int]
+DEFAULT_SEARCH_LIMIT = 20
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error instead of a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser (the reader) and one parser per command."""
+    common = common_options()
+    top = _Parser(
+        prog="paperdeck",
+        parents=[common],
+        description=(
+            "A terminal reader for conference paper lists. With no command, opens the reader "
+            "on PATH ... (the bundled ICML 2026 list when none)."
+        ),
+        epilog=(
+            "commands: list, show, search, cite, note, tag, mark, notes, enrich "
+            "(`paperdeck COMMAND --help` for each)"
+        ),
+    )
+    top.add_argument("--version", action="version", version=f"paperdeck {__version__}")
+    add_paths_argument(top)
+    commands: dict[str, argparse.ArgumentParser] = {}
+
+    def add(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
+        parser = _Parser(
+            prog=f"paperdeck {name}", parents=[common], description=help_text
+        )
+        parser.set_defaults(run=run)
+        commands[name] = parser
+        return parser
+
+    listing = add("list", "Print one line per paper: position, id, title.", run_list)
+    listing.add_argument("--json", action="store_true", help="print a JSON array of papers")
+    add_paths_argument(listing)
+
+    show = add("show", "Print one paper: title, method, venue, links, abstract.", run_show)
+    show.add_argument("ref", metavar="REF", help="a paper id, unique id prefix or position")
+    show.add_argument("--raw", action="store_true", help="print the abstract's source text")
+    add_paths_argument(show)
+
+    search = add("search", "Search papers and print them best first.", run_search)
+    search.add_argument("query", metavar="QUERY", help="a query (see the README for the syntax)")
+    search.add_argument(
+        "--limit", type=int, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
+    )
+    search.add_argument("--json", action="store_true", help="print a JSON array of results")
+    add_paths_argument(search)
+
+    for register in _feature_commands():
+        register(add)
+    return top, commands
+
+
+def _feature_commands() -> list[Callable[[Callable[[str, str, Command], argparse.ArgumentParser]], None]]:
+    # Each feature's commands live beside its core; imported here so `--help` lists them all.
+    registrars = []
+    for module_name in ("paperdeck.cli_notes", "paperdeck.cli_cite", "paperdeck.cli_enrich"):
+        try:
+            module = __import__(module_name, fromlist=["register"])
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            continue
+        registrars.append(module.register)
+    return registrars
+
+
+def run_list(args: argparse.Namespace) -> int:
+    papers = open_library(args).papers
+    if args.json:
+        _print_json([paper.to_json() for paper in papers])
+        return 0
+    width = len(str(len(papers)))
+    for number, paper in enumerate(papers, start=1):
+        print(f"{number:>{width}}  {paper.id}  {paper.title}")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from paperdeck.render import render_abstract
+
+    library = open_library(args)
+    paper = resolve_ref(library.papers, args.ref)
+    print(paper_header(paper))
+    print()
+    abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text
+    print(_wrap(abstract))
+    return 0
+
+
+def paper_header(paper: Paper) -> str:
+    """The lines `show` prints above the abstract."""
+    lines = [paper.title + ("  (title derived from the abstract)" if paper.title_derived else "")]
+    if paper.method:
+        lines.append(f"Method:  {paper.method}")
+    if paper.authors:
+        lines.append(f"Authors: {', '.join(paper.authors)}")
+    venue = " ".join(part for part in (paper.venue, str(paper.year or "")) if part)
+    if venue:
+        lines.append(f"Venue:   {venue}")
+    lines.append(f"Id:      {paper.id}  (#{paper.position} in {paper.list_name})")
+    links = ([paper.url] if paper.url else []) + [link for link in paper.links if link != paper.url]
+    for link in links:
+        lines.append(f"Link:    {link}")
+    return "\n".join(lines)
+
+
+def run_search(args: argparse.Namespace) -> int:
+    from paperdeck.search import SearchIndex
+
+    papers = open_library(args).papers
+    index = SearchIndex(papers)
+    result = index.search(args.query)
+    if result.message:
+        warn(result.message)
+    limit = args.limit if args.limit and args.limit > 0 else len(result.indices)
+    chosen = list(zip(result.indices, result.scores, strict=True))[:limit]
+    if args.json:
+        rows = []
+        for paper_index, score in chosen:
+            row = papers[paper_index].to_json()
+            row["score"] = round(score, 4)
+            row["matches"] = index.match_spans(args.query, paper_index)
+            rows.append(row)
+        _print_json(rows)
+        return 0
+    width = len(str(len(papers)))
+    for paper_index, score in chosen:
+        paper = papers[paper_index]
+        print(f"{paper_index + 1:>{width}}  {paper.id}  {score:6.2f}  {paper.title}")
+    return 0
+
+
+def _print_json(value: object) -> None:
+    json.dump(value, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def _wrap(text: str) -> str:
+    width = min(shutil.get_terminal_size((100, 24)).columns, 100)
+    return "\n".join(textwrap.fill(part, width) if part else "" for part in text.split("\n"))
+
+
+def run_reader(args: argparse.Namespace) -> int:
+    """Open the Textual reader (imported only here, so the other commands start fast)."""
+    library = open_library(args)
+    from paperdeck.app import run_app
+
+    return run_app(library, notes_option=args.notes)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `paperdeck` console script."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    top, commands = build_parser()
+    try:
+        if arguments and arguments[0] in commands:
+            args = commands[arguments[0]].parse_args(arguments[1:])
+        else:
+            args = top.parse_args(arguments)
+            args.run = run_reader
+        run: Command = args.run
+        return run(args)
+    except PaperdeckError as error:
+        warn(str(error))
+        return 2
+    except BrokenPipeError:
+        # `paperdeck list | head` closes the pipe early; that is not an error.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

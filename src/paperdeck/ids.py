@@ -1,0 +1,48 @@
+"""Stable paper ids: a short hash of the abstract's normalised content."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Sequence
+
+MIN_ID_LENGTH = 8
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def normalise_for_id(text: str) -> str:
+    """Case, width, whitespace, punctuation and line breaks do not change a paper's identity."""
+    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+def assign_ids(texts: Sequence[str]) -> list[str]:
+    """Ids for texts in list order: identical texts get distinct, deterministic ids.
+
+    An id is the first 8 hex digits of a SHA-1 of the normalised text, longer only where two
+    different texts of the same batch share the shorter prefix.
+    """
+    seen: dict[str, int] = {}
+    digests: list[str] = []
+    for text in texts:
+        key = normalise_for_id(text)
+        # The n-th repeat of a text hashes with its ordinal, so duplicates keep stable ids.
+        count = seen.get(key, 0)
+        seen[key] = count + 1
+        salted = key if count == 0 else f"{key}#{count + 1}"
+        digests.append(hashlib.sha1(salted.encode("utf-8")).hexdigest())
+    return _shortest_unique(digests)
+
+
+def _shortest_unique(digests: list[str]) -> list[str]:
+    length = MIN_ID_LENGTH
+    ids = [d[:length] for d in digests]
+    while True:
+        counts: dict[str, int] = {}
+        for short in ids:
+            counts[short] = counts.get(short, 0) + 1
+        clashing = {short for short, n in counts.items() if n > 1}
+        if not clashing:
+            return ids
+        length += 1
+        ids = [d[:length] if short in clashing else short for short, d in zip(ids, digests, strict=True)]

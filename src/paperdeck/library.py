@@ -1,0 +1,135 @@
+"""Open paper lists into Paper objects: ids, derived titles, links and metadata sidecars."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paperdeck.errors import RefError
+from paperdeck.formats import RawList, read_list
+from paperdeck.ids import assign_ids
+from paperdeck.model import Paper
+from paperdeck.render import find_links
+from paperdeck.titles import derive_title, find_method
+
+_KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
+SIDECAR_SUFFIX = ".meta.jsonl"
+
+
+@dataclass
+class Library:
+    """The papers of every opened list, in order, and what loading had to say."""
+
+    papers: list[Paper]
+    lists: list[RawList]
+    warnings: list[str] = field(default_factory=list)
+    enrichment: list[Any] = field(default_factory=list)
+    """One report per list that metadata was applied to (see paperdeck.enrich)."""
+
+
+def papers_from_raw(raw: RawList) -> list[Paper]:
+    """Turn one list's records into papers."""
+    records = raw.records
+    ids = assign_ids([_identity_text(record) for record in records])
+    papers: list[Paper] = []
+    for position, (record, paper_id) in enumerate(zip(records, ids, strict=True), start=1):
+        abstract = str(record.get("abstract") or "")
+        method = find_method(abstract) if abstract else None
+        given_title = str(record.get("title") or "").strip()
+        title = given_title or (derive_title(abstract, method) if abstract else "(untitled)")
+        year = _as_year(record.get("year")) or raw.year
+        extra = {key: value for key, value in record.items() if key not in _KNOWN_KEYS}
+        papers.append(
+            Paper(
+                id=paper_id,
+                position=position,
+                list_name=raw.name,
+                title=title,
+                title_derived=not given_title,
+                abstract=abstract,
+                method=method,
+                authors=tuple(str(a) for a in record.get("authors") or ()),
+                venue=str(record.get("venue") or raw.venue or "") or None,
+                year=year,
+                url=str(record.get("url") or "") or None,
+                links=find_links(abstract),
+                extra=extra,
+                meta_source="list" if given_title else "derived",
+            )
+        )
+    return papers
+
+
+def _identity_text(record: dict[str, Any]) -> str:
+    # A record without an abstract (some BibTeX entries) is known by its title.
+    return str(record.get("abstract") or record.get("title") or "")
+
+
+def _as_year(value: Any) -> int | None:
+    try:
+        year = int(str(value).strip()[:4])
+    except (TypeError, ValueError):
+        return None
+    return year if 1000 <= year <= 9999 else None
+
+
+def sidecar_for(path: Path) -> Path | None:
+    """`NAME.meta.jsonl` beside `NAME.txt`, when it exists."""
+    candidate = path.with_name(path.stem + SIDECAR_SUFFIX)
+    return candidate if candidate != path and candidate.is_file() else None
+
+
+def load_library(
+    paths: Sequence[Path],
+    fmt: str | None = None,
+    meta: Iterable[Path] = (),
+    use_sidecar: bool = True,
+) -> Library:
+    """Read every list, build its papers and apply metadata sources (explicit and sidecar)."""
+    meta_sources = [read_list(path) for path in meta]
+    library = Library(papers=[], lists=[])
+    for path in paths:
+        raw = read_list(path, fmt)
+        library.lists.append(raw)
+        library.warnings.extend(raw.warnings)
+        papers = papers_from_raw(raw)
+        sources = list(meta_sources)
+        sidecar = sidecar_for(path) if use_sidecar else None
+        if sidecar is not None:
+            sources.append(read_list(sidecar))
+        if sources:
+            papers = _enrich(papers, sources, library)
+        library.papers.extend(papers)
+    for source in meta_sources:
+        library.warnings.extend(source.warnings)
+    return library
+
+
+def _enrich(papers: list[Paper], sources: list[RawList], library: Library) -> list[Paper]:
+    from paperdeck.enrich import enrich_papers
+
+    report = enrich_papers(papers, sources)
+    library.enrichment.append(report)
+    return list(report.papers)
+
+
+def resolve_ref(papers: Sequence[Paper], ref: str) -> Paper:
+    """A paper by 1-based position, full id or unique id prefix."""
+    text = ref.strip()
+    if text.isdigit() and len(text) < 8:
+        position = int(text)
+        if 1 <= position <= len(papers):
+            return papers[position - 1]
+        raise RefError(f"{ref}: no paper at that position (1..{len(papers)})")
+    lowered = text.lower()
+    exact = [paper for paper in papers if paper.id == lowered]
+    if exact:
+        return exact[0]
+    matches = [paper for paper in papers if paper.id.startswith(lowered)] if lowered else []
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise RefError(f"{ref}: no paper with that id or position")
+    raise RefError(f"{ref}: ambiguous id prefix ({len(matches)} papers match; type more of it)")
