@@ -95,7 +95,9 @@ def main() -> int:
 def print_table(rows: list[Row]) -> None:
     headers = ("name", "value", "unit", "list")
     cells = [(name, _format(value), unit, size) for name, value, unit, size in rows]
-    widths = [max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(headers)]
+    widths = [
+        max(len(h), *(len(c[i]) for c in cells)) if cells else len(h) for i, h in enumerate(headers)
+    ]
     line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
     print(line)
     print("  ".join("-" * w for w in widths))

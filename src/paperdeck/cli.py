@@ -17,6 +17,8 @@ from paperdeck.library import resolve_ref
 from paperdeck.model import Paper
 
 Command = Callable[[argparse.Namespace], int]
+AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
+Registrar = Callable[[AddCommand], None]
 DEFAULT_SEARCH_LIMIT = 20
 
 
@@ -47,9 +49,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     commands: dict[str, argparse.ArgumentParser] = {}
 
     def add(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
-        parser = _Parser(
-            prog=f"paperdeck {name}", parents=[common], description=help_text
-        )
+        parser = _Parser(prog=f"paperdeck {name}", parents=[common], description=help_text)
         parser.set_defaults(run=run)
         commands[name] = parser
         return parser
@@ -76,9 +76,9 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     return top, commands
 
 
-def _feature_commands() -> list[Callable[[Callable[[str, str, Command], argparse.ArgumentParser]], None]]:
+def _feature_commands() -> list[Registrar]:
     # Each feature's commands live beside its core; imported here so `--help` lists them all.
-    registrars = []
+    registrars: list[Registrar] = []
     for module_name in ("paperdeck.cli_notes", "paperdeck.cli_cite", "paperdeck.cli_enrich"):
         try:
             module = __import__(module_name, fromlist=["register"])

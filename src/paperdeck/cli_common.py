@@ -27,7 +27,7 @@ def common_options() -> argparse.ArgumentParser:
         default=[],
         metavar="SOURCE",
         type=Path,
-        help="a list with titles (JSONL, JSON, BibTeX, CSV) to take titles and authors from; repeatable",
+        help="a list with titles (JSONL, JSON, BibTeX, CSV) to match abstracts against; repeatable",
     )
     group.add_argument(
         "--no-meta",

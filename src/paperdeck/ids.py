@@ -45,4 +45,7 @@ def _shortest_unique(digests: list[str]) -> list[str]:
         if not clashing:
             return ids
         length += 1
-        ids = [d[:length] if short in clashing else short for short, d in zip(ids, digests, strict=True)]
+        ids = [
+            d[:length] if short in clashing else short
+            for short, d in zip(ids, digests, strict=True)
+        ]

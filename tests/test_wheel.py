@@ -1,0 +1,59 @@
+"""A non-editable install finds its seeds and styles from any directory."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_runs_from_another_directory(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    wheel = next(dist.glob("paperdeck-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = subprocess.run(
+        [str(env_dir / "bin" / "paperdeck"), "list", "--notes", str(tmp_path / "notes.json")],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 19
+    located = subprocess.run(
+        [
+            str(python),
+            "-c",
+            "from paperdeck.resources import seeds_dir, styles_dir;"
+            "print(seeds_dir()); print(sorted(p.name for p in styles_dir().glob('*.tcss')))",
+        ],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    seeds_line, styles_line = located.stdout.splitlines()
+    assert str(env_dir) in seeds_line
+    assert ".tcss" in styles_line
