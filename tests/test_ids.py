@@ -30,7 +30,8 @@ def test_reordering_and_inserting_keep_ids() -> None:
 def test_whitespace_line_endings_and_case_do_not_change_ids() -> None:
     rewrapped = "We propose BubbleSpec,\r\na speculative\n  decoding method."
     assert assign_ids([rewrapped]) == assign_ids([ABSTRACTS[0]])
-    assert normalise_for_id("Self-Supervised") == normalise_for_id("self supervised")
+    assert normalise_for_id("Self Supervised\u00a0RL") == normalise_for_id("self supervised rl")
+    assert normalise_for_id("self-supervised") != normalise_for_id("self supervised")
 
 
 def test_identical_abstracts_get_distinct_deterministic_ids() -> None:
