@@ -1,0 +1,376 @@
+"""Give papers real titles and authors by matching their abstracts against metadata sources."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rapidfuzz.distance import Indel
+
+from paperdeck.formats import RawList
+from paperdeck.model import Paper
+from paperdeck.sanitize import clean_line
+
+MIN_CONFIDENCE = 0.90
+"""A match below this similarity is never applied (it is reported as weak)."""
+MIN_MARGIN = 0.08
+"""The best candidate must beat the second-best record by this much, or the match is ambiguous."""
+WEAK_FLOOR = 0.60
+"""Below this a best candidate is noise, not worth reporting as a weak match."""
+SHINGLE_WORDS = 48
+"""Candidates are found by the word 3-grams of an abstract's opening (truncation cuts the end)."""
+MAX_CANDIDATES = 4
+MAX_POSTINGS = 40
+"""A 3-gram shared by more records than this ("in this paper") says nothing about identity."""
+MIN_COMPARED_CHARS = 120
+"""Shorter normalised abstracts are too little text to join on."""
+
+Shingle = tuple[str, str, str]
+_KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
+
+# LaTeX accents (\"o, \'{e}, \v c, but not \url) keep their letter, as NFKD and mark stripping
+# make ö an o.
+_LATEX_ACCENT = re.compile(
+    r"\\(?:[`'^\"~=.]\s*(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))"
+    r"|[uvHckbdr](?:\s*\{\s*([A-Za-z])\s*\}|\s+([A-Za-z])))"
+)
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_WORD = re.compile(r"[^\W_]+")
+_GREEK_NAMES = (
+    *("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"),
+    *("lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi"),
+    *("chi", "psi", "omega"),
+)
+# LaTeX symbol commands and their Unicode glyphs normalise to the same word, so `$\le$` in one
+# copy and `≤` in another still agree; other commands (\emph, \mathcal ...) are formatting.
+_SYMBOL_WORDS: dict[str, str] = {
+    "le": "leq",
+    "leq": "leq",
+    "leqslant": "leq",
+    "ge": "geq",
+    "geq": "geq",
+    "geqslant": "geq",
+    "neq": "neq",
+    "ne": "neq",
+    "infty": "infinity",
+    "times": "times",
+    "cdot": "cdot",
+    "in": "in",
+    "to": "to",
+    "rightarrow": "to",
+    "approx": "approx",
+    "sim": "sim",
+    "ell": "l",
+    "pm": "pm",
+    "sqrt": "sqrt",
+    "sum": "sum",
+    "partial": "partial",
+    "nabla": "nabla",
+    "ll": "ll",
+    "gg": "gg",
+    "star": "star",
+    "ast": "star",
+}
+_SYMBOL_GLYPHS = {
+    "≤": "leq",
+    "≦": "leq",
+    "≥": "geq",
+    "≧": "geq",
+    "≠": "neq",
+    "∞": "infinity",
+    "×": "times",
+    "·": "cdot",
+    "⋅": "cdot",
+    "∈": "in",
+    "→": "to",
+    "≈": "approx",
+    "∼": "sim",
+    "ℓ": "l",
+    "±": "pm",
+    "√": "sqrt",
+    "∑": "sum",
+    "∂": "partial",
+    "∇": "nabla",
+    "≪": "ll",
+    "≫": "gg",
+    "⋆": "star",
+    "∗": "star",
+}
+
+
+def _build_translation() -> dict[int, str | None]:
+    table: dict[int, str | None] = {}
+    for code in range(0x0300, 0x0370):  # combining diacritics: é → e after NFKD
+        table[code] = None
+    for code in range(0x0391, 0x03FF):
+        name = unicodedata.name(chr(code), "")
+        for greek in _GREEK_NAMES:
+            if name.endswith(f"LETTER {greek.upper()}") or name.endswith(f"{greek.upper()} SYMBOL"):
+                table[code] = f" {greek} "
+    table[ord("ϵ")] = " epsilon "
+    table[ord("ϕ")] = " phi "
+    table[ord("∆")] = " delta "
+    table[ord("Ω")] = " omega "
+    for glyph, word in _SYMBOL_GLYPHS.items():
+        table[ord(glyph)] = f" {word} "
+    return table
+
+
+_TRANSLATION = _build_translation()
+
+
+def _accented_letter(match: re.Match[str]) -> str:
+    return next(letter for letter in match.groups() if letter)
+
+
+def _command_word(match: re.Match[str]) -> str:
+    name = match.group(1)
+    lowered = name.lower()
+    greek = lowered.removeprefix("var")
+    if greek in _GREEK_NAMES:
+        return f" {greek} "
+    word = _SYMBOL_WORDS.get(name)
+    return f" {word} " if word else " "
+
+
+def normalise_abstract(text: str) -> str:
+    """The words of an abstract as copies of it agree on them: no case, accents, LaTeX or marks."""
+    if "\\" in text:
+        text = _LATEX_ACCENT.sub(_accented_letter, text)
+        text = _LATEX_COMMAND.sub(_command_word, text)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text).translate(_TRANSLATION)
+    return " ".join(_WORD.findall(text.casefold()))
+
+
+@dataclass(frozen=True)
+class Match:
+    """One candidate record for a paper: which source, how similar, which record."""
+
+    source: str
+    confidence: float
+    record_index: int
+    title: str = ""
+    """The record's title, for reports."""
+
+
+@dataclass
+class EnrichReport:
+    """What enrichment did to one list."""
+
+    papers: list[Paper]
+    """The list's papers in order; matched ones carry the record's metadata."""
+    matches: dict[str, Match] = field(default_factory=dict)
+    """Paper id -> the match applied."""
+    unmatched: list[str] = field(default_factory=list)
+    """Ids of papers with no confident, unambiguous candidate (ambiguous ones excluded)."""
+    ambiguous: list[tuple[str, list[Match]]] = field(default_factory=list)
+    """Paper id -> the close candidates, best first (none applied)."""
+    weak: dict[str, Match] = field(default_factory=dict)
+    """Paper id -> its best candidate where that was too dissimilar to apply (a subset of
+    unmatched)."""
+
+    def match_for(self, paper_id: str) -> Match | None:
+        """The match applied to a paper, if any."""
+        return self.matches.get(paper_id)
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    best: Match | None
+    close: tuple[Match, ...]
+    """Candidates within the margin of the best (the best included) when ambiguous."""
+
+
+class _SourceIndex:
+    """One source's abstracts, normalised, with an inverted index of opening word 3-grams."""
+
+    def __init__(self, source: RawList) -> None:
+        self.name = source_label(source)
+        self.records = source.records
+        self.texts = [normalise_abstract(str(r.get("abstract") or "")) for r in self.records]
+        self.titles = [clean_line(str(r.get("title") or "")) for r in self.records]
+        # Most 3-grams belong to one record: those live in a plain dict filled at C speed, and
+        # only the shared ones ("in this paper") get a list of records.
+        self.single: dict[Shingle, int] = {}
+        self.shared: dict[Shingle, list[int]] = {}
+        for index, text in enumerate(self.texts):
+            if len(text) < MIN_COMPARED_CHARS:
+                continue
+            shingles = set(_shingles(text))
+            for shingle in list(filter(self.shared.__contains__, shingles)):
+                self.shared[shingle].append(index)
+            for shingle in list(filter(self.single.__contains__, shingles)):
+                self.shared[shingle] = [self.single.pop(shingle), index]
+            self.single.update(
+                dict.fromkeys(itertools.filterfalse(self.shared.__contains__, shingles), index)
+            )
+
+    def candidates(self, text: str) -> list[int]:
+        """Records sharing the most opening 3-grams with `text`, most first."""
+        shingles = set(_shingles(text))
+        counts = Counter(map(self.single.get, shingles))
+        counts.pop(None, None)
+        for shingle in filter(self.shared.__contains__, shingles):
+            indices = self.shared[shingle]
+            if len(indices) <= MAX_POSTINGS:
+                counts.update(indices)
+        ranked = counts.most_common(MAX_CANDIDATES)
+        if not ranked:
+            return []
+        # A record sharing far fewer 3-grams than the leader cannot be a near-copy rival.
+        floor = max(2, ranked[0][1] // 4)
+        return [index for index, count in ranked if index is not None and count >= floor]
+
+    def judge(self, text: str) -> _Verdict:
+        """The best record for a normalised abstract, and any too-close rivals."""
+        if len(text) < MIN_COMPARED_CHARS:
+            return _Verdict(None, ())
+        scored = sorted(
+            (
+                Match(self.name, _similarity(text, self.texts[index]), index, self.titles[index])
+                for index in self.candidates(text)
+            ),
+            key=lambda match: (-match.confidence, match.record_index),
+        )
+        if not scored:
+            return _Verdict(None, ())
+        best = scored[0]
+        rivals = [
+            match
+            for match in scored[1:]
+            if best.confidence - match.confidence < MIN_MARGIN
+            and not _same_metadata(
+                self.records[best.record_index], self.records[match.record_index]
+            )
+        ]
+        return _Verdict(best, (best, *rivals) if rivals else ())
+
+
+def _shingles(text: str) -> list[Shingle]:
+    words = text.split(" ", SHINGLE_WORDS)[:SHINGLE_WORDS]
+    return list(zip(words, words[1:], words[2:], strict=False))
+
+
+def _similarity(left: str, right: str) -> float:
+    """How alike two normalised abstracts are, when one may be the other cut short.
+
+    The shorter text is compared with the same-length opening of the longer one, so a copy that
+    lost its last sentences still scores high; the score is then discounted when the shorter
+    text is a small part of the longer one, since less text is less evidence.
+    """
+    short, long = (left, right) if len(left) <= len(right) else (right, left)
+    similarity = Indel.normalized_similarity(short, long[: len(short)])
+    coverage = len(short) / len(long)
+    if coverage < 0.5:
+        similarity *= 0.85 + 0.3 * coverage
+    return round(similarity, 4)
+
+
+def _same_metadata(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
+    # Two copies of one paper in a source are no ambiguity: either gives the same title.
+    title = normalise_abstract(str(first.get("title") or ""))
+    return bool(title) and title == normalise_abstract(str(second.get("title") or ""))
+
+
+def source_label(source: RawList) -> str:
+    """How a source is named in reports and in Paper.meta_source: its file name."""
+    return source.path.name or source.name
+
+
+def enrich_papers(papers: Sequence[Paper], sources: Sequence[RawList]) -> EnrichReport:
+    """Match each paper's abstract against the sources, in order, and apply confident matches.
+
+    A paper takes its metadata from the first source that matches it confidently and without a
+    close rival; a paper no source matches stays as it was.
+    """
+    result = list(papers)
+    texts = [normalise_abstract(paper.abstract) for paper in papers]
+    pending = set(range(len(result)))
+    ambiguous: dict[int, tuple[Match, ...]] = {}
+    weak: dict[int, Match] = {}
+    matches: dict[str, Match] = {}
+    for source in sources:
+        if not pending:
+            break
+        index = _SourceIndex(source)
+        for position in sorted(pending):
+            verdict = index.judge(texts[position])
+            best = verdict.best
+            if best is None:
+                continue
+            if best.confidence < MIN_CONFIDENCE:
+                if best.confidence >= WEAK_FLOOR and (
+                    position not in weak or weak[position].confidence < best.confidence
+                ):
+                    weak[position] = best
+                continue
+            if verdict.close:
+                ambiguous.setdefault(position, verdict.close)
+                continue
+            paper = result[position]
+            result[position] = apply_record(paper, index.records[best.record_index], best)
+            matches[paper.id] = best
+            pending.discard(position)
+            ambiguous.pop(position, None)
+            weak.pop(position, None)
+    return EnrichReport(
+        papers=result,
+        matches=matches,
+        unmatched=[result[p].id for p in sorted(pending) if p not in ambiguous],
+        ambiguous=[(result[p].id, list(close)) for p, close in sorted(ambiguous.items())],
+        weak={result[p].id: match for p, match in sorted(weak.items()) if p not in ambiguous},
+    )
+
+
+def apply_record(paper: Paper, record: Mapping[str, Any], match: Match) -> Paper:
+    """The paper with what a matched record adds; nothing the list gave is replaced."""
+    changes: dict[str, Any] = {}
+    title = clean_line(str(record.get("title") or ""))
+    if paper.title_derived and title:
+        changes["title"] = title
+        changes["title_derived"] = False
+    authors = _authors(record.get("authors"))
+    if not paper.authors and authors:
+        changes["authors"] = authors
+    url = clean_line(str(record.get("url") or ""))
+    if not paper.url and url:
+        changes["url"] = url
+    venue = clean_line(str(record.get("venue") or ""))
+    if not paper.venue and venue:
+        changes["venue"] = venue
+    year = _year(record.get("year"))
+    if paper.year is None and year is not None:
+        changes["year"] = year
+    added = {
+        key: value
+        for key, value in record.items()
+        if key not in _KNOWN_KEYS and key not in paper.extra and value not in (None, "")
+    }
+    if added:
+        changes["extra"] = {**paper.extra, **added}
+    if "title" in changes or "authors" in changes:
+        changes["meta_source"] = f"matched:{match.source}@{match.confidence:.2f}"
+    return paper.with_changes(**changes) if changes else paper
+
+
+def _authors(value: Any) -> tuple[str, ...]:
+    # formats gives a list of names; a bare string is one name, never split here.
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(name for name in (clean_line(str(item)) for item in value) if name)
+
+
+def _year(value: Any) -> int | None:
+    try:
+        year = int(str(value).strip()[:4])
+    except (TypeError, ValueError):
+        return None
+    return year if 1000 <= year <= 9999 else None
