@@ -110,6 +110,9 @@ def run_show(args: argparse.Namespace) -> int:
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text
     print(_wrap(abstract))
+    from paperdeck.cli_notes import note_section, open_store
+
+    print(note_section(open_store(args), paper))
     return 0
 
 
