@@ -1,0 +1,148 @@
+"""The `paperdeck cite` command: print papers' citations in a format, and copy them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from paperdeck.citations import (
+    DEFAULT_FORMAT,
+    FORMATS,
+    citation_keys,
+    cite,
+    cite_many,
+    describe_missing,
+)
+from paperdeck.cli_common import add_paths_argument, open_library, warn
+from paperdeck.clipboard import copy_text, tty_writer
+from paperdeck.errors import PaperdeckError
+from paperdeck.library import resolve_ref
+from paperdeck.model import Paper
+from paperdeck.notes import NotesStore, notes_path
+
+Command = Callable[[argparse.Namespace], int]
+AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
+_REF = re.compile(r"[0-9A-Fa-f]+")
+
+
+def register(add: AddCommand) -> None:
+    """Add `cite` to the `paperdeck` command."""
+    parser = add(
+        "cite",
+        "Print the citations of papers (BibTeX unless told otherwise); --copy also copies them "
+        "and says how. Incomplete citations are marked in the text and named on stderr.",
+        run_cite,
+    )
+    parser.add_argument(
+        "refs",
+        nargs="+",
+        metavar="REF",
+        help="papers: positions, ids or unique id prefixes; the lists to open follow them",
+    )
+    parser.add_argument(
+        "-s",
+        "--style",
+        choices=list(FORMATS),
+        default=DEFAULT_FORMAT,
+        help=(
+            "citation format: "
+            + ", ".join(f"{name} ({label})" for name, label in FORMATS.items())
+            + f"; default {DEFAULT_FORMAT} (--format names the lists' format)"
+        ),
+    )
+    parser.add_argument(
+        "--copy", action="store_true", help="also copy to the clipboard and say how"
+    )
+    parser.add_argument(
+        "--latex",
+        action="store_true",
+        help="write non-ASCII characters as LaTeX commands in BibTeX and BibLaTeX",
+    )
+    add_paths_argument(parser)
+
+
+def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:
+    """REF ... PATH ...: the paths start at the first item that names a file, not a paper."""
+    for index, item in enumerate(items):
+        if index > 0 and _is_path(item):
+            return list(items[:index]), [Path(item) for item in items[index:]]
+    return list(items), []
+
+
+def _is_path(item: str) -> bool:
+    if _REF.fullmatch(item):
+        # A position or an id prefix, unless only a file of that name makes sense.
+        return Path(item).is_file() and not item.isdigit()
+    return os.sep in item or "." in item or Path(item).exists()
+
+
+def run_cite(args: argparse.Namespace) -> int:
+    """Print the citations of REF ... and, with --copy, copy them."""
+    refs, paths = split_refs(list(args.refs))
+    args.paths = list(args.paths) + paths
+    library = open_library(args)
+    chosen = _resolve(library.papers, refs)
+    notes = _open_notes(args.notes)
+    keys = citation_keys(library.papers, notes)
+    corrections: dict[str, Mapping[str, Any]] = {}
+    for paper in chosen:
+        entry = notes.get(paper)
+        if entry is not None and entry.corrections:
+            corrections[paper.id] = entry.corrections
+    _save_notes(notes)
+    citation = cite_many(chosen, args.style, keys=keys, corrections=corrections, latex=args.latex)
+    print(citation.text)
+    for paper in chosen:
+        single = cite(paper, args.style, key=keys[paper.id], corrections=corrections.get(paper.id))
+        if single.missing:
+            warn(f"{single.key}: incomplete: {describe_missing(single.missing)}")
+    if not args.copy:
+        return 0
+    with tty_writer() as write:
+        report = copy_text(citation.text, terminal_write=write)
+    what = f"{FORMATS[args.style]} for " + (
+        f'"{_short(chosen[0].title)}"' if len(chosen) == 1 else f"{len(chosen)} papers"
+    )
+    if report.confirmed:
+        warn(f"copied {what} to {report.describe()}")
+        return 0
+    if report.mechanisms:
+        warn(
+            f"sent {what} to {report.describe()} (OSC 52); the terminal cannot confirm it"
+            + (f" ({'; '.join(report.errors)})" if report.errors else "")
+        )
+        return 0
+    warn(f"could not copy {what}: {'; '.join(report.errors) or 'no clipboard here'}")
+    return 1
+
+
+def _resolve(papers: Sequence[Paper], refs: Sequence[str]) -> list[Paper]:
+    chosen: dict[str, Paper] = {}
+    for ref in refs:
+        paper = resolve_ref(papers, ref)
+        chosen.setdefault(paper.id, paper)
+    return list(chosen.values())
+
+
+def _short(title: str, width: int = 40) -> str:
+    return title if len(title) <= width else title[: width - 1].rstrip() + "…"
+
+
+def _open_notes(option: str | None) -> NotesStore:
+    store = NotesStore(notes_path(option))
+    for message in store.messages:
+        warn(message)
+    return store
+
+
+def _save_notes(store: NotesStore) -> None:
+    # citation_keys pins the keys of papers with notes; keep them for the next run.
+    if store.dirty:
+        try:
+            store.save()
+        except PaperdeckError as error:
+            warn(f"could not save citation keys to the notes file: {error}")
