@@ -1,0 +1,74 @@
+"""Benchmark rows: enrichment's precision and recall on damaged copies, and its speed at 5,000."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import tracemalloc
+from dataclasses import replace
+from pathlib import Path
+
+from paperdeck.enrich import enrich_papers
+from paperdeck.formats import read_list
+from paperdeck.library import papers_from_raw
+
+Row = tuple[str, float, str, str]
+SHUFFLE_SEED = 2026
+
+
+def rows(paths: dict[str, Path | None]) -> list[Row]:
+    out: list[Row] = []
+    perturbed, meta95 = paths.get("perturbed_txt"), paths.get("meta95_jsonl")
+    truth = paths.get("truth_jsonl")
+    if perturbed is not None and meta95 is not None and truth is not None:
+        out.extend(_accuracy_rows(perturbed, meta95, truth))
+    listing, source = paths.get("icml5k_txt"), paths.get("icml5k_jsonl")
+    if listing is not None and source is not None:
+        out.extend(_scale_rows(listing, source))
+    return out
+
+
+def _accuracy_rows(listing: Path, source: Path, truth: Path) -> list[Row]:
+    papers = papers_from_raw(read_list(listing))
+    expected = [json.loads(line)["title"] for line in truth.read_text("utf-8").splitlines()]
+    report = enrich_papers(papers, [read_list(source)])
+    present = sum(1 for title in expected if title is not None)
+    applied = [
+        (paper, title)
+        for paper, title in zip(report.papers, expected, strict=True)
+        if paper.id in report.matches and not paper.title_derived
+    ]
+    right = sum(1 for paper, title in applied if paper.title == title)
+    size = f"{len(papers):,}"
+    return [
+        ("enrich precision (perturbed vs meta-95)", 100 * right / max(len(applied), 1), "%", size),
+        ("enrich recall (perturbed vs meta-95)", 100 * right / max(present, 1), "%", size),
+        ("enrich wrong titles applied", float(len(applied) - right), "papers", size),
+        ("enrich ambiguous (not applied)", float(len(report.ambiguous)), "papers", size),
+        ("enrich weak (not applied)", float(len(report.weak)), "papers", size),
+    ]
+
+
+def _scale_rows(listing: Path, source_path: Path) -> list[Row]:
+    papers = papers_from_raw(read_list(listing))
+    started = time.perf_counter()
+    source = read_list(source_path)
+    read_seconds = time.perf_counter() - started
+    shuffled = list(source.records)
+    random.Random(SHUFFLE_SEED).shuffle(shuffled)
+    source = replace(source, records=shuffled)
+    started = time.perf_counter()
+    report = enrich_papers(papers, [source])
+    join_seconds = time.perf_counter() - started
+    tracemalloc.start()
+    enrich_papers(papers, [source])
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    size = f"{len(papers):,}"
+    return [
+        ("enrich join, own JSONL shuffled", join_seconds, "s", size),
+        ("enrich read source + join", read_seconds + join_seconds, "s", size),
+        ("enrich join peak memory", peak / 2**20, "MiB", size),
+        ("enrich matched (own JSONL)", float(len(report.matches)), "papers", size),
+    ]
