@@ -139,9 +139,9 @@ def test_bad_input_is_one_line_and_status_2(
 def test_enrich_runs_as_a_command(three_papers: tuple[Path, Path], tmp_path: Path) -> None:
     listing, source = three_papers
     out = tmp_path / "merged.jsonl"
+    command = ["enrich", str(listing), "--meta", str(source), "-o", str(out)]
     result = subprocess.run(
-        [sys.executable, "-m", "paperdeck", "enrich", str(listing), "--meta", str(source)]
-        + ["-o", str(out)],
+        [sys.executable, "-m", "paperdeck", *command],
         capture_output=True,
         text=True,
         env=dict(os.environ),

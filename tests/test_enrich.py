@@ -1,4 +1,4 @@
-"""Enrichment by abstract: damaged copies still match, absent and ambiguous papers are left alone."""
+"""Enrichment by abstract: damaged copies match; absent and ambiguous papers are left alone."""
 
 from __future__ import annotations
 
