@@ -43,7 +43,9 @@ def make_papers(texts: list[str], list_name: str = "icml") -> list[Paper]:
             title_derived=True,
             abstract=text,
         )
-        for position, (text, paper_id) in enumerate(zip(texts, assign_ids(texts)), start=1)
+        for position, (text, paper_id) in enumerate(
+            zip(texts, assign_ids(texts), strict=True), start=1
+        )
     ]
 
 
@@ -116,7 +118,7 @@ def test_one_changed_note_is_a_small_diff(path: Path, papers: list[Paper]) -> No
     store.set_note(papers[7], "note 8, revised")
     store.save()
     after = path.read_text(encoding="utf-8").splitlines()
-    changed = [pair for pair in zip(before, after) if pair[0] != pair[1]]
+    changed = [pair for pair in zip(before, after, strict=True) if pair[0] != pair[1]]
     assert len(before) == len(after)
     assert len(changed) == 2  # the note and its "updated" time
 
