@@ -34,6 +34,7 @@ def abstracts() -> list[str]:
 
 
 def make_papers(texts: list[str], list_name: str = "icml") -> list[Paper]:
+    ids = assign_ids(texts)
     return [
         Paper(
             id=paper_id,
