@@ -44,9 +44,7 @@ def make_papers(texts: list[str], list_name: str = "icml") -> list[Paper]:
             title_derived=True,
             abstract=text,
         )
-        for position, (text, paper_id) in enumerate(
-            zip(texts, assign_ids(texts), strict=True), start=1
-        )
+        for position, (text, paper_id) in enumerate(zip(texts, ids, strict=True), start=1)
     ]
 
 
