@@ -148,6 +148,24 @@ def test_line_endings_and_blank_lines_of_any_kind(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    "breaks",
+    [
+        ["\n"] * 5,
+        ["\r\n"] * 5,
+        ["\r"] * 5,
+        # As many CRs as LFs, yet no CRLF at all: the quick cut finds nothing to cut at.
+        ["\r", "\r", "\n", "\n", "\r\n"],
+    ],
+)
+def test_every_line_ending_style(tmp_path: Path, breaks: list[str]) -> None:
+    a, b, c, d, e = breaks
+    text = f"ICML 2024 papers{a}{b}{LONG} one.{c}{d}{LONG}{e}two."
+    raw = read_list(write(tmp_path, "endings.txt", text))
+    assert raw.header == "ICML 2024 papers"
+    assert abstracts(raw) == [f"{LONG} one.", f"{LONG} two."]
+
+
+@pytest.mark.parametrize(
     ("lines", "joined"),
     [
         (["a study of self-", "supervised learning"], "a study of self-supervised learning"),

@@ -100,7 +100,15 @@ def _read_bytes(path: Path) -> bytes:
     try:
         if path.is_dir():
             raise LoadError(f"{path}: is a directory")
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+            # Refuse a large binary file (an image, an archive) before reading all of it.
+            if b"\x00" in head and not head.startswith(_UTF16_BOMS):
+                raise LoadError(f"{path}: not a text file")
+            if handle.seekable():
+                handle.seek(0)
+                return handle.read()
+            return head + handle.read()
     except FileNotFoundError:
         raise LoadError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -111,9 +119,12 @@ def _read_bytes(path: Path) -> bytes:
         raise LoadError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+
+
 def _as_utf8_or_legacy(path: Path, data: bytes) -> bytes:
     """The file's bytes without a BOM, UTF-16 re-encoded as UTF-8; binary files refused."""
-    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    if data.startswith(_UTF16_BOMS):
         try:
             data = data.decode("utf-16").encode("utf-8", errors="surrogatepass")
         except UnicodeDecodeError:
@@ -176,9 +187,20 @@ _SENTENCE_END = tuple(".!?;。！？")
 
 def _read_txt(raw: RawList, data: bytes) -> None:
     decode = _Decoder()
+    blank_line = b"\n\n"
     if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    chunks = _chunks(data)
+        # Cut at the file's own blank lines when it keeps to one line ending: rewriting 100 MB
+        # of CRLF costs more than reading it. The cut is only a first pass (each piece is
+        # cleaned, CR becoming LF, and split again at any blank line it still holds), so a
+        # wrong guess costs time, never a paragraph.
+        carriage_returns, line_feeds = data.count(b"\r"), data.count(b"\n")
+        if line_feeds == 0:
+            blank_line = b"\r\r"
+        elif carriage_returns == line_feeds:
+            blank_line = b"\r\n\r\n"
+        else:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    chunks = _chunks(data, blank_line)
     records = raw.records
     for chunk in chunks:
         paragraphs = _paragraphs(decode(chunk))
@@ -207,21 +229,22 @@ def _read_txt(raw: RawList, data: bytes) -> None:
     decode.warn(raw)
 
 
-def _chunks(data: bytes) -> Iterator[bytes]:
+def _chunks(data: bytes, blank_line: bytes) -> Iterator[bytes]:
     """The file cut at every blank line, one piece at a time.
 
     One piece at a time keeps memory down, and each paragraph its own string: one character
     above U+FFFF in a 100 MB text would otherwise make all of it four bytes a character.
     """
     find = data.find
+    step = len(blank_line)
     start = 0
     while True:
-        end = find(b"\n\n", start)
+        end = find(blank_line, start)
         if end < 0:
             yield data[start:]
             return
         yield data[start:end]
-        start = end + 2
+        start = end + step
 
 
 def _paragraphs(text: str) -> list[list[str]]:
@@ -596,7 +619,6 @@ def _read_bib(raw: RawList, data: bytes) -> None:
     logger = logging.getLogger("bibtexparser")
     if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
         logger.addHandler(logging.NullHandler())
-    logger.propagate = False
 
     decode = _Decoder()
     text = decode(data)
