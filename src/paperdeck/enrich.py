@@ -14,7 +14,6 @@ from rapidfuzz.distance import Indel
 
 from paperdeck.formats import RawList
 from paperdeck.model import Paper
-from paperdeck.sanitize import clean_line
 
 MIN_CONFIDENCE = 0.90
 """A match below this similarity is never applied (it is reported as weak)."""
@@ -22,7 +21,7 @@ MIN_MARGIN = 0.08
 """The best candidate must beat the second-best record by this much, or the match is ambiguous."""
 WEAK_FLOOR = 0.60
 """Below this a best candidate is noise, not worth reporting as a weak match."""
-SHINGLE_WORDS = 48
+SHINGLE_WORDS = 40
 """Candidates are found by the word 3-grams of an abstract's opening (truncation cuts the end)."""
 MAX_CANDIDATES = 4
 MAX_POSTINGS = 40
@@ -122,6 +121,10 @@ def _build_translation() -> dict[int, str | None]:
 
 
 _TRANSLATION = _build_translation()
+_ASCII_WORDS = (
+    bytes(ord(chr(code).lower()) if chr(code).isalnum() else ord(" ") for code in range(128))
+    + b" " * 128
+)
 
 
 def _accented_letter(match: re.Match[str]) -> str:
@@ -145,7 +148,10 @@ def normalise_abstract(text: str) -> str:
         text = _LATEX_COMMAND.sub(_command_word, text)
     if not text.isascii():
         text = unicodedata.normalize("NFKD", text).translate(_TRANSLATION)
-    return " ".join(_WORD.findall(text.casefold()))
+        if not text.isascii():
+            return " ".join(_WORD.findall(text.casefold()))
+    # Most abstracts are ASCII by now, and bytes.translate is three times faster than a regex.
+    return " ".join(text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split())
 
 
 @dataclass(frozen=True)
@@ -194,7 +200,7 @@ class _SourceIndex:
         self.name = source_label(source)
         self.records = source.records
         self.texts = [normalise_abstract(str(r.get("abstract") or "")) for r in self.records]
-        self.titles = [clean_line(str(r.get("title") or "")) for r in self.records]
+        self.titles = [str(r.get("title") or "") for r in self.records]
         # Most 3-grams belong to one record: those live in a plain dict filled at C speed, and
         # only the shared ones ("in this paper") get a list of records.
         self.single: dict[Shingle, int] = {}
@@ -202,7 +208,7 @@ class _SourceIndex:
         for index, text in enumerate(self.texts):
             if len(text) < MIN_COMPARED_CHARS:
                 continue
-            shingles = set(_shingles(text))
+            shingles = _shingles(text)
             for shingle in list(filter(self.shared.__contains__, shingles)):
                 self.shared[shingle].append(index)
             for shingle in list(filter(self.single.__contains__, shingles)):
@@ -213,13 +219,16 @@ class _SourceIndex:
 
     def candidates(self, text: str) -> list[int]:
         """Records sharing the most opening 3-grams with `text`, most first."""
-        shingles = set(_shingles(text))
-        counts = Counter(map(self.single.get, shingles))
+        shingles = _shingles(text)
+        shared = (
+            indices
+            for indices in map(self.shared.get, shingles)
+            if indices is not None and len(indices) <= MAX_POSTINGS
+        )
+        counts = Counter(
+            itertools.chain(map(self.single.get, shingles), itertools.chain.from_iterable(shared))
+        )
         counts.pop(None, None)
-        for shingle in filter(self.shared.__contains__, shingles):
-            indices = self.shared[shingle]
-            if len(indices) <= MAX_POSTINGS:
-                counts.update(indices)
         ranked = counts.most_common(MAX_CANDIDATES)
         if not ranked:
             return []
@@ -252,9 +261,9 @@ class _SourceIndex:
         return _Verdict(best, (best, *rivals) if rivals else ())
 
 
-def _shingles(text: str) -> list[Shingle]:
+def _shingles(text: str) -> set[Shingle]:
     words = text.split(" ", SHINGLE_WORDS)[:SHINGLE_WORDS]
-    return list(zip(words, words[1:], words[2:], strict=False))
+    return set(zip(words, words[1:], words[2:], strict=False))
 
 
 def _similarity(left: str, right: str) -> float:
@@ -331,17 +340,18 @@ def enrich_papers(papers: Sequence[Paper], sources: Sequence[RawList]) -> Enrich
 def apply_record(paper: Paper, record: Mapping[str, Any], match: Match) -> Paper:
     """The paper with what a matched record adds; nothing the list gave is replaced."""
     changes: dict[str, Any] = {}
-    title = clean_line(str(record.get("title") or ""))
+    # Records come from formats.read_list, which has already made every value safe to show.
+    title = str(record.get("title") or "")
     if paper.title_derived and title:
         changes["title"] = title
         changes["title_derived"] = False
     authors = _authors(record.get("authors"))
     if not paper.authors and authors:
         changes["authors"] = authors
-    url = clean_line(str(record.get("url") or ""))
+    url = str(record.get("url") or "")
     if not paper.url and url:
         changes["url"] = url
-    venue = clean_line(str(record.get("venue") or ""))
+    venue = str(record.get("venue") or "")
     if not paper.venue and venue:
         changes["venue"] = venue
     year = _year(record.get("year"))
@@ -365,7 +375,7 @@ def _authors(value: Any) -> tuple[str, ...]:
         value = [value]
     if not isinstance(value, list | tuple):
         return ()
-    return tuple(name for name in (clean_line(str(item)) for item in value) if name)
+    return tuple(str(item) for item in value if item)
 
 
 def _year(value: Any) -> int | None:
