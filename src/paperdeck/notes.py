@@ -377,7 +377,14 @@ class NotesStore:
                 f"(schema version {error.version})"
             ) from None
         except _BadFile as error:
-            return self._recover(str(error))
+            restored, entries = self._recover(str(error))
+            # A backup may be older than what this store last read: per paper, the newer
+            # side is kept, and nothing is taken as deleted.
+            for paper_id, entry in self._base.items():
+                other = entries.get(paper_id)
+                if other is None or entry.updated >= other.updated:
+                    entries[paper_id] = entry
+            return restored, entries
 
     def _adopt(self, data: bytes | None, entries: dict[str, NoteEntry]) -> None:
         """Make `entries` (as stored in `data`) both the agreed base and what is in memory."""
