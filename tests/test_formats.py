@@ -367,6 +367,7 @@ def test_records_are_normalised_and_unknown_keys_kept(tmp_path: Path) -> None:
         "pages": [1, 10],
         "kind": "Oral\u202e",
         "nested": {"note": "\x07ring"},
+        "\x1b[1mcomment\x1b[0m": "kept",
     }
     raw = read_list(write(tmp_path, "one.jsonl", json.dumps(obj)))
     assert raw.records == [
@@ -381,6 +382,7 @@ def test_records_are_normalised_and_unknown_keys_kept(tmp_path: Path) -> None:
             "pages": [1, 10],
             "kind": "Oral",
             "nested": {"note": "ring"},
+            "comment": "kept",
         }
     ]
 
@@ -696,6 +698,8 @@ def test_format_names() -> None:
                     ";",
                     "1999",
                     "ICML",
+                    '"\\u001b[31m\\u202e"',
+                    '{"title": "\\u009b", "x": {"\\u0007": ["\\u0085"]}}',
                 ]
             ),
             max_size=60,
@@ -716,5 +720,22 @@ def test_any_bytes_load_or_raise_load_error(content: bytes, suffix: str) -> None
         assert raw.records
         for record in raw.records:
             assert isinstance(record["abstract"], str)
+            assert "\n" not in record["abstract"]
+            for text in strings_in(record):
+                assert UNSAFE.search(text) is None
         for warning in raw.warnings:
             assert "\n" not in warning
+            assert UNSAFE.search(warning) is None
+
+
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def strings_in(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [text for item in value for text in strings_in(item)]
+    if isinstance(value, dict):
+        return [text for k, v in value.items() for text in [*strings_in(k), *strings_in(v)]]
+    return []

@@ -386,7 +386,7 @@ def _record(obj: dict[Any, Any], where: str, warnings: list[str]) -> dict[str, A
     """A normalised record from one JSON object or CSV row, or None (with a warning)."""
     record: dict[str, Any] = {"abstract": ""}
     for key, value in obj.items():
-        name = str(key)
+        name = clean_text(str(key))
         canonical = _KEY_ALIASES.get(name.strip().lower())
         if canonical is None or (canonical in record and canonical != "abstract"):
             record[name] = _clean_value(value)
