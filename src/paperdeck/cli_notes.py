@@ -133,10 +133,15 @@ def _add_list_options(parser: argparse.ArgumentParser, *, lists: bool = True) ->
 # -- the store from the command line ------------------------------------------------------
 
 
-def open_store(args: argparse.Namespace) -> NotesStore:
-    """The notes store the command names (--notes, $PAPERDECK_NOTES or the default)."""
+def open_store(args: argparse.Namespace, *, changing: bool = False) -> NotesStore:
+    """The notes store the command names (--notes, $PAPERDECK_NOTES or the default).
+
+    A command that changes notes holds back what loading said until it saves, so that a
+    location it cannot write to ends it with one line, not the same trouble told twice.
+    """
     store = NotesStore(notes_path(getattr(args, "notes", None)))
-    _tell(store)
+    if not changing:
+        _tell(store)
     return store
 
 
@@ -144,8 +149,9 @@ def save_store(store: NotesStore) -> None:
     """Save, telling what saving had to say; NotesSaveError ends the command with status 2."""
     try:
         store.save()
-    except NotesSaveError as error:
-        store.messages[:] = [m for m in store.messages if not m.startswith(str(error))]
+    except NotesSaveError:
+        # The error is the one line; only a file moved aside is worth telling besides.
+        store.messages[:] = [m for m in store.messages if "moved it to" in m]
         _tell(store)
         raise
     _tell(store)
@@ -175,6 +181,10 @@ def note_section(store: NotesStore, paper: Paper) -> str:
     return "\n".join(lines)
 
 
+def _count(number: int) -> str:
+    return f"{number} paper{'' if number == 1 else 's'}"
+
+
 def _label(paper: Paper) -> str:
     return f"#{paper.position} {paper.id}"
 
@@ -184,10 +194,11 @@ def _label(paper: Paper) -> str:
 
 def run_note(args: argparse.Namespace) -> int:
     paper = resolve_ref(open_library(args).papers, args.ref)
-    store = open_store(args)
+    changing = args.set is not None or args.append is not None or args.edit
+    store = open_store(args, changing=changing)
     entry = store.get(paper.id)
     current = entry.note if entry is not None else ""
-    if args.set is None and args.append is None and not args.edit:
+    if not changing:
         if current:
             print(current)
         else:
@@ -202,6 +213,7 @@ def run_note(args: argparse.Namespace) -> int:
         text = _edit(current)
     store.set_note(paper, text)
     if not store.dirty:
+        _tell(store)
         print(f"note of {_label(paper)} unchanged")
         return 0
     save_store(store)
@@ -237,7 +249,7 @@ def _edit(text: str) -> str:
 def run_tag(args: argparse.Namespace) -> int:
     changes = _split_tag_arguments(args)
     paper = resolve_ref(open_library(args).papers, args.ref)
-    store = open_store(args)
+    store = open_store(args, changing=bool(changes))
     entry = store.get(paper.id)
     tags = list(entry.tags) if entry is not None else []
     for change in changes:
@@ -251,8 +263,7 @@ def run_tag(args: argparse.Namespace) -> int:
             tags = [tag for tag in tags if tag.casefold() != name.casefold()]
     if changes:
         store.set_tags(paper, tags)
-        if store.dirty:
-            save_store(store)
+        save_store(store)
     saved = store.get(paper.id)
     shown = ", ".join(saved.tags) if saved is not None and saved.tags else "(no tags)"
     print(f"{_label(paper)}: {shown}")
@@ -278,13 +289,12 @@ def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
 
 def run_mark(args: argparse.Namespace) -> int:
     paper = resolve_ref(open_library(args).papers, args.ref)
-    store = open_store(args)
+    store = open_store(args, changing=True)
     if args.mark in ("star", "unstar"):
         store.set_starred(paper, args.mark == "star")
     else:
         store.set_state(paper, args.mark)
-    if store.dirty:
-        save_store(store)
+    save_store(store)
     entry = store.get(paper.id) or NoteEntry(paper_id=paper.id)
     print(f"{_label(paper)}: {entry.state}{', starred' if entry.starred else ''}")
     return 0
@@ -326,7 +336,7 @@ def _run_export(args: argparse.Namespace) -> int:
     except OSError as error:
         raise PaperdeckError(f"could not write {args.output}: {error.strerror}") from None
     count = sum(1 for entry in store.entries.values() if not entry.is_empty)
-    print(f"exported {count} paper{'s' if count != 1 else ''} to {args.output}")
+    print(f"exported {_count(count)} to {args.output}")
     return 0
 
 
@@ -338,23 +348,19 @@ def _run_import(args: argparse.Namespace) -> int:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         raise PaperdeckError(f"{path}: {reason}") from None
     entries = parse_export(text, path.name)
-    store = open_store(args)
+    store = open_store(args, changing=True)
     changed = store.merge_in(entries, path.name)
-    if store.dirty:
-        save_store(store)
-    else:
-        _tell(store)
-    print(f"imported {path}: {len(entries)} papers, {changed} changed")
+    save_store(store)
+    print(f"imported {path}: {_count(len(entries))}, {changed} changed")
     return 0
 
 
 def _run_orphans(args: argparse.Namespace) -> int:
     papers = open_library(args).papers
-    store = open_store(args)
+    store = open_store(args, changing=args.reattach)
     if args.reattach:
         moves = store.reattach(papers)
-        if moves:
-            save_store(store)
+        save_store(store)
         by_id = {paper.id: paper for paper in papers}
         for old, new in moves:
             print(f"moved {old} -> {_label(by_id[new])}  {by_id[new].title}")
@@ -414,7 +420,7 @@ def export_markdown(store: NotesStore, papers: Sequence[Paper], keys: Mapping[st
     """
     ordered = _ordered(store, papers)
     when = time.strftime("%Y-%m-%d %H:%M")
-    parts = [f"# paperdeck notes\n\n{len(ordered)} papers, exported {when}.\n"]
+    parts = [f"# paperdeck notes\n\n{_count(len(ordered))}, exported {when}.\n"]
     for entry, paper in ordered:
         lines = [f"## {_title(entry, paper)}", ""]
         if paper is not None and paper.id in keys:

@@ -329,6 +329,13 @@ class NotesStore:
                 raise failure from error
 
     def _save(self) -> None:
+        for folder in self.path.parents:
+            if folder.exists():
+                if not folder.is_dir():
+                    raise NotesSaveError(
+                        f"could not save notes to {self.path}: {folder} is a file, not a folder"
+                    )
+                break
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._locked():
             disk, disk_entries = self._read_for_merge()
@@ -459,7 +466,8 @@ class NotesStore:
     def _load(self) -> None:
         try:
             data = self.path.read_bytes()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
+            # No file yet (saving says so if its folder cannot be made).
             return
         except IsADirectoryError:
             self.messages.append(
