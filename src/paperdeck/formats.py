@@ -663,7 +663,7 @@ def _read_bib(raw: RawList, data: bytes) -> None:
 def _add_bib_entry(raw: RawList, entry: Any, line: int) -> None:
     fields: dict[str, str] = {}
     for item in entry.fields:
-        fields.setdefault(str(item.key).lower(), str(item.value))
+        fields.setdefault(clean_line(str(item.key)).lower(), str(item.value))
     record: dict[str, Any] = {"abstract": ""}
     title = latex_to_line(fields.pop("title", ""))
     if title:
