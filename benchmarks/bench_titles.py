@@ -1,0 +1,120 @@
+"""Benchmark rows for method names, derived titles and abstract rendering against real titles."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from paperdeck.render import render_abstract
+from paperdeck.titles import derive_title, find_method
+
+Row = tuple[str, float, str, str]
+
+_STOPWORD_TEXT = """
+    a an the of for and or in on with via to from by at as is are be its their our using towards
+    toward into through beyond under over without based can do does how what when why not new
+    learning
+"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+_WORD_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOPWORDS and len(w) >= 3}
+
+
+def _real_method(title: str) -> str | None:
+    """The name a real title starts with ("BubbleSpec: ..."), when it is one token."""
+    head, sep, _ = title.partition(":")
+    head = head.strip()
+    if sep and head and " " not in head and any(c.isupper() for c in head[1:]):
+        return head
+    return None
+
+
+def _load(path: Path) -> list[tuple[str, str]]:
+    papers = []
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            record = json.loads(line)
+            if record.get("abstract") and record.get("title"):
+                papers.append((record["abstract"], record["title"]))
+    return papers
+
+
+def title_rows(path: Path, label: str) -> list[Row]:
+    papers = _load(path)
+    named = found = contained = claimed = claimed_right = 0
+    recall: list[float] = []
+    jaccard: list[float] = []
+    start = time.perf_counter()
+    results = [(find_method(a), a) for a, _ in papers]
+    titles = [derive_title(a, m) for m, a in results]
+    per_paper = (time.perf_counter() - start) / max(len(papers), 1) * 1e6
+    for (method, _), title, (_, real) in zip(results, titles, papers, strict=True):
+        real_name = _real_method(real)
+        if real_name is not None:
+            named += 1
+            found += method == real_name
+            contained += real_name.lower() in title.lower()
+        if method is not None:
+            claimed += 1
+            claimed_right += method.lower() in real.lower()
+        real_words, derived_words = _content_words(real), _content_words(title)
+        if real_words:
+            recall.append(len(real_words & derived_words) / len(real_words))
+            jaccard.append(len(real_words & derived_words) / len(real_words | derived_words))
+    pct = 100.0
+    return [
+        ("titles: real title starts with a name token", named, "papers", label),
+        ("titles: find_method finds that name", pct * found / max(named, 1), "%", label),
+        ("titles: derived title contains that name", pct * contained / max(named, 1), "%", label),
+        ("titles: find_method answers (not None)", pct * claimed / len(papers), "%", label),
+        ("titles: found method is in the real title", pct * claimed_right / max(claimed, 1), "%",
+         label),
+        ("titles: real-title word recall (mean)", statistics.fmean(recall), "ratio", label),
+        ("titles: word Jaccard vs real title (mean)", statistics.fmean(jaccard), "ratio", label),
+        ("titles: find_method + derive_title per paper", per_paper, "µs", label),
+    ]  # fmt: skip
+
+
+def render_rows(path: Path, label: str) -> list[Row]:
+    abstracts = [a for a, _ in _load(path)]
+    times = []
+    for abstract in abstracts:
+        start = time.perf_counter()
+        render_abstract(abstract)
+        times.append((time.perf_counter() - start) * 1e3)
+    return [
+        ("render_abstract per abstract p50", statistics.median(times), "ms", label),
+        ("render_abstract per abstract p99", statistics.quantiles(times, n=100)[98], "ms", label),
+        ("render_abstract per abstract max", max(times), "ms", label),
+    ]
+
+
+def rows(paths: dict[str, Path | None]) -> list[Row]:
+    out: list[Row] = []
+    icml5k = paths.get("icml5k_jsonl")
+    icml2026 = paths.get("icml2026_jsonl")
+    if icml2026 is not None:
+        out += title_rows(icml2026, "823 (ICML 2026)")
+    if icml5k is not None:
+        out += title_rows(icml5k, "5,000 (ICML 2020-23)")
+        out += render_rows(icml5k, "5,000 (ICML 2020-23)")
+    return out
+
+
+if __name__ == "__main__":
+    data = Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/data")
+    table = rows(
+        {
+            "icml5k_jsonl": data / "icml-2020-2023.jsonl",
+            "icml2026_jsonl": data / "icml2026-papers.jsonl",
+        }
+    )
+    for name, value, unit, label in table:
+        print(f"{name:48} {value:10.3f} {unit:7} {label}")

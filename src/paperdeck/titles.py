@@ -1,0 +1,491 @@
+"""Method names and derived titles for papers that come without one (regular expressions only)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+MAX_TITLE = 90
+
+# --- plain text for titles (no pylatexenc: this runs for every paper at load) -------------------
+
+_SYMBOLS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ϵ", "varepsilon": "ε",
+    "eps": "ε", "zeta": "ζ", "eta": "η", "theta": "θ", "kappa": "κ", "lambda": "λ", "mu": "μ",
+    "nu": "ν", "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "ϕ",
+    "varphi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ",
+    "Theta": "Θ", "Lambda": "Λ", "Pi": "Π", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+    "ell": "ℓ", "infty": "∞", "times": "×", "cdot": "·", "sim": "∼", "approx": "≈",
+    "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "ll": "≪", "gg": "≫", "pm": "±",
+    "to": "→", "rightarrow": "→", "leftarrow": "←", "in": "∈", "sqrt": "√", "partial": "∂",
+    "nabla": "∇", "sum": "∑", "prod": "∏", "ldots": "…", "dots": "…", "cdots": "⋯",
+    "star": "⋆", "ast": "∗", "top": "⊤", "%": "%", "&": "&", "_": "_", "#": "#", "$": "$",
+}  # fmt: skip
+_DROP_MACRO_NAMES = """
+    left right big Big bigg Bigg mathcal mathbb mathbf mathrm mathsf mathit mathfrak mathscr mathtt
+    textsc textbf textit texttt textrm textsf text emph em it bf rm sc tt operatorname bm
+    boldsymbol tilde widetilde hat widehat bar overline underline cite citep citet mbox url href
+    ensuremath quad qquad
+"""
+_DROP_MACROS = frozenset(_DROP_MACRO_NAMES.split())
+_LATEX_TOKEN_RE = re.compile(r"\\([A-Za-z]+|.)\s?|\*\*?|[${}~]|``|''")
+_NEEDS_PLAIN_RE = re.compile(r"[\\*${}~`']")
+
+
+def _plain_token(m: re.Match[str]) -> str:
+    token = m.group()
+    name = m.group(1)
+    if name is not None:
+        if name in _SYMBOLS:
+            return _SYMBOLS[name] + (" " if token[-1].isspace() else "")
+        if name in _DROP_MACROS:
+            return ""
+        return name + (" " if token[-1].isspace() else "")
+    if token[0] in "*${}":
+        return ""
+    if token == "``":
+        return "“"
+    if token == "''":
+        return "”"
+    return " "  # `~`
+
+
+def plain_title_text(text: str) -> str:
+    """LaTeX and markdown stripped for a title: `$\\mathcal{O}(n)$` -> O(n), `**X**` -> X."""
+    if _NEEDS_PLAIN_RE.search(text):
+        text = _LATEX_TOKEN_RE.sub(_plain_token, text)
+    return " ".join(text.split())
+
+
+# --- shared text analysis -------------------------------------------------------------------------
+# Everything here runs for each of 100,000 papers at load: str.find and anchored matches on short
+# slices instead of patterns scanned over the whole abstract, and no pattern built per paper.
+
+_MARKUP_RE = re.compile(
+    r"\\(?:textsc|textbf|emph|textit|texttt|textrm|mathrm|text|mathsf|mathtt|mathbf|bm)\s*"
+    r"\{([^{}]*)\}"
+)
+_UNDERSCORE_EMPHASIS_RE = re.compile(r"(?<![\w\\])_([A-Za-z][\w-]*)_(?!\w)")
+
+
+def _flatten(abstract: str) -> str:
+    """The abstract with emphasis markup and math delimiters removed: names read as plain words."""
+    if "\\" in abstract:
+        for _ in range(3):  # nested: \texttt{\textbf{HDFlow}}
+            flat = _MARKUP_RE.sub(r"\1", abstract)
+            if flat == abstract:
+                break
+            abstract = flat
+    if "*" in abstract:
+        abstract = abstract.replace("*", "")
+    if "$" in abstract:
+        abstract = abstract.replace("$", "")
+    if "_" in abstract:
+        abstract = _UNDERSCORE_EMPHASIS_RE.sub(r"\1", abstract)
+    if "~" in abstract:
+        abstract = abstract.replace("~", " ")
+    return abstract
+
+
+_ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.")
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$)")
+
+
+def _sentence_end(text: str, pos: int) -> int:
+    """Index just past the sentence that contains pos."""
+    while True:
+        m = _SENTENCE_END_RE.search(text, pos)
+        if m is None:
+            return len(text)
+        if not text.endswith(_ABBREVIATIONS, 0, m.end()):
+            return m.end()
+        pos = m.end()
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    while True:
+        at = max(text.rfind(". ", 0, pos), text.rfind("? ", 0, pos), text.rfind("! ", 0, pos))
+        if at < 0:
+            return 0
+        if not text.endswith(_ABBREVIATIONS, 0, at + 1):
+            return at + 2
+        pos = at
+
+
+_ADVERBS = (
+    r"(?:(?:also|further|then|first|hereby|therefore|thus|now|newly|additionally|instead|here)\s+)?"
+)
+_INTRO_VERBS = r"(?:propose|introduce|present)"
+_MAKE_VERBS = r"(?:develop|design|build|create|release|devise|construct)"
+_OTHER_VERBS = (
+    r"(?:study|studie|investigate|"
+    r"characterize|analyze|analyse|explore|examine|formalize|establish|provide|address|consider|"
+    r"tackle|revisit)"
+)
+_VERB_AT_RE = re.compile(
+    _ADVERBS
+    + r"(?:(?P<intro>"
+    + _INTRO_VERBS
+    + r")|(?P<make>"
+    + _MAKE_VERBS
+    + r")|"
+    + _OTHER_VERBS
+    + r")(?:s|d)?\b"
+)
+_SUBJECTS = ("we ", "We ", "his paper ", "his work ", "his article ", "ur work ", "ur paper ")
+
+
+_INTRODUCES, _MAKES, _STUDIES = 2, 1, 0
+
+
+def _contributions(flat: str) -> list[tuple[int, int, int]]:
+    """(verb start, verb end, kind) for "we propose", "this paper studies" ..., in order."""
+    found: list[tuple[int, int, int]] = []
+    for subject in _SUBJECTS:
+        pos = flat.find(subject)
+        while pos >= 0:
+            start = pos + len(subject)
+            if pos == 0 or not flat[pos - 1].isalpha() or subject[0] in "hu":
+                m = _VERB_AT_RE.match(flat, start)
+                if m:
+                    kind = (
+                        _INTRODUCES if m.group("intro") else _MAKES if m.group("make") else _STUDIES
+                    )
+                    found.append((m.start(), m.end(), kind))
+            pos = flat.find(subject, start)
+    pos = flat.find(" and ")
+    while pos >= 0:  # "We formalize this setting ... and introduce SDPO"
+        if flat.startswith(("propose", "introduce", "present"), pos + 5):
+            m = _VERB_AT_RE.match(flat, pos + 5)
+            if m and m.group("intro"):
+                found.append((m.start(), m.end(), _INTRODUCES))
+        pos = flat.find(" and ", pos + 5)
+    found.sort()
+    return found
+
+
+# --- method names --------------------------------------------------------------------------------
+
+_COMMON_ACRONYM_NAMES = """
+    AI ML DL RL NLP CV LLM LLMs VLM VLMs MLLM MLLMs LM LMs SLM SLMs GPU GPUs CPU CPUs TPU TPUs SOTA
+    MMLU ARC GSM8K GNN GNNs CNN CNNs RNN RNNs DNN DNNs LSTM LSTMs MLP MLPs ViT ViTs GPT BERT NN NNs
+    DP SGD ODE ODEs PDE PDEs SDE SDEs API APIs KL MDP MDPs POMDP POMDPs IID OOD FID MSE PAC UCB
+    CLIP RAG LoRA VAE VAEs GAN GANs NeRF NeRFs MoE ICL CoT QA VQA ASR TTS KV SSM SSMs RKHS RLHF
+    RLVR DPO PPO GRPO SFT IRL MARL HMM HMMs EM PCA SVD SVM SVMs RBF MCMC VI ELBO NTK ReLU BN TD ERM
+    ImageNet CIFAR MNIST COCO GPT2 GPT3 GPT4 ChatGPT OpenAI NeurIPS ICML ICLR CVPR AAAI IJCAI
+    GitHub URL PDF FLOPs FLOP TFLOPs NP PSPACE AUC ROC BLEU ROUGE LLaMA AGI US USA UK EU ANN ANNs
+    SNN SNNs NMT OCR CRF CRFs IoT ADMM LP QP SDP MILP TSP SAT SMT FPGA CUDA HPC PyTorch TensorFlow
+    JAX AdamW Adam SGDM BatchNorm LayerNorm ResNet ResNets DQN DDPG SAC TRPO CIFAR10 CIFAR100 MuJoCo
+    WikiText HuggingFace DeepMind SciPy NumPy LaTeX ID IDs IoU mAP NER POS SQL XML HTML JSON PTQ QAT
+    KD NAS MAE MIM SSL ViLT DETR YOLO UNet GCN GCNs GAT RLAIF LVLM LVLMs MLLMs AR NAR OT SGLD HMC
+"""
+_COMMON_ACRONYMS = frozenset(_COMMON_ACRONYM_NAMES.split())
+# a name somewhere in the text: internal capitals or digits (BubbleSpec, MARI, TR-CIE, S3Audio)
+_NAMEISH_RE = re.compile(r"[A-Z](?:[A-Za-z0-9]*[A-Z0-9])[A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)*")
+# the word a contribution verb or "called" introduces (any case: dnaHNet, mHC, 3ViewSense)
+_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)*")
+_PAREN_NAME_RE = re.compile(r"\(\s*([A-Za-z0-9][A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)*)\s*\)")
+_PAREN_WORD_RE = re.compile(r"\(([A-Z][a-z]+)\)")
+_MARKED_RE = re.compile(r"\\textsc\{\s*([^{}\s]+)\s*\}|\*\*([^*\s]+)\*\*")
+# "Connect4", "Llama-3-8B", "Qwen3": versions of things used, rarely things made
+_USED_NOT_MADE_RE = re.compile(r"[A-Z]?[a-z]+-?[0-9]+[a-zA-Z]*(?:-[0-9A-Za-z]+)*")
+
+_ARTICLE = r"(?:(?:the|a|an|our)\s+)?"
+_ADJECTIVES = (
+    r"(?:(?:novel|new|simple|general|unified|first|efficient|effective|scalable|principled|"
+    r"lightweight|practical|generic|flexible|powerful|versatile|robust|fast)[\s,]+)*"
+)
+# between "we propose" and what it proposes: "the", "a novel, simple", "a parameter-efficient"
+_GAP_RE = re.compile(
+    r"\s*" + _ARTICLE + _ADJECTIVES + r"(?:(?!(?:of|for|to|on|in|with|and|or|that|which|from|by|"
+    r"as|at|is|are|we|our|its|their|this|these)\b)[a-z][a-z-]*(?<!ing)\s+){0,2}"
+)
+_CALLED_WORDS = (
+    "called ", "named ", "dubbed ", "termed ", "coined ", "namely ", "proposed ", "proposing ",
+    "introducing ",
+)  # fmt: skip
+_FOLLOWING_OK_RE = re.compile(
+    r"\s*(?:[,:;.()\[]|—|--|$)|\s+(?:is|was|which|that|to|for|with|as|and|in|on|by|achieves|"
+    r"outperforms|uses|enables|leverages|consists|combines|can|improves|learns)\b"
+)
+_APPOSITIVE_AFTER_RE = re.compile(r"\)?\s*[,:]\s+(?:an?|the)\s+\S")
+_STOP_BACK_WORDS = """
+    we propose proposes introduce introduces present presents develop design called named dubbed
+    termed the a an our this is are
+"""
+_STOP_BACK = frozenset(_STOP_BACK_WORDS.split())
+
+
+def _looks_like_name(token: str) -> bool:
+    """A coined name: BubbleSpec, MARI, TR-CIE, dnaHNet, 3ViewSense, Holi-Spatial."""
+    if len(token) < 2 or token.isdigit() or token in _COMMON_ACRONYMS:
+        return False
+    if token[-1] == "s" and token[:-1] in _COMMON_ACRONYMS:
+        return False
+    if any(c.isupper() for c in token[1:]) and "-" not in token:
+        return True
+    parts = re.split("[-–]", token)
+    if len(parts) > 1:
+        return sum(p[:1].isupper() for p in parts) >= 2 or any(
+            any(c.isupper() for c in p[1:]) for p in parts
+        )
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+
+
+def _occurrences(flat: str, name: str) -> list[int]:
+    """Where name stands as a whole word (not inside "MARIN" or "pre-MARI")."""
+    found = []
+    pos = flat.find(name)
+    n = len(name)
+    while pos >= 0:
+        before = flat[pos - 1] if pos else " "
+        after = flat[pos + n] if pos + n < len(flat) else " "
+        if not (before.isalnum() or before in "-–") and not (after.isalnum() or after in "-–"):
+            found.append(pos)
+        pos = flat.find(name, pos + n)
+    return found
+
+
+def _acronym_expansion(flat: str, paren: int, name: str) -> tuple[int, str] | None:
+    """(start, phrase) of the words before "(NAME)" that NAME abbreviates, when they do."""
+    before = flat[max(0, paren - 160) : paren]
+    words = before.split()[-12:]
+    phrase: list[str] = []
+    for word in reversed(words):
+        if word[-1] in ",;:)" or word.lower() in _STOP_BACK:
+            break
+        phrase.insert(0, word)
+    initial = name[0].lower()
+    while phrase and phrase[0][0].lower() != initial:
+        phrase.pop(0)
+    if not phrase:
+        return None
+    joined = " ".join(phrase)
+    lowered = joined.lower()
+    pos = 0
+    for c in name.lower():
+        if c.isalpha():
+            pos = lowered.find(c, pos)
+            if pos < 0:
+                return None
+            pos += 1
+    start = flat.rfind(joined, 0, paren)
+    return (start, joined) if start >= 0 else None
+
+
+@lru_cache(maxsize=8)
+def _analyse(abstract: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
+    """The flattened abstract and its contribution verbs (find_method and derive_title share it)."""
+    flat = _flatten(abstract).strip()
+    return flat, tuple(_contributions(flat))
+
+
+def _introduction_points(flat: str, contributions: tuple[tuple[int, int, int], ...]) -> list[int]:
+    """Where a contribution verb or "called"/"named"/"dubbed" leaves off."""
+    points = [end for _, end, kind in contributions if kind != _STUDIES]
+    for word in _CALLED_WORDS:
+        pos = flat.find(word)
+        while pos >= 0:
+            if pos == 0 or flat[pos - 1] in " (":
+                points.append(pos + len(word))
+            pos = flat.find(word, pos + len(word))
+    return points
+
+
+def _introduced(flat: str, point: int) -> tuple[str, int] | None:
+    """The name introduced at point, directly or as the acronym of the phrase there."""
+    gap = _GAP_RE.match(flat, point)
+    start = gap.end() if gap else point
+    while start < len(flat) and flat[start] in "'\"“‘`":
+        start += 1
+    m = _TOKEN_RE.match(flat, start)
+    if m and _looks_like_name(m.group()):
+        after = m.end()
+        while after < len(flat) and flat[after] in "'\"”’`":
+            after += 1
+        article = flat[point:start].split()[:1]
+        # "a PTQ algorithm" names a kind of thing; "PTQ, a ..." or "the ASTRA framework" a thing
+        kind_of = article in (["a"], ["an"]) and flat.startswith(" ", after)
+        if _FOLLOWING_OK_RE.match(flat, after) and not kind_of:
+            return m.group(), start
+    # "we propose Multi-Adapter Representation Interventions via Energy Calibration (MARI)"
+    end = _sentence_end(flat, point)
+    paren = flat.find("(", point, min(end, point + 200))
+    while paren >= 0:
+        p = _PAREN_NAME_RE.match(flat, paren)
+        if p:
+            name = p.group(1)
+            capital_word = name[0].isupper() and name[1:].islower() and flat.count(name) >= 3
+            if _looks_like_name(name) or capital_word:
+                expansion = _acronym_expansion(flat, paren, name)
+                if expansion is not None and _GAP_RE.fullmatch(flat, point, expansion[0]):
+                    return name, p.start(1)
+        paren = flat.find("(", paren + 1, min(end, point + 200))
+    return None
+
+
+def find_method(abstract: str) -> str | None:
+    """The method, system or benchmark name the abstract introduces, or None when unsure."""
+    flat, contributions = _analyse(abstract)
+    scores: dict[str, int] = {}
+    for point in _introduction_points(flat, contributions):
+        found = _introduced(flat, point)
+        if found is not None:
+            scores[found[0]] = 4
+    for token in set(_NAMEISH_RE.findall(flat)):
+        if (
+            token not in scores
+            and _looks_like_name(token)
+            and not _USED_NOT_MADE_RE.fullmatch(token)
+        ):
+            scores[token] = 0
+    if "\\textsc" in abstract or "**" in abstract:
+        for m in _MARKED_RE.finditer(abstract):
+            word = (m.group(1) or m.group(2)).strip(".,;:")
+            if word[:1].isupper() and len(word) > 1 and word not in _COMMON_ACRONYMS:
+                scores[word] = max(scores.get(word, 0), 2)
+    if "(" in flat:
+        # a plain word made a name by use: "... with edge features (Dune). Dune keeps ..."
+        for word in _PAREN_WORD_RE.findall(flat):
+            if flat.count(word) >= 3:
+                scores.setdefault(word, 0)
+    best: tuple[int, int, str] | None = None
+    for name, score in scores.items():
+        occurrences = _occurrences(flat, name)
+        if not occurrences:
+            continue
+        if score < 2 and any(_APPOSITIVE_AFTER_RE.match(flat, p + len(name)) for p in occurrences):
+            score = 2
+        mentions = len(occurrences)
+        if score < 4 and mentions < 2:
+            continue  # a marked or apposed name said once is often someone else's
+        key = (score + min(mentions - 1, 3), -occurrences[0], name)
+        if best is None or key > best:
+            best = key
+    if best is None or best[0] < 4:
+        return None
+    return best[2]
+
+
+# --- derived titles -----------------------------------------------------------------------------
+
+_PARENTHETICAL_RE = re.compile(r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^()]*\d{4})[^()]*\)")
+_TAIL_VERB_RE = re.compile(
+    r",?\s+and\s+(?:then\s+)?(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
+    r"establish|derive|study|use|apply|present|propose|introduce|develop|find|obtain|give|"
+    r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate)\w*\b"
+)
+_CLAUSE_CUTS = (", which", " which ", ", where", " where ", " while ", ", and ", ", ")
+_DANGLING_RE = re.compile(
+    r"(?:\s+(?:of|for|to|and|or|the|a|an|with|in|on|by|from|via|as|at|that|which|its|their))+$"
+)
+_SMALL_WORD_NAMES = "of for via and with in on the to by from a an at as under over"
+_SMALL_WORDS = frozenset(_SMALL_WORD_NAMES.split())
+_HEAD_NOUN_NAMES = """
+    sampler framework method model algorithm benchmark dataset approach architecture system agent
+    pipeline strategy scheme loss mechanism module network attack library toolkit protocol
+    estimator optimizer technique paradigm metric suite environment platform procedure transformer
+    solver
+"""
+_HEAD_NOUNS = frozenset(_HEAD_NOUN_NAMES.split())
+_DESCRIPTION_RE = re.compile(r"\)?\s*(?:,|:|—|--|\s+is)\s+((?:an?|the)\s+[^.;]+)")
+_EXPANSION_AFTER_RE = re.compile(r"\s*\(([A-Z][^()]{5,80})\)")
+_NAMED_PHRASE_RE = re.compile(
+    r"(?:the\s+)?((?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)\s*,\s+((?:an?|the)\s+[^.;]+)"
+)
+
+
+def _shorten(title: str, limit: int = MAX_TITLE) -> str:
+    title = title.strip().rstrip(".;:,")
+    if len(title) <= limit:
+        return title
+    head = title[: limit + 1]
+    for cut in _CLAUSE_CUTS:
+        at = head.rfind(cut)
+        if at >= limit // 2:
+            return head[:at].rstrip(" ,;:")
+    at = head.rfind(" ", 0, limit)
+    at = at if at > limit // 2 else limit - 1
+    return _DANGLING_RE.sub("", head[:at]).rstrip(" ,;:-") + "…"
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _finish(title: str) -> str:
+    if "(" in title:
+        title = _PARENTHETICAL_RE.sub("", title)
+    title = plain_title_text(title[:400])
+    title = _shorten(title.strip(" .;:,"))
+    return _capitalised(title)
+
+
+def _title_case(phrase: str) -> bool:
+    words = phrase.split()
+    capitals = [w for w in words if w[0].isupper()]
+    return len(capitals) >= 2 and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words)
+
+
+def _object_phrase(flat: str, verb_end: int) -> str:
+    phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
+    phrase = re.sub(r"^(?:to\s+|that\s+|here\s+|a\s+new\s+|a\s+novel\s+|an\s+)", "", phrase)
+    phrase = re.sub(r"^(?:the\s+)?(?:novel|new)\s+", "", phrase)
+    tail = _TAIL_VERB_RE.search(phrase)
+    if tail and tail.start() > 15:
+        phrase = phrase[: tail.start()]
+    return phrase
+
+
+def _method_title(flat: str, method: str) -> str | None:
+    """METHOD: its expansion, or METHOD: what the abstract says it is."""
+    occurrences = _occurrences(flat, method)
+    n = len(method)
+    for pos in occurrences:
+        if pos and flat[pos - 1] == "(" and flat.startswith(")", pos + n):
+            found = _acronym_expansion(flat, pos - 1, method)
+            if found is None or found[1] == method:
+                continue
+            expansion = found[1]
+            rest = re.match(r"\W*([A-Za-z]+)", flat[pos + n + 1 : pos + n + 40])
+            head = rest.group(1).lower() if rest else ""
+            if head in _HEAD_NOUNS and not expansion.lower().endswith(head):
+                expansion += " " + (head.capitalize() if _title_case(expansion) else head)
+            return f"{method}: {_capitalised(expansion)}"
+    for pos in occurrences:
+        m = _EXPANSION_AFTER_RE.match(flat, pos + n)
+        if m and _title_case(m.group(1)):
+            return f"{method}: {m.group(1)}"
+    for pos in occurrences:
+        m = _DESCRIPTION_RE.match(flat, pos + n)
+        if m:
+            desc = re.sub(r"^(an?|the)\s+(?:novel|new)\s+", r"\1 ", m.group(1))
+            return f"{method}: {_capitalised(desc.strip())}"
+    return None
+
+
+def derive_title(abstract: str, method: str | None) -> str:
+    """A short title naming the contribution, as a person skimming the abstract would write it."""
+    flat, contributions = _analyse(abstract)
+    if method:
+        title = _method_title(flat, method)
+        if title is not None:
+            return _finish(title)
+    chosen = next(
+        (c for c in contributions if c[2] == _INTRODUCES),
+        contributions[0] if contributions else None,
+    )
+    if chosen is not None:
+        phrase = _object_phrase(flat, chosen[1])
+        if len(phrase.split()) >= 3:
+            # "we introduce the Chiral Transformer, a lightweight framework ...": a named thing
+            named = _NAMED_PHRASE_RE.match(phrase)
+            if named and not method and len(named.group(1)) > 3:
+                return _finish(f"{named.group(1)}: {_capitalised(named.group(2))}")
+            if method and method not in phrase:
+                return _finish(f"{method}: {_capitalised(phrase)}")
+            return _finish(phrase)
+    first = flat[: _sentence_end(flat, 0)]
+    if method and method not in first:
+        first = f"{method}: {first}"
+    return _finish(first) or "(untitled)"

@@ -1,0 +1,161 @@
+"""Tests for method names and derived titles, on the bundled list and on the patterns they read."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from paperdeck.titles import MAX_TITLE, derive_title, find_method, plain_title_text
+
+SEED = Path(__file__).resolve().parent.parent / "seeds" / "icml2026.txt"
+
+
+def _seed_abstracts() -> list[str]:
+    return [p.strip() for p in SEED.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
+
+
+# Per seed paper: the method name (None where the abstract names none), and words the derived
+# title must contain to name the contribution.
+SEED_EXPECTED: list[tuple[str | None, tuple[str, ...]]] = [
+    ("InteractScience", ("InteractScience", "benchmark")),
+    ("MARI", ("MARI", "Multi-Adapter Representation Interventions via Energy Calibration")),
+    (None, ("hierarchical latent goal spaces",)),
+    ("BubbleSpec", ("BubbleSpec", "accelerates RL rollouts")),
+    (None, ("formal definition of a causal pathway",)),
+    ("DPIMF", ("DPIMF", "differentially private implicit matrix factorization")),
+    (None, ("method to extract", "Transformers")),
+    (None, ("multi-agent imitation learning", "Markov")),
+    ("TR-CIE", ("TR-CIE", "Time-Reparameterized Cumulative Intensity Extrapolation")),
+    ("ASTRA", ("ASTRA", "communication-efficient framework")),
+    (None, ("Chiral Transformer",)),
+    ("SafeSpec", ("SafeSpec", "speculative inference framework")),
+    ("FIPN", ("FIPN", "polynomial network")),
+    ("SwanSphere", ("SwanSphere", "spatial audio generation")),
+    ("SPRINT", ("SPRINT", "training-free plug-and-play framework")),
+    ("SDPO", ("SDPO", "Self-Distillation Policy Optimization")),
+    (None, ("pretraining distribution", "ICL")),
+    (None, ("kernel regression", "O(n log n)")),
+    ("Dune", ("Dune", "unitary GNN", "edge features")),
+]
+
+
+def test_seed_has_nineteen_abstracts() -> None:
+    assert len(_seed_abstracts()) == len(SEED_EXPECTED) == 19
+
+
+@pytest.mark.parametrize(("index", "expected"), list(enumerate(SEED_EXPECTED)))
+def test_seed_method_and_title(index: int, expected: tuple[str | None, tuple[str, ...]]) -> None:
+    abstract = _seed_abstracts()[index]
+    method, phrases = expected
+    assert find_method(abstract) == method
+    title = derive_title(abstract, method)
+    for phrase in phrases:
+        assert phrase in title, title
+    if method is not None:
+        assert title.startswith(f"{method}: "), title
+
+
+def test_seed_titles_are_distinct_short_and_clean() -> None:
+    titles = [derive_title(a, find_method(a)) for a in _seed_abstracts()]
+    assert len(set(titles)) == 19
+    for title in titles:
+        assert 20 <= len(title) <= MAX_TITLE, title
+        assert not re.search(r"[\\$*{}_^`~]", title), title
+        assert title[0].isupper(), title
+        assert not title.endswith("."), title
+        assert not re.search(r"\s{2}", title), title
+
+
+def test_mari_title_is_the_expansion() -> None:
+    abstract = _seed_abstracts()[1]
+    assert derive_title(abstract, "MARI") == (
+        "MARI: Multi-Adapter Representation Interventions via Energy Calibration"
+    )
+
+
+# --- method names from each pattern ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method"),
+    [
+        ("We propose FooNet, a network for bar. FooNet is fast.", "FooNet"),
+        (r"We introduce \textsc{BarBench}, the first benchmark for baz.", "BarBench"),
+        ("In this paper we present **QuxLM**, a model. QuxLM wins.", "QuxLM"),
+        ("We propose Sparse Gradient Routing (SGR). SGR beats baselines.", "SGR"),
+        ("We design a method called ZetaOpt that converges. ZetaOpt is simple.", "ZetaOpt"),
+        ("We train a network, dubbed TinyNet, on small data.", "TinyNet"),
+        ("This paper introduces mSOP-765k, a large-scale benchmark for retrieval.", "mSOP-765k"),
+        ("We introduce dnaHNet, a tokenizer-free model. dnaHNet scales.", "dnaHNet"),
+        ("We introduce Localize-and-Stitch, a novel approach.", "Localize-and-Stitch"),
+        (r"We propose $\textbf{DecodeShare}$, a protocol that shares.", "DecodeShare"),
+        ("We propose _UniMapping_, a unified SLAM framework.", "UniMapping"),
+        ("We propose a *Constraint-Sensitive Policy Optimization (CSPO)*, a method.", "CSPO"),
+        ("We formalize X and introduce Self-Distillation Policy Optimization (SDPO).", "SDPO"),
+        ("An algorithm, termed ''WaterSIC'', is proposed. WaterSIC is optimal.", "WaterSIC"),
+    ],
+)  # fmt: skip
+def test_method_patterns(abstract: str, method: str) -> None:
+    assert find_method(abstract) == method
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Large Language Models (LLMs) are widely used. We study how LLMs fail on math.",
+        "Reinforcement Learning (RL) is hard. We analyse RL with function approximation.",
+        "We present the first theoretical analysis of multi-agent imitation learning (MAIL).",
+        "We study continual pre-training (CPT) as a mechanism for adapting models. CPT helps.",
+        "We evaluate GPT-4 and Llama-3 on MMLU and ARC, and find gaps. GPT-4 leads on MMLU.",
+        "We propose a PTQ algorithm for transformers that quantizes weights to 4 bits.",
+        "The Edge of Stability (EoS) is a phenomenon where sharpness hovers. EoS appears often.",
+        "Our results hold on ImageNet, a standard benchmark. ImageNet has many classes.",
+        "",
+    ],
+)
+def test_mentioned_names_are_not_methods(abstract: str) -> None:
+    assert find_method(abstract) is None
+
+
+# --- derived titles without a method -----------------------------------------------------------
+
+
+def test_title_from_contribution_clause() -> None:
+    abstract = (
+        "Kernel methods are slow. In this work, we introduce a scalable framework for kernel "
+        "regression with $\\mathcal{O}(n \\log n)$ complexity, and designed to use GPUs."
+    )
+    assert derive_title(abstract, None) == (
+        "A scalable framework for kernel regression with O(n log n) complexity"
+    )
+
+
+def test_title_drops_trailing_coordinated_verb() -> None:
+    abstract = "We propose a formal definition of a causal pathway and discuss its implications."
+    assert derive_title(abstract, None) == "A formal definition of a causal pathway"
+
+
+def test_title_falls_back_to_first_sentence_cut_on_a_word() -> None:
+    abstract = (
+        "Graph neural networks with message passing are limited in expressive power by the "
+        "Weisfeiler-Leman test and cannot count substructures such as cycles in large graphs. "
+        "Other sentences follow."
+    )
+    title = derive_title(abstract, None)
+    assert len(title) <= MAX_TITLE
+    assert title.startswith("Graph neural networks with message passing are limited")
+    assert title.endswith("…")
+    assert abstract.startswith(title[:-1].rstrip())
+
+
+def test_title_of_empty_and_markup_only_abstracts() -> None:
+    assert derive_title("", None) == "(untitled)"
+    assert derive_title("$$ ** ~", None) == "(untitled)"
+
+
+def test_plain_title_text_strips_latex_and_markdown() -> None:
+    assert plain_title_text(r"**Fast** $\mathcal{O}(n \log n)$ \emph{kernel} ~ 50\% $\tau$") == (
+        "Fast O(n log n) kernel 50% τ"
+    )
