@@ -116,20 +116,26 @@ def _enrich(papers: list[Paper], sources: list[RawList], library: Library) -> li
 
 
 def resolve_ref(papers: Sequence[Paper], ref: str) -> Paper:
-    """A paper by 1-based position, full id or unique id prefix."""
-    text = ref.strip()
-    if text.isdigit() and len(text) < 8:
+    """A paper by full id, unique id prefix (6+ characters when all digits) or 1-based position."""
+    text = ref.strip().lower()
+    if not text:
+        raise RefError("an empty paper reference")
+    exact = [paper for paper in papers if paper.id == text]
+    if exact:
+        return exact[0]
+    # A short all-digit ref is a position; a long one is first tried as an id prefix.
+    prefixed = [] if text.isdigit() and len(text) < 6 else _by_prefix(papers, text)
+    if len(prefixed) == 1:
+        return prefixed[0]
+    if text.isdigit() and not prefixed:
         position = int(text)
         if 1 <= position <= len(papers):
             return papers[position - 1]
         raise RefError(f"{ref}: no paper at that position (1..{len(papers)})")
-    lowered = text.lower()
-    exact = [paper for paper in papers if paper.id == lowered]
-    if exact:
-        return exact[0]
-    matches = [paper for paper in papers if paper.id.startswith(lowered)] if lowered else []
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
+    if not prefixed:
         raise RefError(f"{ref}: no paper with that id or position")
-    raise RefError(f"{ref}: ambiguous id prefix ({len(matches)} papers match; type more of it)")
+    raise RefError(f"{ref}: ambiguous id prefix ({len(prefixed)} papers match; type more of it)")
+
+
+def _by_prefix(papers: Sequence[Paper], prefix: str) -> list[Paper]:
+    return [paper for paper in papers if paper.id.startswith(prefix)]
