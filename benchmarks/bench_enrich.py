@@ -6,6 +6,7 @@ import json
 import random
 import time
 import tracemalloc
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,7 +32,10 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
 
 def _accuracy_rows(listing: Path, source: Path, truth: Path) -> list[Row]:
     papers = papers_from_raw(read_list(listing))
-    expected = [json.loads(line)["title"] for line in truth.read_text("utf-8").splitlines()]
+    expected = [
+        title and unicodedata.normalize("NFC", title)
+        for title in (json.loads(line)["title"] for line in truth.read_text("utf-8").splitlines())
+    ]
     report = enrich_papers(papers, [read_list(source)])
     present = sum(1 for title in expected if title is not None)
     applied = [

@@ -24,6 +24,8 @@ WEAK_FLOOR = 0.60
 SHINGLE_WORDS = 40
 """Candidates are found by the word 3-grams of an abstract's opening (truncation cuts the end)."""
 MAX_CANDIDATES = 4
+MIN_SHARED = 0.25
+"""A candidate shares at least this fraction of an abstract's opening 3-grams."""
 MAX_POSTINGS = 40
 """A 3-gram shared by more records than this ("in this paper") says nothing about identity."""
 MIN_COMPARED_CHARS = 120
@@ -232,8 +234,9 @@ class _SourceIndex:
         ranked = counts.most_common(MAX_CANDIDATES)
         if not ranked:
             return []
-        # A record sharing far fewer 3-grams than the leader cannot be a near-copy rival.
-        floor = max(2, ranked[0][1] // 4)
+        # A copy of the same abstract shares most 3-grams with it, so a record sharing a few
+        # stock phrases is not worth comparing, nor one sharing far fewer than the leader.
+        floor = max(2, ranked[0][1] // 4, int(len(shingles) * MIN_SHARED))
         return [index for index, count in ranked if index is not None and count >= floor]
 
     def judge(self, text: str) -> _Verdict:
