@@ -361,7 +361,8 @@ class _Record:
     def booktitle(self) -> str | None:
         if self.edition is not None:
             return self.edition.booktitle
-        return _known_venue_name(self.venue) if self.venue else None
+        # A venue without facts is cited by its full name when known, else as the list gave it.
+        return (_known_venue_name(self.venue) or self.venue) if self.venue else None
 
     @property
     def is_proceedings(self) -> bool:

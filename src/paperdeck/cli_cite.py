@@ -129,7 +129,11 @@ def _resolve(papers: Sequence[Paper], refs: Sequence[str]) -> list[Paper]:
 
 
 def _short(title: str, width: int = 40) -> str:
-    return title if len(title) <= width else title[: width - 1].rstrip() + "…"
+    if len(title) <= width:
+        return title
+    cut = title[: width - 1]
+    space = cut.rfind(" ", width // 2)
+    return (cut[:space] if space > 0 else cut).rstrip(" ,:;") + "…"
 
 
 def _open_notes(option: str | None) -> NotesStore:

@@ -174,14 +174,17 @@ def _copy_system(text: str, env: dict[str, str], *, use_pyperclip: bool) -> _Out
             where = ", over SSH X forwarding" if over_ssh(env) else ""
             return _Outcome(f"{SYSTEM} ({tool.name}{where})", tuple(errors))
         errors.append(f"{tool.name}: {error}")
-    if use_pyperclip and not tried:
+    if tried:
+        return _Outcome(None, tuple(errors))
+    has_display = bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")) and not has_display:
+        errors.append("no system clipboard: neither DISPLAY nor WAYLAND_DISPLAY is set")
+    elif use_pyperclip:
         outcome = _copy_pyperclip(text)
         if outcome.mechanism:
             return outcome
         errors.extend(outcome.errors)
-    elif not tried and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
-        errors.append("no system clipboard: neither DISPLAY nor WAYLAND_DISPLAY is set")
-    elif not tried:
+    else:
         errors.append("no clipboard tool found (install xclip, xsel or wl-clipboard)")
     return _Outcome(None, tuple(errors))
 
