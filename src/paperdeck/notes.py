@@ -9,6 +9,7 @@ import json
 import os
 import re
 import secrets
+import stat
 import sys
 import threading
 import time
@@ -366,7 +367,7 @@ class NotesStore:
     def _read_for_merge(self) -> tuple[bytes | None, dict[str, NoteEntry] | None]:
         """The file's bytes now, and its entries when they differ from the last agreed ones."""
         try:
-            data = self.path.read_bytes()
+            data = _read_file(self.path)
         except FileNotFoundError:
             # paperdeck never deletes the file: a missing one means nothing to merge.
             return None, None
@@ -465,7 +466,7 @@ class NotesStore:
 
     def _load(self) -> None:
         try:
-            data = self.path.read_bytes()
+            data = _read_file(self.path)
         except (FileNotFoundError, NotADirectoryError):
             # No file yet (saving says so if its folder cannot be made).
             return
@@ -496,7 +497,7 @@ class NotesStore:
             with self._locked():
                 # Another paperdeck may have recovered the file while this one waited.
                 try:
-                    data: bytes | None = self.path.read_bytes()
+                    data: bytes | None = _read_file(self.path)
                 except FileNotFoundError:
                     data = None
                 if data is not None:
@@ -554,7 +555,7 @@ class NotesStore:
         for number in range(1, BACKUPS + 1):
             backup = self._backup_path(number)
             try:
-                data = backup.read_bytes()
+                data = _read_file(backup)
                 return backup, data, _parse(data)
             except (OSError, _BadFile, _NewerSchema):
                 continue
@@ -905,6 +906,17 @@ def _atomic_write(path: Path, data: bytes, *, sync: bool = True) -> None:
         raise
     if sync:
         _fsync_folder(path.parent)
+
+
+def _read_file(path: Path) -> bytes:
+    """A regular file's bytes. A device or pipe is refused: reading could block, and moving
+    it aside as a damaged notes file would be a disaster (think --notes /dev/null)."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return path.read_bytes()
 
 
 def _fsync_folder(folder: Path) -> None:
