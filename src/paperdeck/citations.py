@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from itertools import chain, count
 from typing import Any, Protocol
 
 from paperdeck.model import Paper
@@ -312,12 +313,12 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
         authors = _corrected_authors(paper, entry.corrections if entry is not None else {})
         key = _pmlr_key(paper)
         if key is not None:
-            key = _first_free([key, *(f"{key}-{n}" for n in range(2, 10_000))], taken)
+            key = _first_free(chain([key], (f"{key}-{n}" for n in count(2))), taken)
         elif (stem := _author_stem(paper, authors)) is not None:
-            key = _first_free((stem + _letters(n) for n in range(100_000)), taken)
+            key = _first_free((stem + _letters(n) for n in count()), taken)
         else:
             base = _word_key(paper)
-            key = _first_free([base, *(base + _letters(n) for n in range(1, 100_000))], taken)
+            key = _first_free(chain([base], (base + _letters(n) for n in count(1))), taken)
         keys[paper.id] = key
         taken.add(key)
         if notes is not None and entry is not None and entry.note.strip():
@@ -326,10 +327,8 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
 
 
 def _first_free(candidates: Iterable[str], taken: set[str]) -> str:
-    for candidate in candidates:
-        if candidate not in taken:
-            return candidate
-    raise ValueError("no free citation key")  # unreachable: 100,000 letters per stem
+    # `candidates` is endless and `taken` finite, so this always returns.
+    return next(candidate for candidate in candidates if candidate not in taken)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -941,7 +940,9 @@ def cite_many(
     _check_format(fmt)
     fixes = corrections or {}
     key_list = [keys[paper.id] for paper in papers]
-    records = [_record(p, keys[p.id], fixes.get(p.id)) for p in papers]
+    # Bare keys need no record: `\cite` over a whole list stays cheap.
+    bare = fmt in ("cite", "pandoc")
+    records = [] if bare else [_record(p, keys[p.id], fixes.get(p.id)) for p in papers]
     missing_all = [item for record in records for item in _incomplete(record, fmt)]
     missing = tuple(dict.fromkeys(missing_all))
     if fmt == "cite":
