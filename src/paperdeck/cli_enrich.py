@@ -25,8 +25,9 @@ def register(add: Add) -> None:
     """Add `paperdeck enrich` to the CLI."""
     parser = add(
         "enrich",
-        "Match each paper of LIST to a --meta SOURCE record by its abstract and write the merged "
-        "list as JSON Lines (one object per paper, in order, with `match`). Counts, and the "
+        "Match each paper of PATH ... to a record of --meta SOURCE (and of NAME.meta.jsonl "
+        "beside NAME.txt) by its abstract, and write the merged list as JSON Lines: one object "
+        "per paper, in order, with `match` (source and confidence, or null). Counts, and the "
         "ambiguous or weak matches that were not applied, go to stderr.",
         run_enrich,
     )

@@ -30,6 +30,8 @@ MAX_POSTINGS = 40
 """A 3-gram shared by more records than this ("in this paper") says nothing about identity."""
 MIN_COMPARED_CHARS = 120
 """Shorter normalised abstracts are too little text to join on."""
+MAX_COMPARED_CHARS = 4000
+"""Only this much of the opening of two abstracts is compared (a hostile list can be huge)."""
 
 Shingle = tuple[str, str, str]
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
@@ -277,8 +279,10 @@ def _similarity(left: str, right: str) -> float:
     text is a small part of the longer one, since less text is less evidence.
     """
     short, long = (left, right) if len(left) <= len(right) else (right, left)
-    similarity = Indel.normalized_similarity(short, long[: len(short)])
     coverage = len(short) / len(long)
+    # Comparison time grows with the square of the length; an opening this long decides it.
+    short = short[:MAX_COMPARED_CHARS]
+    similarity = Indel.normalized_similarity(short, long[: len(short)])
     if coverage < 0.5:
         similarity *= 0.85 + 0.3 * coverage
     return round(similarity, 4)
