@@ -61,10 +61,8 @@ def plain_title_text(text: str) -> str:
 # Everything here runs for each of 100,000 papers at load: str.find and anchored matches on short
 # slices instead of patterns scanned over the whole abstract, and no pattern built per paper.
 
-_MARKUP_RE = re.compile(
-    r"\\(?:textsc|textbf|emph|textit|texttt|textrm|mathrm|text|mathsf|mathtt|mathbf|bm)\s*"
-    r"\{([^{}]*)\}"
-)
+# any command's braced argument (\\textsc{X}, \\algname{FedNL}, \\mathtt{X}) and {\\em X}
+_MARKUP_RE = re.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}|\{\\(?:em|it|bf|sc|tt|rm|sf)\s+([^{}]*)\}")
 _UNDERSCORE_EMPHASIS_RE = re.compile(r"(?<![\w\\])_([A-Za-z][\w-]*)_(?!\w)")
 
 
@@ -72,7 +70,7 @@ def _flatten(abstract: str) -> str:
     """The abstract with emphasis markup and math delimiters removed: names read as plain words."""
     if "\\" in abstract:
         for _ in range(3):  # nested: \texttt{\textbf{HDFlow}}
-            flat = _MARKUP_RE.sub(r"\1", abstract)
+            flat = _MARKUP_RE.sub(lambda m: m.group(1) or m.group(2) or "", abstract)
             if flat == abstract:
                 break
             abstract = flat
@@ -180,6 +178,8 @@ _COMMON_ACRONYM_NAMES = """
     KD NAS MAE MIM SSL ViLT DETR YOLO UNet GCN GCNs GAT RLAIF LVLM LVLMs MLLMs AR NAR OT SGLD HMC
 """
 _COMMON_ACRONYMS = frozenset(_COMMON_ACRONYM_NAMES.split())
+_SMALL_WORD_NAMES = "of for via and with in on the to by from a an at as under over"
+_SMALL_WORDS = frozenset(_SMALL_WORD_NAMES.split())
 # a name somewhere in the text: internal capitals or digits (BubbleSpec, MARI, TR-CIE, S3Audio)
 _NAMEISH_RE = re.compile(r"[A-Z](?:[A-Za-z0-9]*[A-Z0-9])[A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)*")
 # the word a contribution verb or "called" introduces (any case: dnaHNet, mHC, 3ViewSense)
@@ -202,11 +202,33 @@ _GAP_RE = re.compile(
 )
 _CALLED_WORDS = (
     "called ", "named ", "dubbed ", "termed ", "coined ", "namely ", "proposed ", "proposing ",
-    "introducing ",
+    "introducing ", "to propose ", "to introduce ", "to further propose ", "we call ", "we name ",
+    "we term ", "referred to as ",
 )  # fmt: skip
+# "the recently proposed Thermodynamic Variational Objective (TVO)" is someone else's
+_EARLIER = ("recently ", "previously ", "originally ", "widely ", "commonly ", "often ", "been ")
+_OUR_HEAD_RE = re.compile(
+    r"(?:proposed\s+|novel\s+|new\s+|resulting\s+)?(?:method|algorithm|model|approach|framework|"
+    r"metric|measure|system|architecture|benchmark|dataset|tool|estimator|optimizer|agent)s?,\s+"
+)
+# "we introduce a new benchmark, Compositional Reasoning Under Uncertainty (CURI)"
+_HEAD_LEAD_RE = re.compile(
+    r"[^,.;()]{0,80}\b(?:framework|method|model|algorithm|benchmark|dataset|approach|"
+    r"architecture|system|agent|metric|measure|estimator|optimizer|network|technique)s?,\s+"
+)
+# "a novel personalized FL algorithm, pFedGraph, which ...", "a framework SQRL that ..."
+_HEAD_THEN_NAME_RE = re.compile(
+    r"\b(?:framework|method|model|algorithm|benchmark|dataset|approach|architecture|system|agent|"
+    r"pipeline|strategy|scheme|technique|library|toolkit|protocol|estimator|optimizer|network|"
+    r"solver|sampler|suite|environment|platform)s?,?\s+(?:called\s+|named\s+|dubbed\s+|\()?"
+    r"([A-Za-z0-9][A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)*)(?=\s*[,.():;]|\s+(?:that|which|to|for)\b)"
+)
 _FOLLOWING_OK_RE = re.compile(
-    r"\s*(?:[,:;.()\[]|—|--|$)|\s+(?:is|was|which|that|to|for|with|as|and|in|on|by|achieves|"
-    r"outperforms|uses|enables|leverages|consists|combines|can|improves|learns)\b"
+    r"\s*(?:[,:;.()\[]|—|--|$)|\s+[-–—]+\s|\s+(?:is|was|which|that|to|for|with|as|and|in|on|by|"
+    r"achieves|outperforms|uses|enables|leverages|consists|combines|can|improves|learns|"
+    r"framework|method|model|algorithm|approach|architecture|system|benchmark|dataset|agent|"
+    r"library|toolkit|estimator|optimizer|solver|sampler|network|pipeline|strategy|scheme|"
+    r"technique|suite|platform|attack|loss|module|metric|protocol)\b"
 )
 _APPOSITIVE_AFTER_RE = re.compile(r"\)?\s*[,:]\s+(?:an?|the)\s+\S")
 _STOP_BACK_WORDS = """
@@ -255,20 +277,30 @@ def _acronym_expansion(flat: str, paren: int, name: str) -> tuple[int, str] | No
         if word[-1] in ",;:)" or word.lower() in _STOP_BACK:
             break
         phrase.insert(0, word)
-    initial = name[0].lower()
-    while phrase and phrase[0][0].lower() != initial:
-        phrase.pop(0)
-    if not phrase:
+    # ACFlow abbreviates by its capitals; MARI, TR-CIE by every letter
+    letters = name if name.isupper() or name[1:].islower() else "".join(filter(str.isupper, name))
+    letters = "".join(c for c in letters.lower() if c.isalpha())
+    if not letters:
         return None
-    joined = " ".join(phrase)
-    lowered = joined.lower()
-    pos = 0
-    for c in name.lower():
-        if c.isalpha():
+    # the longest phrase that starts with the initial and is not much longer than the acronym
+    for first in range(len(phrase)):
+        if phrase[first][0].lower() != letters[0]:
+            continue
+        words = phrase[first:]
+        if sum(w.lower() not in _SMALL_WORDS for w in words) > len(letters) + 2:
+            continue
+        lowered = " ".join(words).lower()
+        pos = 0
+        for c in letters:
             pos = lowered.find(c, pos)
             if pos < 0:
-                return None
+                break
             pos += 1
+        else:
+            joined = " ".join(words)
+            break
+    else:
+        return None
     start = flat.rfind(joined, 0, paren)
     return (start, joined) if start >= 0 else None
 
@@ -286,9 +318,17 @@ def _introduction_points(flat: str, contributions: tuple[tuple[int, int, int], .
     for word in _CALLED_WORDS:
         pos = flat.find(word)
         while pos >= 0:
-            if pos == 0 or flat[pos - 1] in " (":
-                points.append(pos + len(word))
+            if (pos == 0 or flat[pos - 1] in " (") and not flat.endswith(_EARLIER, 0, pos):
+                point = pos + len(word)
+                points.append(point + 3 if flat.startswith("as ", point) else point)
             pos = flat.find(word, pos + len(word))
+    pos = flat.find("ur ")
+    while pos >= 0:  # "Our algorithm, OptiDICE, ...", "our proposed model, X"
+        if pos and flat[pos - 1] in "oO":
+            m = _OUR_HEAD_RE.match(flat, pos + 3)
+            if m:
+                points.append(m.end())
+        pos = flat.find("ur ", pos + 3)
     return points
 
 
@@ -304,12 +344,17 @@ def _introduced(flat: str, point: int) -> tuple[str, int] | None:
         while after < len(flat) and flat[after] in "'\"”’`":
             after += 1
         article = flat[point:start].split()[:1]
-        # "a PTQ algorithm" names a kind of thing; "PTQ, a ..." or "the ASTRA framework" a thing
-        kind_of = article in (["a"], ["an"]) and flat.startswith(" ", after)
+        # "a BBO method" names a kind of thing; "BBO, a ..." or "the DeltaGrad algorithm" a thing
+        kind_of = (
+            article in (["a"], ["an"]) and m.group().isupper() and flat[after : after + 1] == " "
+        )
         if _FOLLOWING_OK_RE.match(flat, after) and not kind_of:
             return m.group(), start
-    # "we propose Multi-Adapter Representation Interventions via Energy Calibration (MARI)"
     end = _sentence_end(flat, point)
+    named = _HEAD_THEN_NAME_RE.search(flat, point, min(end, point + 120))
+    if named and _looks_like_name(named.group(1)) and "," not in flat[point : named.start()]:
+        return named.group(1), named.start(1)
+    # "we propose Multi-Adapter Representation Interventions via Energy Calibration (MARI)"
     paren = flat.find("(", point, min(end, point + 200))
     while paren >= 0:
         p = _PAREN_NAME_RE.match(flat, paren)
@@ -318,7 +363,10 @@ def _introduced(flat: str, point: int) -> tuple[str, int] | None:
             capital_word = name[0].isupper() and name[1:].islower() and flat.count(name) >= 3
             if _looks_like_name(name) or capital_word:
                 expansion = _acronym_expansion(flat, paren, name)
-                if expansion is not None and _GAP_RE.fullmatch(flat, point, expansion[0]):
+                if expansion is not None and (
+                    _GAP_RE.fullmatch(flat, point, expansion[0])
+                    or _HEAD_LEAD_RE.fullmatch(flat, point, expansion[0])
+                ):
                     return name, p.start(1)
         paren = flat.find("(", paren + 1, min(end, point + 200))
     return None
@@ -349,7 +397,7 @@ def find_method(abstract: str) -> str | None:
         for word in _PAREN_WORD_RE.findall(flat):
             if flat.count(word) >= 3:
                 scores.setdefault(word, 0)
-    best: tuple[int, int, str] | None = None
+    best: tuple[bool, int, int, str] | None = None
     for name, score in scores.items():
         occurrences = _occurrences(flat, name)
         if not occurrences:
@@ -359,12 +407,12 @@ def find_method(abstract: str) -> str | None:
         mentions = len(occurrences)
         if score < 4 and mentions < 2:
             continue  # a marked or apposed name said once is often someone else's
-        key = (score + min(mentions - 1, 3), -occurrences[0], name)
+        key = (score == 4, score + min(mentions - 1, 3), -occurrences[0], name)
         if best is None or key > best:
             best = key
-    if best is None or best[0] < 4:
+    if best is None or best[1] < 4:
         return None
-    return best[2]
+    return best[3]
 
 
 # --- derived titles -----------------------------------------------------------------------------
@@ -375,12 +423,13 @@ _TAIL_VERB_RE = re.compile(
     r"establish|derive|study|use|apply|present|propose|introduce|develop|find|obtain|give|"
     r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate)\w*\b"
 )
-_CLAUSE_CUTS = (", which", " which ", ", where", " where ", " while ", ", and ", ", ")
+_CLAUSE_CUTS = (
+    ", which", " which ", " in which ", " for which ", ", where", " where ", " such that ",
+    " so that ", " while ", ", and ", ", ",
+)  # fmt: skip
 _DANGLING_RE = re.compile(
     r"(?:\s+(?:of|for|to|and|or|the|a|an|with|in|on|by|from|via|as|at|that|which|its|their))+$"
 )
-_SMALL_WORD_NAMES = "of for via and with in on the to by from a an at as under over"
-_SMALL_WORDS = frozenset(_SMALL_WORD_NAMES.split())
 _HEAD_NOUN_NAMES = """
     sampler framework method model algorithm benchmark dataset approach architecture system agent
     pipeline strategy scheme loss mechanism module network attack library toolkit protocol
@@ -403,7 +452,7 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
     for cut in _CLAUSE_CUTS:
         at = head.rfind(cut)
         if at >= limit // 2:
-            return head[:at].rstrip(" ,;:")
+            return _DANGLING_RE.sub("", head[:at]).rstrip(" ,;:")
     at = head.rfind(" ", 0, limit)
     at = at if at > limit // 2 else limit - 1
     return _DANGLING_RE.sub("", head[:at]).rstrip(" ,;:-") + "…"
@@ -427,10 +476,28 @@ def _title_case(phrase: str) -> bool:
     return len(capitals) >= 2 and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words)
 
 
-def _object_phrase(flat: str, verb_end: int) -> str:
+_PHRASE_LEAD_RE = re.compile(r"(?:and\s+[a-z]+\s+)?(?:to\s+|that\s+|here\s+)?")
+_PUFFERY_RE = re.compile(r"(?:(?:novel|new)(?:\s+and|\s*,)?\s+)+")
+_ARTICLE_RE = re.compile(r"(?:the|a|an)\s+")
+# "we revisit these results": a phrase that only points back names nothing
+_POINTING_BACK_RE = re.compile(r"(?:this|these|those|such|it|them|its|their|his|her)\b")
+
+
+def _object_phrase(flat: str, verb_end: int) -> str | None:
+    """What the contribution verb at verb_end is about, or None when it names nothing."""
     phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
-    phrase = re.sub(r"^(?:to\s+|that\s+|here\s+|a\s+new\s+|a\s+novel\s+|an\s+)", "", phrase)
-    phrase = re.sub(r"^(?:the\s+)?(?:novel|new)\s+", "", phrase)
+    phrase = phrase[_PHRASE_LEAD_RE.match(phrase).end() :]  # type: ignore[union-attr]
+    article = _ARTICLE_RE.match(phrase)
+    at = article.end() if article else 0
+    puffery = _PUFFERY_RE.match(phrase, at)
+    if puffery:
+        phrase = phrase[:at] + phrase[puffery.end() :]
+    if phrase.startswith("an ") and phrase[3:4] not in "aeiouAEIOU":
+        phrase = "a " + phrase[3:]
+    elif phrase.startswith("a ") and phrase[2:3] in "aeiouAEIOU":
+        phrase = "an " + phrase[2:]
+    if _POINTING_BACK_RE.match(phrase) or len(phrase.split()) < 3:
+        return None
     tail = _TAIL_VERB_RE.search(phrase)
     if tail and tail.start() > 15:
         phrase = phrase[: tail.start()]
@@ -471,20 +538,18 @@ def derive_title(abstract: str, method: str | None) -> str:
         title = _method_title(flat, method)
         if title is not None:
             return _finish(title)
-    chosen = next(
-        (c for c in contributions if c[2] == _INTRODUCES),
-        contributions[0] if contributions else None,
-    )
-    if chosen is not None:
-        phrase = _object_phrase(flat, chosen[1])
-        if len(phrase.split()) >= 3:
-            # "we introduce the Chiral Transformer, a lightweight framework ...": a named thing
-            named = _NAMED_PHRASE_RE.match(phrase)
-            if named and not method and len(named.group(1)) > 3:
-                return _finish(f"{named.group(1)}: {_capitalised(named.group(2))}")
-            if method and method not in phrase:
-                return _finish(f"{method}: {_capitalised(phrase)}")
-            return _finish(phrase)
+    ordered = sorted(contributions, key=lambda c: c[2] != _INTRODUCES)
+    for _, verb_end, _ in ordered:
+        phrase = _object_phrase(flat, verb_end)
+        if phrase is None:
+            continue
+        # "we introduce the Chiral Transformer, a lightweight framework ...": a named thing
+        named = _NAMED_PHRASE_RE.match(phrase)
+        if named and not method and len(named.group(1)) > 3:
+            return _finish(f"{named.group(1)}: {_capitalised(named.group(2))}")
+        if method and method not in phrase:
+            return _finish(f"{method}: {_capitalised(phrase)}")
+        return _finish(phrase)
     first = flat[: _sentence_end(flat, 0)]
     if method and method not in first:
         first = f"{method}: {first}"
