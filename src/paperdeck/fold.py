@@ -1,0 +1,218 @@
+"""Text folding for search: case, accents, LaTeX, Unicode and punctuation down to plain words."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+
+# LaTeX commands that only format or stand for a symbol: they fold to a word break.
+_DROP = frozenset(
+    """
+    emph textit textbf textsc texttt textsf textrm textup textmd textnormal text mbox hbox
+    mathcal mathbb mathbf mathrm mathsf mathtt mathit mathfrak mathscr mathnormal boldsymbol bm
+    operatorname operatornamewithlimits cal bf it em rm sf tt sc sl small large normalsize
+    footnotesize scriptsize tiny huge ensuremath frac dfrac tfrac nicefrac sqrt hat widehat
+    tilde widetilde Tilde bar overline underline vec dot ddot breve check acute grave mathring
+    overrightarrow left right big Big bigg Bigg bigl bigr Bigl Bigr middle cite citet citep
+    citealp citeauthor citeyear url href footnote ref eqref label begin end item times cdot
+    cdots ldots dots vdots ddots circ bullet star ast otimes oplus odot in notin ni subset
+    subseteq supset supseteq cup cap setminus emptyset varnothing le leq ge geq ll gg neq ne
+    approx sim simeq cong equiv propto pm mp to rightarrow leftarrow Rightarrow Leftarrow
+    leftrightarrow Leftrightarrow mapsto longrightarrow implies iff uparrow downarrow mid vert
+    Vert lvert rvert lVert rVert langle rangle lceil rceil lfloor rfloor forall exists neg land
+    lor wedge vee top bot perp parallel nabla partial prime quad qquad hspace vspace hfill
+    newline linebreak noindent par smash phantom displaystyle textstyle scriptstyle limits
+    nolimits
+    """.split()  # noqa: SIM905
+)
+# Commands that are a word, spelled differently.
+_RENAME = {
+    "varepsilon": "epsilon",
+    "eps": "epsilon",
+    "vartheta": "theta",
+    "varphi": "phi",
+    "varrho": "rho",
+    "varsigma": "sigma",
+    "varpi": "pi",
+    "varkappa": "kappa",
+    "ell": "l",
+    "infty": "infinity",
+    "ie": "ie",
+    "eg": "eg",
+}
+# Formatting commands some sources glue to their argument (`\mathcalO`, `\sqrtT`).
+_GLUED = ("mathcal", "mathbb", "mathbf", "mathrm", "sqrt", "tilde", "widetilde", "hat", "cal")
+
+_GREEK = {
+    "α": "alpha",
+    "β": "beta",
+    "γ": "gamma",
+    "δ": "delta",
+    "ε": "epsilon",
+    "ϵ": "epsilon",
+    "ζ": "zeta",
+    "η": "eta",
+    "θ": "theta",
+    "ϑ": "theta",
+    "ι": "iota",
+    "κ": "kappa",
+    "ϰ": "kappa",
+    "λ": "lambda",
+    "μ": "mu",
+    "ν": "nu",
+    "ξ": "xi",
+    "ο": "omicron",
+    "π": "pi",
+    "ϖ": "pi",
+    "ρ": "rho",
+    "ϱ": "rho",
+    "σ": "sigma",
+    "ς": "sigma",
+    "τ": "tau",
+    "υ": "upsilon",
+    "φ": "phi",
+    "ϕ": "phi",
+    "χ": "chi",
+    "ψ": "psi",
+    "ω": "omega",
+}
+_LETTERS = {
+    "ı": "i",
+    "ȷ": "j",
+    "ø": "o",
+    "Ø": "O",
+    "ß": "ss",
+    "æ": "ae",
+    "Æ": "AE",
+    "œ": "oe",
+    "Œ": "OE",
+    "ł": "l",
+    "Ł": "L",
+    "đ": "d",
+    "Đ": "D",
+    "ð": "d",
+    "þ": "th",
+    "∞": " infinity ",
+}
+
+
+def _build_unicode_table() -> dict[int, str | None]:
+    table: dict[int, str | None] = {}
+    for low, name in _GREEK.items():
+        table[ord(low)] = f" {name} "
+        upper = low.upper()
+        if upper != low and len(upper) == 1 and ord(upper) not in table:
+            table[ord(upper)] = f" {name.capitalize()} "
+    for char, repl in _LETTERS.items():
+        table[ord(char)] = repl
+    # Combining marks vanish so that an accented letter folds to its base letter.
+    for start, end in ((0x300, 0x370), (0x1AB0, 0x1B00), (0x1DC0, 0x1E00), (0x20D0, 0x2100)):
+        for code in range(start, end):
+            if unicodedata.category(chr(code)) == "Mn":
+                table[code] = None
+    for code in range(0xFE20, 0xFE30):
+        table[code] = None
+    return table
+
+
+_UNICODE_TABLE = _build_unicode_table()
+_COMBINING = "".join(chr(c) for c, v in _UNICODE_TABLE.items() if v is None)
+_SPECIAL = re.compile("[" + re.escape("".join(map(chr, _UNICODE_TABLE))) + "]")
+_ASCII_ALNUM = frozenset(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+# Byte table: every ASCII byte that is not a letter or digit becomes a space; UTF-8 bytes stay.
+_BYTE_TABLE = bytes(c if c in _ASCII_ALNUM or c >= 0x80 else 0x20 for c in range(256))
+
+_ACCENT_CMD = re.compile(
+    r"""\\['"^`~=.]\s*\{?\s*([A-Za-z])\s*\}?|\\[uvHck]\s*\{\s*([A-Za-z])\s*\}"""
+)
+_LATEX_CMD = re.compile(r"\\([A-Za-z]+)|\\.?", re.DOTALL)
+_NON_WORD = re.compile(r"[\W_]+")
+# A word for the span tokenizer: letters and digits, with combining marks kept inside it.
+_RAW_TOKEN = re.compile(
+    r"\\([A-Za-z]+)|\\.?|∞|(?:[^\W_]|[" + re.escape(_COMBINING) + r"])+", re.DOTALL
+)
+
+
+def command_word(name: str) -> str:
+    """What a LaTeX command folds to: a word (`\\tau` -> tau), or "" for formatting and symbols."""
+    if name in _DROP:
+        return ""
+    renamed = _RENAME.get(name)
+    if renamed is not None:
+        return renamed
+    for glued in _GLUED:
+        if name.startswith(glued) and len(name) <= len(glued) + 2:
+            return name[len(glued) :]
+    return name
+
+
+def _latex_repl(match: re.Match[str]) -> str:
+    name = match.group(1)
+    if name is None:
+        return " "
+    return f" {command_word(name)} "
+
+
+def _accent_repl(match: re.Match[str]) -> str:
+    return match.group(1) or match.group(2)
+
+
+def _special_repl(match: re.Match[str]) -> str:
+    return _UNICODE_TABLE[ord(match.group(0))] or ""
+
+
+def _fold_unicode(text: str) -> str:
+    # A regex visits only the few special characters; str.translate with a dict is slow.
+    text = _SPECIAL.sub(_special_repl, unicodedata.normalize("NFKD", text))
+    return _NON_WORD.sub(" ", text)
+
+
+def fold(text: str, *, keep_case: bool = False) -> str:
+    """Words of `text` separated by spaces: LaTeX commands, accents and punctuation folded away.
+
+    `$\\mathcal{O}(n \\log n)$` folds to ` O  n  log n ` (lower-cased unless keep_case); `naïve`
+    to `naive`; `τ` and `\\tau` to `tau`; `self-supervised` to `self supervised`.
+    """
+    if "\\" in text:
+        text = _ACCENT_CMD.sub(_accent_repl, text)
+        text = _LATEX_CMD.sub(_latex_repl, text)
+    # bytes.translate is several times faster than str.translate.
+    text = text.encode().translate(_BYTE_TABLE).decode() if text.isascii() else _fold_unicode(text)
+    return text if keep_case else text.lower()
+
+
+def fold_bytes(text: str) -> bytes:
+    """`fold(text)` as UTF-8 bytes, fast for plain ASCII text (the index builder's hot path)."""
+    if "\\" in text or not text.isascii():
+        return fold(text).encode()
+    return text.lower().encode().translate(_BYTE_TABLE)
+
+
+def words(text: str, *, keep_case: bool = False) -> list[str]:
+    """The folded words of `text`, in order."""
+    return fold(text, keep_case=keep_case).split()
+
+
+def raw_tokens(text: str) -> Iterator[tuple[str, int, int]]:
+    """Folded words (case kept) with the span of `text` each came from, in order.
+
+    Yields what `words(text, keep_case=True)` yields, except in rare corners (an accent command
+    such as `\\"o` splits the word here), so that matches can be highlighted in the raw text.
+    """
+    for match in _RAW_TOKEN.finditer(text):
+        name = match.group(1)
+        start, end = match.span()
+        if name is not None:
+            word = command_word(name)
+            if word:
+                yield word, start, end
+            continue
+        if match.group(0).startswith("\\"):
+            continue
+        piece = match.group(0)
+        if piece.isascii():
+            yield piece, start, end
+        else:
+            for word in _fold_unicode(piece).split():
+                yield word, start, end

@@ -1,0 +1,842 @@
+"""Search: a word index over the papers, query matching, ranking and match spans, in slices."""
+
+from __future__ import annotations
+
+import bisect
+import gc
+import math
+import re
+import time
+from array import array
+from collections import OrderedDict, defaultdict
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise, repeat
+from operator import add, mul
+from typing import Literal
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from paperdeck.fold import fold_bytes, raw_tokens, words
+from paperdeck.model import Annotation, Paper
+from paperdeck.query import Clause, Flag, Query, Term, YearRange, parse_query
+
+SortMode = Literal["relevance", "list", "noted"]
+
+FIELDS = ("title", "method", "authors", "abstract")
+_TITLE, _METHOD, _AUTHORS, _ABSTRACT = range(4)
+# A match in the title or method name outranks one in the authors, which outranks the abstract.
+_FIELD_WEIGHT = (10.0, 9.0, 7.0, 4.0)
+_EXACT, _PREFIX, _FUZZY = range(3)
+# A whole word outranks a word start, which outranks a typo-tolerant match.
+_KIND_WEIGHT = (10.0, 7.0, 4.5)
+_TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (_TITLE,), "author": (_AUTHORS,)}
+# Bonus for query words that follow each other in this field, as in the query.
+_ADJACENT_BONUS = (30.0, 25.0, 10.0, 12.0)
+_RERANK = 300
+_RERANK_ABSTRACT = 40
+_SLICE = 0.005
+_CACHE_SIZE = 8
+# A short word in more than 1 in this many abstracts says nothing about a paper.
+_COMMON_SHORT = 10
+_MAX_CHAR = "\U0010ffff"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The papers a query matched, best first (or in the chosen sort order)."""
+
+    query: str
+    indices: Sequence[int]
+    """Indexes into the papers given to the SearchIndex."""
+    scores: Sequence[float]
+    """One per index; higher is better."""
+    message: str | None
+    """One line when the query could not be parsed fully, else None."""
+
+
+def _new_postings() -> array[int]:
+    return array("I")
+
+
+def _fuzzy_distance(word: str) -> int:
+    """How many edits a typo-tolerant match of `word` allows: none for short words."""
+    if len(word) >= 8:
+        return 2
+    if len(word) >= 4:
+        return 1
+    return 0
+
+
+class _Clock:
+    """Tells a generator when its current slice has used up its time."""
+
+    def __init__(self) -> None:
+        self.start = time.perf_counter()
+
+    def due(self) -> bool:
+        return time.perf_counter() - self.start > _SLICE
+
+    def reset(self) -> None:
+        self.start = time.perf_counter()
+
+
+class _TermHits:
+    """What one term matched: paper index -> score of its best match, and words it matched."""
+
+    __slots__ = ("_scores", "matched", "tiers")
+
+    def __init__(
+        self,
+        scores: dict[int, float] | None,
+        matched: frozenset[str] = frozenset(),
+        tiers: list[tuple[float, array[int]]] | None = None,
+    ) -> None:
+        self._scores = scores
+        self.matched = matched
+        self.tiers = tiers
+        """Where known: the postings with their weights that the scores are made of, so that a
+        one-term query can be ranked with set operations, without building the scores."""
+
+    def scores_steps(self, clock: _Clock) -> Generator[None, None, dict[int, float]]:
+        """Paper -> best weight: weights applied lowest first so that the best one wins."""
+        if self._scores is None:
+            assert self.tiers is not None
+            scores: dict[int, float] = {}
+            done = 0
+            for weight, docs in sorted(self.tiers, key=lambda item: item[0]):
+                scores.update(dict.fromkeys(docs, weight))
+                done += len(docs)
+                if done > 20000:
+                    done = 0
+                    if clock.due():
+                        yield
+                        clock.reset()
+            self._scores = scores
+        return self._scores
+
+    def has_scores(self) -> bool:
+        """Whether the scores are built."""
+        return self._scores is not None
+
+    def size_estimate(self) -> int:
+        """How many papers matched, or an upper bound while the scores are not built."""
+        if self._scores is not None or self.tiers is None:
+            return len(self.scores)
+        return sum(len(docs) for _, docs in self.tiers)
+
+    @property
+    def scores(self) -> dict[int, float]:
+        """The scores (built now if need be)."""
+        steps = self.scores_steps(_Clock())
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: dict[int, float] = done.value
+                return result
+
+
+class SearchIndex:
+    """A word index over title, method, authors and abstract of a sequence of papers."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        """Build the whole index now."""
+        steps = self._build(papers)
+        try:
+            while True:
+                next(steps)
+        except StopIteration:
+            pass
+
+    @classmethod
+    def build_steps(cls, papers: Sequence[Paper]) -> Generator[float, None, SearchIndex]:
+        """Build the index in slices of a few milliseconds, yielding progress from 0 to 1."""
+        index = cls.__new__(cls)
+        yield from index._build(papers)
+        return index
+
+    def _build(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
+        self._papers = papers
+        self._n = len(papers)
+        self._ids = {paper.id: i for i, paper in enumerate(papers)}
+        self._common_short = max(1000, self._n // _COMMON_SHORT)
+        self._cache: OrderedDict[tuple[object, ...], _TermHits] = OrderedDict()
+        postings: list[defaultdict[bytes, array[int]]] = [
+            defaultdict(_new_postings) for _ in FIELDS
+        ]
+        years: defaultdict[int, array[int]] = defaultdict(_new_postings)
+        venues: defaultdict[str, array[int]] = defaultdict(_new_postings)
+        clock = _Clock()
+        # The index makes millions of small objects none of which form cycles: the cyclic
+        # collector would rescan them all, again and again, for nothing.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            title, method, authors, abstract = postings
+            for i, paper in enumerate(papers):
+                for word in set(fold_bytes(paper.abstract).split()):
+                    abstract[word].append(i)
+                for word in set(fold_bytes(paper.title).split()):
+                    title[word].append(i)
+                if paper.method:
+                    for word in set(fold_bytes(paper.method).split()):
+                        method[word].append(i)
+                if paper.authors:
+                    for word in set(fold_bytes(" ".join(paper.authors)).split()):
+                        authors[word].append(i)
+                if paper.year is not None:
+                    years[paper.year].append(i)
+                if paper.venue:
+                    venues[paper.venue].append(i)
+                if i & 63 == 0 and clock.due():
+                    yield 0.9 * i / max(1, self._n)
+                    clock.reset()
+            self._postings: tuple[dict[str, array[int]], ...] = tuple(
+                {word.decode(): docs for word, docs in field.items()} for field in postings
+            )
+            del postings
+            yield 0.92
+            clock.reset()
+            vocabulary: set[str] = set()
+            for field_postings in self._postings:
+                vocabulary.update(field_postings)
+            self._vocabulary = sorted(vocabulary)
+            yield 0.95
+            clock.reset()
+            self._buckets = self._fuzzy_buckets(self._vocabulary)
+            self._short_prefixes = [self._prefix_unions(field) for field in self._postings]
+            self._short_prefixes[_ABSTRACT] = {}
+            self._blob = "\n" + "\n".join(self._vocabulary) + "\n"
+            self._years = dict(years)
+            self._venues = {venue: (tuple(words(venue)), docs) for venue, docs in venues.items()}
+        finally:
+            if gc_was_enabled:
+                gc.enable()
+        yield 1.0
+
+    @staticmethod
+    def _prefix_unions(postings: dict[str, array[int]]) -> dict[str, array[int]]:
+        """Papers with a word starting with each one- and two-letter prefix."""
+        unions: defaultdict[str, set[int]] = defaultdict(set)
+        for word, docs in postings.items():
+            unions[word[:1]].update(docs)
+            if len(word) >= 2:
+                unions[word[:2]].update(docs)
+        return {prefix: array("I", sorted(docs)) for prefix, docs in unions.items()}
+
+    @staticmethod
+    def _fuzzy_buckets(vocabulary: list[str]) -> dict[str, tuple[list[str], list[int]]]:
+        """Words by first letter, sorted by length, with where each length starts."""
+        grouped: defaultdict[str, list[str]] = defaultdict(list)
+        for word in vocabulary:
+            if len(word) >= 3:
+                grouped[word[0]].append(word)
+        buckets: dict[str, tuple[list[str], list[int]]] = {}
+        for first, group in grouped.items():
+            group.sort(key=len)
+            longest = len(group[-1])
+            starts = [0] * (longest + 2)
+            lengths = [len(word) for word in group]
+            for length in range(longest + 2):
+                starts[length] = bisect.bisect_left(lengths, length)
+            buckets[first] = (group, starts)
+        return buckets
+
+    def __len__(self) -> int:
+        return self._n
+
+    # ---- searching ----
+
+    def search(
+        self,
+        query: str,
+        *,
+        annotations: Mapping[str, Annotation] | None = None,
+        sort: SortMode = "relevance",
+    ) -> SearchResult:
+        """Papers matching `query`, best first (or in `sort` order)."""
+        steps = self.search_steps(query, annotations=annotations, sort=sort)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: SearchResult = done.value
+                return result
+
+    def search_steps(
+        self,
+        query: str,
+        *,
+        annotations: Mapping[str, Annotation] | None = None,
+        sort: SortMode = "relevance",
+    ) -> Generator[None, None, SearchResult]:
+        """The work of `search` in slices of a few milliseconds; stop resuming to abandon it."""
+        clock = _Clock()
+        parsed = parse_query(query)
+        if not parsed.clauses:
+            indices = self._sorted_all(range(self._n), annotations, sort)
+            return SearchResult(query, indices, [0.0] * len(indices), parsed.message)
+        positive: list[tuple[_TermHits, float]] = []
+        excluded: set[int] = set()
+        for clause in parsed.clauses:
+            hits, weight, negative = yield from self._clause(clause, annotations, clock)
+            if negative:
+                excluded.update((yield from hits.scores_steps(clock)))
+            else:
+                positive.append((hits, weight))
+            if clock.due():
+                yield
+                clock.reset()
+        if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
+            hits = positive[0][0]
+            ranked = yield from self._rank_tiers(hits, excluded, clock)
+            scores = list(map(hits.scores.__getitem__, ranked))
+            return SearchResult(query, ranked, scores, parsed.message)
+        candidates, columns = yield from self._intersect(positive, excluded, clock)
+        totals = self._totals(candidates, columns)
+        if sort != "relevance":
+            indices = self._sorted_all(candidates, annotations, sort)
+            return SearchResult(
+                query, indices, list(map(totals.__getitem__, indices)), parsed.message
+            )
+        ranked = sorted(candidates, key=totals.__getitem__, reverse=True)
+        if clock.due():
+            yield
+            clock.reset()
+        yield from self._rerank(ranked, totals, parsed, clock)
+        return SearchResult(query, ranked, list(map(totals.__getitem__, ranked)), parsed.message)
+
+    def _rank_tiers(
+        self, hits: _TermHits, excluded: set[int], clock: _Clock
+    ) -> Generator[None, None, list[int]]:
+        """Best weight first, list order within a weight: set operations, no sort by score."""
+        assert hits.tiers is not None
+        by_weight: defaultdict[float, list[array[int]]] = defaultdict(list)
+        for weight, docs in hits.tiers:
+            by_weight[weight].append(docs)
+        seen = set(excluded)
+        ranked: list[int] = []
+        for weight in sorted(by_weight, reverse=True):
+            tier: set[int] = set()
+            for docs in by_weight[weight]:
+                tier.update(docs)
+            tier -= seen
+            seen |= tier
+            ranked.extend(sorted(tier))
+            if clock.due():
+                yield
+                clock.reset()
+        return ranked
+
+    def _sorted_all(
+        self,
+        candidates: Iterable[int],
+        annotations: Mapping[str, Annotation] | None,
+        sort: SortMode,
+    ) -> list[int]:
+        ordered = sorted(candidates)
+        if sort != "noted" or not annotations:
+            return ordered
+        noted: list[tuple[float, int]] = []
+        rest: list[int] = []
+        for i in ordered:
+            entry = annotations.get(self._papers[i].id)
+            if entry is not None and entry.note.strip():
+                noted.append((-entry.updated, i))
+            else:
+                rest.append(i)
+        noted.sort()
+        return [i for _, i in noted] + rest
+
+    def _intersect(
+        self, positive: list[tuple[_TermHits, float]], excluded: set[int], clock: _Clock
+    ) -> Generator[None, None, tuple[list[int], list[tuple[dict[int, float], float]]]]:
+        """Papers passing every clause, and each clause's scores for (at least) those papers.
+
+        The smallest clause goes first; a large term is then only scored for the papers still
+        in the running, which costs one pass over its postings instead of building its scores.
+        """
+        if not positive:
+            return [i for i in range(self._n) if i not in excluded], []
+        columns: list[tuple[dict[int, float], float]] = []
+        alive: set[int] | None = None
+        for hits, weight in sorted(positive, key=lambda item: item[0].size_estimate()):
+            if alive is None:
+                scores = yield from hits.scores_steps(clock)
+                alive = set(scores).difference(excluded)
+            elif hits.tiers is None or hits.has_scores():
+                scores = yield from hits.scores_steps(clock)
+                alive.intersection_update(scores)
+            else:
+                scores = {}
+                for tier_weight, docs in sorted(hits.tiers, key=lambda item: item[0]):
+                    scores.update(dict.fromkeys(alive.intersection(docs), tier_weight))
+                    if clock.due():
+                        yield
+                        clock.reset()
+                alive.intersection_update(scores)
+            columns.append((scores, weight))
+            if clock.due():
+                yield
+                clock.reset()
+        return sorted(alive or ()), columns
+
+    def _totals(
+        self, candidates: list[int], columns: list[tuple[dict[int, float], float]]
+    ) -> dict[int, float]:
+        total: list[float] = [0.0] * len(candidates)
+        for scores, weight in columns:
+            column = map(scores.__getitem__, candidates)
+            if weight != 1.0:
+                column = map(mul, column, repeat(weight))
+            total = list(map(add, total, column))
+        return dict(zip(candidates, total, strict=True))
+
+    def _clause(
+        self,
+        clause: Clause,
+        annotations: Mapping[str, Annotation] | None,
+        clock: _Clock,
+    ) -> Generator[None, None, tuple[_TermHits, float, bool]]:
+        """Papers passing the clause with their scores, its weight, and whether it excludes."""
+        atoms = clause.alternatives
+        if len(atoms) == 1:
+            hits = yield from self._atom(atoms[0], annotations, clock)
+            if atoms[0].negated:
+                return hits, 1.0, True
+        else:
+            merged: dict[int, float] = {}
+            for atom in atoms:
+                found = yield from self._atom(atom, annotations, clock)
+                scores = yield from found.scores_steps(clock)
+                if atom.negated:
+                    scores = dict.fromkeys(set(range(self._n)).difference(scores), 0.0)
+                for i, score in scores.items():
+                    if merged.get(i, -1.0) < score:
+                        merged[i] = score
+                if clock.due():
+                    yield
+                    clock.reset()
+            hits = _TermHits(merged)
+        # Rare terms tell papers apart better than common ones.
+        weight = 1.0 + math.log((self._n + 1) / (min(self._n, hits.size_estimate()) + 1))
+        return hits, weight, False
+
+    def _atom(
+        self,
+        atom: Term | YearRange | Flag,
+        annotations: Mapping[str, Annotation] | None,
+        clock: _Clock,
+    ) -> Generator[None, None, _TermHits]:
+        if isinstance(atom, YearRange):
+            low = -(10**9) if atom.low is None else atom.low
+            high = 10**9 if atom.high is None else atom.high
+            found: dict[int, float] = {}
+            for year, docs in self._years.items():
+                if low <= year <= high:
+                    found.update(dict.fromkeys(docs, 0.0))
+            return _TermHits(found)
+        if isinstance(atom, Flag):
+            return _TermHits(self._flag(atom, annotations))
+        if atom.field == "venue":
+            return _TermHits(self._venue(atom))
+        if atom.field in ("tag", "note"):
+            return _TermHits(self._annotation_term(atom, annotations))
+        hits = yield from self._term(atom, clock)
+        return hits
+
+    def _flag(self, flag: Flag, annotations: Mapping[str, Annotation] | None) -> dict[int, float]:
+        if annotations is None:
+            return dict.fromkeys(range(self._n), 0.0) if flag.name == "unread" else {}
+        if flag.name == "unread":
+            found = dict.fromkeys(range(self._n), 0.0)
+            for paper_id, entry in annotations.items():
+                i = self._ids.get(paper_id)
+                if i is not None and entry.state != "unread":
+                    del found[i]
+            return found
+        found = {}
+        for paper_id, entry in annotations.items():
+            i = self._ids.get(paper_id)
+            if i is None:
+                continue
+            if (
+                (flag.name == "starred" and entry.starred)
+                or (flag.name in ("read", "reading") and entry.state == flag.name)
+                or (flag.name == "note" and entry.note.strip())
+                or (flag.name == "tags" and entry.tags)
+            ):
+                found[i] = 0.0
+        return found
+
+    def _venue(self, term: Term) -> dict[int, float]:
+        wanted = tuple(word.lower() for word in term.words)
+        found: dict[int, float] = {}
+        for venue_words, docs in self._venues.values():
+            if all(any(v.startswith(w) for v in venue_words) for w in wanted):
+                found.update(dict.fromkeys(docs, 0.0))
+        return found
+
+    def _annotation_term(
+        self, term: Term, annotations: Mapping[str, Annotation] | None
+    ) -> dict[int, float]:
+        if not annotations:
+            return {}
+        found: dict[int, float] = {}
+        for paper_id, entry in annotations.items():
+            i = self._ids.get(paper_id)
+            if i is None:
+                continue
+            if term.field == "tag":
+                ok = any(
+                    tuple(words(tag, keep_case=term.case_sensitive)) == term.words
+                    for tag in entry.tags
+                )
+            else:
+                ok = bool(_text_spans(term, entry.note))
+            if ok:
+                found[i] = _FIELD_WEIGHT[_TITLE] * _KIND_WEIGHT[_EXACT]
+        return found
+
+    # ---- one term ----
+
+    def _term(self, term: Term, clock: _Clock) -> Generator[None, None, _TermHits]:
+        key = (term.words, term.mode, term.field, term.case_sensitive, term.negated)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        fields = _TERM_FIELDS.get(term.field, (0, 1, 2, 3))
+        lowered = tuple(word.lower() for word in term.words)
+        if term.mode == "exact":
+            hits = yield from self._exact_term(term, lowered, fields, clock)
+        elif len(lowered) > 1 or term.mode == "phrase":
+            hits = yield from self._phrase_term(term, lowered, fields, clock)
+        else:
+            hits = yield from self._word_term(term, lowered[0], fields, clock)
+        self._cache[key] = hits
+        if len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return hits
+
+    def _expand(self, word: str, prefix: bool, fuzzy: bool) -> list[tuple[int, str]]:
+        """Vocabulary words `word` stands for, each with how it matched."""
+        found: list[tuple[int, str]] = []
+        vocabulary = self._vocabulary
+        at = bisect.bisect_left(vocabulary, word)
+        if at < len(vocabulary) and vocabulary[at] == word:
+            found.append((_EXACT, word))
+            at += 1
+        if prefix:
+            stop = bisect.bisect_left(vocabulary, word + _MAX_CHAR, at)
+            found.extend((_PREFIX, other) for other in vocabulary[at:stop])
+        limit = _fuzzy_distance(word) if fuzzy else 0
+        bucket = self._buckets.get(word[:1]) if limit else None
+        if bucket is not None:
+            group, starts = bucket
+            low = starts[min(len(starts) - 1, max(0, len(word) - limit))]
+            high = starts[min(len(starts) - 1, len(word) + limit + 1)]
+            if high > low:
+                for other, _, _ in process.extract(
+                    word,
+                    group[low:high],
+                    scorer=OSA.distance,
+                    score_cutoff=limit,
+                    limit=None,
+                ):
+                    if not other.startswith(word):
+                        found.append((_FUZZY, other))
+        return found
+
+    def _word_term(
+        self, term: Term, word: str, fields: tuple[int, ...], clock: _Clock
+    ) -> Generator[None, None, _TermHits]:
+        weighted: list[tuple[float, array[int]]] = []
+        if len(word) < 3:
+            # One or two letters: a word or word start in the short fields, and in the
+            # abstract only as a whole word that is not in most abstracts ("rl", not "in").
+            expansions = [(_EXACT, word)]
+            for field in fields:
+                exact = self._postings[field].get(word)
+                if field == _ABSTRACT:
+                    if exact is not None and len(exact) <= self._common_short:
+                        weighted.append((_FIELD_WEIGHT[field] * _KIND_WEIGHT[_EXACT], exact))
+                    continue
+                if exact is not None:
+                    weighted.append((_FIELD_WEIGHT[field] * _KIND_WEIGHT[_EXACT], exact))
+                starts = self._short_prefixes[field].get(word)
+                if starts is not None:
+                    weighted.append((_FIELD_WEIGHT[field] * _KIND_WEIGHT[_PREFIX], starts))
+        else:
+            # Excluding papers on a guess would hide what the user did not ask to hide.
+            expansions = self._expand(word, prefix=True, fuzzy=not term.negated)
+            for field in fields:
+                postings = self._postings[field]
+                for kind, other in expansions:
+                    # A three-letter start in an abstract stretches only to a plural
+                    # ("llm" -> "llms"): "con" would match most abstracts.
+                    if kind == _PREFIX and field == _ABSTRACT and len(word) == 3 and len(other) > 4:
+                        continue
+                    docs = postings.get(other)
+                    if docs is not None:
+                        weighted.append((_FIELD_WEIGHT[field] * _KIND_WEIGHT[kind], docs))
+        hits = _TermHits(None, frozenset(other for _, other in expansions), weighted)
+        if term.case_sensitive:
+            yield from hits.scores_steps(clock)
+            hits = yield from self._verify(term, hits, fields, clock)
+        return hits
+
+    def _phrase_term(
+        self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: _Clock
+    ) -> Generator[None, None, _TermHits]:
+        last_prefix = term.mode != "phrase"
+        pattern = _phrase_pattern(term.words, last_prefix)
+        scores: dict[int, float] = {}
+        for field in sorted(fields, key=lambda f: _FIELD_WEIGHT[f]):
+            candidates: set[int] | None = None
+            for position, word in enumerate(lowered):
+                prefix = last_prefix and position == len(lowered) - 1
+                docs: set[int] = set()
+                postings = self._postings[field]
+                for _, other in self._expand(word, prefix=prefix, fuzzy=False):
+                    found = postings.get(other)
+                    if found is not None:
+                        docs.update(found)
+                candidates = docs if candidates is None else candidates & docs
+                if not candidates:
+                    break
+            weight = _FIELD_WEIGHT[field] * _KIND_WEIGHT[_EXACT]
+            for count, i in enumerate(sorted(candidates or ())):
+                text = self._field_text(i, field)
+                if pattern.search(" ".join(words(text, keep_case=term.case_sensitive))):
+                    scores[i] = weight
+                if count & 31 == 31 and clock.due():
+                    yield
+                    clock.reset()
+        return _TermHits(scores, frozenset(lowered))
+
+    def _exact_term(
+        self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: _Clock
+    ) -> Generator[None, None, _TermHits]:
+        # Words of the vocabulary that contain each word of the term.
+        containing: list[list[str]] = []
+        for word in lowered:
+            found = re.findall(r"[^\n]*" + re.escape(word) + r"[^\n]*", self._blob)
+            containing.append(found)
+            if clock.due():
+                yield
+                clock.reset()
+        needle = " ".join(term.words)
+        scores: dict[int, float] = {}
+        for field in sorted(fields, key=lambda f: _FIELD_WEIGHT[f]):
+            postings = self._postings[field]
+            candidates: set[int] | None = None
+            for found in containing:
+                docs: set[int] = set()
+                for other in found:
+                    posting = postings.get(other)
+                    if posting is not None:
+                        docs.update(posting)
+                candidates = docs if candidates is None else candidates & docs
+                if not candidates:
+                    break
+            weight = _FIELD_WEIGHT[field] * _KIND_WEIGHT[_EXACT]
+            if len(term.words) == 1 and not term.case_sensitive:
+                scores.update(dict.fromkeys(candidates or (), weight))
+                continue
+            for count, i in enumerate(sorted(candidates or ())):
+                text = " " + " ".join(
+                    words(self._field_text(i, field), keep_case=term.case_sensitive)
+                )
+                if needle in text:
+                    scores[i] = weight
+                if count & 31 == 31 and clock.due():
+                    yield
+                    clock.reset()
+        return _TermHits(scores, frozenset(word for found in containing for word in found))
+
+    def _verify(
+        self, term: Term, hits: _TermHits, fields: tuple[int, ...], clock: _Clock
+    ) -> Generator[None, None, _TermHits]:
+        """Keep papers where a case-sensitive term matches with its case; rescore them."""
+        word = term.words[0]
+        limit = _fuzzy_distance(word)
+        scores: dict[int, float] = {}
+        for count, i in enumerate(sorted(hits.scores)):
+            best = 0.0
+            for field in fields:
+                text = self._field_text(i, field)
+                if not text:
+                    continue
+                for token in set(words(text, keep_case=True)):
+                    if token == word:
+                        kind = _EXACT
+                    elif token.startswith(word) and (len(word) >= 3 or field != _ABSTRACT):
+                        kind = _PREFIX
+                    elif (
+                        limit
+                        and token.lower() in hits.matched
+                        and OSA.distance(token, word) <= limit
+                    ):
+                        kind = _FUZZY
+                    else:
+                        continue
+                    best = max(best, _FIELD_WEIGHT[field] * _KIND_WEIGHT[kind])
+            if best:
+                scores[i] = best
+            if count & 31 == 31 and clock.due():
+                yield
+                clock.reset()
+        return _TermHits(scores, hits.matched)
+
+    def _field_text(self, i: int, field: int) -> str:
+        paper = self._papers[i]
+        if field == _TITLE:
+            return paper.title
+        if field == _METHOD:
+            return paper.method or ""
+        if field == _AUTHORS:
+            return ", ".join(paper.authors)
+        return paper.abstract
+
+    # ---- ranking ----
+
+    def _rerank(
+        self, ranked: list[int], totals: dict[int, float], query: Query, clock: _Clock
+    ) -> Generator[None, None, None]:
+        """Reorder the best few by how closely the query's words follow each other in them."""
+        terms = [t for t in query.positive_terms() if t.field in ("any", "title", "author")]
+        sequence = [word.lower() for t in terms for word in t.words]
+        if len(sequence) < 2 or not ranked:
+            return
+        # Query words next to each other, in order, each may be a word start.
+        pairs = [
+            re.compile(r"(?<!\S)" + re.escape(first) + r"\S* " + re.escape(second))
+            for first, second in pairwise(sequence)
+        ]
+        head = ranked[:_RERANK]
+        for count, i in enumerate(head):
+            bonus = 0.0
+            fields = (_TITLE, _METHOD, _ABSTRACT) if count < _RERANK_ABSTRACT else (_TITLE, _METHOD)
+            for field in fields:
+                text = self._field_text(i, field)
+                if text:
+                    folded = " ".join(words(text))
+                    found = sum(1 for pattern in pairs if pattern.search(folded))
+                    if found:
+                        bonus = max(bonus, _ADJACENT_BONUS[field] * found / len(pairs))
+            totals[i] += bonus
+            if count & 15 == 15 and clock.due():
+                yield
+                clock.reset()
+        head.sort(key=totals.__getitem__, reverse=True)
+        ranked[: len(head)] = head
+
+    # ---- spans ----
+
+    def match_spans(self, query: str, index: int) -> dict[str, list[tuple[int, int]]]:
+        """Spans per field ("title", "method", "authors", "abstract") of the paper's raw text."""
+        terms = parse_query(query).positive_terms()
+        spans: dict[str, list[tuple[int, int]]] = {}
+        for field, name in enumerate(FIELDS):
+            text = self._field_text(index, field)
+            applicable = [
+                t for t in terms if t.field == "any" or (t.field, field) in _FIELD_OF_TERM
+            ]
+            spans[name] = (
+                _merge_spans(span for t in applicable for span in _text_spans(t, text))
+                if text
+                else []
+            )
+        return spans
+
+
+_FIELD_OF_TERM = {("title", _TITLE), ("author", _AUTHORS)}
+
+
+def _phrase_pattern(words_: tuple[str, ...], last_prefix: bool) -> re.Pattern[str]:
+    body = " ".join(re.escape(word) for word in words_)
+    tail = r"\S*" if last_prefix else ""
+    return re.compile(r"(?<!\S)" + body + tail + r"(?!\S)")
+
+
+def _token_matches(term: Term, token: str) -> bool:
+    word = term.words[0]
+    candidate = token if term.case_sensitive else token.lower()
+    if term.mode == "exact":
+        return word in candidate
+    if candidate.startswith(word):
+        return True
+    limit = _fuzzy_distance(word)
+    return (
+        bool(limit)
+        and abs(len(candidate) - len(word)) <= limit
+        and (OSA.distance(candidate, word, score_cutoff=limit) <= limit)
+        and candidate[:1] == word[:1]
+    )
+
+
+def _text_spans(term: Term, text: str) -> list[tuple[int, int]]:
+    """Where `term` matches in `text`, as spans of `text`."""
+    tokens = list(raw_tokens(text))
+    spans: list[tuple[int, int]] = []
+    count = len(term.words)
+    if count == 1:
+        for token, start, end in tokens:
+            if _token_matches(term, token):
+                spans.append(_inner_span(term, token, text, start, end))
+        return spans
+    for at in range(len(tokens) - count + 1):
+        window = tokens[at : at + count]
+        if all(
+            _phrase_word_matches(term, position, token)
+            for position, (token, _, _) in enumerate(window)
+        ):
+            spans.append((window[0][1], window[-1][2]))
+    return spans
+
+
+def _phrase_word_matches(term: Term, position: int, token: str) -> bool:
+    word = term.words[position]
+    candidate = token if term.case_sensitive else token.lower()
+    last = position == len(term.words) - 1
+    if term.mode == "exact":
+        if position == 0:
+            return candidate.endswith(word)
+        return candidate.startswith(word) if last else candidate == word
+    if last and term.mode == "fuzzy":
+        return candidate.startswith(word)
+    return candidate == word
+
+
+def _inner_span(term: Term, token: str, text: str, start: int, end: int) -> tuple[int, int]:
+    """For an exact substring inside a plain word, just the substring; else the whole word."""
+    if term.mode == "exact" and text[start:end] == token:
+        haystack = token if term.case_sensitive else token.lower()
+        offset = haystack.find(term.words[0])
+        if offset >= 0:
+            return start + offset, start + offset + len(term.words[0])
+    return start, end
+
+
+def _merge_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def highlight_spans(query: str, text: str) -> list[tuple[int, int]]:
+    """Spans of `text` where the query's positive terms match, merged and sorted."""
+    terms = [
+        t for t in parse_query(query).positive_terms() if t.field in ("any", "title", "author")
+    ]
+    if not terms or not text:
+        return []
+    return _merge_spans(span for t in terms for span in _text_spans(t, text))
