@@ -150,3 +150,22 @@ def test_enrich_runs_as_a_command(three_papers: tuple[Path, Path], tmp_path: Pat
     assert result.returncode == 0, result.stderr
     assert "2 matched, 1 unmatched, 0 ambiguous" in result.stderr
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+
+
+def test_an_enrich_output_serves_as_a_source_without_its_derived_titles(
+    three_papers: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing, source = three_papers
+    merged = tmp_path / "merged.jsonl"
+    assert main(["enrich", str(listing), "--meta", str(source), "-o", str(merged)]) == 0
+    again = tmp_path / "again.jsonl"
+    assert main(["enrich", str(listing), "--meta", str(merged), "-o", str(again)]) == 0
+    capsys.readouterr()
+    first = [json.loads(line) for line in merged.read_text(encoding="utf-8").splitlines()]
+    second = [json.loads(line) for line in again.read_text(encoding="utf-8").splitlines()]
+    assert [row["title"] for row in second] == [row["title"] for row in first]
+    assert [row["title_derived"] for row in second] == [False, True, False]
+    assert second[1]["meta_source"] == "derived"
+    assert second[0]["meta_source"] == "matched:merged.jsonl@1.00"
+    assert second[0]["pages"] == first[0]["pages"]
+    assert second[0]["position"] == 1 and second[2]["position"] == 3

@@ -34,7 +34,12 @@ MAX_COMPARED_CHARS = 4000
 """Only this much of the opening of two abstracts is compared (a hostile list can be huge)."""
 
 Shingle = tuple[str, str, str]
-_KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
+# Fields with a slot of their own, and those `paperdeck enrich` writes about the paper itself
+# (so its output can serve as a source without its bookkeeping leaking into `extra`).
+_NOT_EXTRA = frozenset(
+    {"title", "authors", "abstract", "year", "venue", "url"}
+    | {"position", "id", "title_derived", "method", "links", "list", "meta_source", "match"}
+)
 
 # LaTeX accents (\"o, \'{e}, \v c, but not \url) keep their letter, as NFKD and mark stripping
 # make ö an o.
@@ -204,7 +209,7 @@ class _SourceIndex:
         self.name = source_label(source)
         self.records = source.records
         self.texts = [normalise_abstract(str(r.get("abstract") or "")) for r in self.records]
-        self.titles = [str(r.get("title") or "") for r in self.records]
+        self.titles = [_record_title(record) for record in self.records]
         # Most 3-grams belong to one record: those live in a plain dict filled at C speed, and
         # only the shared ones ("in this paper") get a list of records.
         self.single: dict[Shingle, int] = {}
@@ -288,10 +293,15 @@ def _similarity(left: str, right: str) -> float:
     return round(similarity, 4)
 
 
+def _record_title(record: Mapping[str, Any]) -> str:
+    # A title paperdeck derived (in an earlier `enrich` output used as a source) is no title.
+    return "" if record.get("title_derived") is True else str(record.get("title") or "")
+
+
 def _same_metadata(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
     # Two copies of one paper in a source are no ambiguity: either gives the same title.
-    title = normalise_abstract(str(first.get("title") or ""))
-    return bool(title) and title == normalise_abstract(str(second.get("title") or ""))
+    title = normalise_abstract(_record_title(first))
+    return bool(title) and title == normalise_abstract(_record_title(second))
 
 
 def source_label(source: RawList) -> str:
@@ -348,7 +358,7 @@ def apply_record(paper: Paper, record: Mapping[str, Any], match: Match) -> Paper
     """The paper with what a matched record adds; nothing the list gave is replaced."""
     changes: dict[str, Any] = {}
     # Records come from formats.read_list, which has already made every value safe to show.
-    title = str(record.get("title") or "")
+    title = _record_title(record)
     if paper.title_derived and title:
         changes["title"] = title
         changes["title_derived"] = False
@@ -367,7 +377,7 @@ def apply_record(paper: Paper, record: Mapping[str, Any], match: Match) -> Paper
     added = {
         key: value
         for key, value in record.items()
-        if key not in _KNOWN_KEYS and key not in paper.extra and value not in (None, "")
+        if key not in _NOT_EXTRA and key not in paper.extra and value not in (None, "")
     }
     if added:
         changes["extra"] = {**paper.extra, **added}
