@@ -9,12 +9,15 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from paperdeck.cli_common import add_paths_argument, open_library, warn
-from paperdeck.enrich import EnrichReport, Match
 from paperdeck.errors import PaperdeckError
 from paperdeck.model import Paper
+
+if TYPE_CHECKING:
+    # Only loading a list with sources needs the matcher; `paperdeck --help` should not.
+    from paperdeck.enrich import EnrichReport, Match
 
 Command = Callable[[argparse.Namespace], int]
 Add = Callable[[str, str, Command], argparse.ArgumentParser]
