@@ -482,6 +482,9 @@ def test_a_key_never_changes_once_a_note_uses_it(tmp_path: Path, bundled: list[P
     assert keys[earlier.id] == "chen26b"
     # Without the note, the order of the lists would have decided.
     assert citation_keys([earlier, *bundled])[interact.id] == "chen26b"
+    # A pinned key that would break BibTeX is not used.
+    reopened.set_correction(interact, "citation_key", "bad key,}")
+    assert citation_keys(bundled, reopened)[interact.id] == "chen26a"
 
 
 # --- the 5,000-paper list -------------------------------------------------------------------

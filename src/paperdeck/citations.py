@@ -230,6 +230,9 @@ _STOPWORDS = frozenset(
 )
 
 
+_VALID_KEY = re.compile(r"[A-Za-z0-9_.:+/-]{1,100}")
+
+
 def fold_ascii(text: str) -> str:
     """Lower-case ASCII letters and digits only: "Hübotter" -> "hubotter"."""
     decomposed = unicodedata.normalize("NFKD", text.replace("ß", "ss").replace("ı", "i"))
@@ -303,7 +306,9 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
             entry = notes.get(paper)
             entries[paper.id] = entry
             pinned = entry.corrections.get(CITATION_KEY_FIELD) if entry is not None else None
-            if isinstance(pinned, str) and pinned and paper.id not in keys:
+            # A pinned key is user data: only one that is a valid BibTeX key is used.
+            valid = isinstance(pinned, str) and _VALID_KEY.fullmatch(pinned) is not None
+            if valid and isinstance(pinned, str) and paper.id not in keys:
                 keys[paper.id] = pinned
                 taken.add(pinned)
     for paper in papers:
