@@ -130,35 +130,22 @@ _VERB_AT_RE = re.compile(
     + _OTHER_VERBS
     + r")(?:s|d)?\b"
 )
-_SUBJECTS = ("we ", "We ", "his paper ", "his work ", "his article ", "ur work ", "ur paper ")
-
-
+# One pattern that begins with a plain space: the regex engine then skips ahead by that space
+# alone, which measures several times faster than a search for each subject in turn.
+_CONTRIBUTION_RE = re.compile(
+    r" (?P<subject>[Ww]e|[Tt]his (?:paper|work|article|study)|[Oo]ur (?:paper|work)|and) "
+    + _VERB_AT_RE.pattern
+)
 _INTRODUCES, _MAKES, _STUDIES = 2, 1, 0
 
 
 def _contributions(flat: str) -> list[tuple[int, int, int]]:
-    """(verb start, verb end, kind) for "we propose", "this paper studies" ..., in order."""
+    """(subject start, verb end, kind) for "we propose", "this paper studies" ..., in order."""
     found: list[tuple[int, int, int]] = []
-    for subject in _SUBJECTS:
-        pos = flat.find(subject)
-        while pos >= 0:
-            start = pos + len(subject)
-            if pos == 0 or not flat[pos - 1].isalpha() or subject[0] in "hu":
-                m = _VERB_AT_RE.match(flat, start)
-                if m:
-                    kind = (
-                        _INTRODUCES if m.group("intro") else _MAKES if m.group("make") else _STUDIES
-                    )
-                    found.append((m.start(), m.end(), kind))
-            pos = flat.find(subject, start)
-    pos = flat.find(" and ")
-    while pos >= 0:  # "We formalize this setting ... and introduce SDPO"
-        if flat.startswith(("propose", "introduce", "present"), pos + 5):
-            m = _VERB_AT_RE.match(flat, pos + 5)
-            if m and m.group("intro"):
-                found.append((m.start(), m.end(), _INTRODUCES))
-        pos = flat.find(" and ", pos + 5)
-    found.sort()
+    for m in _CONTRIBUTION_RE.finditer(" " + flat):  # the space lets a first "We" match
+        kind = _INTRODUCES if m.group("intro") else _MAKES if m.group("make") else _STUDIES
+        if m.group("subject") != "and" or kind == _INTRODUCES:  # "... and introduce SDPO"
+            found.append((m.start(), m.end() - 1, kind))  # offsets in flat, past the space
     return found
 
 
@@ -200,17 +187,15 @@ _GAP_RE = re.compile(
     r"\s*" + _ARTICLE + _ADJECTIVES + r"(?:(?!(?:of|for|to|on|in|with|and|or|that|which|from|by|"
     r"as|at|is|are|we|our|its|their|this|these)\b)[a-z][a-z-]*(?<!ing)\s+){0,2}"
 )
-_CALLED_WORDS = (
-    "called ", "named ", "dubbed ", "termed ", "coined ", "namely ", "proposed ", "proposing ",
-    "introducing ", "to propose ", "to introduce ", "to further propose ", "we call ", "we name ",
-    "we term ", "referred to as ",
-)  # fmt: skip
+# "called X", "dubbed as X", "we call it X", "Our algorithm, X, ..." (after a space, as above)
+_CALLED_RE = re.compile(
+    r" (?:(?:call|nam|dubb|term|coin|propos)ed|(?:propos|introduc)ing|namely|referred to as|"
+    r"we (?:call|name|term)|to (?:further )?(?:propose|introduce)|[Oo]ur (?:proposed |novel |new "
+    r"|resulting )?(?:method|algorithm|model|approach|framework|metric|measure|system|architecture|"
+    r"benchmark|dataset|tool|estimator|optimizer|agent)s?,) (?:as )?"
+)
 # "the recently proposed Thermodynamic Variational Objective (TVO)" is someone else's
 _EARLIER = ("recently ", "previously ", "originally ", "widely ", "commonly ", "often ", "been ")
-_OUR_HEAD_RE = re.compile(
-    r"(?:proposed\s+|novel\s+|new\s+|resulting\s+)?(?:method|algorithm|model|approach|framework|"
-    r"metric|measure|system|architecture|benchmark|dataset|tool|estimator|optimizer|agent)s?,\s+"
-)
 # "we introduce a new benchmark, Compositional Reasoning Under Uncertainty (CURI)"
 _HEAD_LEAD_RE = re.compile(
     r"[^,.;()]{0,80}\b(?:framework|method|model|algorithm|benchmark|dataset|approach|"
@@ -315,20 +300,9 @@ def _analyse(abstract: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
 def _introduction_points(flat: str, contributions: tuple[tuple[int, int, int], ...]) -> list[int]:
     """Where a contribution verb or "called"/"named"/"dubbed" leaves off."""
     points = [end for _, end, kind in contributions if kind != _STUDIES]
-    for word in _CALLED_WORDS:
-        pos = flat.find(word)
-        while pos >= 0:
-            if (pos == 0 or flat[pos - 1] in " (") and not flat.endswith(_EARLIER, 0, pos):
-                point = pos + len(word)
-                points.append(point + 3 if flat.startswith("as ", point) else point)
-            pos = flat.find(word, pos + len(word))
-    pos = flat.find("ur ")
-    while pos >= 0:  # "Our algorithm, OptiDICE, ...", "our proposed model, X"
-        if pos and flat[pos - 1] in "oO":
-            m = _OUR_HEAD_RE.match(flat, pos + 3)
-            if m:
-                points.append(m.end())
-        pos = flat.find("ur ", pos + 3)
+    for m in _CALLED_RE.finditer(flat):
+        if not flat.endswith(_EARLIER, 0, m.start() + 1):
+            points.append(m.end())
     return points
 
 
@@ -380,23 +354,25 @@ def find_method(abstract: str) -> str | None:
         found = _introduced(flat, point)
         if found is not None:
             scores[found[0]] = 4
-    for token in set(_NAMEISH_RE.findall(flat)):
-        if (
-            token not in scores
-            and _looks_like_name(token)
-            and not _USED_NOT_MADE_RE.fullmatch(token)
-        ):
-            scores[token] = 0
-    if "\\textsc" in abstract or "**" in abstract:
-        for m in _MARKED_RE.finditer(abstract):
-            word = (m.group(1) or m.group(2)).strip(".,;:")
-            if word[:1].isupper() and len(word) > 1 and word not in _COMMON_ACRONYMS:
-                scores[word] = max(scores.get(word, 0), 2)
-    if "(" in flat:
-        # a plain word made a name by use: "... with edge features (Dune). Dune keeps ..."
-        for word in _PAREN_WORD_RE.findall(flat):
-            if flat.count(word) >= 3:
-                scores.setdefault(word, 0)
+    if not scores:
+        # Nothing introduced: a name can still win by being apposed or marked and used often.
+        for token in set(_NAMEISH_RE.findall(flat)):
+            if (
+                flat.count(token) >= 3
+                and _looks_like_name(token)
+                and not _USED_NOT_MADE_RE.fullmatch(token)
+            ):
+                scores[token] = 0
+        if "\\textsc" in abstract or "**" in abstract:
+            for m in _MARKED_RE.finditer(abstract):
+                word = (m.group(1) or m.group(2)).strip(".,;:")
+                if word[:1].isupper() and len(word) > 1 and word not in _COMMON_ACRONYMS:
+                    scores[word] = max(scores.get(word, 0), 2)
+        if "(" in flat:
+            # a plain word made a name by use: "... with edge features (Dune). Dune keeps ..."
+            for word in _PAREN_WORD_RE.findall(flat):
+                if flat.count(word) >= 3:
+                    scores.setdefault(word, 0)
     best: tuple[bool, int, int, str] | None = None
     for name, score in scores.items():
         occurrences = _occurrences(flat, name)
