@@ -561,3 +561,14 @@ def test_pybtex_names_the_missing_author_paperdeck_already_marked(bundled: list[
             list(style.format_bibliography(data).entries)
     finally:
         pybtex.errors.set_strict_mode(False)
+
+
+def test_a_bibtex_lists_own_key_or_a_pmlr_url_gives_the_key() -> None:
+    own = make("Own Key", ("Ann Smith",)).with_changes(extra={"bibkey": "zhou2021incentivized"})
+    url = "http://proceedings.mlr.press/v139/zhou21d.html"
+    from_url = make("From a URL", ("Tianchen Zhou",), year=2021).with_changes(url=url)
+    broken = make("Bad Key", ("Ann Smith",)).with_changes(extra={"bibkey": "a key, with}"})
+    keys = citation_keys([own, from_url, broken])
+    assert [keys[p.id] for p in (own, from_url, broken)] == [
+        "zhou2021incentivized", "pmlr-v139-zhou21d", "smith26a",
+    ]  # fmt: skip

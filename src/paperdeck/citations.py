@@ -239,24 +239,33 @@ def fold_ascii(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", decomposed.encode("ascii", "ignore").decode().lower())
 
 
-def _pmlr_key(paper: Paper) -> str | None:
+_PMLR_PAGE = re.compile(r"mlr\.press/v(\d+)/([A-Za-z0-9_-]+)\.(?:html|pdf)")
+_PMLR_ASSET = re.compile(r"mlresearch/v(\d+)/")
+
+
+def _own_key(paper: Paper) -> str | None:
+    """The key the metadata itself gives: PMLR's id, else the list's BibTeX key, else PMLR's
+    id read from a proceedings URL."""
     pmlr_id = str(paper.extra.get("pmlr_id") or "").strip()
-    if not pmlr_id or not re.fullmatch(r"[A-Za-z0-9_.:-]+", pmlr_id):
-        return None
-    if pmlr_id.startswith("pmlr-"):
-        return pmlr_id
-    volume = None
-    edition = venue_edition(paper.venue, paper.year)
-    if edition is not None and edition.series_short == "PMLR":
-        volume = edition.volume
-    for link in (paper.url, paper.extra.get("pdf")):
-        found = re.search(r"mlr\.press/v(\d+)/", str(link or "")) or re.search(
-            r"mlresearch/v(\d+)/", str(link or "")
-        )
-        if found:
-            volume = found.group(1)
-            break
-    return f"pmlr-v{volume}-{pmlr_id}" if volume else pmlr_id
+    if _VALID_KEY.fullmatch(pmlr_id):
+        if pmlr_id.startswith("pmlr-"):
+            return pmlr_id
+        volume = None
+        edition = venue_edition(paper.venue, paper.year)
+        if edition is not None and edition.series_short == "PMLR":
+            volume = edition.volume
+        for link in (paper.url, paper.extra.get("pdf")):
+            found = _PMLR_PAGE.search(str(link or "")) or _PMLR_ASSET.search(str(link or ""))
+            if found:
+                volume = found.group(1)
+                break
+        return f"pmlr-v{volume}-{pmlr_id}" if volume else pmlr_id
+    # A BibTeX list's own key is what the user's documents already cite.
+    bibkey = str(paper.extra.get("bibkey") or "").strip()
+    if _VALID_KEY.fullmatch(bibkey):
+        return bibkey
+    found = _PMLR_PAGE.search(str(paper.url or ""))
+    return f"pmlr-v{found.group(1)}-{found.group(2)}" if found else None
 
 
 def _letters(index: int) -> str:
@@ -292,11 +301,12 @@ def _author_stem(paper: Paper, authors: Sequence[str]) -> str | None:
 def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dict[str, str]:
     """Paper id -> citation key, unique across `papers` and stable.
 
-    A key is the proceedings' own id when the metadata has one (`pmlr-v306-hubotter26a`), else
-    PMLR's style (first author's family name, two-digit year, a/b/c ...), else the method name
-    or the first significant title word with the year. Keys depend on the order of the open
-    lists, so once a paper has a note its key is pinned in the notes store (correction
-    "citation_key") and used from then on, whatever else is opened.
+    A key is the proceedings' own id when the metadata has one (`pmlr-v306-hubotter26a`), or
+    the list's own BibTeX key, or PMLR's id read from a proceedings URL; else PMLR's style
+    (first author's family name, two-digit year, a/b/c ...); else the method name or the first
+    significant title word with the year. Keys depend on the order of the open lists, so once
+    a paper has a note its key is pinned in the notes store (correction "citation_key") and
+    used from then on, whatever else is opened.
     """
     keys: dict[str, str] = {}
     taken: set[str] = set()
@@ -316,7 +326,7 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
             continue
         entry = entries.get(paper.id)
         authors = _corrected_authors(paper, entry.corrections if entry is not None else {})
-        key = _pmlr_key(paper)
+        key = _own_key(paper)
         if key is not None:
             key = _first_free(chain([key], (f"{key}-{n}" for n in count(2))), taken)
         elif (stem := _author_stem(paper, authors)) is not None:
