@@ -159,3 +159,38 @@ def test_plain_title_text_strips_latex_and_markdown() -> None:
     assert plain_title_text(r"**Fast** $\mathcal{O}(n \log n)$ \emph{kernel} ~ 50\% $\tau$") == (
         "Fast O(n log n) kernel 50% τ"
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "This position paper argues that interpretability can be actionable when it is tied "
+            "to decisions. We propose a framework.",
+            "Interpretability can be actionable when it is tied to decisions",
+        ),
+        (
+            "We present an open-source pure-Python library called PyPop7 for black-box "
+            "optimization. PyPop7 is fast.",
+            "PyPop7: An open-source pure-Python library for black-box optimization",
+        ),
+        (
+            "This paper introduces mSOP-765k, a large-scale benchmark for structured outputs.",
+            "mSOP-765k: A large-scale benchmark for structured outputs",
+        ),
+        (
+            "We propose RGR-GRPO (Reward and Guidance through Rubrics), a method. RGR-GRPO wins.",
+            "RGR-GRPO: Reward and Guidance through Rubrics",
+        ),
+        (
+            "We introduce a novel and general domain-adversarial framework for transfer.",
+            "A general domain-adversarial framework for transfer",
+        ),
+        (
+            "We propose and examine six alternative measures of data spread, all of which help.",
+            "Six alternative measures of data spread",
+        ),
+    ],
+)
+def test_titles_from_patterns(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

@@ -128,22 +128,30 @@ _VERB_AT_RE = re.compile(
     + _MAKE_VERBS
     + r")|"
     + _OTHER_VERBS
-    + r")(?:s|d)?\b"
+    + r"|(?P<argue>argue)(?=s?\s+that\b))(?:s|d)?\b"
 )
 # One pattern that begins with a plain space: the regex engine then skips ahead by that space
 # alone, which measures several times faster than a search for each subject in turn.
 _CONTRIBUTION_RE = re.compile(
-    r" (?P<subject>[Ww]e|[Tt]his (?:paper|work|article|study)|[Oo]ur (?:paper|work)|and) "
-    + _VERB_AT_RE.pattern
+    r" (?P<subject>[Ww]e|[Tt]his (?:position )?(?:paper|work|article|study)|[Oo]ur (?:paper|work)"
+    r"|and) " + _VERB_AT_RE.pattern
 )
-_INTRODUCES, _MAKES, _STUDIES = 2, 1, 0
+_ARGUES, _INTRODUCES, _MAKES, _STUDIES = 3, 2, 1, 0
 
 
 def _contributions(flat: str) -> list[tuple[int, int, int]]:
     """(subject start, verb end, kind) for "we propose", "this paper studies" ..., in order."""
     found: list[tuple[int, int, int]] = []
     for m in _CONTRIBUTION_RE.finditer(" " + flat):  # the space lets a first "We" match
-        kind = _INTRODUCES if m.group("intro") else _MAKES if m.group("make") else _STUDIES
+        kind = (
+            _INTRODUCES
+            if m.group("intro")
+            else _MAKES
+            if m.group("make")
+            else _ARGUES
+            if m.group("argue")
+            else _STUDIES
+        )
         if m.group("subject") != "and" or kind == _INTRODUCES:  # "... and introduce SDPO"
             found.append((m.start(), m.end() - 1, kind))  # offsets in flat, past the space
     return found
@@ -165,7 +173,10 @@ _COMMON_ACRONYM_NAMES = """
     KD NAS MAE MIM SSL ViLT DETR YOLO UNet GCN GCNs GAT RLAIF LVLM LVLMs MLLMs AR NAR OT SGLD HMC
 """
 _COMMON_ACRONYMS = frozenset(_COMMON_ACRONYM_NAMES.split())
-_SMALL_WORD_NAMES = "of for via and with in on the to by from a an at as under over"
+_SMALL_WORD_NAMES = """
+    of for via and with in on the to by from a an at as under over through into using without
+    across towards toward beyond
+"""
 _SMALL_WORDS = frozenset(_SMALL_WORD_NAMES.split())
 # a name somewhere in the text: internal capitals or digits (BubbleSpec, MARI, TR-CIE, S3Audio)
 _NAMEISH_RE = re.compile(r"[A-Z](?:[A-Za-z0-9]*[A-Z0-9])[A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)*")
@@ -299,7 +310,7 @@ def _analyse(abstract: str) -> tuple[str, tuple[tuple[int, int, int], ...]]:
 
 def _introduction_points(flat: str, contributions: tuple[tuple[int, int, int], ...]) -> list[int]:
     """Where a contribution verb or "called"/"named"/"dubbed" leaves off."""
-    points = [end for _, end, kind in contributions if kind != _STUDIES]
+    points = [end for _, end, kind in contributions if kind in (_INTRODUCES, _MAKES)]
     for m in _CALLED_RE.finditer(flat):
         if not flat.endswith(_EARLIER, 0, m.start() + 1):
             points.append(m.end())
@@ -435,13 +446,26 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
 
 
 def _capitalised(text: str) -> str:
+    """First letter up, unless the first word is a name with its own case (mSOP-765k, dnaHNet)."""
+    first = text.split(" ", 1)[0]
+    if not first[:1].islower() or any(c.isupper() or c.isdigit() for c in first):
+        return text
     return text[:1].upper() + text[1:]
+
+
+_RELATIVE_RE = re.compile(
+    r",\s+(?:(?:all|each|both|some|many|most|one|none) of )?(?:which|where|whose)\b"
+)
 
 
 def _finish(title: str) -> str:
     if "(" in title:
         title = _PARENTHETICAL_RE.sub("", title)
     title = plain_title_text(title[:400])
+    # a trailing ", which ..." adds detail a skimmer's title leaves out
+    relative = _RELATIVE_RE.search(title, 30)
+    if relative:
+        title = title[: relative.start()]
     title = _shorten(title.strip(" .;:,"))
     return _capitalised(title)
 
@@ -514,11 +538,19 @@ def derive_title(abstract: str, method: str | None) -> str:
         title = _method_title(flat, method)
         if title is not None:
             return _finish(title)
-    ordered = sorted(contributions, key=lambda c: c[2] != _INTRODUCES)
+    # a position paper's claim, then what it introduces, then whatever it studies, in order
+    ordered = sorted(contributions, key=lambda c: -c[2] if c[2] >= _INTRODUCES else 0)
     for _, verb_end, _ in ordered:
         phrase = _object_phrase(flat, verb_end)
         if phrase is None:
             continue
+        if method:
+            # "an open-source library called PyPop7 for black-box optimization"
+            for word in (" called ", " named ", " dubbed ", " termed "):
+                at = phrase.find(word + method)
+                if at > 0:
+                    phrase = phrase[:at].rstrip(",") + phrase[at + len(word) + len(method) :]
+                    return _finish(f"{method}: {_capitalised(phrase)}")
         # "we introduce the Chiral Transformer, a lightweight framework ...": a named thing
         named = _NAMED_PHRASE_RE.match(phrase)
         if named and not method and len(named.group(1)) > 3:
