@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -301,6 +302,17 @@ async def test_c_in_the_reader_puts_the_bibtex_on_the_x_clipboard(
     assert isinstance(app, PaperdeckApp)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
+        # Record what reaches the terminal: the OSC 52 must carry the citation itself.
+        driver = app._driver
+        assert driver is not None
+        written: list[str] = []
+        original_write = driver.write
+
+        def record(data: str) -> None:
+            written.append(data)
+            original_write(data)
+
+        monkeypatch.setattr(driver, "write", record)
         await pilot.press("c")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -309,6 +321,9 @@ async def test_c_in_the_reader_puts_the_bibtex_on_the_x_clipboard(
     first = app.papers[0]
     expected = cite(first, key=citation_keys(app.papers)[first.id]).text
     assert read_x_clipboard(display).rstrip("\n") == expected
+    payloads = re.findall(r"\x1b\]52;c;([A-Za-z0-9+/=]+)\x07", "".join(written))
+    assert payloads, "no OSC 52 reached the terminal"
+    assert base64.b64decode(payloads[0]).decode("utf-8").rstrip("\n") == expected
     assert "\n@inproceedings{chen26a,\n" in expected
     assert any(
         message.startswith("Copied BibTeX for") and " to the system clipboard" in message
