@@ -12,7 +12,7 @@ _DROP = frozenset(
     emph textit textbf textsc texttt textsf textrm textup textmd textnormal text mbox hbox
     mathcal mathbb mathbf mathrm mathsf mathtt mathit mathfrak mathscr mathnormal boldsymbol bm
     operatorname operatornamewithlimits cal bf it em rm sf tt sc sl small large normalsize
-    footnotesize scriptsize tiny huge ensuremath frac dfrac tfrac nicefrac sqrt hat widehat
+    footnotesize scriptsize tiny huge ensuremath frac dfrac tfrac nicefrac hat widehat
     tilde widetilde Tilde bar overline underline vec dot ddot breve check acute grave mathring
     overrightarrow left right big Big bigg Bigg bigl bigr Bigl Bigr middle cite citet citep
     citealp citeauthor citeyear url href footnote ref eqref label begin end item times cdot
@@ -135,7 +135,7 @@ _RAW_TOKEN = re.compile(
 
 
 def command_word(name: str) -> str:
-    """What a LaTeX command folds to: a word (`\\tau` -> tau), or "" for formatting and symbols."""
+    """What a LaTeX command folds to: words (`\\tau` -> tau), or "" for formatting and symbols."""
     if name in _DROP:
         return ""
     renamed = _RENAME.get(name)
@@ -143,7 +143,8 @@ def command_word(name: str) -> str:
         return renamed
     for glued in _GLUED:
         if name.startswith(glued) and len(name) <= len(glued) + 2:
-            return name[len(glued) :]
+            rest = name[len(glued) :]
+            return f"{glued} {rest}" if glued not in _DROP else rest
     return name
 
 
@@ -204,8 +205,7 @@ def raw_tokens(text: str) -> Iterator[tuple[str, int, int]]:
         name = match.group(1)
         start, end = match.span()
         if name is not None:
-            word = command_word(name)
-            if word:
+            for word in command_word(name).split():
                 yield word, start, end
             continue
         if match.group(0).startswith("\\"):

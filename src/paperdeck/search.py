@@ -29,8 +29,9 @@ _TITLE, _METHOD, _AUTHORS, _ABSTRACT = range(4)
 # A match in the title or method name outranks one in the authors, which outranks the abstract.
 _FIELD_WEIGHT = (10.0, 9.0, 7.0, 4.0)
 _EXACT, _PREFIX, _FUZZY = range(3)
-# A whole word outranks a word start, which outranks a typo-tolerant match.
-_KIND_WEIGHT = (10.0, 7.0, 4.5)
+# A whole word outranks a word start, which outranks a typo-tolerant match; a typo in the
+# title ranks below the exact word in an abstract.
+_KIND_WEIGHT = (10.0, 7.0, 3.5)
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (_TITLE,), "author": (_AUTHORS,)}
 # Bonus for query words that follow each other in this field, as in the query.
 _ADJACENT_BONUS = (30.0, 25.0, 10.0, 12.0)
