@@ -61,6 +61,15 @@ def _new_postings() -> array[int]:
     return array("I")
 
 
+def _by_length(group: list[str]) -> tuple[list[str], list[int]]:
+    """Words of three letters or more sorted by length, and where each length starts."""
+    ordered = sorted((word for word in group if len(word) >= 3), key=len)
+    longest = len(ordered[-1]) if ordered else 0
+    lengths = [len(word) for word in ordered]
+    starts = [bisect.bisect_left(lengths, length) for length in range(longest + 2)]
+    return ordered, starts
+
+
 def _fuzzy_distance(word: str) -> int:
     """How many edits a typo-tolerant match of `word` allows: none for short words."""
     if len(word) >= 8:
@@ -194,21 +203,41 @@ class SearchIndex:
                 if i & 63 == 0 and clock.due():
                     yield 0.9 * i / max(1, self._n)
                     clock.reset()
-            self._postings: tuple[dict[str, array[int]], ...] = tuple(
-                {word.decode(): docs for word, docs in field.items()} for field in postings
-            )
-            del postings
-            yield 0.92
-            clock.reset()
-            vocabulary: set[str] = set()
-            for field_postings in self._postings:
-                vocabulary.update(field_postings)
-            self._vocabulary = sorted(vocabulary)
-            yield 0.95
-            clock.reset()
-            self._buckets = self._fuzzy_buckets(self._vocabulary)
-            self._short_prefixes = [self._prefix_unions(field) for field in self._postings]
-            self._short_prefixes[_ABSTRACT] = {}
+            # The rest is a series of loops over the vocabulary, each one sliced.
+            decoded: list[dict[str, array[int]]] = []
+            for field_postings in postings:
+                plain: dict[str, array[int]] = {}
+                for count, (raw, docs) in enumerate(field_postings.items()):
+                    plain[raw.decode()] = docs
+                    if count & 1023 == 1023 and clock.due():
+                        yield 0.91
+                        clock.reset()
+                decoded.append(plain)
+                field_postings.clear()
+            self._postings: tuple[dict[str, array[int]], ...] = tuple(decoded)
+            by_first: defaultdict[str, set[str]] = defaultdict(set)
+            for known in self._postings:
+                for count, text in enumerate(known):
+                    by_first[text[0]].add(text)
+                    if count & 1023 == 1023 and clock.due():
+                        yield 0.93
+                        clock.reset()
+            # Sorted group by group: one sort of the whole vocabulary would hold the GIL.
+            self._vocabulary: list[str] = []
+            self._buckets: dict[str, tuple[list[str], list[int]]] = {}
+            for first in sorted(by_first):
+                group = sorted(by_first.pop(first))
+                self._vocabulary.extend(group)
+                self._buckets[first] = _by_length(group)
+                if clock.due():
+                    yield 0.95
+                    clock.reset()
+            self._short_prefixes: list[dict[str, array[int]]] = []
+            for field in range(len(FIELDS)):
+                unions: dict[str, array[int]] = {}
+                if field != _ABSTRACT:
+                    yield from self._prefix_unions(self._postings[field], unions, clock)
+                self._short_prefixes.append(unions)
             self._blob = "\n" + "\n".join(self._vocabulary) + "\n"
             self._years = dict(years)
             self._venues = {venue: (tuple(words(venue)), docs) for venue, docs in venues.items()}
@@ -217,33 +246,24 @@ class SearchIndex:
                 gc.enable()
         yield 1.0
 
-    @staticmethod
-    def _prefix_unions(postings: dict[str, array[int]]) -> dict[str, array[int]]:
-        """Papers with a word starting with each one- and two-letter prefix."""
-        unions: defaultdict[str, set[int]] = defaultdict(set)
+    def _prefix_unions(
+        self, postings: dict[str, array[int]], unions: dict[str, array[int]], clock: _Clock
+    ) -> Generator[float, None, None]:
+        """Fill `unions`: papers with a word starting with each one- and two-letter prefix."""
+        words_of: defaultdict[str, list[array[int]]] = defaultdict(list)
         for word, docs in postings.items():
-            unions[word[:1]].update(docs)
+            words_of[word[:1]].append(docs)
             if len(word) >= 2:
-                unions[word[:2]].update(docs)
-        return {prefix: array("I", sorted(docs)) for prefix, docs in unions.items()}
-
-    @staticmethod
-    def _fuzzy_buckets(vocabulary: list[str]) -> dict[str, tuple[list[str], list[int]]]:
-        """Words by first letter, sorted by length, with where each length starts."""
-        grouped: defaultdict[str, list[str]] = defaultdict(list)
-        for word in vocabulary:
-            if len(word) >= 3:
-                grouped[word[0]].append(word)
-        buckets: dict[str, tuple[list[str], list[int]]] = {}
-        for first, group in grouped.items():
-            group.sort(key=len)
-            longest = len(group[-1])
-            starts = [0] * (longest + 2)
-            lengths = [len(word) for word in group]
-            for length in range(longest + 2):
-                starts[length] = bisect.bisect_left(lengths, length)
-            buckets[first] = (group, starts)
-        return buckets
+                words_of[word[:2]].append(docs)
+        # One prefix at a time, so that only one set of paper numbers is alive at once.
+        for prefix, lists in words_of.items():
+            papers: set[int] = set()
+            for docs in lists:
+                papers.update(docs)
+            unions[prefix] = array("I", sorted(papers))
+            if clock.due():
+                yield 0.98
+                clock.reset()
 
     def __len__(self) -> int:
         return self._n
