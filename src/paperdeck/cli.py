@@ -11,7 +11,13 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from paperdeck import __version__
-from paperdeck.cli_common import add_paths_argument, common_options, open_library, warn
+from paperdeck.cli_common import (
+    OUTPUT_FORMAT_COMMANDS,
+    add_paths_argument,
+    common_options,
+    open_library,
+    warn,
+)
 from paperdeck.errors import PaperdeckError, UsageError
 from paperdeck.library import resolve_ref
 from paperdeck.model import Paper
@@ -32,6 +38,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     """The top-level parser (the reader) and one parser per command."""
     common = common_options()
+    common_without_format = common_options(format_alias=False)
     top = _Parser(
         prog="paperdeck",
         parents=[common],
@@ -49,7 +56,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     commands: dict[str, argparse.ArgumentParser] = {}
 
     def add(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
-        parser = _Parser(prog=f"paperdeck {name}", parents=[common], description=help_text)
+        parser = _Parser(
+            prog=f"paperdeck {name}",
+            parents=[common_without_format if name in OUTPUT_FORMAT_COMMANDS else common],
+            description=help_text,
+        )
         parser.set_defaults(run=run)
         commands[name] = parser
         return parser

@@ -44,14 +44,17 @@ def register(add: AddCommand) -> None:
         help="papers: positions, ids or unique id prefixes; the lists to open follow them",
     )
     parser.add_argument(
+        "-f",
+        "--format",
         "-s",
         "--style",
+        dest="style",
         choices=list(FORMATS),
         default=DEFAULT_FORMAT,
         help=(
             "citation format: "
             + ", ".join(f"{name} ({label})" for name, label in FORMATS.items())
-            + f"; default {DEFAULT_FORMAT} (--format names the lists' format)"
+            + f"; default {DEFAULT_FORMAT} (--list-format names the lists' format)"
         ),
     )
     parser.add_argument(

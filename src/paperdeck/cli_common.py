@@ -11,12 +11,18 @@ from paperdeck.library import Library, load_library
 from paperdeck.resources import bundled_list
 
 
-def common_options() -> argparse.ArgumentParser:
+# Commands whose own `--format` names what they print; they take `--list-format` only.
+OUTPUT_FORMAT_COMMANDS = frozenset({"cite"})
+
+
+def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
     """Options every command takes, before or after its positional arguments."""
     parser = argparse.ArgumentParser(add_help=False)
     group = parser.add_argument_group("lists and notes")
     group.add_argument(
-        "--format",
+        "--list-format",
+        *(["--format"] if format_alias else []),
+        dest="format",
         choices=FORMAT_NAMES,
         default=None,
         help="read every PATH in this format (default: from the extension, else sniffed)",
