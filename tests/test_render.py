@@ -39,6 +39,8 @@ def _source_words(source: str) -> list[str]:
     text = source.replace("\\$", " ")
     text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", " ", text, flags=re.S)
     text = re.sub(r"\\(?:begin|end|color|label|ref|eqref)\{[^{}]*\}", " ", text)
+    # \href{URL}{text} renders as "text (URL)": the URL is a link, its words come second
+    text = re.sub(r"\\href\s*\{[^{}]*\}", " ", text)
     text = re.sub(r"\\[A-Za-z]+", " ", text)
     return re.findall(r"[A-Za-z]{3,}", _fold(text))
 
