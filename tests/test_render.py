@@ -297,3 +297,11 @@ def test_arbitrary_unicode_never_raises(source: str) -> None:
 def test_sample_spans_are_sound() -> None:
     for abstract in _sample_abstracts() + _seed_abstracts():
         _check_spans(render_abstract(abstract))
+
+
+def test_bibtex_fields() -> None:
+    assert latex_to_text("{BERT}: Pre-training of {D}eep Transformers") == (
+        "BERT: Pre-training of Deep Transformers"
+    )
+    assert latex_to_text(r"Schr{\"o}dinger and G{\"u}nther") == "Schrödinger and Günther"
+    assert latex_to_text("the set {0, 1} stays") == "the set {0, 1} stays"

@@ -352,7 +352,8 @@ _TOKEN_RE = re.compile(
     r"|(?P<tick>`)"
     r"|(?P<tie>(?<=\S)~(?=\S))"
 )
-_FAST_PATH_RE = re.compile(r"[\\$*`~]|https?://")
+_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://")
+_PROTECTING_BRACES_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9\- ]*)\}")
 _TEXT_PROTECT = "%&#_^$*`~'"
 _MATH_PROTECT = "%&#$"
 _MAX_MATH = 2000
@@ -400,7 +401,8 @@ class _Renderer:
         if not raw:
             return
         if "\\" not in raw:
-            self.emit(raw)
+            # BibTeX's case-protecting braces, "{BERT}", go; "{0, 1}" is a set and stays
+            self.emit(_PROTECTING_BRACES_RE.sub(r"\1", raw) if "{" in raw else raw)
             return
         converter, known = _latex()
         protected = _fix_unknown_macros(_protect(raw, _TEXT_PROTECT), known)
