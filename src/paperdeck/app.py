@@ -1,0 +1,746 @@
+"""The reader: a Textual app over the core — list, detail and notes panes, search, citations."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Input, Static
+
+from paperdeck.detail_pane import DetailPane
+from paperdeck.help_screen import HelpScreen
+from paperdeck.model import Annotation, Paper
+from paperdeck.notes_panel import NoteEditor, NotesPanel
+from paperdeck.paper_list import PaperList
+from paperdeck.resources import styles_dir
+from paperdeck.search_box import SearchBox
+from paperdeck.settings import Settings, load_settings, save_settings, settings_path
+from paperdeck.ui_text import one_line
+
+if TYPE_CHECKING:
+    from paperdeck.library import Library
+    from paperdeck.notes import NotesStore
+    from paperdeck.search import SearchIndex, SearchResult
+
+AUTOSAVE_DELAY = 1.0
+SORT_MODES = {"relevance": "relevance", "list": "list order", "noted": "recently noted"}
+NARROW_WIDTH = 100
+
+
+class PaperdeckApp(App[int]):
+    """Browse, search, annotate and cite the papers of a library."""
+
+    CSS_PATH = str(styles_dir() / "paperdeck.tcss")
+    AUTO_FOCUS = "#papers"
+    TITLE = "paperdeck"
+    HORIZONTAL_BREAKPOINTS = [
+        (0, "-narrow"),
+        (NARROW_WIDTH, "-wide"),
+    ]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_search", "Search"),
+        Binding("n", "edit_note", "Note"),
+        Binding("s", "star", "Star"),
+        Binding("r", "toggle_read", "Read"),
+        Binding("t", "edit_tags", "Tags"),
+        Binding("c", "copy_citation", "Cite"),
+        Binding("C", "choose_format", "Format"),
+        Binding("o", "open_link", "Open link"),
+        Binding("R", "toggle_raw", "Raw abstract"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        library: Library,
+        store: NotesStore,
+        *,
+        settings_file: Path | None = None,
+        autosave_delay: float = AUTOSAVE_DELAY,
+    ) -> None:
+        super().__init__()
+        self.library = library
+        self.papers: list[Paper] = library.papers
+        self.store = store
+        self.settings_file = settings_file
+        self.settings = load_settings(settings_file) if settings_file else Settings()
+        self.autosave_delay = autosave_delay
+        self.index: SearchIndex | None = None
+        self.search_query = ""
+        self.raw = False
+        self._paper_ids = {paper.id for paper in self.papers}
+        self._autosave_timer: Timer | None = None
+        self._keys: dict[str, str] | None = None
+        self._index_progress: float | None = None
+        self._filtered: int | None = None
+        self._quit_refused = False
+        self.unsaved_on_exit: list[tuple[Paper, str]] = []
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield SearchBox(id="search")
+                yield Static(id="search-status")
+                yield PaperList(id="papers", annotation_for=self.annotation)
+            with Vertical(id="right"):
+                yield DetailPane(id="detail")
+                yield NotesPanel(id="notes")
+        yield Footer()
+
+    @property
+    def paper_list(self) -> PaperList:
+        return self.query_one("#papers", PaperList)
+
+    @property
+    def detail(self) -> DetailPane:
+        return self.query_one("#detail", DetailPane)
+
+    @property
+    def notes(self) -> NotesPanel:
+        return self.query_one("#notes", NotesPanel)
+
+    @property
+    def search_box(self) -> SearchBox:
+        return self.query_one("#search", SearchBox)
+
+    def on_mount(self) -> None:
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        if self.settings.sort not in SORT_MODES:
+            self.settings.sort = "relevance"
+        self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
+        self.paper_list.set_papers(self.papers)
+        self.notes.set_save_state("saved")
+        self._install_signal_handlers()
+        for message in [*self.library.warnings, *self._store_messages()]:
+            self.notify(one_line(message), severity="warning", markup=False, timeout=8)
+        self._update_header()
+        self._build_index()
+
+    def on_unmount(self) -> None:
+        self._remove_signal_handlers()
+
+    # -- annotations ------------------------------------------------------------------------
+
+    def annotation(self, paper: Paper) -> Annotation | None:
+        """The notes-store entry of a paper, if it has one."""
+        entry: Annotation | None = self.store.get(paper.id)
+        return entry
+
+    def corrections(self, paper: Paper) -> Mapping[str, Any]:
+        entry = self.store.get(paper.id)
+        found = getattr(entry, "corrections", None) if entry is not None else None
+        return found if isinstance(found, Mapping) else {}
+
+    def _store_messages(self) -> list[str]:
+        messages = list(getattr(self.store, "messages", ()) or ())
+        with contextlib.suppress(AttributeError, TypeError):
+            self.store.messages.clear()
+        return messages
+
+    @property
+    def current_paper(self) -> Paper | None:
+        index = self.paper_list.paper_index
+        return None if index is None else self.papers[index]
+
+    # -- header -----------------------------------------------------------------------------
+
+    def _list_title(self) -> str:
+        names: list[str] = []
+        for raw in self.library.lists:
+            header = getattr(raw, "header", None)
+            names.append(str(header or raw.name))
+        return " + ".join(names) if names else "paperdeck"
+
+    def _update_header(self) -> None:
+        total = len(self.papers)
+        noted = starred = 0
+        for paper_id, entry in self._entries().items():
+            if paper_id in self._paper_ids:
+                noted += bool(entry.note)
+                starred += bool(entry.starred)
+        parts: list[str | tuple[str, str]] = [(one_line(self._list_title()), "bold $text-accent")]
+        if self._filtered is not None:
+            parts.append(f"  {self._filtered} / {total}")
+        else:
+            parts.append(
+                f"  {total} paper{'s' if total != 1 else ''} · {noted} noted · {starred} starred"
+            )
+        marked = len(self.paper_list.marked)
+        if marked:
+            parts.append((f" · {marked} marked", "$text-warning"))
+        parts.append((f"   sort: {SORT_MODES[self.settings.sort]}", "$text-muted"))
+        if self._index_progress is not None:
+            parts.append((f"   indexing {self._index_progress:.0%}", "$text-warning"))
+        self.query_one("#header", Static).update(Content.assemble(*parts), layout=False)
+
+    def _entries(self) -> Mapping[str, Annotation]:
+        entries: Mapping[str, Annotation] = self.store.entries
+        return entries
+
+    # -- search -----------------------------------------------------------------------------
+
+    @work(exclusive=True, group="index")
+    async def _build_index(self) -> None:
+        from paperdeck.search import SearchIndex
+
+        steps = SearchIndex.build_steps(self.papers)
+        while True:
+            try:
+                progress = next(steps)
+            except StopIteration as stop:
+                self.index = stop.value
+                break
+            if isinstance(progress, float | int) and len(self.papers) > 2000:
+                self._index_progress = float(progress) if progress <= 1 else None
+                self._update_header()
+            await asyncio.sleep(0)
+        self._index_progress = None
+        self._update_header()
+        if self.search_query or self.settings.sort == "noted":
+            self._run_search(self.search_query)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "search":
+            return
+        event.stop()
+        self.search_query = event.value
+        self._run_search(event.value)
+
+    def on_search_box_leave(self, event: SearchBox.Leave) -> None:
+        event.stop()
+        self.paper_list.focus()
+
+    @work(exclusive=True, group="search")
+    async def _run_search(self, query: str) -> None:
+        index = self.index
+        if index is None:
+            # Applied when the index is ready; until then the list stays as it is.
+            self._set_search_status("indexing… the search runs when the index is ready")
+            return
+        if not query.strip() and self.settings.sort != "noted":
+            self._apply_result(query, None)
+            return
+        steps = index.search_steps(query, annotations=self._entries(), sort=self.settings.sort)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                result: SearchResult = stop.value
+                break
+            await asyncio.sleep(0)
+        if query == self.search_query:
+            self._apply_result(query, result)
+
+    def _apply_result(self, query: str, result: SearchResult | None) -> None:
+        paper_list = self.paper_list
+        keep = paper_list.paper_index
+        if result is None or not query.strip():
+            rows: Sequence[int] = result.indices if result is not None else range(len(self.papers))
+            self._filtered = None
+            paper_list.set_highlighter("", _no_spans)
+            self._set_search_status(result.message if result is not None else "")
+        else:
+            rows = result.indices
+            self._filtered = len(rows)
+            paper_list.set_highlighter(query, _highlighter(query))
+            self._set_search_status(result.message or "")
+        paper_list.empty_text = (
+            f"No papers match {one_line(query)!r}" if query.strip() else "No papers"
+        )
+        paper_list.set_rows(rows, keep_paper=keep)
+        self._update_header()
+        self._show_current()
+
+    def _set_search_status(self, message: str | None) -> None:
+        status = self.query_one("#search-status", Static)
+        status.update(Content(one_line(message or "")))
+        status.display = bool(message)
+
+    def action_focus_search(self) -> None:
+        self.search_box.focus()
+
+    # -- selection --------------------------------------------------------------------------
+
+    def on_paper_list_highlighted(self, event: PaperList.Highlighted) -> None:
+        self._show_current()
+
+    def on_paper_list_marks_changed(self, event: PaperList.MarksChanged) -> None:
+        self._update_header()
+
+    def _show_current(self) -> None:
+        paper = self.current_paper
+        if paper is not self.notes.paper:
+            self._commit_note()
+            if self.store.dirty:
+                self._save()
+            self.notes.load(paper, self.annotation(paper) if paper else None)
+        query = self.search_query if self._filtered is not None else ""
+        self.detail.show(
+            paper,
+            query=query,
+            highlight=_highlighter(query) if query else None,
+            corrections=self.corrections(paper) if paper else None,
+            raw=self.raw,
+        )
+
+    def action_toggle_raw(self) -> None:
+        self.raw = not self.raw
+        self._show_current()
+        self.notify(
+            "Showing the abstract's source" if self.raw else "Showing the rendered abstract"
+        )
+
+    # -- notes ------------------------------------------------------------------------------
+
+    def action_edit_note(self) -> None:
+        if self.current_paper is None:
+            return
+        self.screen.add_class("-notes-open")
+        editor = self.notes.editor
+        editor.focus()
+        editor.move_cursor(editor.document.end)
+
+    def on_note_editor_left(self, event: NoteEditor.Left) -> None:
+        event.stop()
+        self._commit_note()
+        if self.store.dirty:
+            self._save()
+        self.screen.remove_class("-notes-open")
+        self.paper_list.focus()
+
+    def on_text_area_changed(self, event: NoteEditor.Changed) -> None:
+        if event.text_area.id != "note-editor":
+            return
+        event.stop()
+        if self._commit_note():
+            self.notes.set_save_state("unsaved")
+            if self._autosave_timer is not None:
+                self._autosave_timer.stop()
+            self._autosave_timer = self.set_timer(self.autosave_delay, self._autosave)
+
+    def on_descendant_blur(self, event: Any) -> None:
+        if getattr(event.widget, "id", None) == "note-editor":
+            self._commit_note()
+            if self.store.dirty:
+                self._save()
+
+    def _commit_note(self) -> bool:
+        """Put the editor's text into the store; True when it changed the note."""
+        paper = self.notes.paper
+        if paper is None:
+            return False
+        text = self.notes.editor.text
+        entry = self.store.get(paper.id)
+        if (entry.note if entry is not None else "") == text:
+            return False
+        self.store.set_note(paper, text)
+        self.paper_list.refresh_rows()
+        return True
+
+    def _autosave(self) -> None:
+        self._autosave_timer = None
+        self._commit_note()
+        if self.store.dirty:
+            self._save()
+
+    def _save(self) -> bool:
+        """Write the store now; show the result beside the note. True when saved."""
+        from paperdeck.notes import NotesSaveError
+
+        try:
+            self.store.save()
+        except NotesSaveError as error:
+            self._store_messages()  # the same failure, already in `error`
+            self.notes.set_save_state("error", str(error))
+            self.notify(
+                one_line(f"Notes not saved: {error}. They are kept in memory; saving retries."),
+                severity="error",
+                markup=False,
+            )
+            return False
+        if self._autosave_timer is not None:
+            self._autosave_timer.stop()
+            self._autosave_timer = None
+        self.notes.set_save_state("saved")
+        for message in self._store_messages():
+            self.notify(one_line(message), severity="warning", markup=False, timeout=8)
+        self._update_header()
+        return True
+
+    def _annotation_changed(self, paper: Paper) -> None:
+        self._save()
+        self.paper_list.refresh_rows()
+        if paper is self.notes.paper:
+            self.notes.show_annotation(self.annotation(paper))
+        self._update_header()
+
+    def action_star(self) -> None:
+        paper = self.current_paper
+        if paper is None:
+            return
+        entry = self.store.get(paper.id)
+        starred = not (entry is not None and entry.starred)
+        self.store.set_starred(paper, starred)
+        self._annotation_changed(paper)
+
+    def action_toggle_read(self) -> None:
+        paper = self.current_paper
+        if paper is None:
+            return
+        entry = self.store.get(paper.id)
+        state = entry.state if entry is not None else "unread"
+        self.store.set_state(paper, "unread" if state == "read" else "read")
+        self._annotation_changed(paper)
+
+    def action_edit_tags(self) -> None:
+        from paperdeck.tags_dialog import TagsDialog
+
+        paper = self.current_paper
+        if paper is None:
+            return
+        entry = self.store.get(paper.id)
+
+        def done(tags: list[str] | None) -> None:
+            if tags is not None:
+                self.store.set_tags(paper, tags)
+                self._annotation_changed(paper)
+
+        self.push_screen(TagsDialog(paper.title, entry.tags if entry else ()), done)
+
+    # -- citations --------------------------------------------------------------------------
+
+    def _citation_keys(self) -> dict[str, str]:
+        from paperdeck.citations import citation_keys
+
+        if self._keys is None:
+            self._keys = dict(citation_keys(self.papers, self.store))
+        return self._keys
+
+    def format_names(self) -> list[tuple[str, str]]:
+        """(format id, label) for every citation format."""
+        from paperdeck.citations import FORMATS
+
+        return list(FORMATS.items())
+
+    def action_copy_citation(self, fmt: str | None = None) -> None:
+        from paperdeck.citations import FORMATS, cite_many, describe_missing
+
+        chosen = fmt if fmt in FORMATS else self.settings.citation_format
+        if chosen not in FORMATS:
+            chosen = "bibtex"
+        indices = self.paper_list.selected_indices()
+        if not indices:
+            self.notify("No paper to cite", severity="warning")
+            return
+        papers = [self.papers[i] for i in indices]
+        keys = self._citation_keys()
+        fixes = {paper.id: self.corrections(paper) for paper in papers}
+        citation = cite_many(papers, chosen, keys=keys, corrections=fixes)
+        what = f"“{_short(papers[0].title)}”" if len(papers) == 1 else f"{len(papers)} papers"
+        missing = describe_missing(citation.missing) if citation.missing else ""
+        self._copy(citation.text.rstrip("\n") + "\n", f"{FORMATS[chosen]} for {what}", missing)
+        if self.paper_list.marked:
+            self.paper_list.clear_marks()
+
+    @work(thread=True, exclusive=True, group="copy")
+    def _copy(self, text: str, what: str, missing: str) -> None:
+        from paperdeck.clipboard import copy_text
+
+        def terminal_write(payload: str) -> None:
+            self.call_from_thread(self.copy_to_clipboard, payload)
+
+        try:
+            report = copy_text(text, terminal_write=terminal_write)
+        except Exception as error:  # no clipboard failure may take the reader down
+            self.call_from_thread(self._copy_failed, text, what, f"{type(error).__name__}: {error}")
+            return
+        self.call_from_thread(self._copied, text, what, missing, report)
+
+    def _copied(self, text: str, what: str, missing: str, report: Any) -> None:
+        if not getattr(report, "confirmed", False) and not getattr(report, "mechanisms", ()):
+            self._copy_failed(text, what, str(report.describe()))
+            return
+        how = str(report.describe())
+        message = f"Copied {what} {how}".rstrip(".")
+        if not report.confirmed:
+            message += " (not confirmed: your terminal may ignore it)"
+        self.notify(one_line(message), markup=False)
+        if missing:
+            self.notify(
+                one_line(f"Incomplete citation: {missing}"),
+                severity="warning",
+                markup=False,
+                timeout=8,
+            )
+
+    def _copy_failed(self, text: str, what: str, reason: str) -> None:
+        from paperdeck.citation_dialog import CitationDialog
+
+        default = Path.cwd() / ("citations.bib" if "bib" in what.lower() else "citations.txt")
+        self.push_screen(CitationDialog(text, f"Could not copy {what}: {reason}.", default))
+
+    def action_choose_format(self) -> None:
+        from paperdeck.format_dialog import FormatDialog
+
+        def done(name: str | None) -> None:
+            if name:
+                self.settings.citation_format = name
+                self._save_settings()
+                self.notify(f"c now copies {dict(self.format_names()).get(name, name)}")
+
+        self.push_screen(FormatDialog(self.format_names(), self.settings.citation_format), done)
+
+    # -- other actions ----------------------------------------------------------------------
+
+    def action_open_link(self) -> None:
+        paper = self.current_paper
+        if paper is None:
+            return
+        url = str(self.corrections(paper).get("url") or paper.url or "")
+        if not url and paper.links:
+            url = paper.links[0]
+        if not url:
+            self.notify("This paper has no link", severity="warning")
+            return
+        self.open_url(url)
+        self.notify(one_line(f"Opening {url}"), markup=False)
+
+    def action_help(self) -> None:
+        from paperdeck.search_box import SearchBox as Box
+
+        sections: list[tuple[str, Iterable[BindingType]]] = [
+            ("Anywhere outside a text field", self.BINDINGS),
+            ("Paper list", PaperList.BINDINGS),
+            ("Search field", [*Box.BINDINGS, Binding("enter", "submit", "To the list")]),
+            ("Note editor", NoteEditor.BINDINGS),
+            (
+                "Everywhere",
+                [
+                    Binding("tab", "focus_next", "Next pane"),
+                    Binding("shift+tab", "focus_previous", "Previous pane"),
+                    Binding(
+                        "ctrl+p",
+                        "command_palette",
+                        "Commands: theme, sort order, export notes, open a list, copy as…",
+                    ),
+                ],
+            ),
+        ]
+        self.push_screen(HelpScreen(sections))
+
+    async def action_quit(self) -> None:
+        self._commit_note()
+        if self.store.dirty and not self._save() and not self._quit_refused:
+            self._quit_refused = True
+            self.notify(
+                "Your notes are not saved. Press q again to quit anyway: the unsaved notes "
+                "will be printed to the terminal.",
+                severity="error",
+                timeout=15,
+            )
+            return
+        if self.store.dirty:
+            self.unsaved_on_exit = self._unsaved_notes()
+        self._save_settings()
+        self.exit(0)
+
+    def _unsaved_notes(self) -> list[tuple[Paper, str]]:
+        found: list[tuple[Paper, str]] = []
+        for paper in self.papers:
+            entry = self.store.get(paper.id)
+            if entry is not None and entry.note:
+                found.append((paper, entry.note))
+        return found
+
+    # -- settings, palette, signals ---------------------------------------------------------
+
+    def _remember_theme(self, _theme: Any) -> None:
+        if self.theme != self.settings.theme:
+            self.settings.theme = self.theme
+            self._save_settings()
+
+    def _save_settings(self) -> None:
+        if self.settings_file is None:
+            return
+        error = save_settings(self.settings_file, self.settings)
+        if error:
+            self.notify(one_line(error), severity="warning", markup=False)
+
+    def set_sort(self, mode: str) -> None:
+        """Change the sort order (remembered) and re-run the search."""
+        self.settings.sort = mode
+        self._save_settings()
+        self._update_header()
+        self._run_search(self.search_query)
+        self.notify(f"Sorted by {SORT_MODES[mode]}")
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for mode, label in SORT_MODES.items():
+            yield SystemCommand(
+                f"Sort: {label}", f"Order search results by {label}", _bind(self.set_sort, mode)
+            )
+        yield SystemCommand(
+            "Export notes", "Write every note to a Markdown file", self.export_notes
+        )
+        yield SystemCommand("Open another list", "Open a paper list from a file", self.open_list)
+        with contextlib.suppress(ImportError):
+            for name, label in self.format_names():
+                yield SystemCommand(
+                    f"Copy as {label}",
+                    f"Copy the selected paper's citation as {label}",
+                    _bind(self.action_copy_citation, name),
+                )
+
+    def export_notes(self) -> None:
+        from paperdeck.path_dialog import PathDialog
+
+        default = str(Path.cwd() / "paperdeck-notes.md")
+
+        def done(name: str | None) -> None:
+            if name:
+                self._export_to(Path(name).expanduser())
+
+        self.push_screen(
+            PathDialog("Export notes to", default, "Markdown, or .json for JSON"), done
+        )
+
+    def _export_to(self, path: Path) -> None:
+        from paperdeck import notes
+
+        fmt = "json" if path.suffix.lower() == ".json" else "markdown"
+        try:
+            text = notes.export_notes(self.store, self.papers, fmt=fmt)
+            path.write_text(text, encoding="utf-8")
+        except (OSError, ValueError) as error:
+            self.notify(one_line(f"Export failed: {error}"), severity="error", markup=False)
+            return
+        self.notify(one_line(f"Notes exported to {path.resolve()}"), markup=False)
+
+    def open_list(self) -> None:
+        from paperdeck.path_dialog import PathDialog
+
+        def done(name: str | None) -> None:
+            if name:
+                self._load_list(Path(name).expanduser())
+
+        self.push_screen(PathDialog("Open a paper list", "", "txt, JSONL, JSON, BibTeX, CSV"), done)
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load_list(self, path: Path) -> None:
+        from paperdeck.errors import PaperdeckError
+        from paperdeck.library import load_library
+
+        try:
+            library = load_library([path])
+        except PaperdeckError as error:
+            self.call_from_thread(self.notify, one_line(str(error)), severity="error", markup=False)
+            return
+        self.call_from_thread(self.set_library, library)
+
+    def set_library(self, library: Library) -> None:
+        """Show another library (the current note is saved first)."""
+        self._commit_note()
+        if self.store.dirty:
+            self._save()
+        self.library = library
+        self.papers = library.papers
+        self._paper_ids = {paper.id for paper in self.papers}
+        self._keys = None
+        self.index = None
+        self._filtered = None
+        self.search_box.value = ""
+        self.search_query = ""
+        self.paper_list.set_papers(self.papers)
+        for message in library.warnings:
+            self.notify(one_line(message), severity="warning", markup=False)
+        self._update_header()
+        self._build_index()
+
+    def _install_signal_handlers(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signum, self._on_terminate_signal)
+
+    def _remove_signal_handlers(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGTERM, signal.SIGHUP):
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.remove_signal_handler(signum)
+
+    def _on_terminate_signal(self) -> None:
+        # The terminal closed or we were asked to stop: keep every word, then leave.
+        self._commit_note()
+        if self.store.dirty and not self._save():
+            self.unsaved_on_exit = self._unsaved_notes()
+        self.exit(0)
+
+
+def _no_spans(_text: str) -> Sequence[tuple[int, int]]:
+    return ()
+
+
+def _highlighter(query: str) -> Any:
+    from paperdeck.search import highlight_spans
+
+    def spans(text: str) -> Sequence[tuple[int, int]]:
+        try:
+            return list(highlight_spans(query, text))
+        except Exception:  # a highlight is decoration: never let it break a paint
+            return ()
+
+    return spans
+
+
+def _bind(function: Any, argument: str) -> Any:
+    def call() -> None:
+        function(argument)
+
+    return call
+
+
+def _short(title: str, length: int = 40) -> str:
+    text = one_line(title)
+    return text if len(text) <= length else text[: length - 1].rstrip() + "…"
+
+
+def run_app(library: Library, notes_option: str | None) -> int:
+    """Run the reader on a loaded library until the user quits; the exit status."""
+    from paperdeck.notes import NotesStore, notes_path
+
+    store = NotesStore(notes_path(notes_option))
+    app = PaperdeckApp(library, store, settings_file=settings_path())
+    result = app.run()
+    if store.dirty:
+        # Last chance: the app may have been stopped without its quit path running.
+        from paperdeck.notes import NotesSaveError
+
+        try:
+            store.save()
+        except NotesSaveError as error:
+            print(f"paperdeck: notes not saved: {one_line(str(error))}", file=sys.stderr)
+            for paper, note in app.unsaved_on_exit or app._unsaved_notes():
+                print(f"\n## {one_line(paper.title)} ({paper.id})\n\n{note}", file=sys.stderr)
+            return 1
+    return int(result or 0)

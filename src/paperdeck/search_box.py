@@ -1,0 +1,64 @@
+"""The search input: filters as you type, remembers earlier searches, hands focus to the list."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Input
+
+HISTORY_SIZE = 50
+
+
+class SearchBox(Input):
+    """An Input with search history on ↑ and keys that return to the list."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "clear_and_leave", "Clear search", show=True),
+        Binding("down", "leave", "To the list", show=False),
+        Binding("up", "history_back", "Earlier search", show=False),
+    ]
+
+    class Leave(Message):
+        """The user wants the list (Enter, ↓, Esc)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(
+            placeholder='/ search: words, \'exact, !not, a | b, "phrase", title: year:2026',
+            id=id,
+            select_on_focus=False,
+        )
+        self.history: list[str] = []
+        self._history_pos: int | None = None
+
+    def remember(self) -> None:
+        """Add the current query to the history (most recent last, no repeats)."""
+        query = self.value.strip()
+        if query:
+            if query in self.history:
+                self.history.remove(query)
+            self.history.append(query)
+            del self.history[:-HISTORY_SIZE]
+        self._history_pos = None
+
+    def action_leave(self) -> None:
+        self.remember()
+        self.post_message(self.Leave())
+
+    def action_clear_and_leave(self) -> None:
+        self.remember()
+        self.value = ""
+        self.post_message(self.Leave())
+
+    def action_history_back(self) -> None:
+        if not self.history:
+            return
+        if self._history_pos is None:
+            self._history_pos = len(self.history)
+        self._history_pos = max(0, self._history_pos - 1)
+        self.value = self.history[self._history_pos]
+        self.cursor_position = len(self.value)
+
+    async def action_submit(self) -> None:
+        self.action_leave()
