@@ -30,9 +30,10 @@ from paperdeck.settings import Settings, load_settings, save_settings, settings_
 from paperdeck.ui_text import one_line
 
 if TYPE_CHECKING:
+    from paperdeck.clipboard import CopyReport
     from paperdeck.library import Library
     from paperdeck.notes import NotesStore
-    from paperdeck.search import SearchIndex, SearchResult
+    from paperdeck.search import SearchIndex, SearchResult, SortMode
 
 AUTOSAVE_DELAY = 1.0
 SORT_MODES = {"relevance": "relevance", "list": "list order", "noted": "recently noted"}
@@ -45,10 +46,7 @@ class PaperdeckApp(App[int]):
     CSS_PATH = str(styles_dir() / "paperdeck.tcss")
     AUTO_FOCUS = "#papers"
     TITLE = "paperdeck"
-    HORIZONTAL_BREAKPOINTS = [
-        (0, "-narrow"),
-        (NARROW_WIDTH, "-wide"),
-    ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-wide")]  # noqa: RUF012
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_search", "Search"),
@@ -89,6 +87,8 @@ class PaperdeckApp(App[int]):
         self._filtered: int | None = None
         self._quit_refused = False
         self.unsaved_on_exit: list[tuple[Paper, str]] = []
+        self.last_copied = ""
+        """The last citation text handed to the clipboard (what tests read)."""
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -239,7 +239,12 @@ class PaperdeckApp(App[int]):
         if not query.strip() and self.settings.sort != "noted":
             self._apply_result(query, None)
             return
-        steps = index.search_steps(query, annotations=self._entries(), sort=self.settings.sort)
+        sort: SortMode = (
+            "noted"
+            if self.settings.sort == "noted"
+            else ("list" if self.settings.sort == "list" else "relevance")
+        )
+        steps = index.search_steps(query, annotations=self._entries(), sort=sort)
         while True:
             try:
                 next(steps)
@@ -465,8 +470,8 @@ class PaperdeckApp(App[int]):
     def _copy(self, text: str, what: str, missing: str) -> None:
         from paperdeck.clipboard import copy_text
 
-        def terminal_write(payload: str) -> None:
-            self.call_from_thread(self.copy_to_clipboard, payload)
+        def terminal_write(sequence: str) -> None:
+            self.call_from_thread(self._write_to_terminal, sequence)
 
         try:
             report = copy_text(text, terminal_write=terminal_write)
@@ -475,15 +480,15 @@ class PaperdeckApp(App[int]):
             return
         self.call_from_thread(self._copied, text, what, missing, report)
 
-    def _copied(self, text: str, what: str, missing: str, report: Any) -> None:
-        if not getattr(report, "confirmed", False) and not getattr(report, "mechanisms", ()):
-            self._copy_failed(text, what, str(report.describe()))
-            return
-        how = str(report.describe())
-        message = f"Copied {what} {how}".rstrip(".")
-        if not report.confirmed:
-            message += " (not confirmed: your terminal may ignore it)"
-        self.notify(one_line(message), markup=False)
+    def _write_to_terminal(self, sequence: str) -> None:
+        driver = self._driver
+        if driver is None:
+            raise RuntimeError("no terminal")
+        driver.write(sequence)
+        driver.flush()
+
+    def _copied(self, text: str, what: str, missing: str, report: CopyReport) -> None:
+        self.last_copied = text
         if missing:
             self.notify(
                 one_line(f"Incomplete citation: {missing}"),
@@ -491,12 +496,24 @@ class PaperdeckApp(App[int]):
                 markup=False,
                 timeout=8,
             )
+        if not report.confirmed:
+            sent = (
+                f"Sent to {report.describe()}, which cannot confirm it."
+                if report.mechanisms
+                else ""
+            )
+            errors = "; ".join(report.errors)
+            self._copy_failed(text, what, " ".join(part for part in (sent, errors) if part))
+            return
+        self.notify(one_line(f"Copied {what} to {report.describe()}"), markup=False)
 
     def _copy_failed(self, text: str, what: str, reason: str) -> None:
         from paperdeck.citation_dialog import CitationDialog
 
-        default = Path.cwd() / ("citations.bib" if "bib" in what.lower() else "citations.txt")
-        self.push_screen(CitationDialog(text, f"Could not copy {what}: {reason}.", default))
+        suffix = ".bib" if what.startswith(("BibTeX", "BibLaTeX")) else ".txt"
+        default = Path.cwd() / f"citations{suffix}"
+        reason = f"Could not confirm the copy of {what}. {reason}".strip()
+        self.push_screen(CitationDialog(text, reason, default))
 
     def action_choose_format(self) -> None:
         from paperdeck.format_dialog import FormatDialog
@@ -625,14 +642,18 @@ class PaperdeckApp(App[int]):
         )
 
     def _export_to(self, path: Path) -> None:
-        from paperdeck import notes
+        from paperdeck.cli_notes import export_json, export_markdown
 
-        fmt = "json" if path.suffix.lower() == ".json" else "markdown"
+        export = export_json if path.suffix.lower() == ".json" else export_markdown
         try:
-            text = notes.export_notes(self.store, self.papers, fmt=fmt)
+            text = export(self.store, self.papers, self._citation_keys())
             path.write_text(text, encoding="utf-8")
-        except (OSError, ValueError) as error:
-            self.notify(one_line(f"Export failed: {error}"), severity="error", markup=False)
+        except OSError as error:
+            self.notify(
+                one_line(f"Export failed: {error.strerror or error}"),
+                severity="error",
+                markup=False,
+            )
             return
         self.notify(one_line(f"Notes exported to {path.resolve()}"), markup=False)
 

@@ -287,6 +287,16 @@ class PaperList(ScrollView, can_focus=True):
             styles = {"": base}
             for name in self.COMPONENT_CLASSES:
                 part = self.get_visual_style(name, partial=True).rich_style
+                if not self.get_component_styles(name).has_rule("background"):
+                    # A part without its own background shows the row's (cursor or not).
+                    part = RichStyle(
+                        color=part.color,
+                        bold=part.bold,
+                        italic=part.italic,
+                        underline=part.underline,
+                        dim=part.dim,
+                        strike=part.strike,
+                    )
                 styles[name.removeprefix("paper-list--")] = part
             self._style_cache[key] = styles
         return styles
