@@ -522,3 +522,83 @@ def test_entries_is_a_live_read_only_view(path: Path, papers: list[Paper]) -> No
     with pytest.raises(TypeError):
         view[papers[2].id] = NoteEntry(paper_id=papers[2].id)  # type: ignore[index]
     assert os.path.exists(path)
+
+
+# -- the fast paths give what the careful ones would ---------------------------------------
+
+
+def test_every_character_sanitising_changes_sends_a_file_the_careful_way() -> None:
+    import unicodedata
+
+    from paperdeck import notes
+    from paperdeck.sanitize import clean_text
+
+    caught = 0
+    for code in range(0x110000):
+        text = f"a{chr(code)}b"
+        if clean_text(text) == text or unicodedata.normalize("NFC", text) != text:
+            continue
+        document = json.dumps({"version": 1, "papers": {"abcd1234": {"note": text}}})
+        raw = json.dumps(json.loads(document), ensure_ascii=False).encode("utf-8", "surrogatepass")
+        assert not notes._is_plain(raw), hex(code)  # raw in the file
+        assert not notes._is_plain(document.encode()), hex(code)  # or as a \u escape
+        caught += 1
+    assert caught > 2000
+    latex = json.dumps({"note": "$\\beta + \\rho \\frac{1}{2} \\u$ é 中文"}, ensure_ascii=False)
+    assert notes._is_plain(latex.encode())
+
+
+def test_latex_backslashes_read_back_exactly(path: Path, papers: list[Paper]) -> None:
+    store = NotesStore(path)
+    text = "$\\beta$, $\\rho$, \\\\frac, \\u2028 as text, tab\there"
+    store.set_note(papers[0], text)
+    store.save()
+    assert NotesStore(path).get(papers[0]).note == text  # type: ignore[union-attr]
+
+
+def _many_papers(count: int) -> list[Paper]:
+    return make_papers([f"abstract {n} " + "words " * (n % 17) for n in range(count)])
+
+
+@pytest.mark.parametrize("layout", ["as written", "re-indented by hand"])
+def test_saving_after_opening_a_big_file_writes_the_canonical_layout(
+    path: Path, layout: str
+) -> None:
+    many = _many_papers(400)
+    store = NotesStore(path)
+    for paper in many:
+        store.set_note(paper, f"note {paper.position}\nsecond line")
+        store.set_tags(paper, ["a", "b"] if paper.position % 2 else [])
+    store.set_correction(many[3], "title", "Corrected")
+    store.save()
+    if layout != "as written":
+        path.write_text(json.dumps(json.loads(path.read_text()), indent=4), encoding="utf-8")
+    reopened = NotesStore(path)
+    reopened.set_note(many[10], "changed after reopening")
+    reopened.save()
+    text = path.read_text(encoding="utf-8")
+    assert text == json.dumps(json.loads(text), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    final = NotesStore(path)
+    assert final.entries == reopened.entries
+    assert final.get(many[10]).note == "changed after reopening"  # type: ignore[union-attr]
+    assert final.get(many[11]).note == "note 12\nsecond line"  # type: ignore[union-attr]
+    assert final.get(many[3]).corrections["title"] == "Corrected"  # type: ignore[union-attr]
+
+
+def test_a_big_merge_keeps_every_note(path: Path) -> None:
+    many = _many_papers(500)
+    first, second = NotesStore(path), NotesStore(path)
+    for paper in many[:250]:
+        first.set_note(paper, f"first {paper.position}")
+    for paper in many[250:]:
+        second.set_note(paper, f"second {paper.position}")
+    first.save()
+    second.save()
+    first.set_note(many[0], "first again")
+    first.save()
+    final = NotesStore(path)
+    assert len(final.entries) == 500
+    assert final.get(many[0]).note == "first again"  # type: ignore[union-attr]
+    assert final.get(many[499]).note == "second 500"  # type: ignore[union-attr]
+    text = path.read_text(encoding="utf-8")
+    assert text == json.dumps(json.loads(text), sort_keys=True, indent=2, ensure_ascii=False) + "\n"

@@ -46,6 +46,16 @@ _FINGERPRINT_CHARS = 120
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _ID_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 _FIELD_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,39}")
+# What sanitize.clean_text removes, as UTF-8 (tests keep this in step with it): C1 controls,
+# surrogates, U+FEFF, U+061C, U+200E-F, U+2028-9, U+202A-E and U+2066-9.
+_UNSAFE_UTF8 = re.compile(
+    rb"\xc2[\x80-\x9f]|\xed[\xa0-\xbf]|\xef\xbb\xbf|\xd8\x9c"
+    rb"|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
+)
+_ASCII_BYTES = bytes(range(128))
+_BACKSLASH_ESCAPES = re.compile(rb"\\[\\bfru]")
+_PLAIN_TAG = re.compile(r"[^\s#+-]\S*")
+_NO_CORRECTIONS: Mapping[str, Any] = MappingProxyType({})
 _BUSY_ERRNOS = {errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, errno.EDEADLK}
 
 
@@ -146,8 +156,11 @@ class NotesStore:
         # The file as this store last read or wrote it: the base of three-way merges.
         self._base: dict[str, NoteEntry] = {}
         self._disk_bytes: bytes | None = None
+        self._disk_signature: _Signature | None = None
         self._changed: set[str] = set()
-        self._text_cache: dict[str, tuple[NoteEntry, str]] = {}
+        self._line_cache: dict[str, tuple[NoteEntry, bytes]] = {}
+        # The last file parsed, whose unchanged entries' text the next save can reuse.
+        self._parsed: tuple[bytes, dict[str, NoteEntry], set[str]] | None = None
         self._mutex = threading.RLock()
         self._load()
 
@@ -341,7 +354,7 @@ class NotesStore:
         with self._locked():
             disk, disk_entries = self._read_for_merge()
             theirs = self._base if disk_entries is None else disk_entries
-            merged = {pid: entry for pid, entry in theirs.items() if not entry.is_empty}
+            merged = dict(theirs)
             for paper_id in sorted(self._changed):
                 result, conflict = _merge_three(
                     self._base.get(paper_id),
@@ -357,17 +370,22 @@ class NotesStore:
                     merged.pop(paper_id, None)
                 else:
                     merged[paper_id] = result
-            data = self._serialise(merged).encode("utf-8")
+            data = self._serialise(merged)
             if data != disk:
                 if disk is not None:
                     self._write_backup(disk)
                 _atomic_write(self.path, data)
-            self._adopt(data, merged)
+            self._adopt(data, merged, _signature(os.stat(self.path)))
 
     def _read_for_merge(self) -> tuple[bytes | None, dict[str, NoteEntry] | None]:
         """The file's bytes now, and its entries when they differ from the last agreed ones."""
         try:
-            data = _read_file(self.path)
+            status = os.stat(self.path)
+            if self._disk_bytes is not None and _signature(status) == self._disk_signature:
+                # The very file this store last read or wrote: every writer replaces the
+                # file, so another save would have changed its inode or times.
+                return self._disk_bytes, None
+            data, _ = _read_file(self.path)
         except FileNotFoundError:
             # paperdeck never deletes the file: a missing one means nothing to merge.
             return None, None
@@ -378,7 +396,7 @@ class NotesStore:
         if data == self._disk_bytes:
             return data, None
         try:
-            return data, _parse(data)
+            return data, self._parse(data)
         except _NewerSchema as error:
             raise NotesSaveError(
                 f"not saving notes: {self.path} was written by a newer paperdeck "
@@ -394,9 +412,17 @@ class NotesStore:
                     entries[paper_id] = entry
             return restored, entries
 
-    def _adopt(self, data: bytes | None, entries: dict[str, NoteEntry]) -> None:
+    def _parse(self, data: bytes) -> dict[str, NoteEntry]:
+        entries, verbatim = _parse_file(data)
+        self._parsed = (data, entries, verbatim)
+        return entries
+
+    def _adopt(
+        self, data: bytes | None, entries: dict[str, NoteEntry], signature: _Signature | None
+    ) -> None:
         """Make `entries` (as stored in `data`) both the agreed base and what is in memory."""
         self._disk_bytes = data
+        self._disk_signature = signature
         self._base = dict(entries)
         for paper_id in [pid for pid in self._entries if pid not in entries]:
             del self._entries[paper_id]
@@ -404,37 +430,68 @@ class NotesStore:
         self._entries.update(entries)
         self._changed.clear()
 
-    def _serialise(self, entries: Mapping[str, NoteEntry]) -> str:
+    def _serialise(self, entries: Mapping[str, NoteEntry]) -> bytes:
         """Exactly json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\\n".
 
-        Built by hand, reusing each unchanged entry's text, because the indenting encoder of
-        the json module is pure Python and several times too slow for 10,000 notes.
+        Built by hand, reusing each unchanged entry's encoded lines, because the indenting
+        encoder of the json module is pure Python and several times too slow for 10,000 notes.
         """
         if not entries:
-            return '{\n  "papers": {},\n  "version": 1\n}\n'
-        cache = self._text_cache
-        fresh: dict[str, tuple[NoteEntry, str]] = {}
-        parts: list[str] = []
-        for paper_id in sorted(entries):
-            entry = entries[paper_id]
-            cached = cache.get(paper_id)
-            reuse = cached is not None and cached[0] is entry
-            text = cached[1] if cached is not None and reuse else _entry_json(entry)
-            fresh[paper_id] = (entry, text)
-            parts.append(f"    {encode_basestring(paper_id)}: {text}")
-        self._text_cache = fresh
-        body = ",\n".join(parts)
-        return f'{{\n  "papers": {{\n{body}\n  }},\n  "version": {SCHEMA_VERSION}\n}}\n'
+            return b'{\n  "papers": {},\n  "version": 1\n}\n'
+        cache = self._line_cache
+        if len(cache) > len(entries) + 1000:
+            self._line_cache = cache = {k: v for k, v in cache.items() if k in entries}
+        order = sorted(entries)
+        if self._parsed is not None:
+            self._reuse_parsed_text(entries)
+        stale = [
+            paper_id
+            for paper_id in order
+            if (cached := cache.get(paper_id)) is None or cached[0] is not entries[paper_id]
+        ]
+        fresh = [entries[paper_id] for paper_id in stale]
+        for paper_id, entry, line in zip(stale, fresh, _entry_lines(stale, fresh), strict=True):
+            cache[paper_id] = (entry, line)
+        parts = [cache[paper_id][1] for paper_id in order]
+        body = b",\n".join(parts)
+        return b'{\n  "papers": {\n' + body + b'\n  },\n  "version": 1\n}\n'
+
+    def _reuse_parsed_text(self, entries: Mapping[str, NoteEntry]) -> None:
+        """Cache, as they stand in the file last parsed, the entries that are still those."""
+        assert self._parsed is not None
+        data, parsed, verbatim = self._parsed
+        self._parsed = None
+        cache = self._line_cache
+        unchanged = [
+            paper_id
+            for paper_id in verbatim
+            if entries.get(paper_id) is parsed[paper_id]
+            and ((cached := cache.get(paper_id)) is None or cached[0] is not parsed[paper_id])
+        ]
+        if len(unchanged) < 100:
+            return  # not worth slicing the file
+        lines = _entry_texts(data, list(parsed))
+        if lines is not None:
+            for paper_id in unchanged:
+                cache[paper_id] = (parsed[paper_id], lines[paper_id])
 
     def _write_backup(self, data: bytes) -> None:
-        # A copy, not a hard link: an editor that rewrites the file in place must not be able
-        # to spoil the backup too.
         try:
             for number in range(BACKUPS, 1, -1):
                 older = self._backup_path(number - 1)
                 if older.exists():
                     os.replace(older, self._backup_path(number))
-            _atomic_write(self._backup_path(1), data, sync=False)
+            newest = self._backup_path(1)
+            link = newest.with_name(f".{newest.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+            try:
+                # A second name for the current file costs nothing: writers never change a
+                # notes file in place, they replace it.
+                os.link(self.path, link)
+                os.replace(link, newest)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    os.unlink(link)
+                _atomic_write(newest, data, sync=False)
         except OSError as error:
             self.messages.append(f"could not keep a backup of the notes: {_reason(error)}")
 
@@ -466,7 +523,7 @@ class NotesStore:
 
     def _load(self) -> None:
         try:
-            data = _read_file(self.path)
+            data, signature = _read_file(self.path)
         except (FileNotFoundError, NotADirectoryError):
             # No file yet (saving says so if its folder cannot be made).
             return
@@ -483,7 +540,7 @@ class NotesStore:
             )
             return
         try:
-            self._adopt(data, _parse(data))
+            self._adopt(data, self._parse(data), signature)
         except _NewerSchema as error:
             self.messages.append(
                 f"the notes file {self.path} was written by a newer paperdeck (schema version "
@@ -497,12 +554,12 @@ class NotesStore:
             with self._locked():
                 # Another paperdeck may have recovered the file while this one waited.
                 try:
-                    data: bytes | None = _read_file(self.path)
+                    data, signature = _read_file(self.path)
                 except FileNotFoundError:
-                    data = None
+                    data, signature = None, None
                 if data is not None:
                     try:
-                        self._adopt(data, _parse(data))
+                        self._adopt(data, self._parse(data), signature)
                         return
                     except _NewerSchema:
                         self._load()
@@ -510,7 +567,8 @@ class NotesStore:
                     except _BadFile as error:
                         reason = str(error)
                 recovered, entries = self._recover(reason)
-                self._adopt(recovered, entries)
+                restored = _signature(os.stat(self.path)) if recovered is not None else None
+                self._adopt(recovered, entries, restored)
         except (OSError, NotesSaveError) as error:
             detail = _reason(error) if isinstance(error, OSError) else str(error)
             message = (
@@ -555,8 +613,8 @@ class NotesStore:
         for number in range(1, BACKUPS + 1):
             backup = self._backup_path(number)
             try:
-                data = _read_file(backup)
-                return backup, data, _parse(data)
+                data, _ = _read_file(backup)
+                return backup, data, _parse_file(data)[0]
             except (OSError, _BadFile, _NewerSchema):
                 continue
         return None
@@ -568,7 +626,7 @@ class NotesStore:
 def parse_document(data: bytes | str) -> dict[str, NoteEntry]:
     """Entries of a notes file or JSON export; PaperdeckError (one line) when it is not one."""
     try:
-        return _parse(data)
+        return _parse_file(data)[0]
     except _NewerSchema as error:
         raise PaperdeckError(
             f"written by a newer paperdeck (schema version {error.version})"
@@ -603,11 +661,14 @@ def entry_from_json(paper_id: str, value: Any) -> NoteEntry:
         raise ValueError(str(error)) from None
 
 
-def _parse(data: bytes | str) -> dict[str, NoteEntry]:
-    if not data.strip():
+def _parse_file(data: bytes | str) -> tuple[dict[str, NoteEntry], set[str]]:
+    """The entries of a notes file, and the ids of those read exactly as they stand."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    raw = raw.removeprefix(b"\xef\xbb\xbf")
+    if not raw.strip():
         raise _BadFile("the file is empty")
     try:
-        document = json.loads(data)
+        document = json.loads(raw)
     except UnicodeDecodeError:
         raise _BadFile("the file is not UTF-8 text") from None
     except json.JSONDecodeError as error:
@@ -622,7 +683,122 @@ def _parse(data: bytes | str) -> dict[str, NoteEntry]:
     papers = document.get("papers")
     if not isinstance(papers, dict):
         raise _BadFile('"papers" is not an object')
-    return {paper_id: _entry_from_json(paper_id, value) for paper_id, value in papers.items()}
+    entries: dict[str, NoteEntry] = {}
+    verbatim: set[str] = set()
+    if _is_plain(raw):
+        tag_sets: dict[tuple[Any, ...], tuple[str, ...] | None] = {}
+        for paper_id, value in papers.items():
+            entry = _plain_entry(paper_id, value, tag_sets)
+            if entry is None:
+                entries[paper_id] = _entry_from_json(paper_id, value)
+            else:
+                entries[paper_id] = entry
+                verbatim.add(paper_id)
+    else:
+        for paper_id, value in papers.items():
+            entries[paper_id] = _entry_from_json(paper_id, value)
+    return entries, verbatim
+
+
+_HEAD = b'{\n  "papers": {\n'
+_TAIL = b'\n  },\n  "version": 1\n}\n'
+
+
+def _entry_texts(data: bytes, keys: list[str]) -> dict[str, bytes] | None:
+    """Each entry's text in a file laid out as this module writes it; None for another layout.
+
+    Raw line breaks occur only between JSON tokens, never inside a string, so an entry ends
+    where a line is exactly "    }" (or "    },").
+    """
+    if not data.startswith(_HEAD) or not data.endswith(_TAIL):
+        return None
+    # NUL cannot occur in a plain file (see _is_plain), so it can mark where to cut.
+    body = data[len(_HEAD) : -len(_TAIL)].replace(b"\n    },\n", b"\n    }\0")
+    parts = body.split(b"\0")
+    if len(parts) != len(keys) or not parts[-1].endswith(b"\n    }"):
+        return None
+    texts = dict(zip(keys, parts, strict=True))
+    starts = (b'    "%s": {\n' % paper_id.encode() for paper_id in keys)
+    if not all(map(bytes.startswith, parts, starts)):
+        return None
+    return texts
+
+
+def _is_plain(raw: bytes) -> bool:
+    """True when no string in this JSON can hold a character sanitising would remove.
+
+    One look at the whole file instead of sanitising every string: raw, such characters are
+    DEL and a few multi-byte UTF-8 sequences (looked for among the non-ASCII bytes alone); as
+    escapes, \\b, \\f, \\r and \\u (an escaped backslash, as in LaTeX's \\rho, is fine).
+    """
+    if b"\x7f" in raw or b"\x00" in raw:  # NUL: not UTF-8 at all but UTF-16 or -32
+        return False
+    if not raw.isascii() and _UNSAFE_UTF8.search(raw.translate(None, _ASCII_BYTES)):
+        return False
+    return set(_BACKSLASH_ESCAPES.findall(raw)) <= {b"\\\\"}
+
+
+def _plain_entry(
+    paper_id: str, value: Any, tag_sets: dict[tuple[Any, ...], tuple[str, ...] | None]
+) -> NoteEntry | None:
+    """An entry of a file without unsafe characters, as it stands; None when it is unusual.
+
+    `tag_sets` remembers which tag lists are fine as they are: few differ in one file.
+    """
+    if type(value) is not dict or not _ID_PATTERN.fullmatch(paper_id):
+        return None
+    raw_tags = value.get("tags", [])
+    if type(raw_tags) is not list:
+        return None
+    try:
+        key = tuple(raw_tags)
+        tags = tag_sets[key] if key in tag_sets else tag_sets.setdefault(key, _plain_tags(key))
+    except TypeError:  # something unhashable in the list
+        return None
+    if tags is None:
+        return None
+    note = value.get("note", "")
+    excerpt = value.get("excerpt", "")
+    list_name = value.get("list", "")
+    state = value.get("state", "unread")
+    starred = value.get("starred", False)
+    created = value.get("created", 0.0)
+    updated = value.get("updated", 0.0)
+    if (
+        type(note) is not str
+        or type(excerpt) is not str
+        or type(list_name) is not str
+        or value.get("corrections")
+        or state not in STATES
+        or type(starred) is not bool
+        or type(created) is not float
+        or type(updated) is not float
+        or not 0 <= created < 1e11
+        or not 0 <= updated < 1e11
+        or "\n" in excerpt
+        or "\n" in list_name
+    ):
+        # Anything unusual (corrections too: they are rare) takes the careful path.
+        return None
+    return NoteEntry(
+        paper_id,
+        note,
+        tags,
+        state,
+        starred,
+        created,
+        updated,
+        _NO_CORRECTIONS,
+        excerpt,
+        list_name,
+    )
+
+
+def _plain_tags(tags: tuple[Any, ...]) -> tuple[str, ...] | None:
+    """The tags when each is text already in its stored form, without duplicates."""
+    if not all(type(tag) is str and _PLAIN_TAG.fullmatch(tag) for tag in tags):
+        return None
+    return tags if len({tag.casefold() for tag in tags}) == len(tags) else None
 
 
 def _entry_from_json(paper_id: str, value: Any) -> NoteEntry:
@@ -698,33 +874,71 @@ def _unique_tags(tags: Iterable[str]) -> tuple[str, ...]:
     return tuple(seen.values())
 
 
-def _entry_json(entry: NoteEntry) -> str:
-    """One entry as json.dumps(indent=2, sort_keys=True) writes it at depth two."""
-    if entry.corrections:
-        dumped = json.dumps(
-            entry_to_json(entry)["corrections"], sort_keys=True, indent=2, ensure_ascii=False
+_ENTRY_TEMPLATE = (
+    "    %s: {\n"
+    '      "corrections": %s,\n'
+    '      "created": %s,\n'
+    '      "excerpt": %s,\n'
+    '      "list": %s,\n'
+    '      "note": %s,\n'
+    '      "starred": %s,\n'
+    '      "state": %s,\n'
+    '      "tags": %s,\n'
+    '      "updated": %s\n'
+    "    }"
+)
+_BULK_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=("\n", ":"))
+
+
+def _entry_lines(keys: list[str], entries: list[NoteEntry]) -> list[bytes]:
+    """Entries as json.dumps(indent=2, sort_keys=True) writes them inside "papers".
+
+    Strings are encoded in bulk by the json module's C encoder (a raw newline cannot occur
+    inside an encoded string, so it separates them safely) and each entry is one %-format.
+    """
+    if not entries:
+        return []
+    ids = _encode_all(keys)
+    notes = _encode_all([entry.note for entry in entries])
+    excerpts = _encode_all([entry.excerpt for entry in entries])
+    lists = _encode_all([entry.list_name for entry in entries])
+    tag_texts: dict[tuple[str, ...], str] = {}
+    rows = []
+    for index, entry in enumerate(entries):
+        tags = tag_texts.get(entry.tags)
+        if tags is None:
+            tags = tag_texts[entry.tags] = _tags_json(entry.tags)
+        rows.append(
+            (
+                ids[index],
+                _corrections_json(entry.corrections) if entry.corrections else "{}",
+                float.__repr__(entry.created),
+                excerpts[index],
+                lists[index],
+                notes[index],
+                "true" if entry.starred else "false",
+                f'"{entry.state}"',
+                tags,
+                float.__repr__(entry.updated),
+            )
         )
-        corrections = dumped.replace("\n", "\n      ")
-    else:
-        corrections = "{}"
-    if entry.tags:
-        inner = ",\n".join(f"        {encode_basestring(tag)}" for tag in entry.tags)
-        tags = f"[\n{inner}\n      ]"
-    else:
-        tags = "[]"
-    return (
-        "{\n"
-        f'      "corrections": {corrections},\n'
-        f'      "created": {float.__repr__(entry.created)},\n'
-        f'      "excerpt": {encode_basestring(entry.excerpt)},\n'
-        f'      "list": {encode_basestring(entry.list_name)},\n'
-        f'      "note": {encode_basestring(entry.note)},\n'
-        f'      "starred": {"true" if entry.starred else "false"},\n'
-        f'      "state": {encode_basestring(entry.state)},\n'
-        f'      "tags": {tags},\n'
-        f'      "updated": {float.__repr__(entry.updated)}\n'
-        "    }"
-    )
+    return [(_ENTRY_TEMPLATE % row).encode("utf-8") for row in rows]
+
+
+def _encode_all(texts: list[str]) -> list[str]:
+    return _BULK_ENCODER.encode(texts)[1:-1].split("\n")
+
+
+def _tags_json(tags: tuple[str, ...]) -> str:
+    if not tags:
+        return "[]"
+    inner = ",\n".join(f"        {encode_basestring(tag)}" for tag in tags)
+    return f"[\n{inner}\n      ]"
+
+
+def _corrections_json(corrections: Mapping[str, Any]) -> str:
+    plain = {key: list(v) if isinstance(v, tuple) else v for key, v in corrections.items()}
+    return json.dumps(plain, sort_keys=True, indent=2, ensure_ascii=False).replace("\n", "\n      ")
 
 
 # -- merging -------------------------------------------------------------------------------
@@ -908,15 +1122,31 @@ def _atomic_write(path: Path, data: bytes, *, sync: bool = True) -> None:
         _fsync_folder(path.parent)
 
 
-def _read_file(path: Path) -> bytes:
-    """A regular file's bytes. A device or pipe is refused: reading could block, and moving
-    it aside as a damaged notes file would be a disaster (think --notes /dev/null)."""
-    mode = os.stat(path).st_mode
-    if stat.S_ISDIR(mode):
-        raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
-    if not stat.S_ISREG(mode):
-        raise OSError(errno.EINVAL, "not a regular file", str(path))
-    return path.read_bytes()
+_Signature = tuple[int, int, int, int, int]
+
+
+def _signature(status: os.stat_result) -> _Signature:
+    """What changes when a file is replaced or rewritten."""
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def _read_file(path: Path) -> tuple[bytes, _Signature]:
+    """A regular file's bytes and the signature of the very file they were read from.
+
+    A device or pipe is refused: reading could block, and moving it aside as a damaged notes
+    file would be a disaster (think --notes /dev/null).
+    """
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        with os.fdopen(os.dup(descriptor), "rb") as handle:
+            return handle.read(), _signature(status)
+    finally:
+        os.close(descriptor)
 
 
 def _fsync_folder(folder: Path) -> None:
