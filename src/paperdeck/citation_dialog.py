@@ -18,6 +18,8 @@ from paperdeck.ui_text import clean, one_line
 class CitationDialog(ModalScreen[None]):
     """The citation in a read-only text area, and a file it can be written to."""
 
+    AUTO_FOCUS = "#citation-text"
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
 
     def __init__(self, text: str, reason: str, default_file: Path) -> None:

@@ -17,6 +17,8 @@ from textual.widgets.option_list import Option
 class FormatDialog(ModalScreen[str | None]):
     """A list of (format id, label); Enter picks, Esc cancels."""
 
+    AUTO_FOCUS = "#format-options"
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, formats: Sequence[tuple[str, str]], current: str) -> None:

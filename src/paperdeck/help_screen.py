@@ -59,6 +59,8 @@ KEY_NAMES = {
 class HelpScreen(ModalScreen[None]):
     """Every key, grouped by where it applies."""
 
+    AUTO_FOCUS = "#help-body"
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss_help", "Close help"),
     ]

@@ -346,10 +346,14 @@ class PaperList(ScrollView, can_focus=True):
             if any(m_start <= start < m_end for m_start, m_end in matches):
                 style = style + styles["match"]
             pieces.append((title[start:end], style))
+        # Tags sit at the right edge, so the titles stay aligned and the tags stay visible.
+        tags = ""
         if annotation is not None and annotation.tags:
-            tags = "  " + " ".join("#" + one_line(tag) for tag in annotation.tags)
-            pieces.append((tags, base + styles["tags"]))
-        room = width - used
+            tags = " " + " ".join("#" + one_line(tag) for tag in annotation.tags)
+            limit = max(0, (width - used) // 3)
+            if cell_len(tags) > limit:
+                tags = set_cell_size(tags, max(0, limit - 1)) + "…" if limit > 1 else ""
+        room = width - used - cell_len(tags)
         for text, style in pieces:
             if room <= 0:
                 break
@@ -360,6 +364,9 @@ class PaperList(ScrollView, can_focus=True):
                 break
             segments.append(Segment(text, style))
             room -= cells
+        if tags:
+            segments.append(Segment(" " * room, base))
+            segments.append(Segment(tags, base + styles["tags"]))
         return Strip(segments).adjust_cell_length(width, base)
 
 

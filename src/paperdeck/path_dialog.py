@@ -15,6 +15,8 @@ from textual.widgets import Input, Static
 class PathDialog(ModalScreen[str | None]):
     """One input line; Enter returns the path typed, Esc cancels."""
 
+    AUTO_FOCUS = "#path-input"
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, default: str = "", hint: str = "") -> None:

@@ -28,6 +28,8 @@ def parse_tags(text: str) -> list[str]:
 class TagsDialog(ModalScreen[list[str] | None]):
     """An input prefilled with the paper's tags; Enter saves, Esc cancels."""
 
+    AUTO_FOCUS = "#tags-input"
+
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, tags: Sequence[str]) -> None:

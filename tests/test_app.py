@@ -1,0 +1,491 @@
+"""Journeys through the reader with Textual's Pilot: what a user presses and what they then see."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from textual import events
+
+from paperdeck.app import PaperdeckApp
+from paperdeck.citation_dialog import CitationDialog
+from paperdeck.format_dialog import FormatDialog
+from paperdeck.help_screen import HelpScreen
+from paperdeck.library import load_library
+from paperdeck.notes import NotesStore
+from paperdeck.resources import bundled_list
+from paperdeck.tags_dialog import TagsDialog
+
+MakeApp = Callable[..., PaperdeckApp]
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> MakeApp:
+    """A reader on the bundled list (or `path`), notes and settings in the test's folder."""
+
+    def make(path: Path | None = None, autosave_delay: float = 30.0) -> PaperdeckApp:
+        library = load_library([path or bundled_list()])
+        store = NotesStore(tmp_path / "notes.json")
+        return PaperdeckApp(
+            library,
+            store,
+            settings_file=tmp_path / "settings.json",
+            autosave_delay=autosave_delay,
+        )
+
+    return make
+
+
+@pytest.fixture
+def long_list(tmp_path: Path) -> Path:
+    """300 distinct papers made from the bundled abstracts, enough to scroll."""
+    text = bundled_list().read_text(encoding="utf-8")
+    abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    papers = [f"{abstracts[i % len(abstracts)]} (Variant {i}.)" for i in range(300)]
+    path = tmp_path / "long.txt"
+    path.write_text("A long list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def x_display() -> Iterator[str]:
+    """A private X server (Xvfb) for the system clipboard through xclip."""
+    if not shutil.which("Xvfb") or not shutil.which("xclip"):
+        pytest.skip("needs Xvfb and xclip (apt-get install xvfb xclip)")
+    number = next(
+        n
+        for n in range(300, 400)
+        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists()
+    )
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            assert time.monotonic() < deadline, "Xvfb did not start"
+            time.sleep(0.05)
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def saved_notes(tmp_path: Path) -> dict[str, dict[str, object]]:
+    data = json.loads((tmp_path / "notes.json").read_text(encoding="utf-8"))
+    papers: dict[str, dict[str, object]] = data["papers"]
+    return papers
+
+
+def row_text(app: PaperdeckApp, y: int) -> str:
+    return app.paper_list.render_line(y).text
+
+
+def header_text(app: PaperdeckApp) -> str:
+    return str(app.query_one("#header").render())
+
+
+async def settle(app: PaperdeckApp, pilot: object) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def type_text(pilot: object, text: str) -> None:
+    await pilot.press(*[{" ": "space"}.get(c, c) for c in text])  # type: ignore[attr-defined]
+
+
+# --- browsing -------------------------------------------------------------------------------
+
+
+async def test_browse_moves_the_cursor_and_the_detail_follows(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        papers = app.papers
+        assert app.screen.focused is app.paper_list
+        assert papers[0].title in app.detail.text
+        assert "19 papers · 0 noted · 0 starred" in header_text(app)
+        await pilot.press("j", "j")
+        assert app.current_paper is papers[2]
+        assert papers[2].title in app.detail.text
+        assert "Abstract" in app.detail.text
+        await pilot.press("G")
+        assert app.current_paper is papers[-1]
+        await pilot.press("k")
+        assert app.current_paper is papers[-2]
+        await pilot.press("g")
+        assert app.current_paper is papers[0]
+        await pilot.press("end", "home", "down")
+        assert app.current_paper is papers[1]
+        # The first row shows the unread marker, its position and the real title.
+        first = row_text(app, 0)
+        assert "●" in first and " 1 " in first
+        assert first.split(" 1 ", 1)[1].strip().startswith(papers[0].title[:20])
+
+
+async def test_click_selects_and_wheel_scrolls(make_app: MakeApp, long_list: Path) -> None:
+    app = make_app(long_list)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        await pilot.click("#papers", offset=(10, 5))
+        clicked = paper_list.cursor
+        assert clicked > 0
+        assert app.current_paper is app.papers[clicked]
+        assert app.papers[clicked].title[:30] in app.detail.text
+        assert paper_list.scroll_y == 0
+        for _ in range(3):
+            paper_list.post_message(
+                events.MouseScrollDown(paper_list, 5, 5, 0, 0, 0, False, False, False)
+            )
+            await pilot.pause()
+        assert paper_list.scroll_y > 0
+        assert app.current_paper is app.papers[clicked]
+
+
+async def test_page_keys_and_a_long_list(make_app: MakeApp, long_list: Path) -> None:
+    app = make_app(long_list)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        height = paper_list.scrollable_content_region.height
+        await pilot.press("pagedown")
+        assert paper_list.cursor == height
+        assert paper_list.scroll_y > 0
+        await pilot.press("pageup")
+        assert paper_list.cursor == 0
+        await pilot.press("G")
+        assert paper_list.cursor == 299
+        assert row_text(app, height - 1).split("●", 1)[1].strip().startswith("300 ")
+
+
+# --- search ---------------------------------------------------------------------------------
+
+
+async def test_search_filters_highlights_and_clears(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        assert app.screen.focused is app.search_box
+        await type_text(pilot, "speculative decoding")
+        await settle(app, pilot)
+        titles = [app.papers[i].title for i in app.paper_list.rows]
+        assert len(titles) == 2
+        assert {"BubbleSpec", "SafeSpec"} == {t.split(":")[0] for t in titles}
+        assert "2 / 19" in header_text(app)
+        # Typing never fired the printable bindings (s star, c cite, ...).
+        assert not any(entry.starred for entry in app.store.entries.values())
+        # The match is highlighted in the detail pane's text.
+        detail = app.detail.content
+        assert any("warning" in str(span.style) for span in detail.spans)
+        await pilot.press("enter")
+        assert app.screen.focused is app.paper_list
+        await pilot.press("slash", "escape")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 19
+        assert "19 papers" in header_text(app)
+        assert app.screen.focused is app.paper_list
+        # ↑ in the search field recalls the earlier search.
+        await pilot.press("slash", "up")
+        assert app.search_box.value == "speculative decoding"
+        await pilot.press("down")
+        await settle(app, pilot)
+        assert app.screen.focused is app.paper_list
+        assert len(app.paper_list.rows) == 2
+
+
+async def test_a_search_with_no_match_says_so(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "zzqqxx")
+        await settle(app, pilot)
+        assert app.paper_list.rows == [] or len(app.paper_list.rows) == 0
+        assert "No papers match" in row_text(app, 0)
+        assert "0 / 19" in header_text(app)
+        assert "No paper selected" in app.detail.text
+
+
+# --- notes ----------------------------------------------------------------------------------
+
+
+async def test_note_survives_switching_papers_and_is_saved(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        first = app.papers[0]
+        await pilot.press("n")
+        assert app.screen.focused is app.notes.editor
+        await type_text(pilot, "read the proofs")
+        assert "unsaved" in str(app.query_one("#notes-status").render())
+        # Printable keys typed into the note never star, tag or quit.
+        await type_text(pilot, " sqrt")
+        await pilot.press("escape")
+        assert app.screen.focused is app.paper_list
+        await pilot.press("j")
+        assert app.notes.editor.text == ""
+        await pilot.press("k")
+        assert app.notes.editor.text == "read the proofs sqrt"
+        assert saved_notes(tmp_path)[first.id]["note"] == "read the proofs sqrt"
+        assert "saved" in str(app.query_one("#notes-status").render())
+        assert "✎" in row_text(app, 0)
+        assert "1 noted" in header_text(app)
+        entry = app.store.get(first)
+        assert entry is not None and not entry.starred
+
+
+async def test_note_autosaves_after_typing_stops(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app(autosave_delay=0.3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "draft")
+        await pilot.pause(0.6)
+        assert saved_notes(tmp_path)[app.papers[0].id]["note"] == "draft"
+        assert app.screen.focused is app.notes.editor
+
+
+async def test_quit_saves_what_was_typed(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app(autosave_delay=60.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "n")
+        await type_text(pilot, "last words")
+        await pilot.press("escape", "q")
+        await pilot.pause()
+    assert app.return_value == 0
+    assert saved_notes(tmp_path)[app.papers[1].id]["note"] == "last words"
+
+
+async def test_a_save_error_is_shown_and_the_text_kept(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.store.path = tmp_path / "not-a-folder" / "notes.json"
+        (tmp_path / "not-a-folder").write_text("a file where a folder should be")
+        await pilot.press("n")
+        await type_text(pilot, "keep me")
+        await pilot.press("escape")
+        status = str(app.query_one("#notes-status").render())
+        assert "not saved" in status
+        await pilot.press("j", "k")
+        assert app.notes.editor.text == "keep me"
+        # q refuses once while the notes are unsaved, and says why.
+        await pilot.press("q")
+        assert app.is_running
+        assert any("not saved" in n.message for n in app._notifications)
+
+
+# --- star, read state, tags -----------------------------------------------------------------
+
+
+async def test_star_read_and_tags(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        paper = app.papers[0]
+        await pilot.press("s")
+        assert "★" in row_text(app, 0)
+        assert "1 starred" in header_text(app)
+        await pilot.press("r")
+        assert "●" not in row_text(app, 0)
+        await pilot.press("t")
+        assert isinstance(app.screen, TagsDialog)
+        await type_text(pilot, "theory rl")
+        await pilot.press("enter")
+        assert not isinstance(app.screen, TagsDialog)
+        row = row_text(app, 0)
+        assert "#theory" in row and "#rl" in row
+        status = str(app.query_one("#notes-status").render())
+        assert "★ starred" in status and "#theory #rl" in status and "read" in status
+        saved = saved_notes(tmp_path)[paper.id]
+        assert saved["starred"] is True and saved["state"] == "read"
+        assert saved["tags"] == ["theory", "rl"]
+        # Esc in the tags dialog changes nothing.
+        await pilot.press("t", "x", "escape")
+        assert saved_notes(tmp_path)[paper.id]["tags"] == ["theory", "rl"]
+        await pilot.press("s", "r")
+        assert "★" not in row_text(app, 0) and "●" in row_text(app, 0)
+
+
+# --- citations ------------------------------------------------------------------------------
+
+
+async def test_cite_without_a_clipboard_shows_the_citation(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no xclip, xsel, wl-copy ...
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j", "c")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CitationDialog)
+        assert app.last_copied.startswith("@inproceedings{")
+        assert "BubbleSpec" in app.last_copied
+        target = tmp_path / "out.bib"
+        app.screen.write_file(str(target))
+        await pilot.pause()
+        assert "BubbleSpec" in target.read_text(encoding="utf-8")
+        assert not isinstance(app.screen, CitationDialog)
+
+
+async def test_choose_a_format_mark_papers_and_copy_them(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("C")
+        assert isinstance(app.screen, FormatDialog)
+        formats = [name for name, _ in app.format_names()]
+        await pilot.press(*["down"] * formats.index("markdown"), "enter")
+        assert app.settings.citation_format == "markdown"
+        assert json.loads((tmp_path / "settings.json").read_text())["citation_format"] == "markdown"
+        await pilot.press("space", "space")
+        assert "2 marked" in header_text(app)
+        await pilot.press("c")
+        await settle(app, pilot)
+        lines = app.last_copied.strip().splitlines()
+        assert len(lines) == 2 and all(line.startswith("[") for line in lines)
+        assert app.papers[0].title in lines[0] and app.papers[1].title in lines[1]
+        assert "marked" not in header_text(app)
+
+
+@pytest.mark.slow
+async def test_cite_with_the_x_clipboard(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, x_display: str
+) -> None:
+    monkeypatch.setenv("DISPLAY", x_display)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("TMUX", raising=False)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j", "c")
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, CitationDialog)
+        messages = [n.message for n in app._notifications]
+        assert any(m.startswith("Copied BibTeX for “BubbleSpec") for m in messages), messages
+        assert any("the system clipboard" in m for m in messages)
+    copied = subprocess.run(
+        ["xclip", "-display", x_display, "-o", "-selection", "clipboard"],
+        capture_output=True,
+        text=True,
+        timeout=5,
+        check=True,
+    ).stdout
+    assert copied.startswith("@inproceedings{") and "BubbleSpec" in copied
+
+
+# --- help, palette, settings ----------------------------------------------------------------
+
+
+async def test_help_screen_lists_the_keys(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        for expected in ("Star", "Search", "Cite", "j ↓", "PgDn", "Esc", "Ctrl+P", "is:starred"):
+            assert expected in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_sort_and_theme_are_remembered(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.set_sort("list")
+        app.theme = "nord"
+        await settle(app, pilot)
+        assert "sort: list order" in header_text(app)
+    settings = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))
+    assert settings["sort"] == "list" and settings["theme"] == "nord"
+    again = make_app()
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(again, pilot)
+        assert again.theme == "nord"
+        assert again.settings.sort == "list"
+
+
+async def test_command_palette_offers_the_reader_commands(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for expected in (
+            "Theme",
+            "Sort: relevance",
+            "Sort: list order",
+            "Sort: recently noted",
+            "Export notes",
+            "Open another list",
+            "Copy as BibTeX",
+            "Copy as RIS",
+        ):
+            assert expected in titles
+
+
+async def test_export_and_open_another_list(
+    make_app: MakeApp, tmp_path: Path, long_list: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "exported note")
+        await pilot.press("escape")
+        target = tmp_path / "export.md"
+        app._export_to(target)
+        assert "exported note" in target.read_text(encoding="utf-8")
+        app._load_list(long_list)
+        await settle(app, pilot)
+        assert len(app.papers) == 300
+        assert "300 papers" in header_text(app)
+        assert "A long list" in header_text(app)
+
+
+# --- layout ---------------------------------------------------------------------------------
+
+
+async def test_narrow_terminal_folds_the_notes(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert app.screen.has_class("-narrow")
+        assert app.notes.region.height == 0
+        assert app.paper_list.region.width >= 70
+        assert app.detail.region.height > 0
+        await pilot.press("j")
+        assert app.papers[1].title[:20] in app.detail.text
+        await pilot.press("n")
+        assert app.notes.region.height > 0
+        assert app.screen.focused is app.notes.editor
+        await type_text(pilot, "small screen")
+        await pilot.press("escape")
+        assert app.notes.region.height == 0
+        assert app.screen.focused is app.paper_list
+        await pilot.resize_terminal(140, 40)
+        await pilot.pause()
+        assert not app.screen.has_class("-narrow")
+        assert app.notes.region.height > 0
+        assert app.notes.editor.text == "small screen"
