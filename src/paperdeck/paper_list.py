@@ -115,6 +115,7 @@ class PaperList(ScrollView, can_focus=True):
         self.papers = papers
         self.marked.clear()
         self._cache.clear()
+        self._last_posted = -1  # the same row may now hold another paper
         self.set_rows(range(len(papers)))
 
     def set_rows(self, rows: Sequence[int], keep_paper: int | None = None) -> None:
