@@ -101,6 +101,8 @@ def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     )
     assert stored(notes)[paper_id(3)]["tags"] == ["rl", "x"]
     assert ok(*at(notes, "tag", "3")).strip().endswith(": rl, x")
+    wrong = run(*at(notes, "tag", "3", "+y", "--bogus"))
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "--bogus" in wrong.stderr
 
 
 def test_mark_sets_state_and_star(notes: Path) -> None:

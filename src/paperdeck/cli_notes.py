@@ -13,10 +13,10 @@ import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from paperdeck.cli_common import add_paths_argument, common_options, open_library, warn
-from paperdeck.errors import PaperdeckError
+from paperdeck.errors import PaperdeckError, UsageError
 from paperdeck.library import resolve_ref
 from paperdeck.model import Paper
 from paperdeck.notes import (
@@ -270,11 +270,16 @@ def run_tag(args: argparse.Namespace) -> int:
     return 0
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see `{self.prog} --help`)")
+
+
 def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
     """Take the +NAME/-NAME words out of what followed REF; parse the rest as usual."""
     changes = [word for word in args.changes if _TAG_CHANGE.fullmatch(word)]
     rest = [word for word in args.changes if not _TAG_CHANGE.fullmatch(word)]
-    parser = argparse.ArgumentParser(prog="paperdeck tag", parents=[common_options()])
+    parser = _OneLineParser(prog="paperdeck tag", parents=[common_options()])
     add_paths_argument(parser)
     more = parser.parse_args(rest)
     for dest in _COMMON_DESTS:
