@@ -352,7 +352,9 @@ class NotesStore:
                         f"could not save notes to {self.path}: {folder} is a file, not a folder"
                     )
                 break
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _fsync_folder(self.path.parent.parent)  # so that the new folder itself lasts
         with self._locked():
             disk, disk_entries = self._read_for_merge()
             theirs = self._base if disk_entries is None else disk_entries
