@@ -1,0 +1,316 @@
+"""Benchmark rows: search speed per keystroke, index build and memory, and quality against fzf."""
+
+from __future__ import annotations
+
+import json
+import lzma
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable, Generator, Sequence
+from pathlib import Path
+
+from paperdeck.model import Paper
+from paperdeck.search import SearchIndex
+
+Row = tuple[str, float, str, str]
+SAMPLE_SEED = 2026
+SAMPLES = 300
+TITLE_CHARS = 80
+# Real queries, typed one character at a time: each keystroke is a search.
+TYPED = (
+    "speculative decoding",
+    "reinforcement learning from human feedback",
+    "graph neural networks",
+    "diffusion models for image generation",
+    "contrastive learning",
+    "bayesian optimization",
+    "large language models reasoning",
+    "adversarial robustness",
+    "federated learning privacy",
+    "transformer attention",
+    "O(n log n)",
+    "self-supervised representation",
+    '"policy gradient"',
+    "title:graph !survey",
+    "kernel | gaussian process",
+    "reinforcment lerning",
+)
+_STOP_WORDS = (
+    "the and for with from via into over under its their our are can not how what when why "
+    "towards toward using use based beyond between through without than more less new all "
+    "on in of to a an is by as at or"
+)
+_STOP = frozenset(_STOP_WORDS.split())
+
+
+def rows(paths: dict[str, Path | None]) -> list[Row]:
+    out: list[Row] = []
+    seed = paths.get("seed")
+    if seed is not None:
+        out.extend(_speed_rows(_papers_from_txt(seed.read_text("utf-8")), memory=True))
+    icml5k = paths.get("icml5k_txt")
+    if icml5k is not None:
+        out.extend(_speed_rows(_papers_from_txt(icml5k.read_text("utf-8")), memory=True))
+    conf = paths.get("conf100k_txt") or paths.get("conf100k_xz")
+    if conf is not None:
+        papers = _papers_from_txt(_read_maybe_xz(conf))
+        out.extend(_speed_rows(papers, memory=True))
+        out.extend(_fzf_speed_rows(papers))
+    fzf = shutil.which("fzf")
+    for key in ("icml2026_jsonl", "icml5k_jsonl"):
+        path = paths.get(key)
+        if path is not None:
+            out.extend(_quality_rows(_papers_from_jsonl(path), fzf))
+    return out
+
+
+# ---- lists ----
+
+
+def _read_maybe_xz(path: Path) -> str:
+    if path.suffix == ".xz":
+        with lzma.open(path, "rt", encoding="utf-8") as handle:
+            return handle.read()
+    return path.read_text("utf-8")
+
+
+def _papers_from_txt(text: str) -> list[Paper]:
+    """The list format: a header line, then abstracts separated by blank lines."""
+    body = text.split("\n", 1)[1] if "\n" in text else ""
+    abstracts = [p.strip() for p in re.split(r"\n[ \t]*\n", body) if p.strip()]
+    return [
+        Paper(
+            id=f"{i:08x}",
+            position=i + 1,
+            list_name="bench",
+            title=_derived_title(abstract),
+            title_derived=True,
+            abstract=abstract,
+        )
+        for i, abstract in enumerate(abstracts)
+    ]
+
+
+def _derived_title(abstract: str) -> str:
+    flat = " ".join(abstract.split())
+    if len(flat) <= TITLE_CHARS:
+        return flat
+    cut = flat.rfind(" ", 0, TITLE_CHARS)
+    return flat[: cut if cut > 0 else TITLE_CHARS]
+
+
+def _papers_from_jsonl(path: Path) -> list[Paper]:
+    records = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    return [
+        Paper(
+            id=f"{i:08x}",
+            position=i + 1,
+            list_name=path.stem,
+            title=record["title"],
+            title_derived=False,
+            abstract=record["abstract"],
+        )
+        for i, record in enumerate(records)
+    ]
+
+
+# ---- speed ----
+
+
+def _speed_rows(papers: list[Paper], *, memory: bool) -> list[Row]:
+    size = f"{len(papers):,}"
+    started = time.perf_counter()
+    index = SearchIndex(papers)
+    build = time.perf_counter() - started
+    build_slice = _longest_slice(lambda: SearchIndex.build_steps(papers))
+    keystrokes: list[float] = []
+    for query in TYPED:
+        for end in range(1, len(query) + 1):
+            started = time.perf_counter()
+            index.search(query[:end])
+            keystrokes.append(time.perf_counter() - started)
+    keystrokes.sort()
+    # The longest slice of a few expensive searches not typed above (the cache would hide it).
+    search_slice = max(
+        _longest_slice(lambda query=query: index.search_steps(query))  # type: ignore[misc]
+        for query in ("m", "pro", "learning", "neural networks for l", "'ing", "LLM")
+    )
+    out: list[Row] = [
+        ("search index build", build, "s", size),
+        ("search index build, longest slice", 1000 * build_slice, "ms", size),
+        ("search keystroke p50", 1000 * statistics.median(keystrokes), "ms", size),
+        ("search keystroke p95", 1000 * keystrokes[int(0.95 * (len(keystrokes) - 1))], "ms", size),
+        ("search keystroke max", 1000 * keystrokes[-1], "ms", size),
+        ("search keystroke, longest slice", 1000 * search_slice, "ms", size),
+    ]
+    if memory:
+        text_bytes = sum(len(p.title.encode()) + len(p.abstract.encode()) for p in papers)
+        del index
+        tracemalloc.start()
+        index = SearchIndex(papers)
+        held, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        del index
+        out += [
+            ("search index memory", held / 2**20, "MiB", size),
+            ("search index memory / indexed text", held / text_bytes, "x", size),
+            ("search index build peak memory", peak / 2**20, "MiB", size),
+        ]
+    return out
+
+
+def _longest_slice(start: Callable[[], Generator[object, None, object]]) -> float:
+    """The longest run of a generator between two of its yields (or its start or end)."""
+    longest = 0.0
+    before = time.perf_counter()
+    steps = start()
+    while True:
+        try:
+            next(steps)
+        except StopIteration:
+            return max(longest, time.perf_counter() - before)
+        now = time.perf_counter()
+        longest = max(longest, now - before)
+        before = now
+
+
+def _fzf_speed_rows(papers: list[Paper]) -> list[Row]:
+    fzf = shutil.which("fzf")
+    if fzf is None:
+        return []
+    with tempfile.TemporaryDirectory(prefix="paperdeck-fzf-") as scratch:
+        lines = Path(scratch) / "lines.txt"
+        lines.write_text("\n".join(_line(p) for p in papers) + "\n", "utf-8")
+        started = time.perf_counter()
+        _fzf(fzf, lines, "speculative decoding")
+        elapsed = time.perf_counter() - started
+    return [("fzf --filter 'speculative decoding' (one query)", elapsed, "s", f"{len(papers):,}")]
+
+
+# ---- quality ----
+
+
+def _line(paper: Paper) -> str:
+    return " ".join(f"{paper.title} {paper.abstract}".split())
+
+
+def _fzf(fzf: str, lines: Path, query: str) -> list[str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("FZF_")}
+    with lines.open("rb") as stdin:
+        done = subprocess.run(
+            [fzf, "--filter", query], stdin=stdin, capture_output=True, env=env, check=False
+        )
+    return done.stdout.decode("utf-8", "replace").splitlines()
+
+
+def _title_query(title: str, rng: random.Random) -> list[str]:
+    candidates = [
+        word
+        for word in (w.strip(".,:;!?()[]{}\"'").lower() for w in title.split())
+        if len(word) >= 3 and word not in _STOP and re.fullmatch(r"[a-z][a-z0-9-]*", word)
+    ]
+    candidates = list(dict.fromkeys(candidates))
+    if len(candidates) < 2:
+        return []
+    count = min(len(candidates), rng.choice((2, 3)))
+    chosen = sorted(rng.sample(range(len(candidates)), count))
+    return [candidates[i] for i in chosen]
+
+
+def _typo(words: list[str], rng: random.Random) -> list[str]:
+    longest = max(range(len(words)), key=lambda i: (len(words[i]) >= 5, rng.random()))
+    word = words[longest]
+    at = rng.randrange(1, len(word))
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    kind = rng.choice(("delete", "substitute", "transpose", "insert"))
+    if kind == "delete":
+        changed = word[:at] + word[at + 1 :]
+    elif kind == "substitute":
+        changed = word[:at] + rng.choice(letters.replace(word[at], "")) + word[at + 1 :]
+    elif kind == "transpose" and at < len(word) - 1 and word[at] != word[at + 1]:
+        changed = word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+    else:
+        changed = word[:at] + rng.choice(letters) + word[at:]
+    return [*words[:longest], changed, *words[longest + 1 :]]
+
+
+def _quality_rows(papers: list[Paper], fzf: str | None) -> list[Row]:
+    rng = random.Random(SAMPLE_SEED)
+    targets = rng.sample(range(len(papers)), min(SAMPLES, len(papers)))
+    cases: list[tuple[int, list[str], list[str]]] = []
+    for target in targets:
+        words = _title_query(papers[target].title, rng)
+        if words:
+            cases.append((target, words, _typo(words, rng)))
+    index = SearchIndex(papers)
+    size = f"{len(papers):,}"
+    out: list[Row] = []
+    variants: tuple[tuple[str, Callable[[tuple[int, list[str], list[str]]], list[str]]], ...] = (
+        ("", lambda case: case[1]),
+        (", one typo", lambda case: case[2]),
+    )
+    with tempfile.TemporaryDirectory(prefix="paperdeck-fzf-") as scratch:
+        lines_path = Path(scratch) / "lines.txt"
+        lines = [_line(p) for p in papers]
+        lines_path.write_text("\n".join(lines) + "\n", "utf-8")
+        for suffix, words_of in variants:
+            ours: list[int] = []
+            theirs: list[int] = []
+            for case in cases:
+                target, query = case[0], " ".join(words_of(case))
+                ours.append(_rank(list(index.search(query).indices), target))
+                if fzf is not None:
+                    found = _fzf(fzf, lines_path, query)
+                    theirs.append(_rank_line(found, lines[target]))
+            name = f"known-item ({len(cases)} title queries{suffix})"
+            out += _metric_rows(f"search {name}", ours, size)
+            if fzf is not None:
+                out += _metric_rows(f"fzf --filter {name}", theirs, size)
+    return out
+
+
+def _rank(found: Sequence[int], target: int) -> int:
+    """1-based rank of `target`, 0 when it is missing."""
+    try:
+        return found.index(target) + 1
+    except ValueError:
+        return 0
+
+
+def _rank_line(found: list[str], line: str) -> int:
+    try:
+        return found.index(line) + 1
+    except ValueError:
+        return 0
+
+
+def _metric_rows(name: str, ranks: list[int], size: str) -> list[Row]:
+    count = max(len(ranks), 1)
+    mrr = sum(1 / rank for rank in ranks if rank) / count
+    at1 = sum(1 for rank in ranks if rank == 1) / count
+    at10 = sum(1 for rank in ranks if 0 < rank <= 10) / count
+    return [
+        (f"{name} MRR", mrr, "", size),
+        (f"{name} recall@1", 100 * at1, "%", size),
+        (f"{name} recall@10", 100 * at10, "%", size),
+    ]
+
+
+if __name__ == "__main__":
+    data = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+    found_paths: dict[str, Path | None] = {
+        "seed": Path(__file__).resolve().parent.parent / "seeds" / "icml2026.txt",
+        "icml5k_txt": data / "icml-2020-2023.txt",
+        "icml5k_jsonl": data / "icml-2020-2023.jsonl",
+        "conf100k_xz": data / "conference-100k.txt.xz",
+        "icml2026_jsonl": data / "icml2026-papers.jsonl",
+    }
+    for row in rows(found_paths):
+        print(f"{row[0]:<60} {row[1]:>10.3f} {row[2]:<4} {row[3]}")
