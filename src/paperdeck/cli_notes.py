@@ -401,7 +401,8 @@ def _title(entry: NoteEntry, paper: Paper | None) -> str:
         return corrected
     if paper is not None:
         return clean_line(paper.title)
-    return f"(not in the open lists) {entry.excerpt[:80]}…"
+    excerpt = entry.excerpt if len(entry.excerpt) <= 80 else entry.excerpt[:79] + "…"
+    return f"(not in the open lists) {excerpt}"
 
 
 def export_json(store: NotesStore, papers: Sequence[Paper], keys: Mapping[str, str]) -> str:
