@@ -161,3 +161,19 @@ def test_version_and_help_are_fast_and_clean() -> None:
     assert version.returncode == 0 and version.stdout.startswith("paperdeck ")
     helped = run("--help")
     assert helped.returncode == 0 and "list" in helped.stdout
+
+
+def test_options_between_ref_and_paths(notes: Path) -> None:
+    result = run("show", "4", "--raw", str(SEED), "--no-meta", notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert "(title derived from the abstract)" in result.stdout
+    assert "**" in result.stdout or "\\" in result.stdout or "BubbleSpec" in result.stdout
+
+
+def test_search_sees_tags_from_the_notes_file(notes: Path) -> None:
+    assert run("tag", "4", "+spec", notes=notes).returncode == 0
+    result = run("search", "tag:spec", "--json", notes=notes)
+    assert result.returncode == 0, result.stderr
+    hits = json.loads(result.stdout)
+    assert [hit["position"] for hit in hits] == [4]
+    assert run("search", "tag:nothing", "--json", notes=notes).stdout.strip() == "[]"

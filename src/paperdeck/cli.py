@@ -80,6 +80,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         "--limit", type=int, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
     )
     search.add_argument("--json", action="store_true", help="print a JSON array of results")
+    search.add_argument(
+        "--sort",
+        choices=("relevance", "list", "noted"),
+        default="relevance",
+        help="best first (default), list order, or recently noted first",
+    )
     add_paths_argument(search)
 
     for register in _feature_commands():
@@ -145,11 +151,12 @@ def paper_header(paper: Paper) -> str:
 
 
 def run_search(args: argparse.Namespace) -> int:
+    from paperdeck.cli_notes import open_store
     from paperdeck.search import SearchIndex
 
     papers = open_library(args).papers
     index = SearchIndex(papers)
-    result = index.search(args.query)
+    result = index.search(args.query, annotations=open_store(args).entries, sort=args.sort)
     if result.message:
         warn(result.message)
     limit = args.limit if args.limit and args.limit > 0 else len(result.indices)
@@ -188,13 +195,22 @@ def run_reader(args: argparse.Namespace) -> int:
     return run_app(library, notes_option=args.notes)
 
 
+def _parse_command(parser: argparse.ArgumentParser, arguments: list[str]) -> argparse.Namespace:
+    # Intermixed parsing lets options sit between REF and PATH; commands with sub-commands or
+    # a remainder (notes, tag) cannot use it and parse the plain way.
+    try:
+        return parser.parse_intermixed_args(arguments)
+    except TypeError:
+        return parser.parse_args(arguments)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paperdeck` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     top, commands = build_parser()
     try:
         if arguments and arguments[0] in commands:
-            args = commands[arguments[0]].parse_args(arguments[1:])
+            args = _parse_command(commands[arguments[0]], arguments[1:])
         else:
             args = top.parse_args(arguments)
             args.run = run_reader
