@@ -166,8 +166,11 @@ def _parse_atom(text: str, pos: int, messages: list[str]) -> tuple[Atom | None, 
         return _parse_year(body, negated, messages), pos
     if field in ("is", "has"):
         return _parse_flag(field, body, negated, messages), pos
-    case_sensitive = any(char.isupper() for char in body)
-    folded = tuple(words(body, keep_case=case_sensitive))
+    folded = tuple(words(body, keep_case=True))
+    # Smart case; a lone capital letter (`O` of `O(n)`, typed first) is not worth the cost.
+    case_sensitive = any(char.isupper() for char in "".join(folded)) and len("".join(folded)) > 1
+    if not case_sensitive:
+        folded = tuple(word.lower() for word in folded)
     if not folded:
         return None, pos
     term_field: TermField = field  # type: ignore[assignment]

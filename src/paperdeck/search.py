@@ -38,6 +38,7 @@ _ADJACENT_BONUS = (30.0, 25.0, 10.0, 12.0)
 _RERANK = 300
 _RERANK_ABSTRACT = 40
 _SLICE = 0.005
+_CHUNK = 16384
 _CACHE_SIZE = 8
 # A short word in more than 1 in this many abstracts says nothing about a paper.
 _COMMON_SHORT = 10
@@ -59,6 +60,21 @@ class SearchResult:
 
 def _new_postings() -> array[int]:
     return array("I")
+
+
+def _update(target: set[int], docs: array[int], clock: _Clock) -> Generator[None, None, None]:
+    """`target.update(docs)`, in pieces small enough to yield between."""
+    if len(docs) <= _CHUNK:
+        target.update(docs)
+    else:
+        for start in range(0, len(docs), _CHUNK):
+            target.update(docs[start : start + _CHUNK])
+            if clock.due():
+                yield
+                clock.reset()
+    if clock.due():
+        yield
+        clock.reset()
 
 
 def _by_length(group: list[str]) -> tuple[list[str], list[int]]:
@@ -170,7 +186,7 @@ class SearchIndex:
     def _build(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
         self._papers = papers
         self._n = len(papers)
-        self._ids = {paper.id: i for i, paper in enumerate(papers)}
+        self._ids: dict[str, int] = {}
         self._common_short = max(1000, self._n // _COMMON_SHORT)
         self._cache: OrderedDict[tuple[object, ...], _TermHits] = OrderedDict()
         postings: list[defaultdict[bytes, array[int]]] = [
@@ -185,7 +201,9 @@ class SearchIndex:
         gc.disable()
         try:
             title, method, authors, abstract = postings
+            ids = self._ids
             for i, paper in enumerate(papers):
+                ids[paper.id] = i
                 for word in set(fold_bytes(paper.abstract).split()):
                     abstract[word].append(i)
                 for word in set(fold_bytes(paper.title).split()):
@@ -238,7 +256,6 @@ class SearchIndex:
                 if field != _ABSTRACT:
                     yield from self._prefix_unions(self._postings[field], unions, clock)
                 self._short_prefixes.append(unions)
-            self._blob = "\n" + "\n".join(self._vocabulary) + "\n"
             self._years = dict(years)
             self._venues = {venue: (tuple(words(venue)), docs) for venue, docs in venues.items()}
         finally:
@@ -259,7 +276,8 @@ class SearchIndex:
         for prefix, lists in words_of.items():
             papers: set[int] = set()
             for docs in lists:
-                papers.update(docs)
+                for _ in _update(papers, docs, clock):
+                    yield 0.98
             unions[prefix] = array("I", sorted(papers))
             if clock.due():
                 yield 0.98
@@ -312,8 +330,7 @@ class SearchIndex:
                 clock.reset()
         if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
             hits = positive[0][0]
-            ranked = yield from self._rank_tiers(hits, excluded, clock)
-            scores = list(map(hits.scores.__getitem__, ranked))
+            ranked, scores = yield from self._rank_tiers(positive[0][0], excluded, clock)
             return SearchResult(query, ranked, scores, parsed.message)
         candidates, columns = yield from self._intersect(positive, excluded, clock)
         totals = self._totals(candidates, columns)
@@ -331,7 +348,7 @@ class SearchIndex:
 
     def _rank_tiers(
         self, hits: _TermHits, excluded: set[int], clock: _Clock
-    ) -> Generator[None, None, list[int]]:
+    ) -> Generator[None, None, tuple[list[int], list[float]]]:
         """Best weight first, list order within a weight: set operations, no sort by score."""
         assert hits.tiers is not None
         by_weight: defaultdict[float, list[array[int]]] = defaultdict(list)
@@ -339,17 +356,19 @@ class SearchIndex:
             by_weight[weight].append(docs)
         seen = set(excluded)
         ranked: list[int] = []
+        scores: list[float] = []
         for weight in sorted(by_weight, reverse=True):
             tier: set[int] = set()
             for docs in by_weight[weight]:
-                tier.update(docs)
+                yield from _update(tier, docs, clock)
             tier -= seen
             seen |= tier
             ranked.extend(sorted(tier))
+            scores.extend(repeat(weight, len(tier)))
             if clock.due():
                 yield
                 clock.reset()
-        return ranked
+        return ranked, scores
 
     def _sorted_all(
         self,
@@ -595,6 +614,9 @@ class SearchIndex:
             expansions = self._expand(word, prefix=True, fuzzy=not term.negated)
             for field in fields:
                 postings = self._postings[field]
+                if clock.due():
+                    yield
+                    clock.reset()
                 for kind, other in expansions:
                     # A three-letter start in an abstract stretches only to a plural
                     # ("llm" -> "llms"): "con" would match most abstracts.
@@ -609,22 +631,42 @@ class SearchIndex:
             hits = yield from self._verify(term, hits, fields, clock)
         return hits
 
+    def _union(
+        self, postings: dict[str, array[int]], matched: Iterable[str], clock: _Clock
+    ) -> Generator[None, None, set[int]]:
+        """Papers with any of the `matched` words in one field."""
+        docs: set[int] = set()
+        for count, other in enumerate(matched):
+            found = postings.get(other)
+            if found is not None:
+                yield from _update(docs, found, clock)
+            if count & 255 == 255 and clock.due():
+                yield
+                clock.reset()
+        return docs
+
     def _phrase_term(
         self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: _Clock
     ) -> Generator[None, None, _TermHits]:
-        last_prefix = term.mode != "phrase"
+        # A term still being typed ("self-sup", an unclosed quote) ends in a word start, once
+        # that has three letters: "self-s" would take every word starting with s.
+        last_prefix = term.mode != "phrase" and len(lowered[-1]) >= 3
         pattern = _phrase_pattern(term.words, last_prefix)
+        expansions = [
+            [
+                other
+                for _, other in self._expand(
+                    word, prefix=last_prefix and at == len(lowered) - 1, fuzzy=False
+                )
+            ]
+            for at, word in enumerate(lowered)
+        ]
         scores: dict[int, float] = {}
         for field in sorted(fields, key=lambda f: _FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
-            for position, word in enumerate(lowered):
-                prefix = last_prefix and position == len(lowered) - 1
-                docs: set[int] = set()
-                postings = self._postings[field]
-                for _, other in self._expand(word, prefix=prefix, fuzzy=False):
-                    found = postings.get(other)
-                    if found is not None:
-                        docs.update(found)
+            # Rarest word first: the intersection shrinks fastest.
+            for matched in sorted(expansions, key=len):
+                docs = yield from self._union(self._postings[field], matched, clock)
                 candidates = docs if candidates is None else candidates & docs
                 if not candidates:
                     break
@@ -633,7 +675,7 @@ class SearchIndex:
                 text = self._field_text(i, field)
                 if pattern.search(" ".join(words(text, keep_case=term.case_sensitive))):
                     scores[i] = weight
-                if count & 31 == 31 and clock.due():
+                if count & 15 == 15 and clock.due():
                     yield
                     clock.reset()
         return _TermHits(scores, frozenset(lowered))
@@ -643,23 +685,21 @@ class SearchIndex:
     ) -> Generator[None, None, _TermHits]:
         # Words of the vocabulary that contain each word of the term.
         containing: list[list[str]] = []
+        vocabulary = self._vocabulary
         for word in lowered:
-            found = re.findall(r"[^\n]*" + re.escape(word) + r"[^\n]*", self._blob)
+            found: list[str] = []
+            for start in range(0, len(vocabulary), 8192):
+                found.extend(other for other in vocabulary[start : start + 8192] if word in other)
+                if clock.due():
+                    yield
+                    clock.reset()
             containing.append(found)
-            if clock.due():
-                yield
-                clock.reset()
         needle = " ".join(term.words)
         scores: dict[int, float] = {}
         for field in sorted(fields, key=lambda f: _FIELD_WEIGHT[f]):
-            postings = self._postings[field]
             candidates: set[int] | None = None
-            for found in containing:
-                docs: set[int] = set()
-                for other in found:
-                    posting = postings.get(other)
-                    if posting is not None:
-                        docs.update(posting)
+            for matched in sorted(containing, key=len):
+                docs = yield from self._union(self._postings[field], matched, clock)
                 candidates = docs if candidates is None else candidates & docs
                 if not candidates:
                     break
@@ -673,7 +713,7 @@ class SearchIndex:
                 )
                 if needle in text:
                     scores[i] = weight
-                if count & 31 == 31 and clock.due():
+                if count & 15 == 15 and clock.due():
                     yield
                     clock.reset()
         return _TermHits(scores, frozenset(word for found in containing for word in found))
@@ -689,7 +729,9 @@ class SearchIndex:
             best = 0.0
             for field in fields:
                 text = self._field_text(i, field)
-                if not text:
+                # Folding makes no capitals in ASCII text: the cased word must be there as is,
+                # unless a typo-tolerant match is allowed.
+                if not text or (not limit and text.isascii() and word not in text):
                     continue
                 for token in set(words(text, keep_case=True)):
                     if token == word:
@@ -827,7 +869,7 @@ def _phrase_word_matches(term: Term, position: int, token: str) -> bool:
         if position == 0:
             return candidate.endswith(word)
         return candidate.startswith(word) if last else candidate == word
-    if last and term.mode == "fuzzy":
+    if last and term.mode == "fuzzy" and len(word) >= 3:
         return candidate.startswith(word)
     return candidate == word
 
