@@ -122,6 +122,7 @@ _SPECIAL = re.compile("[" + re.escape("".join(map(chr, _UNICODE_TABLE))) + "]")
 _ASCII_ALNUM = frozenset(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 # Byte table: every ASCII byte that is not a letter or digit becomes a space; UTF-8 bytes stay.
 _BYTE_TABLE = bytes(c if c in _ASCII_ALNUM or c >= 0x80 else 0x20 for c in range(256))
+_LOWER_BYTE_TABLE = bytes(_BYTE_TABLE).lower()
 
 _ACCENT_CMD = re.compile(
     r"""\\['"^`~=.]\s*\{?\s*([A-Za-z])\s*\}?|\\[uvHck]\s*\{\s*([A-Za-z])\s*\}"""
@@ -187,7 +188,7 @@ def fold_bytes(text: str) -> bytes:
     """`fold(text)` as UTF-8 bytes, fast for plain ASCII text (the index builder's hot path)."""
     if "\\" in text or not text.isascii():
         return fold(text).encode()
-    return text.lower().encode().translate(_BYTE_TABLE)
+    return text.encode().translate(_LOWER_BYTE_TABLE)
 
 
 def words(text: str, *, keep_case: bool = False) -> list[str]:

@@ -218,7 +218,7 @@ class SearchIndex:
                     years[paper.year].append(i)
                 if paper.venue:
                     venues[paper.venue].append(i)
-                if i & 63 == 0 and clock.due():
+                if i & 15 == 0 and clock.due():
                     yield 0.9 * i / max(1, self._n)
                     clock.reset()
             # The rest is a series of loops over the vocabulary, each one sliced.
@@ -696,6 +696,7 @@ class SearchIndex:
             containing.append(found)
         needle = " ".join(term.words)
         scores: dict[int, float] = {}
+        tiers: list[tuple[float, array[int]]] = []
         for field in sorted(fields, key=lambda f: _FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
             for matched in sorted(containing, key=len):
@@ -705,7 +706,8 @@ class SearchIndex:
                     break
             weight = _FIELD_WEIGHT[field] * _KIND_WEIGHT[_EXACT]
             if len(term.words) == 1 and not term.case_sensitive:
-                scores.update(dict.fromkeys(candidates or (), weight))
+                # Nothing to check: ranked like a plain term, from its tiers.
+                tiers.append((weight, array("I", sorted(candidates or ()))))
                 continue
             for count, i in enumerate(sorted(candidates or ())):
                 text = " " + " ".join(
@@ -716,7 +718,10 @@ class SearchIndex:
                 if count & 15 == 15 and clock.due():
                     yield
                     clock.reset()
-        return _TermHits(scores, frozenset(word for found in containing for word in found))
+        words_found = frozenset(word for found in containing for word in found)
+        if len(term.words) == 1 and not term.case_sensitive:
+            return _TermHits(None, words_found, tiers)
+        return _TermHits(scores, words_found)
 
     def _verify(
         self, term: Term, hits: _TermHits, fields: tuple[int, ...], clock: _Clock
