@@ -77,6 +77,25 @@ def _update(target: set[int], docs: array[int], clock: _Clock) -> Generator[None
         clock.reset()
 
 
+def _without_gc(steps: Generator[float, None, None]) -> Generator[float, None, None]:
+    """Run `steps` with the cyclic collector off during its slices (and on between them).
+
+    The build makes millions of small objects, none in a cycle: the collector would rescan
+    them again and again for nothing.
+    """
+    while True:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            progress = next(steps)
+        except StopIteration:
+            return
+        finally:
+            if enabled:
+                gc.enable()
+        yield progress
+
+
 def _by_length(group: list[str]) -> tuple[list[str], list[int]]:
     """Words of three letters or more sorted by length, and where each length starts."""
     ordered = sorted((word for word in group if len(word) >= 3), key=len)
@@ -169,18 +188,14 @@ class SearchIndex:
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         """Build the whole index now."""
-        steps = self._build(papers)
-        try:
-            while True:
-                next(steps)
-        except StopIteration:
+        for _ in _without_gc(self._build(papers)):
             pass
 
     @classmethod
     def build_steps(cls, papers: Sequence[Paper]) -> Generator[float, None, SearchIndex]:
         """Build the index in slices of a few milliseconds, yielding progress from 0 to 1."""
         index = cls.__new__(cls)
-        yield from index._build(papers)
+        yield from _without_gc(index._build(papers))
         return index
 
     def _build(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
@@ -195,72 +210,64 @@ class SearchIndex:
         years: defaultdict[int, array[int]] = defaultdict(_new_postings)
         venues: defaultdict[str, array[int]] = defaultdict(_new_postings)
         clock = _Clock()
-        # The index makes millions of small objects none of which form cycles: the cyclic
-        # collector would rescan them all, again and again, for nothing.
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            title, method, authors, abstract = postings
-            ids = self._ids
-            for i, paper in enumerate(papers):
-                ids[paper.id] = i
-                for word in set(fold_bytes(paper.abstract).split()):
-                    abstract[word].append(i)
-                for word in set(fold_bytes(paper.title).split()):
-                    title[word].append(i)
-                if paper.method:
-                    for word in set(fold_bytes(paper.method).split()):
-                        method[word].append(i)
-                if paper.authors:
-                    for word in set(fold_bytes(" ".join(paper.authors)).split()):
-                        authors[word].append(i)
-                if paper.year is not None:
-                    years[paper.year].append(i)
-                if paper.venue:
-                    venues[paper.venue].append(i)
-                if i & 15 == 0 and clock.due():
-                    yield 0.9 * i / max(1, self._n)
+        title, method, authors, abstract = postings
+        ids = self._ids
+        for i, paper in enumerate(papers):
+            ids[paper.id] = i
+            for word in set(fold_bytes(paper.abstract).split()):
+                abstract[word].append(i)
+            for word in set(fold_bytes(paper.title).split()):
+                title[word].append(i)
+            if paper.method:
+                for word in set(fold_bytes(paper.method).split()):
+                    method[word].append(i)
+            if paper.authors:
+                for word in set(fold_bytes(" ".join(paper.authors)).split()):
+                    authors[word].append(i)
+            if paper.year is not None:
+                years[paper.year].append(i)
+            if paper.venue:
+                venues[paper.venue].append(i)
+            if i & 15 == 0 and clock.due():
+                yield 0.9 * i / max(1, self._n)
+                clock.reset()
+        # The rest is a series of loops over the vocabulary, each one sliced.
+        decoded: list[dict[str, array[int]]] = []
+        for field_postings in postings:
+            plain: dict[str, array[int]] = {}
+            for count, (raw, docs) in enumerate(field_postings.items()):
+                plain[raw.decode()] = docs
+                if count & 1023 == 1023 and clock.due():
+                    yield 0.91
                     clock.reset()
-            # The rest is a series of loops over the vocabulary, each one sliced.
-            decoded: list[dict[str, array[int]]] = []
-            for field_postings in postings:
-                plain: dict[str, array[int]] = {}
-                for count, (raw, docs) in enumerate(field_postings.items()):
-                    plain[raw.decode()] = docs
-                    if count & 1023 == 1023 and clock.due():
-                        yield 0.91
-                        clock.reset()
-                decoded.append(plain)
-                field_postings.clear()
-            self._postings: tuple[dict[str, array[int]], ...] = tuple(decoded)
-            by_first: defaultdict[str, set[str]] = defaultdict(set)
-            for known in self._postings:
-                for count, text in enumerate(known):
-                    by_first[text[0]].add(text)
-                    if count & 1023 == 1023 and clock.due():
-                        yield 0.93
-                        clock.reset()
-            # Sorted group by group: one sort of the whole vocabulary would hold the GIL.
-            self._vocabulary: list[str] = []
-            self._buckets: dict[str, tuple[list[str], list[int]]] = {}
-            for first in sorted(by_first):
-                group = sorted(by_first.pop(first))
-                self._vocabulary.extend(group)
-                self._buckets[first] = _by_length(group)
-                if clock.due():
-                    yield 0.95
+            decoded.append(plain)
+            field_postings.clear()
+        self._postings: tuple[dict[str, array[int]], ...] = tuple(decoded)
+        by_first: defaultdict[str, set[str]] = defaultdict(set)
+        for known in self._postings:
+            for count, text in enumerate(known):
+                by_first[text[0]].add(text)
+                if count & 1023 == 1023 and clock.due():
+                    yield 0.93
                     clock.reset()
-            self._short_prefixes: list[dict[str, array[int]]] = []
-            for field in range(len(FIELDS)):
-                unions: dict[str, array[int]] = {}
-                if field != _ABSTRACT:
-                    yield from self._prefix_unions(self._postings[field], unions, clock)
-                self._short_prefixes.append(unions)
-            self._years = dict(years)
-            self._venues = {venue: (tuple(words(venue)), docs) for venue, docs in venues.items()}
-        finally:
-            if gc_was_enabled:
-                gc.enable()
+        # Sorted group by group: one sort of the whole vocabulary would hold the GIL.
+        self._vocabulary: list[str] = []
+        self._buckets: dict[str, tuple[list[str], list[int]]] = {}
+        for first in sorted(by_first):
+            group = sorted(by_first.pop(first))
+            self._vocabulary.extend(group)
+            self._buckets[first] = _by_length(group)
+            if clock.due():
+                yield 0.95
+                clock.reset()
+        self._short_prefixes: list[dict[str, array[int]]] = []
+        for field in range(len(FIELDS)):
+            unions: dict[str, array[int]] = {}
+            if field != _ABSTRACT:
+                yield from self._prefix_unions(self._postings[field], unions, clock)
+            self._short_prefixes.append(unions)
+        self._years = dict(years)
+        self._venues = {venue: (tuple(words(venue)), docs) for venue, docs in venues.items()}
         yield 1.0
 
     def _prefix_unions(
@@ -329,7 +336,6 @@ class SearchIndex:
                 yield
                 clock.reset()
         if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
-            hits = positive[0][0]
             ranked, scores = yield from self._rank_tiers(positive[0][0], excluded, clock)
             return SearchResult(query, ranked, scores, parsed.message)
         candidates, columns = yield from self._intersect(positive, excluded, clock)
@@ -376,19 +382,17 @@ class SearchIndex:
         annotations: Mapping[str, Annotation] | None,
         sort: SortMode,
     ) -> list[int]:
-        ordered = sorted(candidates)
+        """List order; for "noted", papers with a note first, most recently updated first."""
         if sort != "noted" or not annotations:
-            return ordered
+            return sorted(candidates)
+        wanted = set(candidates)
         noted: list[tuple[float, int]] = []
-        rest: list[int] = []
-        for i in ordered:
-            entry = annotations.get(self._papers[i].id)
-            if entry is not None and entry.note.strip():
+        for paper_id, entry in annotations.items():
+            i = self._ids.get(paper_id)
+            if i is not None and i in wanted and entry.note.strip():
                 noted.append((-entry.updated, i))
-            else:
-                rest.append(i)
         noted.sort()
-        return [i for _, i in noted] + rest
+        return [i for _, i in noted] + sorted(wanted.difference(i for _, i in noted))
 
     def _intersect(
         self, positive: list[tuple[_TermHits, float]], excluded: set[int], clock: _Clock
