@@ -451,22 +451,39 @@ class SearchIndex:
             if atoms[0].negated:
                 return hits, 1.0, True
         else:
-            merged: dict[int, float] = {}
+            alternatives: list[_TermHits] = []
             for atom in atoms:
-                found = yield from self._atom(atom, annotations, clock)
-                scores = yield from found.scores_steps(clock)
-                if atom.negated:
-                    scores = dict.fromkeys(set(range(self._n)).difference(scores), 0.0)
-                for i, score in scores.items():
-                    if merged.get(i, -1.0) < score:
-                        merged[i] = score
-                if clock.due():
-                    yield
-                    clock.reset()
-            hits = _TermHits(merged)
+                alternatives.append((yield from self._atom(atom, annotations, clock)))
+            hits = yield from self._either(atoms, alternatives, clock)
         # Rare terms tell papers apart better than common ones.
         weight = 1.0 + math.log((self._n + 1) / (min(self._n, hits.size_estimate()) + 1))
         return hits, weight, False
+
+    def _either(
+        self, atoms: Sequence[Term | YearRange | Flag], alternatives: list[_TermHits], clock: _Clock
+    ) -> Generator[None, None, _TermHits]:
+        """Papers passing any alternative, each scored by its best one."""
+        if not any(atom.negated for atom in atoms) and all(
+            found.tiers is not None for found in alternatives
+        ):
+            # Tiers already mean "the best weight wins": the union of all of them is the answer.
+            return _TermHits(
+                None,
+                frozenset().union(*(found.matched for found in alternatives)),
+                [tier for found in alternatives for tier in found.tiers or ()],
+            )
+        merged: dict[int, float] = {}
+        for atom, found in zip(atoms, alternatives, strict=True):
+            scores = yield from found.scores_steps(clock)
+            if atom.negated:
+                scores = dict.fromkeys(set(range(self._n)).difference(scores), 0.0)
+            for i, score in scores.items():
+                if merged.get(i, -1.0) < score:
+                    merged[i] = score
+            if clock.due():
+                yield
+                clock.reset()
+        return _TermHits(merged)
 
     def _atom(
         self,
