@@ -826,7 +826,11 @@ class SearchIndex:
     # ---- spans ----
 
     def match_spans(self, query: str, index: int) -> dict[str, list[tuple[int, int]]]:
-        """Spans per field ("title", "method", "authors", "abstract") of the paper's raw text."""
+        """Spans per field ("title", "method", "authors", "abstract") of the paper's raw text.
+
+        The authors' text is their names joined by ", "; a missing method is "". Every field is
+        in the answer, with an empty list where nothing matched.
+        """
         terms = parse_query(query).positive_terms()
         spans: dict[str, list[tuple[int, int]]] = {}
         for field, name in enumerate(FIELDS):
