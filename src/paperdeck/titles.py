@@ -29,7 +29,6 @@ _DROP_MACRO_NAMES = """
 """
 _DROP_MACROS = frozenset(_DROP_MACRO_NAMES.split())
 _LATEX_TOKEN_RE = re.compile(r"\\([A-Za-z]+|.)\s?|\*\*?|[${}~]|``|''")
-_NEEDS_PLAIN_RE = re.compile(r"[\\*${}~`']")
 
 
 def _plain_token(m: re.Match[str]) -> str:
@@ -52,7 +51,10 @@ def _plain_token(m: re.Match[str]) -> str:
 
 def plain_title_text(text: str) -> str:
     """LaTeX and markdown stripped for a title: `$\\mathcal{O}(n)$` -> O(n), `**X**` -> X."""
-    if _NEEDS_PLAIN_RE.search(text):
+    if (  # all that _LATEX_TOKEN_RE can match (a lone quote needs no work)
+        "\\" in text or "*" in text or "$" in text or "{" in text or "}" in text
+        or "~" in text or "``" in text or "''" in text
+    ):  # fmt: skip
         text = _LATEX_TOKEN_RE.sub(_plain_token, text)
     return " ".join(text.split())
 
@@ -63,14 +65,15 @@ def plain_title_text(text: str) -> str:
 
 # any command's braced argument (\\textsc{X}, \\algname{FedNL}, \\mathtt{X}) and {\\em X}
 _MARKUP_RE = re.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}|\{\\(?:em|it|bf|sc|tt|rm|sf)\s+([^{}]*)\}")
-_UNDERSCORE_EMPHASIS_RE = re.compile(r"(?<![\w\\])_([A-Za-z][\w-]*)_(?!\w)")
+# led by the literal "_" (the look-behind after it) so that the engine skips ahead to each "_"
+_UNDERSCORE_EMPHASIS_RE = re.compile(r"_(?<![\w\\]_)([A-Za-z][\w-]*)_(?!\w)")
 
 
 def _flatten(abstract: str) -> str:
     """The abstract with emphasis markup and math delimiters removed: names read as plain words."""
-    if "\\" in abstract:
+    if "\\" in abstract and "{" in abstract:
         for _ in range(3):  # nested: \texttt{\textbf{HDFlow}}
-            flat = _MARKUP_RE.sub(lambda m: m.group(1) or m.group(2) or "", abstract)
+            flat = _MARKUP_RE.sub(r"\1\2", abstract)  # an unmatched group gives ""
             if flat == abstract:
                 break
             abstract = flat
@@ -148,17 +151,18 @@ _SCAN_PASSES = (
     (re.compile(r"This (?<= This )(?:position )?(?:paper|work|article|study) " + _VERB_AT_RE.pattern), 1),
     (re.compile(r"ur (?<= our )(?:(?:paper|work) " + _VERB_AT_RE.pattern + _OUR_CALLED + ")"), 2),
     (re.compile(r"Our (?<= Our )(?:(?:paper|work) " + _VERB_AT_RE.pattern + _OUR_CALLED + ")"), 1),
-    # "... and introduce SDPO": after "and" only the introducing verbs count
-    (re.compile(r"nd (?<= and )" + _ADVERBS + r"(?P<intro>" + _INTRO_VERBS + r")(?:s|d)?\b"), 2),
+    # "... and introduce SDPO" (after "and" only the introducing verbs count); "called", "named" ...
+    (re.compile(
+        r"d (?:(?<= and )" + _ADVERBS + r"(?P<intro>" + _INTRO_VERBS + r")(?:s|d)?\b|(?P<call>"
+        r"(?<= called )|(?<= named )|(?<= dubbed )|(?<= termed )|(?<= coined )|(?<= proposed )"
+        r"|(?<= referred )(?=to as )))"
+    ), 3),
 )  # fmt: skip
-# the other naming phrases, found by their words: "called", "named", ... "proposed"
-_NAMING_ED_RE = re.compile(
-    r"ed (?:(?<= called )|(?<= named )|(?<= dubbed )|(?<= termed )|(?<= coined )|(?<= proposed ))"
-)
 _KINDS = {"intro": _INTRODUCES, "make": _MAKES, "argue": _ARGUES, None: _STUDIES, "call": -1}
+# naming phrases no pass above finds (the literal before each gates the search for the phrase)
 _NAMING_WORDS = (
-    " proposing ", " introducing ", " namely ", " referred to as ", " to propose ",
-    " to introduce ", " to further ",
+    ("propos", " proposing "), ("introduc", " introducing "), ("namely", " namely "),
+    ("propos", " to propose "), ("introduc", " to introduce "), ("further", " to further "),
 )  # fmt: skip
 
 
@@ -175,21 +179,24 @@ def _scan(flat: str) -> tuple[list[tuple[int, int, int]], list[int]]:
         for m in pattern.finditer(spaced):
             space = m.start() - back
             kind = _KINDS[m.lastgroup]  # the one named group that took part, if any
-            if kind < 0:
-                if space:  # flat has no space before its first word
-                    naming.append(space - 1)
-            else:
+            if kind >= 0:
                 contributions.append((space, m.end() - 1, kind))
+                if m.group().endswith("proposed"):  # "we proposed X": also a naming phrase
+                    naming.append(spaced.rfind(" ", 0, m.end()) - 1)
+            elif back == 3:  # "called ", "named " ...: from the space before the word
+                space = spaced.rfind(" ", 0, m.start())
+                if space:
+                    naming.append(space - 1)
+            elif space:  # "we call", "our method,": flat has no space before its first word
+                naming.append(space - 1)
     if len(contributions) > 1:
         contributions.sort()
-    for m in _NAMING_ED_RE.finditer(flat):
-        naming.append(flat.rfind(" ", 0, m.start()))
-    for word in _NAMING_WORDS:
-        if word in flat:
-            at = flat.find(word)
+    for gate, phrase in _NAMING_WORDS:
+        if gate in flat:
+            at = flat.find(phrase)
             while at >= 0:
                 naming.append(at)
-                at = flat.find(word, at + 1)
+                at = flat.find(phrase, at + 1)
     points: list[int] = []
     if naming:
         naming.sort()
@@ -588,10 +595,14 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
         phrase = "an " + phrase[2:]
     if _POINTING_BACK_RE.match(phrase) or len(phrase.split()) < 3:
         return None
-    tail = _TAIL_VERB_RE.search(phrase)
+    tail = _TAIL_VERB_RE.search(phrase) if "and" in phrase else None
     if tail and tail.start() > 15:
         phrase = phrase[: tail.start()]
     return phrase
+
+
+_NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
+_NOVEL_RE = re.compile(r"^(an?|the)\s+(?:novel|new)\s+")
 
 
 def _method_title(flat: str, method: str) -> str | None:
@@ -604,7 +615,7 @@ def _method_title(flat: str, method: str) -> str | None:
             if found is None or found[1] == method:
                 continue
             expansion = found[1]
-            rest = re.match(r"\W*([A-Za-z]+)", flat[pos + n + 1 : pos + n + 40])
+            rest = _NEXT_WORD_RE.match(flat, pos + n + 1, pos + n + 40)
             head = rest.group(1).lower() if rest else ""
             if head in _HEAD_NOUNS and not expansion.lower().endswith(head):
                 expansion += " " + (head.capitalize() if _title_case(expansion) else head)
@@ -616,7 +627,7 @@ def _method_title(flat: str, method: str) -> str | None:
     for pos in occurrences:
         m = _DESCRIPTION_RE.match(flat, pos + n)
         if m:
-            desc = re.sub(r"^(an?|the)\s+(?:novel|new)\s+", r"\1 ", m.group(1))
+            desc = _NOVEL_RE.sub(r"\1 ", m.group(1))
             return f"{method}: {_capitalised(desc.strip())}"
     return None
 
@@ -630,7 +641,11 @@ def derive_title(abstract: str, method: str | None) -> str:
         if title is not None:
             return _finish(title)
     # a position paper's claim, then what it introduces, then whatever it studies, in order
-    ordered = sorted(contributions, key=lambda c: -c[2] if c[2] >= _INTRODUCES else 0)
+    ordered = (
+        sorted(contributions, key=lambda c: -c[2] if c[2] >= _INTRODUCES else 0)
+        if len(contributions) > 1
+        else contributions
+    )
     for _, verb_end, _ in ordered:
         phrase = _object_phrase(flat, verb_end)
         if phrase is None:
