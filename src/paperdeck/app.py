@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import signal
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -64,14 +65,24 @@ class PaperdeckApp(App[int]):
 
     def __init__(
         self,
-        library: Library,
+        library: Library | None,
         store: NotesStore,
         *,
+        loader: Callable[[], Library] | None = None,
+        loading_label: str = "",
         settings_file: Path | None = None,
         autosave_delay: float = AUTOSAVE_DELAY,
     ) -> None:
+        """Show `library`, or an empty reader that paints at once while `loader` runs."""
         super().__init__()
+        if library is None:
+            from paperdeck.library import Library as EmptyLibrary
+
+            library = EmptyLibrary(papers=[], lists=[])
         self.library = library
+        self.loader = loader
+        self.loading_label = loading_label
+        self.load_error: str | None = None
         self.papers: list[Paper] = library.papers
         self.store = store
         self.settings_file = settings_file
@@ -133,7 +144,26 @@ class PaperdeckApp(App[int]):
         for message in [*self.library.warnings, *self._store_messages()]:
             self.notify(one_line(message), severity="warning", markup=False, timeout=8)
         self._update_header()
-        self._build_index()
+        if self.loader is not None:
+            self.paper_list.empty_text = f"Loading {one_line(self.loading_label)}…"
+            self.paper_list.loading = True
+            # Start after the first paint: the loader competes for the GIL.
+            self.call_after_refresh(self._run_loader)
+        else:
+            self._build_index()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _run_loader(self) -> None:
+        from paperdeck.errors import PaperdeckError
+
+        assert self.loader is not None
+        try:
+            library = self.loader()
+        except PaperdeckError as error:
+            self.load_error = str(error)
+            self.call_from_thread(self.exit, 2)
+            return
+        self.call_from_thread(self.set_library, library)
 
     def on_unmount(self) -> None:
         self._remove_signal_handlers()
@@ -164,6 +194,8 @@ class PaperdeckApp(App[int]):
     # -- header -----------------------------------------------------------------------------
 
     def _list_title(self) -> str:
+        if self.loader is not None:
+            return f"Loading {self.loading_label}…"
         names: list[str] = []
         for raw in self.library.lists:
             header = getattr(raw, "header", None)
@@ -214,6 +246,7 @@ class PaperdeckApp(App[int]):
                 self._update_header()
             await asyncio.sleep(0)
         self._index_progress = None
+        gc.freeze()  # the index lives as long as its papers
         self._update_header()
         if self.search_query or self.settings.sort == "noted":
             self._run_search(self.search_query)
@@ -691,10 +724,16 @@ class PaperdeckApp(App[int]):
         self._filtered = None
         self.search_box.value = ""
         self.search_query = ""
+        self.loader = None
+        self.paper_list.loading = False
+        self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
         self.paper_list.set_papers(self.papers)
         for message in library.warnings:
             self.notify(one_line(message), severity="warning", markup=False)
         self._update_header()
+        self._show_current()
+        # The papers live as long as the reader: keep the collector from walking them again.
+        gc.freeze()
         self._build_index()
 
     def _install_signal_handlers(self) -> None:
@@ -746,17 +785,33 @@ def _short(title: str, length: int = 40) -> str:
     return text if len(text) <= length else text[: length - 1].rstrip() + "…"
 
 
-def run_app(library: Library, notes_option: str | None) -> int:
-    """Run the reader on a loaded library until the user quits; the exit status."""
-    from paperdeck.notes import NotesStore, notes_path
+def run_app(
+    library: Library | Callable[[], Library],
+    notes_option: str | None,
+    *,
+    loading_label: str = "",
+) -> int:
+    """Run the reader until the user quits; the exit status.
+
+    `library` is a loaded Library, or a function that loads one: then the reader paints at
+    once and loads in the background (a load error exits with status 2 and one line).
+    """
+    from paperdeck.notes import NotesSaveError, NotesStore, notes_path
 
     store = NotesStore(notes_path(notes_option))
-    app = PaperdeckApp(library, store, settings_file=settings_path())
+    if callable(library):
+        app = PaperdeckApp(
+            None, store, loader=library, loading_label=loading_label, settings_file=settings_path()
+        )
+    else:
+        gc.freeze()
+        app = PaperdeckApp(library, store, settings_file=settings_path())
     result = app.run()
+    if app.load_error is not None:
+        print(f"paperdeck: {one_line(app.load_error)}", file=sys.stderr)
+        return 2
     if store.dirty:
         # Last chance: the app may have been stopped without its quit path running.
-        from paperdeck.notes import NotesSaveError
-
         try:
             store.save()
         except NotesSaveError as error:

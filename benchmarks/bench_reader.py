@@ -1,0 +1,190 @@
+"""The reader's speed: first paint in a real pseudo-terminal, and the cost of a key at 100k papers.
+
+First paint: `python -m paperdeck PATH --notes TMP` is started under a pseudo-terminal of
+120x40 with TERM=xterm-256color; the clock runs from the fork until the terminal has received the
+header line (the list's counts, or the background loader's "Loading ..."), and separately until the
+list itself is painted (its counts).
+
+Per key: the reader runs in-process through `App.run_test()`; j and PgDn are pressed N times and
+the event loop's busy time is measured as wall time minus the time it spent waiting in `select`
+(so the pilot's own idle waits do not count), divided by N. A key with no binding gives the
+floor that the pilot itself costs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import select
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SRC = HERE.parent / "src"
+Row = tuple[str, float, str, str]
+KEY_PRESSES = 60
+PAINT_TIMEOUT = 120.0
+
+
+def first_paint(path: Path | None, timeout: float = PAINT_TIMEOUT) -> tuple[float, float]:
+    """Seconds until the header is painted, and until the list's counts are (NaN: never)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    with tempfile.TemporaryDirectory() as scratch:
+        env = {
+            **os.environ,
+            "TERM": "xterm-256color",
+            "COLUMNS": "120",
+            "LINES": "40",
+            "PYTHONPATH": str(SRC),
+            "PAPERDECK_CONFIG": str(Path(scratch) / "settings.json"),
+        }
+        env.pop("TMUX", None)
+        args = [sys.executable, "-m", "paperdeck"]
+        if path is not None:
+            args.append(str(path))
+        args += ["--notes", str(Path(scratch) / "notes.json")]
+        start = time.perf_counter()
+        pid, fd = pty.fork()
+        if pid == 0:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+            os.execvpe(sys.executable, args, env)
+        header = listed = float("nan")
+        output = b""
+        try:
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+            deadline = start + timeout
+            while time.perf_counter() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.02)
+                if not ready:
+                    continue
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                output += chunk
+                now = time.perf_counter() - start
+                if header != header and (b" papers \xc2\xb7" in output or b"Loading " in output):
+                    header = now
+                if b" papers \xc2\xb7" in output:
+                    listed = now
+                    break
+            os.write(fd, b"q")
+        finally:
+            _stop(pid, fd)
+    return header, listed
+
+
+def _stop(pid: int, fd: int) -> None:
+    """End the child, reading its output meanwhile: a child blocked writing never exits."""
+    deadline = time.perf_counter() + 3
+    signalled = False
+    while True:
+        finished, _ = os.waitpid(pid, os.WNOHANG)
+        if finished:
+            break
+        if time.perf_counter() > deadline:
+            os.kill(pid, signal.SIGKILL if signalled else signal.SIGTERM)
+            signalled = True
+            deadline = time.perf_counter() + 2
+        ready, _, _ = select.select([fd], [], [], 0.05)
+        if ready:
+            try:
+                os.read(fd, 1 << 16)
+            except OSError:
+                pass
+    os.close(fd)
+
+
+async def _key_costs(path: Path | None, keys: tuple[str, ...]) -> dict[str, float]:
+    import gc
+
+    from paperdeck.app import PaperdeckApp
+    from paperdeck.library import load_library
+    from paperdeck.notes import NotesStore
+    from paperdeck.resources import bundled_list
+
+    library = load_library([path or bundled_list()])
+    gc.freeze()
+    loop = asyncio.get_running_loop()
+    selector = loop._selector  # type: ignore[attr-defined]
+    original = selector.select
+    idle = [0.0]
+
+    def timed_select(timeout: float | None = None) -> object:
+        began = time.perf_counter()
+        try:
+            return original(timeout)
+        finally:
+            idle[0] += time.perf_counter() - began
+
+    selector.select = timed_select
+    costs: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as scratch:
+        app = PaperdeckApp(library, NotesStore(Path(scratch) / "notes.json"))
+        try:
+            async with app.run_test(size=(120, 40)) as pilot:
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+                for key in keys:
+                    began, idle_before = time.perf_counter(), idle[0]
+                    for _ in range(KEY_PRESSES):
+                        await pilot.press(key)
+                    busy = time.perf_counter() - began - (idle[0] - idle_before)
+                    costs[key] = busy / KEY_PRESSES * 1000
+        finally:
+            selector.select = original
+    return costs
+
+
+def key_costs(path: Path | None) -> dict[str, float]:
+    """Milliseconds of event-loop work per key for an unbound key, j and PgDn."""
+    return asyncio.run(_key_costs(path, ("x", "j", "pagedown")))
+
+
+def rows(paths: dict[str, Path | None]) -> list[Row]:
+    out: list[Row] = []
+    lists = [("19", None), ("5,000", paths.get("icml5k_txt")), ("100,000", paths.get("conf100k_txt"))]
+    for label, path in lists:
+        if label != "19" and path is None:
+            continue
+        header, listed = first_paint(path)
+        out.append(("reader first paint (header or loading line)", header, "s", label))
+        out.append(("reader first paint of the list", listed, "s", label))
+    for label, path in (("19", None), ("100,000", paths.get("conf100k_txt"))):
+        if label != "19" and path is None:
+            continue
+        costs = key_costs(path)
+        out.append(("reader key cost, unbound key (pilot floor)", costs["x"], "ms/key", label))
+        out.append(("reader key cost, j (cursor down)", costs["j"], "ms/key", label))
+        out.append(("reader key cost, PgDn", costs["pagedown"], "ms/key", label))
+    return out
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("paths", nargs="*", type=Path, help="lists to time (default: bundled)")
+    parser.add_argument("--keys", action="store_true", help="also time keys on each list")
+    args = parser.parse_args()
+    for path in args.paths or [None]:
+        header, listed = first_paint(path)
+        name = path.name if path else "bundled"
+        print(f"{name}: header {header:.3f} s, list {listed:.3f} s")
+        if args.keys:
+            for key, cost in key_costs(path).items():
+                print(f"  {key}: {cost:.1f} ms/key")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(SRC))
+    main()
