@@ -144,13 +144,15 @@ _EARLIER = ("recently ", "previously ", "originally ", "widely ", "commonly ", "
 # between occurrences in C, with a look-behind for the space: about half the time, measured.
 # Each pass: (pattern, distance from the subject's space to where the literal starts).
 _OUR_CALLED = r"|(?P<call>(?:proposed |novel |new |resulting )?" + _CALLED_HEADS + ")"
+_PAPER = r"(?:position )?(?:paper|work|article|study) "
+_VERB = _VERB_AT_RE.pattern
 _SCAN_PASSES = (
-    (re.compile(r"we (?<= we )(?:" + _VERB_AT_RE.pattern + r"|(?P<call>(?:call|name|term) ))"), 1),
-    (re.compile(r"We (?<= We )" + _VERB_AT_RE.pattern), 1),
-    (re.compile(r"his (?<= this )(?:position )?(?:paper|work|article|study) " + _VERB_AT_RE.pattern), 2),
-    (re.compile(r"This (?<= This )(?:position )?(?:paper|work|article|study) " + _VERB_AT_RE.pattern), 1),
-    (re.compile(r"ur (?<= our )(?:(?:paper|work) " + _VERB_AT_RE.pattern + _OUR_CALLED + ")"), 2),
-    (re.compile(r"Our (?<= Our )(?:(?:paper|work) " + _VERB_AT_RE.pattern + _OUR_CALLED + ")"), 1),
+    (re.compile(r"we (?<= we )(?:" + _VERB + r"|(?P<call>(?:call|name|term) ))"), 1),
+    (re.compile(r"We (?<= We )" + _VERB), 1),
+    (re.compile(r"his (?<= this )" + _PAPER + _VERB), 2),
+    (re.compile(r"This (?<= This )" + _PAPER + _VERB), 1),
+    (re.compile(r"ur (?<= our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 2),
+    (re.compile(r"Our (?<= Our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 1),
     # "... and introduce SDPO" (after "and" only the introducing verbs count); "called", "named" ...
     (re.compile(
         r"d (?:(?<= and )" + _ADVERBS + r"(?P<intro>" + _INTRO_VERBS + r")(?:s|d)?\b|(?P<call>"
@@ -159,11 +161,14 @@ _SCAN_PASSES = (
     ), 3),
 )  # fmt: skip
 _KINDS = {"intro": _INTRODUCES, "make": _MAKES, "argue": _ARGUES, None: _STUDIES, "call": -1}
-# naming phrases no pass above finds (the literal before each gates the search for the phrase)
-_NAMING_WORDS = (
-    ("propos", " proposing "), ("introduc", " introducing "), ("namely", " namely "),
-    ("propos", " to propose "), ("introduc", " to introduce "), ("further", " to further "),
-)  # fmt: skip
+# the naming phrases no pass above finds, each by a literal that starts with a rarer letter
+_NAMING_PASSES = (
+    re.compile(r"pos(?:ing (?<= proposing )|e (?:(?<= to propose )|(?<= to further propose )))"),
+    re.compile(
+        r"duc(?:ing (?<= introducing )|e (?:(?<= to introduce )|(?<= to further introduce )))"
+    ),
+    re.compile(r"mely (?<= namely )"),
+)
 
 
 def _scan(flat: str) -> tuple[list[tuple[int, int, int]], list[int]]:
@@ -191,12 +196,10 @@ def _scan(flat: str) -> tuple[list[tuple[int, int, int]], list[int]]:
                 naming.append(space - 1)
     if len(contributions) > 1:
         contributions.sort()
-    for gate, phrase in _NAMING_WORDS:
-        if gate in flat:
-            at = flat.find(phrase)
-            while at >= 0:
-                naming.append(at)
-                at = flat.find(phrase, at + 1)
+    for pattern in _NAMING_PASSES:
+        for m in pattern.finditer(flat):
+            at = flat.rfind(" to ", 0, m.start() + 1) if m.group()[-2] == "e" else -1
+            naming.append(at if at >= 0 else flat.rfind(" ", 0, m.start()))
     points: list[int] = []
     if naming:
         naming.sort()
@@ -204,10 +207,10 @@ def _scan(flat: str) -> tuple[list[tuple[int, int, int]], list[int]]:
         for at in naming:
             if at < taken:
                 continue
-            m = _CALLED_RE.match(flat, at)
-            if m is None:
+            called = _CALLED_RE.match(flat, at)
+            if called is None:
                 continue
-            taken = m.end()
+            taken = called.end()
             if not flat.endswith(_EARLIER, 0, at + 1):
                 points.append(taken)
     return contributions, points
@@ -260,10 +263,12 @@ _HEAD_LEAD_RE = re.compile(
     r"architecture|system|agent|metric|measure|estimator|optimizer|network|technique)s?,\s+"
 )
 # "a novel personalized FL algorithm, pFedGraph, which ...", "a framework SQRL that ..."
+# (the head nouns grouped by first letter: fewer tests at each word boundary)
 _HEAD_THEN_NAME_RE = re.compile(
-    r"\b(?:framework|method|model|algorithm|benchmark|dataset|approach|architecture|system|agent|"
-    r"pipeline|strategy|scheme|technique|library|toolkit|protocol|estimator|optimizer|network|"
-    r"solver|sampler|suite|environment|platform)s?,?\s+(?:called\s+|named\s+|dubbed\s+|\()?"
+    r"\b(?:f(?:ramework)|m(?:ethod|odel)|a(?:lgorithm|pproach|rchitecture|gent)|b(?:enchmark)"
+    r"|d(?:ataset)|s(?:ystem|trategy|cheme|olver|ampler|uite)|p(?:ipeline|rotocol|latform)"
+    r"|t(?:echnique|oolkit)|l(?:ibrary)|e(?:stimator|nvironment)|o(?:ptimizer)|n(?:etwork))"
+    r"s?,?\s+(?:called\s+|named\s+|dubbed\s+|\()?"
     r"([A-Za-z0-9][A-Za-z0-9]*(?:[-–][A-Za-z0-9]+)*)(?=\s*[,.():;]|\s+(?:that|which|to|for)\b)"
 )
 _FOLLOWING_OK_RE = re.compile(
@@ -511,9 +516,22 @@ _CLAUSE_CUTS = (
     ", which", " which ", " in which ", " for which ", ", where", " where ", " such that ",
     " so that ", " while ", ", and ", ", ",
 )  # fmt: skip
-_DANGLING_RE = re.compile(
-    r"(?:\s+(?:of|for|to|and|or|the|a|an|with|in|on|by|from|via|as|at|that|which|its|their))+$"
-)
+_DANGLING_WORD_NAMES = "of for to and or the a an with in on by from via as at that which its their"
+_DANGLING_WORDS = frozenset(_DANGLING_WORD_NAMES.split())
+
+
+def _drop_dangling(text: str) -> str:
+    """Without the small words a cut left at its end ("... a method for the" -> "... a method").
+
+    Titles reach here with single spaces (plain_title_text joined their words)."""
+    end = len(text)
+    while True:
+        at = text.rfind(" ", 0, end)
+        if at < 0 or text[at + 1 : end] not in _DANGLING_WORDS:
+            return text[:end]
+        end = at
+
+
 _HEAD_NOUN_NAMES = """
     sampler framework method model algorithm benchmark dataset approach architecture system agent
     pipeline strategy scheme loss mechanism module network attack library toolkit protocol
@@ -534,12 +552,12 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
         return title
     head = title[: limit + 1]
     for cut in _CLAUSE_CUTS:
-        at = head.rfind(cut)
-        if at >= limit // 2:
-            return _DANGLING_RE.sub("", head[:at]).rstrip(" ,;:")
+        at = head.rfind(cut, limit // 2)
+        if at >= 0:
+            return _drop_dangling(head[:at]).rstrip(" ,;:")
     at = head.rfind(" ", 0, limit)
     at = at if at > limit // 2 else limit - 1
-    return _DANGLING_RE.sub("", head[:at]).rstrip(" ,;:-") + "…"
+    return _drop_dangling(head[:at]).rstrip(" ,;:-") + "…"
 
 
 def _capitalised(text: str) -> str:
@@ -593,7 +611,7 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
         phrase = "a " + phrase[3:]
     elif phrase.startswith("a ") and phrase[2:3] in "aeiouAEIOU":
         phrase = "an " + phrase[2:]
-    if _POINTING_BACK_RE.match(phrase) or len(phrase.split()) < 3:
+    if _POINTING_BACK_RE.match(phrase) or len(phrase.split(maxsplit=2)) < 3:
         return None
     tail = _TAIL_VERB_RE.search(phrase) if "and" in phrase else None
     if tail and tail.start() > 15:
