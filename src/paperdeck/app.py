@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 AUTOSAVE_DELAY = 1.0
 SORT_MODES = {"relevance": "relevance", "list": "list order", "noted": "recently noted"}
 NARROW_WIDTH = 100
+_TYPING_HIDES = frozenset(
+    {"focus_search", "edit_note", "star", "toggle_read", "edit_tags", "copy_citation"}
+    | {"choose_format", "open_link", "toggle_raw", "help", "quit"}
+)
 
 
 class PaperdeckApp(App[int]):
@@ -114,6 +118,11 @@ class PaperdeckApp(App[int]):
                 yield DetailPane(id="detail")
                 yield NotesPanel(id="notes")
         yield Footer()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Printable-key bindings never fire while typing (the text field takes the key first);
+        # hiding them from the footer there keeps it to the keys that apply.
+        return not (action in _TYPING_HIDES and isinstance(self.focused, Input | NoteEditor))
 
     @property
     def paper_list(self) -> PaperList:
