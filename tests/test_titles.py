@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from paperdeck.titles import MAX_TITLE, derive_title, find_method, plain_title_text
+from paperdeck.titles import (
+    MAX_TITLE,
+    derive_title,
+    find_method,
+    method_and_title,
+    plain_title_text,
+)
 
 SEED = Path(__file__).resolve().parent.parent / "seeds" / "icml2026.txt"
 
@@ -194,3 +200,80 @@ def test_plain_title_text_strips_latex_and_markdown() -> None:
 )
 def test_titles_from_patterns(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+# --- the scan for naming phrases, appositions and sentence ends ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (
+            "Planning is slow. In this work we aim to further propose FooPlan, a planner for "
+            "robots. FooPlan is fast.",
+            "FooPlan",
+            "FooPlan: A planner for robots",
+        ),
+        (
+            "This paper addresses retrieval by proposing RetroNet, a retriever. RetroNet wins.",
+            "RetroNet",
+            "RetroNet: A retriever",
+        ),
+        (
+            "Can models plan? We propose PlanNet, a planner for long horizons. PlanNet wins.",
+            "PlanNet",
+            "PlanNet: A planner for long horizons",
+        ),
+        (
+            "Existing planners are slow. FooPlan, a planner for robots, fixes this. FooPlan is "
+            "fast and FooPlan is small.",
+            "FooPlan",
+            "FooPlan: A planner for robots, fixes this",
+        ),
+        (
+            "We propose a formal definition of a causal pathway, and discuss its implications.",
+            None,
+            "A formal definition of a causal pathway",
+        ),
+    ],
+)
+def test_naming_phrases_and_appositions(abstract: str, method: str | None, title: str) -> None:
+    assert method_and_title(abstract) == (method, title)
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method"),
+    [
+        ("We design a new compressor, namely GraphZip, for graphs.", "GraphZip"),
+        ("In 2020 we proposed TurboPlan for robots. TurboPlan is fast.", "TurboPlan"),
+        (r"Planners are slow. \textsc{Zeta} plans fast. Zeta is small and Zeta is simple.", "Zeta"),
+        # apposed but said only twice, or proposed by someone else: not the paper's own
+        ("Planners are slow. FooPlan, a planner for robots, fixes this. FooPlan is fast.", None),
+        ("The recently proposed BarNet is slow. We study BarNet on graphs. BarNet fails.", None),
+    ],
+)  # fmt: skip
+def test_method_from_naming_words_and_marks(abstract: str, method: str | None) -> None:
+    assert find_method(abstract) == method
+
+
+def test_method_and_title_matches_the_two_calls_on_the_seed() -> None:
+    for abstract in _seed_abstracts():
+        method = find_method(abstract)
+        assert method_and_title(abstract) == (method, derive_title(abstract, method))
+
+
+def test_cut_titles_do_not_end_on_a_small_word() -> None:
+    abstracts = [
+        *_seed_abstracts(),
+        "We present a benchmark for the evaluation of the robustness of large vision-language "
+        "models of the kind and of the sort that practitioners deploy in the wild every day.",
+        "We study the problem of learning to rank items for users of a recommender system in the "
+        "presence of the feedback loops that such a system creates over time.",
+    ]
+    small = {"of", "for", "to", "and", "or", "the", "a", "an", "with", "in", "on", "by", "from"}
+    for abstract in abstracts:
+        title = derive_title(abstract, find_method(abstract))
+        assert len(title) <= MAX_TITLE, title
+        assert title.rstrip("…").split()[-1] not in small, title
