@@ -144,7 +144,9 @@ _EARLIER = ("recently ", "previously ", "originally ", "widely ", "commonly ", "
 # The scan for contribution verbs and naming phrases runs over every abstract at load. A pattern
 # led by a lone space tries a match at every space; one pass per subject led by a literal that
 # starts with a rarer letter ("we ", "his " of "this", "ur " of "our") lets the regex engine jump
-# between occurrences in C, with a look-behind for the space: about half the time, measured.
+# between occurrences in C, with a look-behind for the space (a literal led by a space is found
+# about 3x slower). These passes and _NAMING_PASSES together cost about 3/4 of the two space-led
+# patterns they replace (measured over the 100,000-paper list) and find the same matches.
 # Each pass: (pattern, distance from the subject's space to where the literal starts).
 _OUR_CALLED = r"|(?P<call>(?:proposed |novel |new |resulting )?" + _CALLED_HEADS + ")"
 _PAPER = r"(?:position )?(?:paper|work|article|study) "
