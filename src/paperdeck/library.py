@@ -12,7 +12,7 @@ from paperdeck.formats import RawList, read_list
 from paperdeck.ids import assign_ids
 from paperdeck.model import Paper
 from paperdeck.render import find_links
-from paperdeck.titles import derive_title, find_method
+from paperdeck.titles import method_and_title
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
 SIDECAR_SUFFIX = ".meta.jsonl"
@@ -36,9 +36,9 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
     papers: list[Paper] = []
     for position, (record, paper_id) in enumerate(zip(records, ids, strict=True), start=1):
         abstract = str(record.get("abstract") or "")
-        method = find_method(abstract) if abstract else None
+        method, derived = method_and_title(abstract) if abstract else (None, "(untitled)")
         given_title = str(record.get("title") or "").strip()
-        title = given_title or (derive_title(abstract, method) if abstract else "(untitled)")
+        title = given_title or derived
         year = _as_year(record.get("year")) or raw.year
         extra = {key: value for key, value in record.items() if key not in _KNOWN_KEYS}
         papers.append(
