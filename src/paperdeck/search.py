@@ -594,21 +594,37 @@ class SearchIndex:
             stop = bisect.bisect_left(vocabulary, word + _MAX_CHAR, at)
             found.extend((_PREFIX, other) for other in vocabulary[at:stop])
         limit = _fuzzy_distance(word) if fuzzy else 0
-        bucket = self._buckets.get(word[:1]) if limit else None
-        if bucket is not None:
+        if limit:
+            typos = self._typos(word, limit, [word[:1]])
+            if not typos and not found:
+                # Nothing at all: perhaps the typo is in the first letter.
+                typos = self._typos(
+                    word, limit, [first for first in self._buckets if first != word[:1]]
+                )
+            # With word starts allowed, a word that starts with this one is one of those.
+            found.extend(
+                (_FUZZY, other) for other in typos if not (prefix and other.startswith(word))
+            )
+        return found
+
+    def _typos(self, word: str, limit: int, firsts: list[str]) -> list[str]:
+        """Words within `limit` edits of `word` (not itself), among those starting with `firsts`."""
+        found: list[str] = []
+        for first in firsts:
+            bucket = self._buckets.get(first)
+            if bucket is None:
+                continue
             group, starts = bucket
             low = starts[min(len(starts) - 1, max(0, len(word) - limit))]
             high = starts[min(len(starts) - 1, len(word) + limit + 1)]
             if high > low:
-                for other, _, _ in process.extract(
-                    word,
-                    group[low:high],
-                    scorer=OSA.distance,
-                    score_cutoff=limit,
-                    limit=None,
-                ):
-                    if not other.startswith(word):
-                        found.append((_FUZZY, other))
+                found.extend(
+                    other
+                    for other, _, _ in process.extract(
+                        word, group[low:high], scorer=OSA.distance, score_cutoff=limit, limit=None
+                    )
+                    if other != word
+                )
         return found
 
     def _word_term(
@@ -646,11 +662,41 @@ class SearchIndex:
                     docs = postings.get(other)
                     if docs is not None:
                         weighted.append((_FIELD_WEIGHT[field] * _KIND_WEIGHT[kind], docs))
+            if (
+                not term.negated
+                and len(word) >= 6
+                and all(kind == _FUZZY for kind, _ in expansions)
+            ):
+                yield from self._compound(term, word, fields, weighted, clock)
         hits = _TermHits(None, frozenset(other for _, other in expansions), weighted)
         if term.case_sensitive:
             yield from hits.scores_steps(clock)
             hits = yield from self._verify(term, hits, fields, clock)
         return hits
+
+    def _compound(
+        self,
+        term: Term,
+        word: str,
+        fields: tuple[int, ...],
+        weighted: list[tuple[float, array[int]]],
+        clock: _Clock,
+    ) -> Generator[None, None, None]:
+        """A word no paper has may be two that one has, hyphenated: `selfsupervised`."""
+        vocabulary = self._vocabulary
+        for cut in range(2, len(word) - 1):
+            left, right = word[:cut], word[cut:]
+            if not (_in_sorted(vocabulary, left) and _in_sorted(vocabulary, right)):
+                continue
+            cased = term.words[0]
+            pair = Term(
+                term.text, (cased[:cut], cased[cut:]), "phrase", term.field, term.case_sensitive
+            )
+            found = yield from self._phrase_term(pair, (left, right), fields, clock)
+            by_weight: defaultdict[float, list[int]] = defaultdict(list)
+            for i, score in found.scores.items():
+                by_weight[score].append(i)
+            weighted.extend((score, array("I", sorted(docs))) for score, docs in by_weight.items())
 
     def _union(
         self, postings: dict[str, array[int]], matched: Iterable[str], clock: _Clock
@@ -669,37 +715,41 @@ class SearchIndex:
     def _phrase_term(
         self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: _Clock
     ) -> Generator[None, None, _TermHits]:
-        # A term still being typed ("self-sup", an unclosed quote) ends in a word start, once
-        # that has three letters: "self-s" would take every word starting with s.
-        last_prefix = term.mode != "phrase" and len(lowered[-1]) >= 3
-        pattern = _phrase_pattern(term.words, last_prefix)
-        expansions = [
-            [
-                other
-                for _, other in self._expand(
-                    word, prefix=last_prefix and at == len(lowered) - 1, fuzzy=False
-                )
-            ]
-            for at, word in enumerate(lowered)
-        ]
+        """Words next to each other: a quoted phrase, or a term like `self-supervised`.
+
+        A plain term's words are typo-tolerant and its last word may be a word start once it
+        has three letters ("self-sup"); a quoted phrase takes its words as they are.
+        """
+        plain = term.mode != "phrase"
+        fuzzy = plain and not term.case_sensitive and not term.negated
+        last_prefix = plain and len(lowered[-1]) >= 3
+        # For each position: the vocabulary words allowed there, with how they match.
+        allowed: list[dict[str, int]] = []
+        for at, word in enumerate(lowered):
+            prefix = last_prefix and at == len(lowered) - 1
+            kinds: dict[str, int] = {}
+            for kind, other in reversed(self._expand(word, prefix=prefix, fuzzy=fuzzy)):
+                kinds[other] = kind
+            allowed.append(kinds)
         scores: dict[int, float] = {}
         for field in sorted(fields, key=lambda f: _FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
-            # Rarest word first: the intersection shrinks fastest.
-            for matched in sorted(expansions, key=len):
-                docs = yield from self._union(self._postings[field], matched, clock)
+            # Rarest position first: the intersection shrinks fastest.
+            for kinds in sorted(allowed, key=len):
+                docs = yield from self._union(self._postings[field], kinds, clock)
                 candidates = docs if candidates is None else candidates & docs
                 if not candidates:
                     break
-            weight = _FIELD_WEIGHT[field] * _KIND_WEIGHT[_EXACT]
             for count, i in enumerate(sorted(candidates or ())):
-                text = self._field_text(i, field)
-                if pattern.search(" ".join(words(text, keep_case=term.case_sensitive))):
-                    scores[i] = weight
+                quality = _window_kind(
+                    term, allowed, words(self._field_text(i, field), keep_case=True)
+                )
+                if quality is not None:
+                    scores[i] = _FIELD_WEIGHT[field] * _KIND_WEIGHT[quality]
                 if count & 15 == 15 and clock.due():
                     yield
                     clock.reset()
-        return _TermHits(scores, frozenset(lowered))
+        return _TermHits(scores, frozenset(w for kinds in allowed for w in kinds))
 
     def _exact_term(
         self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: _Clock
@@ -849,10 +899,36 @@ class SearchIndex:
 _FIELD_OF_TERM = {("title", _TITLE), ("author", _AUTHORS)}
 
 
-def _phrase_pattern(words_: tuple[str, ...], last_prefix: bool) -> re.Pattern[str]:
-    body = " ".join(re.escape(word) for word in words_)
-    tail = r"\S*" if last_prefix else ""
-    return re.compile(r"(?<!\S)" + body + tail + r"(?!\S)")
+def _in_sorted(ordered: list[str], word: str) -> bool:
+    at = bisect.bisect_left(ordered, word)
+    return at < len(ordered) and ordered[at] == word
+
+
+def _window_kind(term: Term, allowed: list[dict[str, int]], tokens: list[str]) -> int | None:
+    """How well the best run of consecutive `tokens` matches the allowed words, if any does.
+
+    A run is as good as its worst word (a typo anywhere makes it a typo-tolerant match).
+    """
+    size = len(allowed)
+    first = allowed[0]
+    best: int | None = None
+    for start in range(len(tokens) - size + 1):
+        if tokens[start].lower() not in first:
+            continue
+        worst = _EXACT
+        for offset, kinds in enumerate(allowed):
+            token = tokens[start + offset]
+            kind = kinds.get(token.lower())
+            # Smart case: the words as typed must be there with their capitals.
+            if kind is None or (term.case_sensitive and not token.startswith(term.words[offset])):
+                break
+            worst = max(worst, kind)
+        else:
+            if best is None or worst < best:
+                best = worst
+            if best == _EXACT:
+                break
+    return best
 
 
 def _token_matches(term: Term, token: str) -> bool:
