@@ -128,7 +128,7 @@ _ACCENT_CMD = re.compile(
     r"""\\['"^`~=.]\s*\{?\s*([A-Za-z])\s*\}?|\\[uvHck]\s*\{\s*([A-Za-z])\s*\}"""
 )
 _LATEX_CMD = re.compile(r"\\([A-Za-z]+)|\\.?", re.DOTALL)
-_NON_WORD = re.compile(r"[\W_]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 # A word for the span tokenizer: letters and digits, with combining marks kept inside it.
 _RAW_TOKEN = re.compile(
     r"\\([A-Za-z]+)|\\.?|∞|(?:[^\W_]|[" + re.escape(_COMBINING) + r"])+", re.DOTALL
@@ -165,9 +165,25 @@ def _special_repl(match: re.Match[str]) -> str:
 
 
 def _fold_unicode(text: str) -> str:
-    # A regex visits only the few special characters; str.translate with a dict is slow.
+    """Accents, Greek letters and symbols folded; other non-ASCII non-word characters to spaces.
+
+    ASCII punctuation is left for a byte translation table, much faster than a regex.
+    """
     text = _SPECIAL.sub(_special_repl, unicodedata.normalize("NFKD", text))
-    return _NON_WORD.sub(" ", text)
+    return _NON_ASCII.sub(_non_ascii_repl, text)
+
+
+def _non_ascii_repl(match: re.Match[str]) -> str:
+    run = match.group(0)
+    return run if run.isalnum() else "".join(c if c.isalnum() else " " for c in run)
+
+
+def _unplain(text: str) -> str:
+    """`text` with LaTeX and Unicode folded, ASCII punctuation and case not yet."""
+    if "\\" in text:
+        text = _ACCENT_CMD.sub(_accent_repl, text)
+        text = _LATEX_CMD.sub(_latex_repl, text)
+    return text if text.isascii() else _fold_unicode(text)
 
 
 def fold(text: str, *, keep_case: bool = False) -> str:
@@ -176,18 +192,14 @@ def fold(text: str, *, keep_case: bool = False) -> str:
     `$\\mathcal{O}(n \\log n)$` folds to ` O  n  log n ` (lower-cased unless keep_case); `naïve`
     to `naive`; `τ` and `\\tau` to `tau`; `self-supervised` to `self supervised`.
     """
-    if "\\" in text:
-        text = _ACCENT_CMD.sub(_accent_repl, text)
-        text = _LATEX_CMD.sub(_latex_repl, text)
-    # bytes.translate is several times faster than str.translate.
-    text = text.encode().translate(_BYTE_TABLE).decode() if text.isascii() else _fold_unicode(text)
+    text = _unplain(text).encode().translate(_BYTE_TABLE).decode()
     return text if keep_case else text.lower()
 
 
 def fold_bytes(text: str) -> bytes:
     """`fold(text)` as UTF-8 bytes, fast for plain ASCII text (the index builder's hot path)."""
     if "\\" in text or not text.isascii():
-        return fold(text).encode()
+        return _unplain(text).lower().encode().translate(_BYTE_TABLE)
     return text.encode().translate(_LOWER_BYTE_TABLE)
 
 
