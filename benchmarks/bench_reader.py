@@ -14,6 +14,7 @@ floor that the pilot itself costs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import select
 import signal
@@ -97,10 +98,8 @@ def _stop(pid: int, fd: int) -> None:
             deadline = time.perf_counter() + 2
         ready, _, _ = select.select([fd], [], [], 0.05)
         if ready:
-            try:
+            with contextlib.suppress(OSError):
                 os.read(fd, 1 << 16)
-            except OSError:
-                pass
     os.close(fd)
 
 
@@ -152,7 +151,11 @@ def key_costs(path: Path | None) -> dict[str, float]:
 
 def rows(paths: dict[str, Path | None]) -> list[Row]:
     out: list[Row] = []
-    lists = [("19", None), ("5,000", paths.get("icml5k_txt")), ("100,000", paths.get("conf100k_txt"))]
+    lists = [
+        ("19", None),
+        ("5,000", paths.get("icml5k_txt")),
+        ("100,000", paths.get("conf100k_txt")),
+    ]
     for label, path in lists:
         if label != "19" and path is None:
             continue

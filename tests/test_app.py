@@ -202,6 +202,23 @@ async def test_search_filters_highlights_and_clears(make_app: MakeApp) -> None:
         assert len(app.paper_list.rows) == 2
 
 
+async def test_keys_typed_in_a_burst_land_in_the_search_field(make_app: MakeApp) -> None:
+    # A paste or a fast typist: "/" and the query arrive before the reader has repainted.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app._driver is not None
+        for key, character in [("slash", "/"), ("s", "s"), ("a", "a"), ("f", "f"), ("e", "e")]:
+            app._driver.send_message(events.Key(key, character))
+        await settle(app, pilot)
+        assert app.search_box.value == "safe"
+        assert not app.store.entries  # the "s" did not star anything
+        await pilot.press("slash", "n")
+        assert app.search_box.value == "safe/n"
+        await pilot.press("escape", "n", "slash", "n")
+        assert app.notes.editor.text == "/n"
+
+
 async def test_a_search_with_no_match_says_so(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -489,3 +506,124 @@ async def test_narrow_terminal_folds_the_notes(make_app: MakeApp) -> None:
         assert not app.screen.has_class("-narrow")
         assert app.notes.region.height > 0
         assert app.notes.editor.text == "small screen"
+
+
+# --- start-up -------------------------------------------------------------------------------
+
+
+async def test_background_loader_paints_first_then_shows_the_list(tmp_path: Path) -> None:
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=lambda: load_library([bundled_list()]),
+        loading_label="icml2026.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert len(app.papers) == 19
+        assert "19 papers" in header_text(app)
+        assert app.papers[0].title in app.detail.text
+        await pilot.press("j")
+        assert app.current_paper is app.papers[1]
+
+
+async def test_a_load_error_in_the_background_exits_with_status_2(tmp_path: Path) -> None:
+    missing = tmp_path / "[/missing].txt"
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=lambda: load_library([missing]),
+        loading_label=missing.name,
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+    assert app.return_value == 2
+    assert app.load_error is not None and "[/missing].txt" in app.load_error
+
+
+class TmuxSession:
+    """A tmux server of the test's own, with one window of 120x40 running `command`."""
+
+    def __init__(self, socket: Path) -> None:
+        self.socket = socket
+
+    def __call__(self, *args: str, check: bool = True) -> str:
+        result = subprocess.run(
+            ["tmux", "-S", str(self.socket), *args],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=check,
+        )
+        return result.stdout
+
+    def screen(self) -> str:
+        return self("capture-pane", "-p", "-t", "reader", check=False)
+
+    def wait_for(self, text: str, timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared:\n{self.screen()}")
+
+    def start(self, command: str) -> None:
+        self("kill-session", "-t", "reader", check=False)
+        self(
+            "-f", "/dev/null", "new-session", "-d", "-s", "reader", "-x", "120", "-y", "40", command
+        )
+        self("resize-window", "-t", "reader", "-x", "120", "-y", "40", check=False)
+
+    def running(self) -> bool:
+        return "reader" in self("list-sessions", "-F", "#{session_name}", check=False)
+
+
+@pytest.mark.slow
+def test_end_to_end_in_tmux(tmp_path: Path) -> None:
+    if not shutil.which("tmux"):
+        pytest.skip("needs tmux (apt-get install tmux)")
+    import shlex
+    import sys
+
+    installed = Path(sys.executable).with_name("paperdeck")
+    program = [str(installed)] if installed.exists() else [sys.executable, "-m", "paperdeck"]
+    notes = tmp_path / "notes.json"
+    command = shlex.join([*program, "--notes", str(notes)])
+    env = f"PAPERDECK_CONFIG={shlex.quote(str(tmp_path / 'settings.json'))} TERM=xterm-256color"
+    tmux = TmuxSession(tmp_path / "tmux.sock")
+    try:
+        tmux.start(f"env {env} {command}")
+        tmux.wait_for("19 papers")
+        tmux("send-keys", "-t", "reader", "/", "speculative decoding")
+        tmux.wait_for("2 / 19")
+        tmux("send-keys", "-t", "reader", "Enter")
+        time.sleep(0.3)
+        tmux("send-keys", "-t", "reader", "j", "n")
+        time.sleep(0.3)
+        tmux("send-keys", "-t", "reader", "-l", "written in tmux")
+        tmux.wait_for("written in tmux")
+        tmux("send-keys", "-t", "reader", "Escape")
+        time.sleep(0.5)
+        tmux("send-keys", "-t", "reader", "q")
+        deadline = time.monotonic() + 10
+        while tmux.running() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not tmux.running(), "q did not quit"
+        saved = json.loads(notes.read_text(encoding="utf-8"))["papers"]
+        assert [entry["note"] for entry in saved.values()] == ["written in tmux"]
+        tmux.start(f"env {env} {command}")
+        tmux.wait_for("1 noted")
+        tmux("send-keys", "-t", "reader", "/", "safespec")
+        screen = tmux.wait_for("1 / 19")
+        assert "✎" in screen
+        tmux("send-keys", "-t", "reader", "Enter")
+        time.sleep(0.3)
+        tmux("send-keys", "-t", "reader", "n")  # unfolds the notes in a narrow window
+        tmux.wait_for("written in tmux")
+    finally:
+        tmux("kill-server", check=False)

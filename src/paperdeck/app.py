@@ -11,17 +11,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from paperdeck.detail_pane import DetailPane
 from paperdeck.help_screen import HelpScreen
+from paperdeck.key_routing import follow_focus
 from paperdeck.model import Annotation, Paper
 from paperdeck.notes_panel import NoteEditor, NotesPanel
 from paperdeck.paper_list import PaperList
@@ -123,6 +125,16 @@ class PaperdeckApp(App[int]):
         # Printable-key bindings never fire while typing (the text field takes the key first);
         # hiding them from the footer there keeps it to the keys that apply.
         return not (action in _TYPING_HIDES and isinstance(self.focused, Input | NoteEditor))
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Runs before App._on_key (handlers run along the MRO); a key sent on stops there.
+        if follow_focus(self, event):
+            event.prevent_default()
+
+    def _focus_now(self, widget: Widget) -> None:
+        # Widget.focus() waits for the message queue; keys typed right after `/` or `n` (a
+        # fast typist, a paste, tmux send-keys) must already land in the field.
+        self.screen.set_focus(widget)
 
     @property
     def paper_list(self) -> PaperList:
@@ -269,7 +281,7 @@ class PaperdeckApp(App[int]):
 
     def on_search_box_leave(self, event: SearchBox.Leave) -> None:
         event.stop()
-        self.paper_list.focus()
+        self._focus_now(self.paper_list)
 
     @work(exclusive=True, group="search")
     async def _run_search(self, query: str) -> None:
@@ -323,7 +335,7 @@ class PaperdeckApp(App[int]):
         status.display = bool(message)
 
     def action_focus_search(self) -> None:
-        self.search_box.focus()
+        self._focus_now(self.search_box)
 
     # -- selection --------------------------------------------------------------------------
 
@@ -363,7 +375,7 @@ class PaperdeckApp(App[int]):
             return
         self.screen.add_class("-notes-open")
         editor = self.notes.editor
-        editor.focus()
+        self._focus_now(editor)
         editor.move_cursor(editor.document.end)
 
     def on_note_editor_left(self, event: NoteEditor.Left) -> None:
@@ -372,7 +384,7 @@ class PaperdeckApp(App[int]):
         if self.store.dirty:
             self._save()
         self.screen.remove_class("-notes-open")
-        self.paper_list.focus()
+        self._focus_now(self.paper_list)
 
     def on_text_area_changed(self, event: NoteEditor.Changed) -> None:
         if event.text_area.id != "note-editor":
@@ -735,6 +747,8 @@ class PaperdeckApp(App[int]):
         self.search_query = ""
         self.loader = None
         self.paper_list.loading = False
+        if not isinstance(self.focused, Input | NoteEditor):
+            self._focus_now(self.paper_list)
         self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
         self.paper_list.set_papers(self.papers)
         for message in library.warnings:

@@ -13,6 +13,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
+from paperdeck.key_routing import mark_origin
 from paperdeck.model import Paper
 from paperdeck.ui_text import clean, one_line, plain, with_spans
 
@@ -132,6 +133,10 @@ class DetailPane(ScrollView, can_focus=True):
             # a pane of fixed size (its scrollbar always shown) never needs.
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual then runs Widget._on_key itself (handlers run along the MRO).
+        mark_origin(self, event)
 
     def _on_resize(self, event: events.Resize) -> None:
         self._wrap()

@@ -19,6 +19,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from paperdeck.key_routing import mark_origin
 from paperdeck.model import Annotation, Paper
 from paperdeck.ui_text import one_line
 
@@ -228,6 +229,10 @@ class PaperList(ScrollView, can_focus=True):
             self.marked.clear()
             self.refresh()
             self.post_message(self.MarksChanged(0))
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual then runs Widget._on_key itself (handlers run along the MRO).
+        mark_origin(self, event)
 
     async def _on_click(self, event: events.Click) -> None:
         row = event.y + round(self.scroll_y)

@@ -1,0 +1,34 @@
+"""Keys of a burst that were routed to a widget which then lost the focus follow the focus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.app import App
+from textual.widget import Widget
+
+# Textual routes a key to the widget focused when the key arrives; bindings run only when the
+# key has bubbled up to the app. In a burst (a paste, a fast typist, tmux send-keys) "/" and the
+# query arrive together: the query's keys are routed to the list before "/" has moved the focus
+# to the search field, and would reach the app as commands, or be lost.
+_ORIGIN = "_paperdeck_origin"
+
+
+def mark_origin(widget: Widget, event: events.Key) -> None:
+    """Remember which widget a key was routed to (called by that widget's key handler)."""
+    setattr(event, _ORIGIN, widget)
+
+
+def follow_focus(app: App[Any], event: events.Key) -> bool:
+    """Send a bubbled key on to the focused widget if the focus moved after it was routed.
+
+    True when the key was sent on (the app then does not treat it as a binding).
+    """
+    origin = getattr(event, _ORIGIN, None)
+    focused = app.focused
+    if origin is None or focused is None or focused is origin:
+        return False
+    event.stop()
+    focused._forward_event(events.Key(event.key, event.character))
+    return True
