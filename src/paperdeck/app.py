@@ -231,7 +231,9 @@ class PaperdeckApp(App[int]):
                 noted += bool(entry.note)
                 starred += bool(entry.starred)
         parts: list[str | tuple[str, str]] = [(one_line(self._list_title()), "bold $text-accent")]
-        if self._filtered is not None:
+        if self.loader is not None:
+            parts.append(("  the list appears as soon as it is read", "$text-muted"))
+        elif self._filtered is not None:
             parts.append(f"  {self._filtered} / {total}")
         else:
             parts.append(
