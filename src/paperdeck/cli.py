@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn
 
 from paperdeck import __version__
@@ -18,9 +20,10 @@ from paperdeck.cli_common import (
     open_library,
     warn,
 )
-from paperdeck.errors import PaperdeckError, UsageError
-from paperdeck.library import resolve_ref
+from paperdeck.errors import LoadError, PaperdeckError, UsageError
+from paperdeck.library import Library, load_library, resolve_ref
 from paperdeck.model import Paper
+from paperdeck.resources import bundled_list
 
 Command = Callable[[argparse.Namespace], int]
 AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
@@ -188,11 +191,31 @@ def _wrap(text: str) -> str:
 
 
 def run_reader(args: argparse.Namespace) -> int:
-    """Open the Textual reader (imported only here, so the other commands start fast)."""
-    library = open_library(args)
+    """Open the Textual reader (imported only here, so the other commands start fast).
+
+    The reader paints at once and loads the lists in the background, so a 100,000-paper list
+    shows its progress instead of a blank terminal; a path that cannot be opened at all is
+    refused before the screen changes.
+    """
+    paths: list[Path] = list(args.paths) or [bundled_list()]
+    for path in [*paths, *args.meta]:
+        _check_openable(path)
     from paperdeck.app import run_app
 
-    return run_app(library, notes_option=args.notes)
+    def load() -> Library:
+        return load_library(paths, fmt=args.format, meta=args.meta, use_sidecar=not args.no_meta)
+
+    label = ", ".join(path.name for path in paths)
+    return run_app(load, notes_option=args.notes, loading_label=label)
+
+
+def _check_openable(path: Path) -> None:
+    if path.is_dir():
+        raise LoadError(f"{path}: is a directory")
+    if not path.exists():
+        raise LoadError(f"{path}: no such file")
+    if not os.access(path, os.R_OK):
+        raise LoadError(f"{path}: permission denied")
 
 
 def _parse_command(parser: argparse.ArgumentParser, arguments: list[str]) -> argparse.Namespace:
