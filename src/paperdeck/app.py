@@ -7,6 +7,7 @@ import contextlib
 import gc
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
 AUTOSAVE_DELAY = 1.0
 SORT_MODES = {"relevance": "relevance", "list": "list order", "noted": "recently noted"}
 NARROW_WIDTH = 100
+SHOW_COALESCE = 0.03
+"""Seconds: cursor moves closer together than this repaint the detail and notes panes once."""
 _TYPING_HIDES = frozenset(
     {"focus_search", "edit_note", "star", "toggle_read", "edit_tags", "copy_citation"}
     | {"choose_format", "open_link", "toggle_raw", "help", "quit"}
@@ -99,6 +102,8 @@ class PaperdeckApp(App[int]):
         self.raw = False
         self._paper_ids = {paper.id for paper in self.papers}
         self._autosave_timer: Timer | None = None
+        self._show_timer: Timer | None = None
+        self._last_show = 0.0
         self._keys: dict[str, str] | None = None
         self._index_progress: float | None = None
         self._filtered: int | None = None
@@ -342,12 +347,21 @@ class PaperdeckApp(App[int]):
     # -- selection --------------------------------------------------------------------------
 
     def on_paper_list_highlighted(self, event: PaperList.Highlighted) -> None:
+        # A held key repeats faster than the panes need repainting: coalesce those moves.
+        if time.monotonic() - self._last_show < SHOW_COALESCE:
+            if self._show_timer is None:
+                self._show_timer = self.set_timer(SHOW_COALESCE, self._show_current)
+            return
         self._show_current()
 
     def on_paper_list_marks_changed(self, event: PaperList.MarksChanged) -> None:
         self._update_header()
 
     def _show_current(self) -> None:
+        self._last_show = time.monotonic()
+        if self._show_timer is not None:
+            self._show_timer.stop()
+            self._show_timer = None
         paper = self.current_paper
         if paper is not self.notes.paper:
             self._commit_note()
@@ -375,6 +389,8 @@ class PaperdeckApp(App[int]):
     def action_edit_note(self) -> None:
         if self.current_paper is None:
             return
+        if self.notes.paper is not self.current_paper:
+            self._show_current()
         self.screen.add_class("-notes-open")
         editor = self.notes.editor
         self._focus_now(editor)
