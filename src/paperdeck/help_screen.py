@@ -75,7 +75,7 @@ class HelpScreen(ModalScreen[None]):
             lines.append(Content(""))
             lines.append(Content.assemble((title, "bold $text-primary")))
             for keys, description in binding_rows(bindings, KEY_NAMES):
-                lines.append(Content.assemble((f"  {keys:<22}", "bold"), description))
+                lines.append(Content.assemble((f"  {keys:<14}", "bold"), description))
         lines.append(Content(""))
         lines.append(Content.assemble(("Search syntax", "bold $text-primary")))
         lines.append(Content("  " + QUERY_HELP))
