@@ -10,7 +10,6 @@ from paperdeck.formats import FORMAT_NAMES
 from paperdeck.library import Library, load_library
 from paperdeck.resources import bundled_list
 
-
 # Commands whose own `--format` names what they print; they take `--list-format` only.
 OUTPUT_FORMAT_COMMANDS = frozenset({"cite"})
 
