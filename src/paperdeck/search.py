@@ -655,10 +655,6 @@ class SearchIndex:
                     yield
                     clock.reset()
                 for kind, other in expansions:
-                    # A three-letter start in an abstract stretches only to a plural
-                    # ("llm" -> "llms"): "con" would match most abstracts.
-                    if kind == _PREFIX and field == _ABSTRACT and len(word) == 3 and len(other) > 4:
-                        continue
                     docs = postings.get(other)
                     if docs is not None:
                         weighted.append((_FIELD_WEIGHT[field] * _KIND_WEIGHT[kind], docs))
