@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paperdeck.fold import words
+from paperdeck.library import load_library
 from paperdeck.model import Paper
 from paperdeck.search import SearchIndex, SearchResult, highlight_spans
 
@@ -136,6 +137,88 @@ def test_empty_query_lists_everything_in_list_order(index: SearchIndex) -> None:
         result = index.search(query)
         assert list(result.indices) == list(range(19))
         assert result.message is None
+
+
+# ---- typing a query one character at a time ----
+
+FIPN = 12  # FIPN: Forward Self-Organizing Interpretable Polynomial Networks for Time Series ...
+SPRINT = 14  # See More, Forecast Better and Faster: Enhancing Time Series Foundation Models
+
+
+@pytest.fixture(scope="module", params=[True, False], ids=["with-meta", "abstracts-only"])
+def typed_index(request: pytest.FixtureRequest) -> SearchIndex:
+    """The bundled list as the reader opens it, with its metadata sidecar and without."""
+    library = load_library([SEED], use_sidecar=request.param)
+    assert len(library.papers) == 19
+    return SearchIndex(library.papers)
+
+
+def keystrokes(query: str, shortest: int = 3) -> list[str]:
+    """The query as it reads after each key of its last word, from `shortest` letters on."""
+    head, _, last = query.rpartition(" ")
+    lead = head + " " if head else ""
+    return [lead + last[:end] for end in range(shortest, len(last) + 1)]
+
+
+@pytest.mark.parametrize(
+    ("query", "intended"),
+    [
+        ("speculative decoding", {BUBBLESPEC, SAFESPEC}),
+        ("reinforcement learning", {BUBBLESPEC, RL_SELF_DISTILLATION, HIERARCHICAL_GOALS}),
+        ("time series", {FIPN, SPRINT}),
+        ("kernel regression", {KERNELS}),
+        ("bubblespec", {BUBBLESPEC}),
+        ("policy optimization", {RL_SELF_DISTILLATION}),
+        ("reversal curse", {CHIRAL}),
+        ("interpretable algorithms", {DECOMPILING}),
+    ],
+)
+def test_typing_the_last_word_keeps_the_intended_papers_on_top(
+    typed_index: SearchIndex, query: str, intended: set[int]
+) -> None:
+    assert set(found(typed_index, query)) == intended
+    for typed in keystrokes(query):
+        got = found(typed_index, typed)
+        assert set(got[: len(intended)]) == intended, typed
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "speculative decoding",
+        "reinforcement learning",
+        "time series",
+        "kernel regression",
+        "language models",
+        "graph neural networks",
+        "hierarchical goal",
+        "large language model reasoning",
+        "tokenizers",
+        "synchronous reinforcement",
+    ],
+)
+def test_every_start_of_the_last_word_keeps_what_the_whole_word_finds(
+    typed_index: SearchIndex, query: str
+) -> None:
+    """The list never empties mid-word: a start of three letters or more is a word start of
+    every word the whole word matches (a typo-tolerant match may add papers on the way)."""
+    whole = set(found(typed_index, query))
+    assert whole
+    for typed in keystrokes(query):
+        assert whole <= set(found(typed_index, typed)), typed
+
+
+@pytest.mark.parametrize(("word", "paper"), [("bubblespec", BUBBLESPEC), ("safespec", SAFESPEC)])
+def test_one_or_two_letters_find_a_method_name(
+    typed_index: SearchIndex, word: str, paper: int
+) -> None:
+    for typed in keystrokes(word, shortest=1):
+        assert paper in found(typed_index, typed), typed
+
+
+def test_one_or_two_letters_of_a_title_word_keep_the_papers(index: SearchIndex) -> None:
+    # SafeSpec's title has "Dynamic", BubbleSpec's has "Drafts".
+    assert set(found(index, "speculative d")[:2]) == {BUBBLESPEC, SAFESPEC}
 
 
 # ---- operators ----
