@@ -649,6 +649,8 @@ class SearchIndex:
         else:
             # Excluding papers on a guess would hide what the user did not ask to hide.
             expansions = self._expand(word, prefix=True, fuzzy=not term.negated)
+            # A start of three letters is a word start in every field, abstracts included: as
+            # a word is typed, each key must keep every paper the finished word will match.
             for field in fields:
                 postings = self._postings[field]
                 if clock.due():
