@@ -12,6 +12,7 @@ from paperdeck.formats import RawList, read_list
 from paperdeck.ids import assign_ids
 from paperdeck.model import Paper
 from paperdeck.render import find_links
+from paperdeck.title_cache import TitleCache
 from paperdeck.titles import method_and_title
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
@@ -30,17 +31,30 @@ class Library:
 
 
 def papers_from_raw(raw: RawList) -> list[Paper]:
-    """Turn one list's records into papers."""
+    """Turn one list's records into papers (method names and derived titles cached per list)."""
     records = raw.records
     ids = assign_ids([_identity_text(record) for record in records])
+    cache = TitleCache.for_list(raw.path)
     papers: list[Paper] = []
     for position, (record, paper_id) in enumerate(zip(records, ids, strict=True), start=1):
         abstract = str(record.get("abstract") or "")
-        method, derived = method_and_title(abstract) if abstract else (None, "(untitled)")
+        if abstract:
+            cached = cache.get(paper_id, abstract)
+            if cached is None:
+                cached = method_and_title(abstract)
+                cache.put(paper_id, abstract, *cached)
+            method, derived = cached
+        else:
+            method, derived = None, "(untitled)"
         given_title = str(record.get("title") or "").strip()
         title = given_title or derived
         year = _as_year(record.get("year")) or raw.year
-        extra = {key: value for key, value in record.items() if key not in _KNOWN_KEYS}
+        # Most plain-text records hold only an abstract: skip the comprehension then.
+        extra = (
+            {}
+            if record.keys() <= _KNOWN_KEYS
+            else {key: value for key, value in record.items() if key not in _KNOWN_KEYS}
+        )
         papers.append(
             Paper(
                 id=paper_id,
@@ -59,6 +73,7 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
                 meta_source="list" if given_title else "derived",
             )
         )
+    cache.save()
     return papers
 
 
@@ -68,6 +83,8 @@ def _identity_text(record: dict[str, Any]) -> str:
 
 
 def _as_year(value: Any) -> int | None:
+    if value is None:
+        return None
     try:
         year = int(str(value).strip()[:4])
     except (TypeError, ValueError):

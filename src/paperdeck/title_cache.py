@@ -1,0 +1,169 @@
+"""A persistent cache of each paper's method name and derived title, one file per list."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import tempfile
+from pathlib import Path
+
+CACHE_ENV = "PAPERDECK_CACHE"
+"""A folder for the cache files; the value `off` disables the cache."""
+FORMAT = "paperdeck-titles-1"
+MAX_FILES = 16
+MAX_TOTAL_BYTES = 96 * 1024 * 1024
+"""Older list caches are removed once the folder holds more than this (a 100k list is ~13 MB)."""
+_PREFIX = "titles-v1-"
+
+Entry = tuple[str | None, str]
+
+_algorithm_version: str | None = None
+
+
+def algorithm_version() -> str:
+    """A hash of titles.py's source: any change to the titles algorithm invalidates every cache."""
+    global _algorithm_version
+    if _algorithm_version is None:
+        from paperdeck import titles
+
+        try:
+            source = Path(titles.__file__).read_bytes()
+        except (OSError, TypeError):
+            # Without the source (a frozen build) there is nothing to tie the cache to.
+            source = b""
+        _algorithm_version = hashlib.sha1(source).hexdigest()[:16] if source else ""
+    return _algorithm_version
+
+
+def cache_dir() -> Path | None:
+    """`$PAPERDECK_CACHE`, else the user cache folder; None when caching is off."""
+    from_env = os.environ.get(CACHE_ENV)
+    if from_env is not None and from_env.strip():
+        if from_env.strip().lower() == "off":
+            return None
+        return Path(from_env).expanduser()
+    import platformdirs
+
+    return platformdirs.user_cache_path("paperdeck")
+
+
+def cache_file(list_path: Path) -> Path | None:
+    """The cache file of one list (by its resolved path), or None when caching is off."""
+    folder = cache_dir()
+    if folder is None or not algorithm_version():
+        return None
+    try:
+        resolved = str(list_path.resolve())
+    except (OSError, RuntimeError):
+        resolved = str(list_path.absolute())
+    digest = hashlib.sha1(resolved.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    return folder / f"{_PREFIX}{digest}.bin"
+
+
+class TitleCache:
+    """Method and derived title by paper id, checked against the abstract's length.
+
+    The id hashes the abstract's content up to case and whitespace; the length catches most
+    edits the id ignores. Everything that goes wrong with the file is ignored: it is only a cache.
+    """
+
+    def __init__(self, path: Path | None, entries: dict[str, tuple[int, str | None, str]]) -> None:
+        self.path = path
+        self._old = entries
+        self._new: dict[str, tuple[int, str | None, str]] = {}
+        self._computed = 0
+
+    @classmethod
+    def for_list(cls, list_path: Path) -> TitleCache:
+        """The cache of one list, loaded from disk (empty when absent, stale, corrupt or off)."""
+        path = cache_file(list_path)
+        return cls(path, _load(path) if path is not None else {})
+
+    def get(self, paper_id: str, abstract: str) -> Entry | None:
+        """The cached (method, title) of a paper, or None."""
+        entry = self._old.get(paper_id)
+        if type(entry) is not tuple or len(entry) != 3:
+            return None
+        length, method, title = entry
+        if length != len(abstract) or type(title) is not str:
+            return None
+        if method is not None and type(method) is not str:
+            return None
+        self._new[paper_id] = entry
+        return method, title
+
+    def put(self, paper_id: str, abstract: str, method: str | None, title: str) -> None:
+        """Record a freshly computed (method, title)."""
+        self._new[paper_id] = (len(abstract), method, title)
+        self._computed += 1
+
+    @property
+    def computed(self) -> int:
+        """How many entries were computed (not found) since loading."""
+        return self._computed
+
+    def save(self) -> None:
+        """Write this list's entries when anything new was computed; failures are ignored."""
+        if self.path is None or not self._computed:
+            return
+        data = marshal.dumps((FORMAT, algorithm_version(), self._new))
+        with contextlib.suppress(OSError, ValueError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomic(self.path, data)
+            _prune(self.path.parent, keep=self.path)
+        self._old, self._computed = self._new, 0
+        self._new = dict(self._new)
+
+
+def _load(path: Path) -> dict[str, tuple[int, str | None, str]]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    try:
+        loaded = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if (
+        type(loaded) is not tuple
+        or len(loaded) != 3
+        or loaded[0] != FORMAT
+        or loaded[1] != algorithm_version()
+        or type(loaded[2]) is not dict
+    ):
+        return {}
+    # Marks the file as recently used, so pruning removes the caches of lists not opened lately.
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    entries: dict[str, tuple[int, str | None, str]] = loaded[2]
+    return entries
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".bin", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Remove the least recently used list caches beyond MAX_FILES or MAX_TOTAL_BYTES."""
+    found: list[tuple[float, int, Path]] = []
+    for path in folder.glob(f"{_PREFIX}*.bin"):
+        with contextlib.suppress(OSError):
+            stat = path.stat()
+            found.append((stat.st_mtime, stat.st_size, path))
+    found.sort(reverse=True)
+    total = 0
+    for index, (_, size, path) in enumerate(found):
+        total += size
+        if path != keep and (index >= MAX_FILES or total > MAX_TOTAL_BYTES):
+            with contextlib.suppress(OSError):
+                path.unlink()
