@@ -35,6 +35,7 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
     records = raw.records
     ids = assign_ids([_identity_text(record) for record in records])
     cache = TitleCache.for_list(raw.path)
+    venue = raw.venue or None
     papers: list[Paper] = []
     for position, (record, paper_id) in enumerate(zip(records, ids, strict=True), start=1):
         abstract = str(record.get("abstract") or "")
@@ -46,10 +47,28 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
             method, derived = cached
         else:
             method, derived = None, "(untitled)"
+        links = find_links(abstract) if "http" in abstract else ()
+        if len(record) == 1 and abstract:
+            # A plain-text list's record is its abstract alone: 100,000 of them skip the lookups.
+            papers.append(
+                Paper(
+                    id=paper_id,
+                    position=position,
+                    list_name=raw.name,
+                    title=derived,
+                    title_derived=True,
+                    abstract=abstract,
+                    method=method,
+                    venue=venue,
+                    year=raw.year,
+                    links=links,
+                    extra={},
+                    meta_source="derived",
+                )
+            )
+            continue
         given_title = str(record.get("title") or "").strip()
-        title = given_title or derived
         year = _as_year(record.get("year")) or raw.year
-        # Most plain-text records hold only an abstract: skip the comprehension then.
         extra = (
             {}
             if record.keys() <= _KNOWN_KEYS
@@ -60,15 +79,15 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
                 id=paper_id,
                 position=position,
                 list_name=raw.name,
-                title=title,
+                title=given_title or derived,
                 title_derived=not given_title,
                 abstract=abstract,
                 method=method,
                 authors=tuple(str(a) for a in record.get("authors") or ()),
-                venue=str(record.get("venue") or raw.venue or "") or None,
+                venue=str(record.get("venue") or venue or "") or None,
                 year=year,
                 url=str(record.get("url") or "") or None,
-                links=find_links(abstract),
+                links=links,
                 extra=extra,
                 meta_source="list" if given_title else "derived",
             )
