@@ -164,6 +164,7 @@ class PaperdeckApp(App[int]):
         if self.settings.sort not in SORT_MODES:
             self.settings.sort = "relevance"
         self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
+        self.paper_list.on_highlight = self._cursor_moved
         self.paper_list.set_papers(self.papers)
         self.notes.set_save_state("saved")
         self._install_signal_handlers()
@@ -347,6 +348,9 @@ class PaperdeckApp(App[int]):
     # -- selection --------------------------------------------------------------------------
 
     def on_paper_list_highlighted(self, event: PaperList.Highlighted) -> None:
+        self._cursor_moved()
+
+    def _cursor_moved(self, _index: int | None = None) -> None:
         # A held key repeats faster than the panes need repainting: coalesce those moves.
         if time.monotonic() - self._last_show < SHOW_COALESCE:
             if self._show_timer is None:

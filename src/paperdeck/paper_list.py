@@ -108,6 +108,12 @@ class PaperList(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=1024)
         self._style_cache: dict[tuple[bool, bool], dict[str, RichStyle]] = {}
         self._last_posted: int | None = -1
+        self.on_highlight: Callable[[int | None], None] | None = None
+        """Called at once when the cursor reaches another paper, instead of posting Highlighted.
+
+        A message is handled after the list's repaint has been sent; a direct call lets the
+        panes that follow the cursor repaint in the same frame as the list.
+        """
 
     # -- data -------------------------------------------------------------------------------
 
@@ -187,7 +193,10 @@ class PaperList(ScrollView, can_focus=True):
         index = self.paper_index
         if index != self._last_posted:
             self._last_posted = index
-            self.post_message(self.Highlighted(self, index))
+            if self.on_highlight is not None:
+                self.on_highlight(index)
+            else:
+                self.post_message(self.Highlighted(self, index))
 
     def action_cursor_down(self) -> None:
         self.move_cursor(self.cursor + 1)
