@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,6 +126,26 @@ def load_library(
     use_sidecar: bool = True,
 ) -> Library:
     """Read every list, build its papers and apply metadata sources (explicit and sidecar)."""
+    with _gc_paused():
+        return _load_library(paths, fmt, meta, use_sidecar)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    # Loading makes millions of acyclic objects; the cycle collector scanning them again and
+    # again as they pile up cost 0.15-0.3 s of a 1.5 s load of 100,000 papers.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _load_library(
+    paths: Sequence[Path], fmt: str | None, meta: Iterable[Path], use_sidecar: bool
+) -> Library:
     meta_sources = [read_list(path) for path in meta]
     library = Library(papers=[], lists=[])
     for path in paths:
