@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
 from textual.content import Content
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
@@ -72,6 +73,10 @@ class DetailPane(ScrollView, can_focus=True):
         self.content = Content("No paper selected")
         self._strips: list[Strip] = []
         self._wrapped_width = -1
+        # Going back to a paper (k after j, a search cleared) reuses its wrapped lines.
+        self._rendered: LRUCache[tuple[object, ...], tuple[Content, int, list[Strip]]]
+        self._rendered = LRUCache(maxsize=64)
+        self._key: tuple[object, ...] | None = None
 
     @property
     def text(self) -> str:
@@ -96,6 +101,17 @@ class DetailPane(ScrollView, can_focus=True):
             return
         corrections = corrections or {}
         spans_for = highlight if (highlight is not None and query) else None
+        key = (paper, raw, query if spans_for else "", repr(sorted(corrections.items())))
+        cached = self._rendered.get(key)
+        if cached is not None:
+            self.content, self._wrapped_width, self._strips = cached
+            self._key = key
+            self._set_virtual_height(self._wrapped_width, len(self._strips))
+            self._wrap()  # again only if the width changed since
+            self.refresh()
+            if not same_paper:
+                self.scroll_to(0, 0, animate=False)
+            return
         title_text = one_line(str(corrections.get("title") or paper.title))
         title = with_spans(title_text, spans_for(title_text) if spans_for else (), MATCH_STYLE)
         title = title.stylize_before("bold")
@@ -108,16 +124,24 @@ class DetailPane(ScrollView, can_focus=True):
         self._set_content(
             Content("\n\n").join(
                 [title, self._meta(paper, corrections), self._abstract(paper, spans_for, raw)]
-            )
+            ),
+            key,
         )
         if not same_paper:
             self.scroll_to(0, 0, animate=False)
 
-    def _set_content(self, content: Content) -> None:
+    def _set_content(self, content: Content, key: tuple[object, ...] | None = None) -> None:
         self.content = content
+        self._key = key
         self._wrapped_width = -1
         self._wrap()
         self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        # Wrapped lines hold the theme's colours.
+        self._rendered.clear()
+        self._wrapped_width = -1
 
     def _wrap(self) -> None:
         width = self.scrollable_content_region.width
@@ -127,7 +151,12 @@ class DetailPane(ScrollView, can_focus=True):
         self._strips = Visual.to_strips(
             self, self.content, width, None, self.visual_style, pad=True
         )
-        size = Size(width, len(self._strips))
+        if self._key is not None:
+            self._rendered[self._key] = (self.content, width, self._strips)
+        self._set_virtual_height(width, len(self._strips))
+
+    def _set_virtual_height(self, width: int, height: int) -> None:
+        size = Size(width, height)
         if size != self.virtual_size:
             # Not the reactive's setter: that asks for a layout pass of the whole screen, which
             # a pane of fixed size (its scrollbar always shown) never needs.
