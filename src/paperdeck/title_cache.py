@@ -124,7 +124,7 @@ def _load(path: Path) -> dict[str, tuple[int, str | None, str]]:
         return {}
     try:
         loaded = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
+    except Exception:  # whatever a damaged file makes marshal raise: it is only a cache
         return {}
     if (
         type(loaded) is not tuple
