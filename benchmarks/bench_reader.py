@@ -162,7 +162,7 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
         header, listed = first_paint(path)
         out.append(("reader first paint (header or loading line)", header, "s", label))
         out.append(("reader first paint of the list", listed, "s", label))
-    for label, path in (("19", None), ("100,000", paths.get("conf100k_txt"))):
+    for label, path in lists:
         if label != "19" and path is None:
             continue
         costs = key_costs(path)

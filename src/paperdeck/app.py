@@ -101,6 +101,8 @@ class PaperdeckApp(App[int]):
         self.search_query = ""
         self.raw = False
         self._paper_ids = {paper.id for paper in self.papers}
+        self._counts: tuple[int, int] | None = None
+        """(noted, starred) among the papers shown; None when the store changed since."""
         self._autosave_timer: Timer | None = None
         self._show_timer: Timer | None = None
         self._last_show = 0.0
@@ -231,11 +233,7 @@ class PaperdeckApp(App[int]):
 
     def _update_header(self) -> None:
         total = len(self.papers)
-        noted = starred = 0
-        for paper_id, entry in self._entries().items():
-            if paper_id in self._paper_ids:
-                noted += bool(entry.note)
-                starred += bool(entry.starred)
+        noted, starred = self._annotation_counts()
         parts: list[str | tuple[str, str]] = [(one_line(self._list_title()), "bold $text-accent")]
         if self.loader is not None:
             parts.append(("  the list appears as soon as it is read", "$text-muted"))
@@ -252,6 +250,17 @@ class PaperdeckApp(App[int]):
         if self._index_progress is not None:
             parts.append((f"   indexing {self._index_progress:.0%}", "$text-warning"))
         self.query_one("#header", Static).update(Content.assemble(*parts), layout=False)
+
+    def _annotation_counts(self) -> tuple[int, int]:
+        # A walk over every entry: done again only after the store changed, not per update.
+        if self._counts is None:
+            noted = starred = 0
+            for paper_id, entry in self._entries().items():
+                if paper_id in self._paper_ids:
+                    noted += bool(entry.note)
+                    starred += bool(entry.starred)
+            self._counts = (noted, starred)
+        return self._counts
 
     def _entries(self) -> Mapping[str, Annotation]:
         entries: Mapping[str, Annotation] = self.store.entries
@@ -434,6 +443,7 @@ class PaperdeckApp(App[int]):
         if (entry.note if entry is not None else "") == text:
             return False
         self.store.set_note(paper, text)
+        self._counts = None
         self.paper_list.refresh_rows()
         return True
 
@@ -447,6 +457,7 @@ class PaperdeckApp(App[int]):
         """Write the store now; show the result beside the note. True when saved."""
         from paperdeck.notes import NotesSaveError
 
+        self._counts = None  # saving may merge what another reader wrote
         try:
             self.store.save()
         except NotesSaveError as error:
@@ -468,6 +479,7 @@ class PaperdeckApp(App[int]):
         return True
 
     def _annotation_changed(self, paper: Paper) -> None:
+        self._counts = None
         self._save()
         self.paper_list.refresh_rows()
         if paper is self.notes.paper:
@@ -762,6 +774,7 @@ class PaperdeckApp(App[int]):
         self.library = library
         self.papers = library.papers
         self._paper_ids = {paper.id for paper in self.papers}
+        self._counts = None
         self._keys = None
         self.index = None
         self._filtered = None
