@@ -113,7 +113,7 @@ def test_wrong_shaped_entries_are_ignored(cache: Path, listing: Path) -> None:
     [file] = _cache_files(cache)
     version = title_cache.algorithm_version()
     bad = {cold[0].id: ("x", 1, 2), cold[1].id: (len(cold[1].abstract), 5, "title")}
-    file.write_bytes(marshal.dumps((title_cache.FORMAT, version, bad)))
+    file.write_bytes(marshal.dumps((title_cache.FORMAT, version, bad, ("key", [1, 2]))))
     assert _shown(load_library([listing]).papers) == _shown(cold)
 
 
@@ -176,3 +176,25 @@ def test_each_list_has_its_own_file_and_old_ones_are_pruned(
         load_library([path])
     assert len(_cache_files(cache)) == 3
     assert title_cache.cache_file(tmp_path / "list4.txt") in _cache_files(cache)
+
+
+def test_ids_are_reused_only_for_the_same_texts(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.ids import assign_ids
+
+    cold = load_library([listing]).papers
+    calls: list[int] = []
+
+    def counting(texts: list[str]) -> list[str]:
+        calls.append(len(texts))
+        return assign_ids(texts)
+
+    monkeypatch.setattr("paperdeck.library.assign_ids", counting)
+    assert _shown(load_library([listing]).papers) == _shown(cold)
+    assert calls == []
+    paragraphs = listing.read_text(encoding="utf-8").split("\n\n")
+    listing.write_text("\n\n".join(reversed(paragraphs)), encoding="utf-8")
+    reordered = load_library([listing]).papers
+    assert calls == [len(cold)]
+    assert sorted(_shown(reordered)) == sorted(_shown(cold))
