@@ -1,4 +1,4 @@
-"""A persistent cache of each paper's method name and derived title, one file per list."""
+"""A persistent cache of each paper's method name and derived title (and a list's ids), per list."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ CACHE_ENV = "PAPERDECK_CACHE"
 FORMAT = "paperdeck-titles-2"
 MAX_FILES = 16
 MAX_TOTAL_BYTES = 96 * 1024 * 1024
-"""Older list caches are removed once the folder holds more than this (a 100k list is ~13 MB)."""
+"""Older list caches are removed once the folder holds more than this (a 100k list is ~10 MB)."""
 _PREFIX = "titles-v1-"
 
 Entry = tuple[str | None, str]
@@ -81,7 +81,8 @@ def cache_file(list_path: Path) -> Path | None:
 
 
 class TitleCache:
-    """Method and derived title by paper id, checked against the abstract's length.
+    """Method and derived title by paper id, checked against the abstract's length; and the ids
+    of the list's texts as last computed, reused only when the texts are exactly the same.
 
     The id hashes the abstract's content up to case and whitespace; the length catches most
     edits the id ignores. Everything that goes wrong with the file is ignored: it is only a cache.
