@@ -75,7 +75,7 @@ class DetailPane(ScrollView, can_focus=True):
         self._wrapped_width = -1
         # Going back to a paper (k after j, a search cleared) reuses its wrapped lines.
         self._rendered: LRUCache[tuple[object, ...], tuple[Content, int, list[Strip]]]
-        self._rendered = LRUCache(maxsize=64)
+        self._rendered = LRUCache(maxsize=16)
         self._key: tuple[object, ...] | None = None
 
     @property

@@ -105,7 +105,7 @@ class PaperList(ScrollView, can_focus=True):
         self.annotation_for = annotation_for
         self._query = ""
         self._highlight: Highlighter = _no_highlight
-        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=1024)
+        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=256)
         self._style_cache: dict[tuple[bool, bool], dict[str, RichStyle]] = {}
         self._last_posted: int | None = -1
         self.on_highlight: Callable[[int | None], None] | None = None
