@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 
-@pytest.fixture(autouse=True)
-def _private_title_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> Path:
+@pytest.fixture(autouse=True, scope="session")
+def _private_title_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    # Session scope, so that module-scoped fixtures loading lists see it too.
     folder = tmp_path_factory.mktemp("title-cache")
-    monkeypatch.setenv("PAPERDECK_CACHE", str(folder))
-    return folder
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PAPERDECK_CACHE", str(folder))
+        yield folder
