@@ -92,6 +92,7 @@ def reader_command(tmp_path: Path) -> str:
     env = {
         "PAPERDECK_NOTES": str(tmp_path / "notes.json"),
         "PAPERDECK_CONFIG": str(tmp_path / "settings.json"),
+        "PAPERDECK_CACHE": str(tmp_path / "cache"),
         "TERM": "xterm-256color",
     }
     assignments = " ".join(f"{key}={shlex.quote(value)}" for key, value in env.items())
