@@ -148,8 +148,9 @@ class DetailPane(ScrollView, can_focus=True):
         if width <= 0 or width == self._wrapped_width:
             return
         self._wrapped_width = width
+        # Unpadded: render_line pads each line to the width anyway (one strip fewer per line).
         self._strips = Visual.to_strips(
-            self, self.content, width, None, self.visual_style, pad=True
+            self, self.content, width, None, self.visual_style, pad=False
         )
         if self._key is not None:
             self._rendered[self._key] = (self.content, width, self._strips)
