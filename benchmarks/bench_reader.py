@@ -135,17 +135,23 @@ async def _key_costs(path: Path | None, keys: tuple[str, ...]) -> dict[str, floa
                 await pilot.pause()
                 for key in keys:
                     began, idle_before = time.perf_counter(), idle[0]
+                    cpu = time.process_time()
                     for _ in range(KEY_PRESSES):
                         await pilot.press(key)
                     busy = time.perf_counter() - began - (idle[0] - idle_before)
                     costs[key] = busy / KEY_PRESSES * 1000
+                    costs[f"{key} cpu"] = (time.process_time() - cpu) / KEY_PRESSES * 1000
         finally:
             selector.select = original
     return costs
 
 
 def key_costs(path: Path | None) -> dict[str, float]:
-    """Milliseconds of event-loop work per key for an unbound key, j and PgDn."""
+    """Milliseconds per key for an unbound key, j and PgDn: busy wall time, and CPU time.
+
+    Busy wall time also counts moments the process waited for a CPU that other processes held;
+    CPU time does not, so it is the steadier figure on a shared machine.
+    """
     return asyncio.run(_key_costs(path, ("x", "j", "pagedown")))
 
 
@@ -169,6 +175,8 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
         out.append(("reader key cost, unbound key (pilot floor)", costs["x"], "ms/key", label))
         out.append(("reader key cost, j (cursor down)", costs["j"], "ms/key", label))
         out.append(("reader key cost, PgDn", costs["pagedown"], "ms/key", label))
+        out.append(("reader key CPU time, j (cursor down)", costs["j cpu"], "ms/key", label))
+        out.append(("reader key CPU time, PgDn", costs["pagedown cpu"], "ms/key", label))
     return out
 
 
