@@ -375,6 +375,9 @@ class PaperdeckApp(App[int]):
         if self._show_timer is not None:
             self._show_timer.stop()
             self._show_timer = None
+        if not self.screen.query("#papers"):
+            # A deferred call can land while the app is closing and its widgets are gone.
+            return
         paper = self.current_paper
         if paper is not self.notes.paper:
             self._commit_note()
