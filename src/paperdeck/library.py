@@ -50,32 +50,9 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
         else:
             method, derived = None, "(untitled)"
         links = find_links(abstract) if "http" in abstract else ()
-        if len(record) == 1 and abstract:
-            # A plain-text list's record is its abstract alone: 100,000 of them skip the lookups.
-            papers.append(
-                Paper(
-                    id=paper_id,
-                    position=position,
-                    list_name=raw.name,
-                    title=derived,
-                    title_derived=True,
-                    abstract=abstract,
-                    method=method,
-                    venue=venue,
-                    year=raw.year,
-                    links=links,
-                    extra={},
-                    meta_source="derived",
-                )
-            )
-            continue
-        given_title = str(record.get("title") or "").strip()
-        year = _as_year(record.get("year")) or raw.year
-        extra = (
-            {}
-            if record.keys() <= _KNOWN_KEYS
-            else {key: value for key, value in record.items() if key not in _KNOWN_KEYS}
-        )
+        # A plain-text list's record is its abstract alone: 100,000 of them skip the lookups.
+        plain = len(record) == 1 and bool(abstract)
+        given_title = "" if plain else str(record.get("title") or "").strip()
         papers.append(
             Paper(
                 id=paper_id,
@@ -85,17 +62,21 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
                 title_derived=not given_title,
                 abstract=abstract,
                 method=method,
-                authors=tuple(str(a) for a in record.get("authors") or ()),
-                venue=str(record.get("venue") or venue or "") or None,
-                year=year,
-                url=str(record.get("url") or "") or None,
+                authors=() if plain else tuple(str(a) for a in record.get("authors") or ()),
+                venue=venue if plain else str(record.get("venue") or venue or "") or None,
+                year=raw.year if plain else _as_year(record.get("year")) or raw.year,
+                url=None if plain else str(record.get("url") or "") or None,
                 links=links,
-                extra=extra,
+                extra={} if record.keys() <= _KNOWN_KEYS else _extra_fields(record),
                 meta_source="list" if given_title else "derived",
             )
         )
     cache.save()
     return papers
+
+
+def _extra_fields(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key not in _KNOWN_KEYS}
 
 
 def _identity_text(record: dict[str, Any]) -> str:
