@@ -18,11 +18,11 @@ from paperdeck.citations import (
     describe_missing,
 )
 from paperdeck.cli_common import add_paths_argument, open_library, warn
+from paperdeck.cli_notes import open_store, save_store
 from paperdeck.clipboard import copy_text, tty_writer
 from paperdeck.errors import PaperdeckError
 from paperdeck.library import resolve_ref
 from paperdeck.model import Paper
-from paperdeck.notes import NotesStore, notes_path
 
 Command = Callable[[argparse.Namespace], int]
 AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
@@ -89,14 +89,19 @@ def run_cite(args: argparse.Namespace) -> int:
     args.paths = list(args.paths) + paths
     library = open_library(args)
     chosen = _resolve(library.papers, refs)
-    notes = _open_notes(args.notes)
+    notes = open_store(args)
     keys = citation_keys(library.papers, notes)
     corrections: dict[str, Mapping[str, Any]] = {}
     for paper in chosen:
         entry = notes.get(paper)
         if entry is not None and entry.corrections:
             corrections[paper.id] = entry.corrections
-    _save_notes(notes)
+    if notes.dirty:
+        # citation_keys pins the keys of papers with notes; keep them for the next run.
+        try:
+            save_store(notes)
+        except PaperdeckError as error:
+            warn(f"could not save citation keys to the notes file: {error}")
     citation = cite_many(chosen, args.style, keys=keys, corrections=corrections, latex=args.latex)
     print(citation.text)
     for paper in chosen:
@@ -137,19 +142,3 @@ def _short(title: str, width: int = 40) -> str:
     cut = title[: width - 1]
     space = cut.rfind(" ", width // 2)
     return (cut[:space] if space > 0 else cut).rstrip(" ,:;") + "…"
-
-
-def _open_notes(option: str | None) -> NotesStore:
-    store = NotesStore(notes_path(option))
-    for message in store.messages:
-        warn(message)
-    return store
-
-
-def _save_notes(store: NotesStore) -> None:
-    # citation_keys pins the keys of papers with notes; keep them for the next run.
-    if store.dirty:
-        try:
-            store.save()
-        except PaperdeckError as error:
-            warn(f"could not save citation keys to the notes file: {error}")
