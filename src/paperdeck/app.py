@@ -7,6 +7,7 @@ import contextlib
 import gc
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -44,6 +45,9 @@ SORT_MODES = {"relevance": "relevance", "list": "list order", "noted": "recently
 NARROW_WIDTH = 100
 SHOW_COALESCE = 0.03
 """Seconds: cursor moves closer together than this repaint the detail and notes panes once."""
+LOADING_TICK = 0.3
+"""Seconds between repaints of the loading line: each one takes the GIL from the loader."""
+LOADING_FRAMES = ("·  ", "·· ", "···", " ··", "  ·", "   ")
 _TYPING_HIDES = frozenset(
     {"focus_search", "edit_note", "star", "toggle_read", "edit_tags", "copy_citation"}
     | {"choose_format", "open_link", "toggle_raw", "help", "quit"}
@@ -110,6 +114,10 @@ class PaperdeckApp(App[int]):
         self._index_progress: float | None = None
         self._filtered: int | None = None
         self._quit_refused = False
+        self._loading_timer: Timer | None = None
+        self._loading_frame = 0
+        self._panes_deferred = False
+        """True between a load's list paint and the deferred paint of the panes."""
         self.unsaved_on_exit: list[tuple[Paper, str]] = []
         self.last_copied = ""
         """The last citation text handed to the clipboard (what tests read)."""
@@ -174,8 +182,10 @@ class PaperdeckApp(App[int]):
             self.notify(one_line(message), severity="warning", markup=False, timeout=8)
         self._update_header()
         if self.loader is not None:
-            self.paper_list.empty_text = f"Loading {one_line(self.loading_label)}…"
-            self.paper_list.loading = True
+            # A plain line, repainted a few times a second: Textual's loading indicator
+            # repaints at 16 frames a second and slows the loader it waits for.
+            self._tick_loading()
+            self._loading_timer = self.set_interval(LOADING_TICK, self._tick_loading)
             # Start after the first paint: the loader competes for the GIL.
             self.call_after_refresh(self._run_loader)
         else:
@@ -193,6 +203,12 @@ class PaperdeckApp(App[int]):
             self.call_from_thread(self.exit, 2)
             return
         self.call_from_thread(self.set_library, library)
+
+    def _tick_loading(self) -> None:
+        frame = LOADING_FRAMES[self._loading_frame % len(LOADING_FRAMES)]
+        self._loading_frame += 1
+        self.paper_list.empty_text = f"Loading {one_line(self.loading_label)} {frame}"
+        self.paper_list.refresh()
 
     def on_unmount(self) -> None:
         self._remove_signal_handlers()
@@ -360,6 +376,8 @@ class PaperdeckApp(App[int]):
         self._cursor_moved()
 
     def _cursor_moved(self, _index: int | None = None) -> None:
+        if self._panes_deferred:
+            return  # the panes are painted after the list (see set_library)
         # A held key repeats faster than the panes need repainting: coalesce those moves.
         if time.monotonic() - self._last_show < SHOW_COALESCE:
             if self._show_timer is None:
@@ -784,15 +802,23 @@ class PaperdeckApp(App[int]):
         self.search_box.value = ""
         self.search_query = ""
         self.loader = None
-        self.paper_list.loading = False
+        if self._loading_timer is not None:
+            self._loading_timer.stop()
+            self._loading_timer = None
         if not isinstance(self.focused, Input | NoteEditor):
             self._focus_now(self.paper_list)
         self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
+        # The list and its counts paint first; the panes, warnings and index follow.
+        self._panes_deferred = True
         self.paper_list.set_papers(self.papers)
-        for message in library.warnings:
-            self.notify(one_line(message), severity="warning", markup=False)
         self._update_header()
+        self.call_after_refresh(self._after_list_paint, library.warnings)
+
+    def _after_list_paint(self, warnings: Sequence[str]) -> None:
+        self._panes_deferred = False
         self._show_current()
+        for message in warnings:
+            self.notify(one_line(message), severity="warning", markup=False)
         # The papers live as long as the reader: keep the collector from walking them again.
         gc.freeze()
         self._build_index()
@@ -846,6 +872,33 @@ def _short(title: str, length: int = 40) -> str:
     return text if len(text) <= length else text[: length - 1].rstrip() + "…"
 
 
+class BackgroundLoad:
+    """A load that starts at once on its own thread; `wait` gives its library or its error."""
+
+    def __init__(self, load: Callable[[], Library]) -> None:
+        self._load = load
+        self._done = threading.Event()
+        self._library: Library | None = None
+        self._error: BaseException | None = None
+        threading.Thread(target=self._run, name="paperdeck-load", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            self._library = self._load()
+        except BaseException as error:  # handed to whoever waits, which reports it
+            self._error = error
+        finally:
+            self._done.set()
+
+    def wait(self) -> Library:
+        """The loaded library (blocks until the load is over); re-raises the load's error."""
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        assert self._library is not None
+        return self._library
+
+
 def run_app(
     library: Library | Callable[[], Library],
     notes_option: str | None,
@@ -859,12 +912,19 @@ def run_app(
     """
     from paperdeck.notes import NotesSaveError, NotesStore, notes_path
 
-    store = NotesStore(notes_path(notes_option))
     if callable(library):
+        # Started before anything else: the notes and the app are built while it reads.
+        pending = BackgroundLoad(library)
+        store = NotesStore(notes_path(notes_option))
         app = PaperdeckApp(
-            None, store, loader=library, loading_label=loading_label, settings_file=settings_path()
+            None,
+            store,
+            loader=pending.wait,
+            loading_label=loading_label,
+            settings_file=settings_path(),
         )
     else:
+        store = NotesStore(notes_path(notes_option))
         gc.freeze()
         app = PaperdeckApp(library, store, settings_file=settings_path())
     result = app.run()
