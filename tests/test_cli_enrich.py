@@ -169,3 +169,19 @@ def test_an_enrich_output_serves_as_a_source_without_its_derived_titles(
     assert second[0]["meta_source"] == "matched:merged.jsonl@1.00"
     assert second[0]["pages"] == first[0]["pages"]
     assert second[0]["position"] == 1 and second[2]["position"] == 3
+
+
+def test_enrich_output_has_a_normal_mode(three_papers: tuple[Path, Path], tmp_path: Path) -> None:
+    listing, source = three_papers
+    out = tmp_path / "merged.jsonl"
+    previous = os.umask(0o022)
+    try:
+        assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
+        assert out.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
+        out.chmod(0o664)
+        assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
+    finally:
+        os.umask(previous)
+    assert out.stat().st_mode & 0o777 == 0o664  # rewriting keeps the file's mode
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []

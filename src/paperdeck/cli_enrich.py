@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from paperdeck.atomic_write import atomic_write
 from paperdeck.cli_common import add_paths_argument, open_library, warn
 from paperdeck.errors import PaperdeckError
 from paperdeck.model import Paper
@@ -90,18 +89,9 @@ def _write_lines(stream: TextIO, lines: Iterable[str]) -> None:
 
 
 def _write_file(path: Path, lines: Iterable[str]) -> None:
-    # Written beside the target and renamed, so a failure never leaves half a file.
-    folder = path.parent
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+        atomic_write(path, "".join(f"{line}\n" for line in lines))
     except OSError as error:
-        raise PaperdeckError(f"{path}: cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            _write_lines(stream, lines)
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
         raise PaperdeckError(f"{path}: cannot write: {error.strerror or error}") from None
 
 

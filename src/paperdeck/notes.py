@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from paperdeck import model
+from paperdeck.atomic_write import atomic_write as _atomic_write
 from paperdeck.errors import PaperdeckError
 from paperdeck.model import Paper
 from paperdeck.sanitize import clean_line, clean_text
@@ -1131,27 +1132,6 @@ def _apply(
 
 
 # -- files ---------------------------------------------------------------------------------
-
-
-def _atomic_write(path: Path, data: bytes, *, sync: bool = True) -> None:
-    """Replace `path` with `data` so that a reader or a crash sees the old or the new file."""
-    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            if sync:
-                os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(temporary, path.stat().st_mode & 0o777)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    if sync:
-        _fsync_folder(path.parent)
 
 
 _Signature = tuple[int, int, int, int, int]

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from paperdeck.atomic_write import atomic_write
 
 CONFIG_ENV = "PAPERDECK_CONFIG"
 SETTINGS_NAME = "settings.json"
@@ -52,18 +52,7 @@ def save_settings(path: Path, settings: Settings) -> str | None:
     """Write atomically; return a one-line error instead of raising (settings are not precious)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp_name = tempfile.mkstemp(prefix=".settings-", dir=path.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(asdict(settings), stream, indent=2, sort_keys=True)
-                stream.write("\n")
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(temp_name, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp_name)
-            raise
+        atomic_write(path, json.dumps(asdict(settings), indent=2, sort_keys=True) + "\n")
     except OSError as error:
         return f"could not save settings to {path}: {error.strerror or error}"
     return None

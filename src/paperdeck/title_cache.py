@@ -6,10 +6,11 @@ import contextlib
 import hashlib
 import marshal
 import os
-import tempfile
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
+
+from paperdeck.atomic_write import atomic_write
 
 CACHE_ENV = "PAPERDECK_CACHE"
 """A folder for the cache files; the value `off` disables the cache."""
@@ -152,7 +153,7 @@ class TitleCache:
         data = marshal.dumps((FORMAT, algorithm_version(), self._new, self._ids))
         with contextlib.suppress(OSError, ValueError):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(self.path, data)
+            atomic_write(self.path, data, sync=False)
             _prune(self.path.parent, keep=self.path)
         self._old, self._computed, self._ids_changed = self._new, 0, False
         self._new = dict(self._new)
@@ -193,15 +194,8 @@ def _load(
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
-    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".bin", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    # Kept for index_cache, which imports it; new code should call atomic_write directly.
+    atomic_write(path, data, sync=False)
 
 
 def _prune(folder: Path, keep: Path) -> None:

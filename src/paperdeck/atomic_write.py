@@ -1,0 +1,48 @@
+"""Replacing a file so that a reader or a crash sees either the old or the new contents."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sys
+from pathlib import Path
+
+
+def atomic_write(path: Path, data: bytes | str, *, sync: bool = True) -> None:
+    """Replace `path` with `data` (str is written as UTF-8), keeping an existing file's mode.
+
+    A new file gets the mode the umask allows, as `open()` would give it. With `sync` the data
+    and the rename are flushed to disk; caches pass `sync=False`, as losing one costs little.
+    Raises OSError; the temporary file is removed on any failure.
+    """
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            if sync:
+                os.fsync(handle.fileno())
+        with contextlib.suppress(OSError):
+            os.chmod(temporary, path.stat().st_mode & 0o777)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    if sync:
+        fsync_folder(path.parent)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename or a new entry in `folder` durable."""
+    # Not possible (nor needed) on Windows.
+    if sys.platform == "win32":
+        return
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
