@@ -6,6 +6,7 @@ import html
 import json
 import os
 import re
+import time
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -572,3 +573,24 @@ def test_a_bibtex_lists_own_key_or_a_pmlr_url_gives_the_key() -> None:
     assert [keys[p.id] for p in (own, from_url, broken)] == [
         "zhou2021incentivized", "pmlr-v139-zhou21d", "smith26a",
     ]  # fmt: skip
+
+
+def test_pinning_keys_keeps_the_notes_order(tmp_path: Path) -> None:
+    from paperdeck.library import load_library
+    from paperdeck.notes import NotesStore
+    from paperdeck.resources import bundled_list
+
+    papers = load_library([bundled_list()]).papers
+    store = NotesStore(tmp_path / "notes.json")
+    store.set_note(papers[0], "first")
+    time.sleep(0.01)
+    store.set_note(papers[1], "second, written later")
+    before = {paper_id: entry.updated for paper_id, entry in store.entries.items()}
+    keys = citation_keys(papers, store)
+    after = store.entries
+    assert {paper_id: entry.updated for paper_id, entry in after.items()} == before
+    assert after[papers[0].id].corrections["citation_key"] == keys[papers[0].id]
+    store.save()
+    reopened = NotesStore(tmp_path / "notes.json")
+    assert reopened.entries[papers[1].id].updated > reopened.entries[papers[0].id].updated
+    assert citation_keys(papers, reopened) == keys

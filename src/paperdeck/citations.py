@@ -217,7 +217,7 @@ class KeyNotes(Protocol):
     """What citation_keys needs of paperdeck.notes.NotesStore."""
 
     def get(self, paper: Paper) -> _Entry | None: ...
-    def set_correction(self, paper: Paper, field: str, value: Any) -> None: ...
+    def pin_citation_key(self, paper: Paper, key: str) -> None: ...
 
 
 _STOPWORDS = frozenset(
@@ -337,7 +337,7 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
         keys[paper.id] = key
         taken.add(key)
         if notes is not None and entry is not None and entry.note.strip():
-            notes.set_correction(paper, CITATION_KEY_FIELD, key)
+            notes.pin_citation_key(paper, key)
     return keys
 
 

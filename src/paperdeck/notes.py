@@ -141,6 +141,10 @@ class _NewerSchema(Exception):
         self.version = version
 
 
+# The same name as citations.CITATION_KEY_FIELD; the store knows it without importing citations.
+CITATION_KEY = "citation_key"
+
+
 class NotesStore:
     """Notes kept in memory and saved to one JSON file that no crash or second process spoils.
 
@@ -305,23 +309,37 @@ class NotesStore:
                 changed += 1
         return changed
 
-    def _update(self, paper: Paper, **changes: Any) -> None:
+    def pin_citation_key(self, paper: Paper, key: str) -> None:
+        """Remember the citation key a noted paper was cited with, so it never changes.
+
+        Bookkeeping, not an edit: the entry's `updated` time (which orders "recently noted" and
+        decides merges) stays as the user left it.
+        """
+        current = self._entries.get(paper.id)
+        corrections = dict(current.corrections) if current is not None else {}
+        if corrections.get(CITATION_KEY) == key:
+            return
+        corrections[CITATION_KEY] = key
+        self._update(paper, touch=False, corrections=MappingProxyType(corrections))
+
+    def _update(self, paper: Paper, *, touch: bool = True, **changes: Any) -> None:
         with self._mutex:
             current = self._entries.get(paper.id)
             base = current if current is not None else NoteEntry(paper_id=paper.id)
             if all(getattr(base, name) == value for name, value in changes.items()):
                 return
-            now = round(time.time(), 3)
-            # Two edits within a millisecond still order: merges pick the newer by `updated`.
-            now = max(now, round(base.updated + 0.001, 3))
-            self._entries[paper.id] = replace(
-                base,
-                **changes,
-                created=base.created or now,
-                updated=now,
-                excerpt=excerpt_of(paper),
-                list_name=clean_line(paper.list_name),
-            )
+            stamps: dict[str, Any] = {}
+            if touch or not base.updated:
+                now = round(time.time(), 3)
+                # Two edits within a millisecond still order: merges pick the newer by `updated`.
+                now = max(now, round(base.updated + 0.001, 3))
+                stamps = {
+                    "created": base.created or now,
+                    "updated": now,
+                    "excerpt": excerpt_of(paper),
+                    "list_name": clean_line(paper.list_name),
+                }
+            self._entries[paper.id] = replace(base, **changes, **stamps)
             self._changed.add(paper.id)
 
     # -- saving ----------------------------------------------------------------------------
