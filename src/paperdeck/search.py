@@ -11,17 +11,19 @@ from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise, repeat
+from itertools import accumulate, pairwise, repeat
 from operator import add, mul
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from paperdeck import index_cache
 from paperdeck.fold import fold_bytes, raw_tokens, words
 from paperdeck.model import Annotation, Paper
 from paperdeck.query import Clause, Flag, Query, Term, YearRange, parse_query
 
+_T = TypeVar("_T")
 SortMode = Literal["relevance", "list", "noted"]
 
 FIELDS = ("title", "method", "authors", "abstract")
@@ -94,6 +96,32 @@ def _without_gc(steps: Generator[float, None, None]) -> Generator[float, None, N
             if enabled:
                 gc.enable()
         yield progress
+
+
+def _as_progress(steps: Generator[None, None, _T], progress: float) -> Generator[float, None, _T]:
+    """A generator's slices as progress, for build_steps."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: _T = done.value
+            return result
+        yield progress
+
+
+def _array(data: bytes) -> array[int]:
+    docs = array("I")
+    docs.frombytes(data)
+    return docs
+
+
+def _split(blob: bytes, lengths: bytes) -> list[array[int]]:
+    """Arrays cut from one array's bytes, by their lengths."""
+    whole = _array(blob)
+    ends = list(accumulate(_array(lengths)))
+    if (ends[-1] if ends else 0) != len(whole):
+        raise ValueError("lengths do not fit")
+    return list(map(whole.__getitem__, map(slice, [0, *ends[:-1]], ends)))
 
 
 def _by_length(group: list[str]) -> tuple[list[str], list[int]]:
@@ -186,24 +214,123 @@ class _TermHits:
 class SearchIndex:
     """A word index over title, method, authors and abstract of a sequence of papers."""
 
+    _papers: Sequence[Paper]
+    _n: int
+    _ids: dict[str, int]
+    _common_short: int
+    _cache: OrderedDict[tuple[object, ...], _TermHits]
+    _postings: tuple[dict[str, array[int]], ...]
+    _vocabulary: list[str]
+    _buckets: dict[str, tuple[list[str], list[int]]]
+    _short_prefixes: list[dict[str, array[int]]]
+    _years: dict[int, array[int]]
+    _venues: dict[str, tuple[tuple[str, ...], array[int]]]
+
     def __init__(self, papers: Sequence[Paper]) -> None:
-        """Build the whole index now."""
-        for _ in _without_gc(self._build(papers)):
+        """Build the whole index now (or load it from the cache)."""
+        for _ in _without_gc(self._build_or_load(papers)):
             pass
 
     @classmethod
     def build_steps(cls, papers: Sequence[Paper]) -> Generator[float, None, SearchIndex]:
         """Build the index in slices of a few milliseconds, yielding progress from 0 to 1."""
         index = cls.__new__(cls)
-        yield from _without_gc(index._build(papers))
+        yield from _without_gc(index._build_or_load(papers))
         return index
+
+    def _build_or_load(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
+        """The index from the cache when these papers were indexed before, else built and saved."""
+        if not index_cache.enabled():
+            yield from self._build(papers)
+            return
+        key = yield from _as_progress(index_cache.key_steps(papers), 0.0)
+        chunks = yield from _as_progress(index_cache.load_steps(key), 0.1)
+        if chunks is not None:
+            try:
+                yield from self._restore(papers, chunks)
+            except Exception:  # a cache written by a buggy or foreign version: build afresh
+                pass
+            else:
+                yield 1.0
+                return
+        del chunks
+        yield from self._build(papers)
+        yield from _as_progress(index_cache.save_steps(key, self._pack()), 1.0)
+
+    def _pack(self) -> list[object]:
+        """The index as plain containers for the cache: words as numbers into the
+        vocabulary, each field's postings as one array's bytes with their lengths."""
+        vocabulary = self._vocabulary
+        number = {word: at for at, word in enumerate(vocabulary)}
+        chunks: list[object] = [vocabulary]
+        for postings in self._postings:
+            chunks.append(
+                (
+                    array("I", map(number.__getitem__, postings)).tobytes(),
+                    array("I", map(len, postings.values())).tobytes(),
+                    b"".join(map(array.tobytes, postings.values())),
+                )
+            )
+        buckets = {
+            first: (array("I", map(number.__getitem__, ordered)).tobytes(), starts)
+            for first, (ordered, starts) in self._buckets.items()
+        }
+        prefixes = [
+            (
+                list(unions),
+                array("I", map(len, unions.values())).tobytes(),
+                b"".join(map(array.tobytes, unions.values())),
+            )
+            for unions in self._short_prefixes
+        ]
+        years = {year: docs.tobytes() for year, docs in self._years.items()}
+        venues = {venue: (names, docs.tobytes()) for venue, (names, docs) in self._venues.items()}
+        chunks.append((self._n, buckets, prefixes, years, venues))
+        return chunks
+
+    def _restore(self, papers: Sequence[Paper], chunks: list[Any]) -> Generator[float, None, None]:
+        """Set the index up from what `_pack` made; raises on anything unexpected."""
+        vocabulary, *fields, rest = chunks
+        count, buckets, prefixes, years, venues = rest
+        if (
+            count != len(papers)
+            or type(vocabulary) is not list
+            or len(fields) != len(FIELDS)
+            or len(prefixes) != len(FIELDS)
+        ):
+            raise ValueError("not this index")
+        word_at = vocabulary.__getitem__
+        postings: list[dict[str, array[int]]] = []
+        for numbers, lengths, blob in fields:
+            postings.append(
+                dict(zip(map(word_at, _array(numbers)), _split(blob, lengths), strict=True))
+            )
+            yield 0.9
+        short_prefixes = [
+            dict(zip(names, _split(blob, lengths), strict=True))
+            for names, lengths, blob in prefixes
+        ]
+        self._papers = papers
+        self._n = len(papers)
+        self._ids = {paper.id: i for i, paper in enumerate(papers)}
+        self._common_short = max(1000, self._n // _COMMON_SHORT)
+        self._cache = OrderedDict()
+        self._postings = tuple(postings)
+        self._vocabulary = vocabulary
+        self._buckets = {
+            first: (list(map(word_at, _array(numbers))), starts)
+            for first, (numbers, starts) in buckets.items()
+        }
+        self._short_prefixes = short_prefixes
+        self._years = {year: _array(docs) for year, docs in years.items()}
+        self._venues = {venue: (names, _array(docs)) for venue, (names, docs) in venues.items()}
 
     def _build(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
         self._papers = papers
         self._n = len(papers)
-        self._ids: dict[str, int] = {}
+        self._ids = {}
         self._common_short = max(1000, self._n // _COMMON_SHORT)
-        self._cache: OrderedDict[tuple[object, ...], _TermHits] = OrderedDict()
+        self._cache = OrderedDict()
         postings: list[defaultdict[bytes, array[int]]] = [
             defaultdict(_new_postings) for _ in FIELDS
         ]
@@ -242,7 +369,7 @@ class SearchIndex:
                     clock.reset()
             decoded.append(plain)
             field_postings.clear()
-        self._postings: tuple[dict[str, array[int]], ...] = tuple(decoded)
+        self._postings = tuple(decoded)
         by_first: defaultdict[str, set[str]] = defaultdict(set)
         for known in self._postings:
             for count, text in enumerate(known):
@@ -251,8 +378,8 @@ class SearchIndex:
                     yield 0.93
                     clock.reset()
         # Sorted group by group: one sort of the whole vocabulary would hold the GIL.
-        self._vocabulary: list[str] = []
-        self._buckets: dict[str, tuple[list[str], list[int]]] = {}
+        self._vocabulary = []
+        self._buckets = {}
         for first in sorted(by_first):
             group = sorted(by_first.pop(first))
             self._vocabulary.extend(group)
@@ -260,7 +387,7 @@ class SearchIndex:
             if clock.due():
                 yield 0.95
                 clock.reset()
-        self._short_prefixes: list[dict[str, array[int]]] = []
+        self._short_prefixes = []
         for field in range(len(FIELDS)):
             unions: dict[str, array[int]] = {}
             if field != _ABSTRACT:

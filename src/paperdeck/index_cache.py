@@ -1,0 +1,165 @@
+"""A persistent cache of built search indexes, keyed by what they index, loaded in slices."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import sys
+from array import array
+from collections.abc import Generator, Sequence
+from pathlib import Path
+from typing import Any
+
+from paperdeck.model import Paper
+from paperdeck.title_cache import _write_atomic, cache_dir
+
+FORMAT = "paperdeck-search-1"
+MAX_FILES = 4
+"""Search caches kept in the folder, most recently used first (a 100k list makes ~60 MB)."""
+_PREFIX = "search-v1-"
+_HEAD = 8
+# Papers per piece of the key's digest: ~10 ms each at 100k.
+_KEY_BATCH = 4000
+
+_algorithm_version: str | None = None
+
+
+def algorithm_version() -> str:
+    """A hash of the sources that shape an index (search.py, fold.py, this module) and of the
+    machine's array layout; "" when a source cannot be read."""
+    global _algorithm_version
+    if _algorithm_version is None:
+        from paperdeck import fold, search
+
+        digest = hashlib.sha1()
+        try:
+            for module in (search, fold, sys.modules[__name__]):
+                digest.update(Path(str(module.__file__)).read_bytes())
+        except (OSError, TypeError):
+            _algorithm_version = ""
+            return _algorithm_version
+        digest.update(f"{array('I').itemsize}{sys.byteorder}{sys.version_info[:2]}".encode())
+        _algorithm_version = digest.hexdigest()[:16]
+    return _algorithm_version
+
+
+def key_steps(papers: Sequence[Paper]) -> Generator[None, None, str]:
+    """A digest of everything of the papers the index reads, in order; in slices."""
+    digest = hashlib.blake2b(algorithm_version().encode(), digest_size=20)
+    digest.update(len(papers).to_bytes(8, "little"))
+    for start in range(0, len(papers), _KEY_BATCH):
+        batch = papers[start : start + _KEY_BATCH]
+        # Marshal version 2 has no back-references, so equal papers give equal bytes.
+        fields = (
+            [p.id for p in batch],
+            [p.title for p in batch],
+            [p.method for p in batch],
+            [tuple(p.authors) for p in batch],
+            [p.abstract for p in batch],
+            [p.year for p in batch],
+            [p.venue for p in batch],
+        )
+        digest.update(marshal.dumps(fields, 2))
+        yield
+    return digest.hexdigest()
+
+
+def enabled() -> bool:
+    """Whether indexes are cached (not when `$PAPERDECK_CACHE` is `off`)."""
+    return cache_dir() is not None and bool(algorithm_version())
+
+
+def cache_path(key: str) -> Path | None:
+    """Where the index of the papers with this key is kept; None when caching is off."""
+    folder = cache_dir()
+    if folder is None or not algorithm_version():
+        return None
+    return folder / f"{_PREFIX}{key[:32]}.bin"
+
+
+def load_steps(key: str) -> Generator[None, None, list[Any] | None]:
+    """The chunks saved under `key`, one chunk per slice; None when absent, stale or damaged.
+
+    Each chunk's digest is checked before it is read, so a damaged file is never half-used.
+    """
+    path = cache_path(key)
+    if path is None:
+        return None
+    try:
+        data = path.read_bytes()
+        head_size = int.from_bytes(data[:_HEAD], "little")
+        head = marshal.loads(data[_HEAD : _HEAD + head_size])
+    except Exception:  # whatever a damaged or missing file makes these raise: it is a cache
+        return None
+    if (
+        type(head) is not tuple
+        or len(head) != 4
+        or head[0] != FORMAT
+        or head[1] != algorithm_version()
+        or head[2] != key
+        or type(head[3]) is not list
+    ):
+        return None
+    yield
+    view = memoryview(data)
+    chunks: list[Any] = []
+    at = _HEAD + head_size
+    try:
+        for size, expected in head[3]:
+            piece = view[at : at + size]
+            if len(piece) != size or hashlib.blake2b(piece, digest_size=16).digest() != expected:
+                return None
+            chunks.append(marshal.loads(piece))
+            at += size
+            yield
+    except Exception:  # a damaged header: it is only a cache
+        return None
+    finally:
+        view.release()
+    if at != len(data):
+        return None
+    with contextlib.suppress(OSError):
+        # Marks the file as recently used, so pruning removes the caches of lists not opened lately.
+        os.utime(path)
+    return chunks
+
+
+def save_steps(key: str, chunks: Sequence[Any]) -> Generator[None, None, None]:
+    """Write the chunks under `key` atomically, one chunk per slice; failures are ignored."""
+    path = cache_path(key)
+    if path is None:
+        return
+    pieces: list[bytes] = []
+    entries: list[tuple[int, bytes]] = []
+    try:
+        for chunk in chunks:
+            piece = marshal.dumps(chunk)
+            pieces.append(piece)
+            entries.append((len(piece), hashlib.blake2b(piece, digest_size=16).digest()))
+            yield
+    except ValueError:  # something marshal cannot write: then there is no cache
+        return
+    head = marshal.dumps((FORMAT, algorithm_version(), key, entries))
+    pieces.insert(0, len(head).to_bytes(_HEAD, "little") + head)
+    data = b"".join(pieces)
+    del pieces
+    yield
+    with contextlib.suppress(OSError, ValueError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, data)
+        _prune(path.parent, keep=path)
+
+
+def _prune(folder: Path, keep: Path) -> None:
+    """Remove the least recently used search caches beyond MAX_FILES."""
+    found: list[tuple[float, Path]] = []
+    for path in folder.glob(f"{_PREFIX}*.bin"):
+        with contextlib.suppress(OSError):
+            found.append((path.stat().st_mtime, path))
+    found.sort(reverse=True)
+    for index, (_, path) in enumerate(found):
+        if path != keep and index >= MAX_FILES:
+            with contextlib.suppress(OSError):
+                path.unlink()
