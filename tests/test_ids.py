@@ -47,3 +47,10 @@ def test_colliding_prefixes_grow_longer() -> None:
     ids = assign_ids(texts)
     assert len(set(ids)) == len(ids)
     assert min(map(len, ids)) == MIN_ID_LENGTH
+
+
+def test_a_text_that_looks_like_a_salted_duplicate_gets_its_own_id() -> None:
+    text = "We study things in depth here."
+    ids = assign_ids([text, text, text + "#2", text + "2"])
+    assert len(set(ids)) == 4
+    assert all(len(paper_id) == MIN_ID_LENGTH for paper_id in ids)

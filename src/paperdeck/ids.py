@@ -28,10 +28,11 @@ def assign_ids(texts: Sequence[str]) -> list[str]:
     digests: list[str] = []
     for text in texts:
         key = normalise_for_id(text)
-        # The n-th repeat of a text hashes with its ordinal, so duplicates keep stable ids.
+        # The n-th repeat of a text hashes with its ordinal after a newline, a byte that no
+        # normalised text contains, so a salted key can never equal another paper's key.
         count = seen.get(key, 0)
         seen[key] = count + 1
-        salted = key if count == 0 else key + b"#%d" % (count + 1)
+        salted = key if count == 0 else key + b"\n%d" % (count + 1)
         digests.append(hashlib.sha1(salted).hexdigest())
     return _shortest_unique(digests)
 
@@ -44,7 +45,8 @@ def _shortest_unique(digests: list[str]) -> list[str]:
         for short in ids:
             counts[short] = counts.get(short, 0) + 1
         clashing = {short for short, n in counts.items() if n > 1}
-        if not clashing:
+        if not clashing or length == len(digests[0]):
+            # Only equal SHA-1 digests could clash at full length, and equal keys are salted.
             return ids
         length += 1
         ids = [
