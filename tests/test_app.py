@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,11 +13,12 @@ from pathlib import Path
 import pytest
 from textual import events
 
-from paperdeck.app import PaperdeckApp
+from paperdeck.app import BackgroundLoad, PaperdeckApp
 from paperdeck.citation_dialog import CitationDialog
+from paperdeck.errors import LoadError
 from paperdeck.format_dialog import FormatDialog
 from paperdeck.help_screen import HelpScreen
-from paperdeck.library import load_library
+from paperdeck.library import Library, load_library
 from paperdeck.notes import NotesStore
 from paperdeck.resources import bundled_list
 from paperdeck.tags_dialog import TagsDialog
@@ -527,6 +529,42 @@ async def test_background_loader_paints_first_then_shows_the_list(tmp_path: Path
         assert app.papers[0].title in app.detail.text
         await pilot.press("j")
         assert app.current_paper is app.papers[1]
+
+
+def test_a_background_load_runs_before_anyone_waits_and_hands_over_its_result() -> None:
+    started = threading.Event()
+
+    def load() -> Library:
+        started.set()
+        return load_library([bundled_list()])
+
+    pending = BackgroundLoad(load)
+    assert started.wait(5), "the load waits for nobody: it starts when created"
+    assert [paper.id for paper in pending.wait().papers] == [
+        paper.id for paper in load_library([bundled_list()]).papers
+    ]
+
+
+def test_a_background_load_error_reaches_the_one_who_waits(tmp_path: Path) -> None:
+    pending = BackgroundLoad(lambda: load_library([tmp_path / "gone.txt"]))
+    with pytest.raises(LoadError, match=r"gone\.txt"):
+        pending.wait()
+
+
+async def test_a_started_background_load_fills_the_reader(tmp_path: Path) -> None:
+    pending = BackgroundLoad(lambda: load_library([bundled_list()]))
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending.wait,
+        loading_label="icml2026.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert "19 papers" in header_text(app)
+        assert app.papers[0].title in app.detail.text
 
 
 async def test_a_load_error_in_the_background_exits_with_status_2(tmp_path: Path) -> None:

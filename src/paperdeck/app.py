@@ -789,6 +789,9 @@ class PaperdeckApp(App[int]):
 
     def set_library(self, library: Library) -> None:
         """Show another library (the current note is saved first)."""
+        # The papers live as long as the reader: keep the collector from walking them again
+        # (a full collection over 100,000 papers would otherwise delay the list's paint).
+        gc.freeze()
         self._commit_note()
         if self.store.dirty:
             self._save()
@@ -819,8 +822,6 @@ class PaperdeckApp(App[int]):
         self._show_current()
         for message in warnings:
             self.notify(one_line(message), severity="warning", markup=False)
-        # The papers live as long as the reader: keep the collector from walking them again.
-        gc.freeze()
         self._build_index()
 
     def _install_signal_handlers(self) -> None:
@@ -885,6 +886,7 @@ class BackgroundLoad:
     def _run(self) -> None:
         try:
             self._library = self._load()
+            gc.freeze()  # before the collector's next full pass walks every paper
         except BaseException as error:  # handed to whoever waits, which reports it
             self._error = error
         finally:
