@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import re
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -12,6 +10,7 @@ from typing import Any
 
 from rapidfuzz.distance import Indel
 
+from paperdeck.fold import fold
 from paperdeck.formats import RawList
 from paperdeck.model import Paper
 
@@ -41,126 +40,10 @@ _NOT_EXTRA = frozenset(
     | {"position", "id", "title_derived", "method", "links", "list", "meta_source", "match"}
 )
 
-# LaTeX accents (\"o, \'{e}, \v c, but not \url) keep their letter, as NFKD and mark stripping
-# make ö an o.
-_LATEX_ACCENT = re.compile(
-    r"\\(?:[`'^\"~=.]\s*(?:\{\s*([A-Za-z])\s*\}|([A-Za-z]))"
-    r"|[uvHckbdr](?:\s*\{\s*([A-Za-z])\s*\}|\s+([A-Za-z])))"
-)
-_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
-_WORD = re.compile(r"[^\W_]+")
-_GREEK_NAMES = (
-    *("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"),
-    *("lambda", "mu", "nu", "xi", "omicron", "pi", "rho", "sigma", "tau", "upsilon", "phi"),
-    *("chi", "psi", "omega"),
-)
-# LaTeX symbol commands and their Unicode glyphs normalise to the same word, so `$\le$` in one
-# copy and `≤` in another still agree; other commands (\emph, \mathcal ...) are formatting.
-_SYMBOL_WORDS: dict[str, str] = {
-    "le": "leq",
-    "leq": "leq",
-    "leqslant": "leq",
-    "ge": "geq",
-    "geq": "geq",
-    "geqslant": "geq",
-    "neq": "neq",
-    "ne": "neq",
-    "infty": "infinity",
-    "times": "times",
-    "cdot": "cdot",
-    "in": "in",
-    "to": "to",
-    "rightarrow": "to",
-    "approx": "approx",
-    "sim": "sim",
-    "ell": "l",
-    "pm": "pm",
-    "sqrt": "sqrt",
-    "sum": "sum",
-    "partial": "partial",
-    "nabla": "nabla",
-    "ll": "ll",
-    "gg": "gg",
-    "star": "star",
-    "ast": "star",
-}
-_SYMBOL_GLYPHS = {
-    "≤": "leq",
-    "≦": "leq",
-    "≥": "geq",
-    "≧": "geq",
-    "≠": "neq",
-    "∞": "infinity",
-    "×": "times",
-    "·": "cdot",
-    "⋅": "cdot",
-    "∈": "in",
-    "→": "to",
-    "≈": "approx",
-    "∼": "sim",
-    "ℓ": "l",
-    "±": "pm",
-    "√": "sqrt",
-    "∑": "sum",
-    "∂": "partial",
-    "∇": "nabla",
-    "≪": "ll",
-    "≫": "gg",
-    "⋆": "star",
-    "∗": "star",
-}
-
-
-def _build_translation() -> dict[int, str | None]:
-    table: dict[int, str | None] = {}
-    for code in range(0x0300, 0x0370):  # combining diacritics: é → e after NFKD
-        table[code] = None
-    for code in range(0x0391, 0x03FF):
-        name = unicodedata.name(chr(code), "")
-        for greek in _GREEK_NAMES:
-            if name.endswith(f"LETTER {greek.upper()}") or name.endswith(f"{greek.upper()} SYMBOL"):
-                table[code] = f" {greek} "
-    table[ord("ϵ")] = " epsilon "
-    table[ord("ϕ")] = " phi "
-    table[ord("∆")] = " delta "
-    table[ord("Ω")] = " omega "
-    for glyph, word in _SYMBOL_GLYPHS.items():
-        table[ord(glyph)] = f" {word} "
-    return table
-
-
-_TRANSLATION = _build_translation()
-_ASCII_WORDS = (
-    bytes(ord(chr(code).lower()) if chr(code).isalnum() else ord(" ") for code in range(128))
-    + b" " * 128
-)
-
-
-def _accented_letter(match: re.Match[str]) -> str:
-    return next(letter for letter in match.groups() if letter)
-
-
-def _command_word(match: re.Match[str]) -> str:
-    name = match.group(1)
-    lowered = name.lower()
-    greek = lowered.removeprefix("var")
-    if greek in _GREEK_NAMES:
-        return f" {greek} "
-    word = _SYMBOL_WORDS.get(name)
-    return f" {word} " if word else " "
-
 
 def normalise_abstract(text: str) -> str:
     """The words of an abstract as copies of it agree on them: no case, accents, LaTeX or marks."""
-    if "\\" in text:
-        text = _LATEX_ACCENT.sub(_accented_letter, text)
-        text = _LATEX_COMMAND.sub(_command_word, text)
-    if not text.isascii():
-        text = unicodedata.normalize("NFKD", text).translate(_TRANSLATION)
-        if not text.isascii():
-            return " ".join(_WORD.findall(text.casefold()))
-    # Most abstracts are ASCII by now, and bytes.translate is three times faster than a regex.
-    return " ".join(text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split())
+    return " ".join(fold(text).split())
 
 
 @dataclass(frozen=True)
@@ -189,10 +72,6 @@ class EnrichReport:
     weak: dict[str, Match] = field(default_factory=dict)
     """Paper id -> its best candidate where that was too dissimilar to apply (a subset of
     unmatched)."""
-
-    def match_for(self, paper_id: str) -> Match | None:
-        """The match applied to a paper, if any."""
-        return self.matches.get(paper_id)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ import stat
 import sys
 import threading
 import time
-import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring
@@ -26,6 +25,7 @@ from typing import Any
 from paperdeck import model
 from paperdeck.atomic_write import atomic_write as _atomic_write
 from paperdeck.errors import PaperdeckError
+from paperdeck.fold import fold
 from paperdeck.model import Paper
 from paperdeck.sanitize import clean_line, clean_text
 
@@ -46,7 +46,6 @@ CONFLICT_END = ">>>>>>>"
 REATTACH_CUTOFF = 90.0
 """Least rapidfuzz ratio (0-100) between two abstracts' fingerprints to move a note."""
 _FINGERPRINT_CHARS = 120
-_NOT_ALNUM = re.compile(r"[\W_]+")
 _ID_PATTERN = re.compile(r"[A-Za-z0-9_.:-]{1,80}")
 _FIELD_PATTERN = re.compile(r"[a-z][a-z0-9_]{0,39}")
 # What sanitize.clean_text removes, as UTF-8 (tests keep this in step with it): C1 controls,
@@ -127,8 +126,8 @@ def excerpt_of(paper: Paper) -> str:
 
 def fingerprint(excerpt: str) -> str:
     """What re-attaching compares: the excerpt without case, spacing, punctuation or markup."""
-    folded = unicodedata.normalize("NFKC", excerpt).casefold()
-    return _NOT_ALNUM.sub("", folded)[:_FINGERPRINT_CHARS]
+    # Only excerpts are stored, and both sides of a comparison are fingerprinted afresh.
+    return fold(excerpt).replace(" ", "")[:_FINGERPRINT_CHARS]
 
 
 class _BadFile(Exception):
