@@ -176,3 +176,18 @@ def test_search_sees_tags_from_the_notes_file(notes: Path) -> None:
     hits = json.loads(result.stdout)
     assert [hit["position"] for hit in hits] == [4]
     assert run("search", "tag:nothing", "--json", notes=notes).stdout.strip() == "[]"
+
+
+def test_a_full_disk_is_one_line_not_a_traceback(notes: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "paperdeck", "list", "--notes", str(notes)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "paperdeck: cannot write output: No space left on device"

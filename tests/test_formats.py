@@ -739,3 +739,21 @@ def strings_in(value: Any) -> list[str]:
     if isinstance(value, dict):
         return [text for k, v in value.items() for text in [*strings_in(k), *strings_in(v)]]
     return []
+
+
+def test_bib_fields_keep_every_word_of_unknown_macros(tmp_path: Path) -> None:
+    bib = tmp_path / "macros.bib"
+    bib.write_text(
+        "@inproceedings{a,\n  title = {\\sys: Fast {BERT} and \\mymethod{} beats \\baseline},\n"
+        "  author = {Jos\\'e {van der} Berg},\n  abstract = {An abstract.}\n}\n",
+        encoding="utf-8",
+    )
+    record = read_list(bib).records[0]
+    assert record["title"] == "sys: Fast BERT and mymethod beats baseline"
+    assert record["authors"] == ["José van der Berg"]
+
+
+def test_a_hostile_file_name_is_cleaned(tmp_path: Path) -> None:
+    path = tmp_path / "list\x1b[31mred.txt"
+    path.write_text("An abstract about things that matter a great deal.\n", encoding="utf-8")
+    assert "\x1b" not in read_list(path).name

@@ -305,3 +305,8 @@ def test_bibtex_fields() -> None:
     )
     assert latex_to_text(r"Schr{\"o}dinger and G{\"u}nther") == "Schrödinger and Günther"
     assert latex_to_text("the set {0, 1} stays") == "the set {0, 1} stays"
+
+
+def test_space_after_an_accent_macro_is_kept() -> None:
+    assert latex_to_text(r"Jos\'e {van der} Berg") == "José van der Berg"
+    assert latex_to_text(r"M{\"u}ller and Sch\"olkopf") == "Müller and Schölkopf"

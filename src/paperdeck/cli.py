@@ -246,6 +246,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `paperdeck list | head` closes the pipe early; that is not an error.
         sys.stderr.close()
         return 0
+    except OSError as error:
+        # Output to a full disk or a closed terminal.
+        warn(f"cannot write output: {error.strerror or error}")
+        return 2
     except KeyboardInterrupt:
         return 130
 

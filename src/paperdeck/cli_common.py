@@ -9,6 +9,7 @@ from pathlib import Path
 from paperdeck.formats import FORMAT_NAMES
 from paperdeck.library import Library, load_library
 from paperdeck.resources import bundled_list
+from paperdeck.sanitize import clean_line
 
 # Commands whose own `--format` names what they print; they take `--list-format` only.
 OUTPUT_FORMAT_COMMANDS = frozenset({"cite"})
@@ -72,4 +73,5 @@ def open_library(args: argparse.Namespace) -> Library:
 
 def warn(message: str) -> None:
     """A one-line message on stderr, prefixed like every paperdeck message."""
-    print(f"paperdeck: {message.removeprefix('paperdeck: ')}", file=sys.stderr)
+    # Messages quote file names and refs the user gave: no escape sequence reaches the terminal.
+    print(f"paperdeck: {clean_line(message.removeprefix('paperdeck: '))}", file=sys.stderr)

@@ -57,7 +57,7 @@ def read_list(path: Path, fmt: str | None = None) -> RawList:
     data = _read_bytes(path)
     data = _as_utf8_or_legacy(path, data)
     fmt = fmt or sniff_format(path, data[:_HEAD_BYTES])
-    raw = RawList(path, path.stem, fmt, None, None, None, [])
+    raw = RawList(path, clean_line(path.stem), fmt, None, None, None, [])
     try:
         _READERS[fmt](raw, data)
     except RecursionError:
@@ -727,25 +727,17 @@ def _bib_authors(value: str) -> list[str]:
     return authors
 
 
-_latex: Callable[[str], str] | None = None
-
-
 def latex_to_line(value: str) -> str:
     """A BibTeX field value as one line of plain Unicode text (LaTeX decoded, braces gone)."""
     if not _LATEX_SPECIAL.search(value):
         return clean_line(value)
-    global _latex
-    if _latex is None:
-        from pylatexenc.latex2text import LatexNodes2Text
+    from paperdeck.render import latex_to_text
 
-        _latex = LatexNodes2Text(math_mode="text").latex_to_text
-    # pylatexenc reads a bare % as the start of a comment and drops the rest of the line.
-    protected = _UNESCAPED_PERCENT.sub(r"\\%", value)
-    try:
-        decoded = _latex(protected)
-    except Exception:  # pylatexenc is tolerant, but a field must never stop a list loading
-        decoded = value
-    return clean_line(decoded)
+    # render keeps every word; a bare % must still not read as a LaTeX comment. In a BibTeX
+    # field every brace left is grouping, and -- / --- are TeX's dashes.
+    text = latex_to_text(_UNESCAPED_PERCENT.sub(r"\\%", value))
+    text = text.replace("---", "\u2014").replace("--", "\u2013")
+    return clean_line(text.replace("{", "").replace("}", ""))
 
 
 _READERS: dict[str, Callable[[RawList, bytes], None]] = {

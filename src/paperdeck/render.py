@@ -203,7 +203,7 @@ def _latex() -> tuple[Any, frozenset[str]]:
     class _Converter:
         def __init__(self) -> None:
             self.l2t = latex2text.LatexNodes2Text(
-                latex_context=l2t_db, math_mode="text", strict_latex_spaces="based-on-source"
+                latex_context=l2t_db, math_mode="text", strict_latex_spaces="except-in-equations"
             )
 
         def __call__(self, source: str) -> str:
