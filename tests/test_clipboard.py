@@ -9,12 +9,14 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from paperdeck import clipboard
 from paperdeck.clipboard import CopyReport, copy_text, osc52_sequence
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,6 +198,40 @@ def test_a_clipboard_tool_that_fails_or_lies_is_reported_not_raised(tmp_path: Pa
         "xclip: Error: Can't open display: :42",
         "xsel: the clipboard did not take the text",
     )
+
+
+def test_once_an_x_tool_times_out_no_other_x_tool_is_tried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(clipboard, "_TIMEOUT", 0.5)
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    tried = tmp_path / "xsel-ran"
+    hung = tools / "xclip"  # an X server that accepts the connection and never answers
+    sleep, touch = shutil.which("sleep"), shutil.which("touch")  # PATH will hold only tools/
+    hung.write_text(f"#!/bin/sh\nexec {sleep} 30\n")
+    hung.chmod(0o755)
+    other = tools / "xsel"
+    other.write_text(f"#!/bin/sh\n{touch} {tried}\nexec {sleep} 30\n")
+    other.chmod(0o755)
+    report = copy_text(TEXT, environ={"PATH": str(tools), "DISPLAY": ":42"})
+    assert report.mechanisms == () and not report.confirmed
+    assert report.errors == ("xclip: timed out after 0.5 s",)
+    assert not tried.exists()  # one timeout, not one per X tool
+
+
+def test_a_hung_pyperclip_is_abandoned_and_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pyperclip
+
+    monkeypatch.setattr(clipboard, "_TIMEOUT", 0.3)
+    release = threading.Event()
+    monkeypatch.setattr(pyperclip, "copy", lambda _text: release.wait(30))
+    try:
+        outcome = clipboard._copy_pyperclip(TEXT)
+    finally:
+        release.set()
+    assert outcome.mechanism is None
+    assert outcome.errors == ("pyperclip: timed out after 0.3 s",)
 
 
 # --- OSC 52 into tmux ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -123,11 +124,19 @@ class _Outcome:
 
 
 @dataclass(frozen=True)
+class _Failure:
+    message: str
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
 class _Tool:
     name: str
     copy: tuple[str, ...]
     read_back: tuple[str, ...] | None
     encoding: str = "utf-8"
+    server: str | None = None
+    """The display server the tool talks to: once one tool times out, its siblings would too."""
 
 
 def _system_tools(env: Mapping[str, str]) -> list[_Tool]:
@@ -138,17 +147,23 @@ def _system_tools(env: Mapping[str, str]) -> list[_Tool]:
     if sys.platform == "darwin":
         tools.append(_Tool("pbcopy", ("pbcopy",), ("pbpaste",)))
     if env.get("WAYLAND_DISPLAY"):
-        tools.append(_Tool("wl-copy", ("wl-copy",), ("wl-paste", "--no-newline")))
+        tools.append(_Tool("wl-copy", ("wl-copy",), ("wl-paste", "--no-newline"), server="wayland"))
     if env.get("DISPLAY"):
         tools.append(
             _Tool(
                 "xclip",
                 ("xclip", "-selection", "clipboard"),
                 ("xclip", "-o", "-selection", "clipboard"),
+                server="x11",
             )
         )
         tools.append(
-            _Tool("xsel", ("xsel", "--clipboard", "--input"), ("xsel", "--clipboard", "-o"))
+            _Tool(
+                "xsel",
+                ("xsel", "--clipboard", "--input"),
+                ("xsel", "--clipboard", "-o"),
+                server="x11",
+            )
         )
     # Windows Subsystem for Linux reaches the Windows clipboard through clip.exe, which reads
     # UTF-16 with a byte order mark (UTF-8 would come out as mojibake).
@@ -162,7 +177,11 @@ def _copy_system(text: str, env: dict[str, str], *, use_pyperclip: bool) -> _Out
         return _Outcome(None, ("over SSH: used the terminal, not the remote machine's clipboard",))
     errors: list[str] = []
     tried = False
+    # A hung X server makes every X tool wait out its timeout: one wait is enough.
+    unresponsive: set[str] = set()
     for tool in _system_tools(env):
+        if tool.server is not None and tool.server in unresponsive:
+            continue
         executable = shutil.which(tool.copy[0], path=env.get("PATH"))
         if executable is None:
             continue
@@ -173,7 +192,9 @@ def _copy_system(text: str, env: dict[str, str], *, use_pyperclip: bool) -> _Out
         if error is None:
             where = ", over SSH X forwarding" if over_ssh(env) else ""
             return _Outcome(f"{SYSTEM} ({tool.name}{where})", tuple(errors))
-        errors.append(f"{tool.name}: {error}")
+        errors.append(f"{tool.name}: {error.message}")
+        if error.timed_out and tool.server is not None:
+            unresponsive.add(tool.server)
     if tried:
         return _Outcome(None, tuple(errors))
     has_display = bool(env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
@@ -189,9 +210,13 @@ def _copy_system(text: str, env: dict[str, str], *, use_pyperclip: bool) -> _Out
     return _Outcome(None, tuple(errors))
 
 
+def _timed_out() -> str:
+    return f"timed out after {_TIMEOUT:g} s"
+
+
 def _run_copy(
     command: list[str], text: str, env: dict[str, str], *, encoding: str = "utf-8"
-) -> str | None:
+) -> _Failure | None:
     # xclip and wl-copy stay behind to serve the selection and keep inherited pipes open, so
     # their output goes to a file: a pipe would make this wait for the selection's owner.
     try:
@@ -207,14 +232,16 @@ def _run_copy(
             )
             errors.seek(0)
             message = errors.read().decode("utf-8", "replace").strip()
+    except subprocess.TimeoutExpired:
+        return _Failure(_timed_out(), timed_out=True)
     except (OSError, subprocess.SubprocessError) as error:
-        return str(error) or type(error).__name__
+        return _Failure(str(error) or type(error).__name__)
     if completed.returncode != 0:
-        return (message.splitlines() or [f"exit status {completed.returncode}"])[0]
+        return _Failure((message.splitlines() or [f"exit status {completed.returncode}"])[0])
     return None
 
 
-def _check_read_back(command: list[str], text: str, env: dict[str, str]) -> str | None:
+def _check_read_back(command: list[str], text: str, env: dict[str, str]) -> _Failure | None:
     try:
         completed = subprocess.run(
             command,
@@ -224,23 +251,37 @@ def _check_read_back(command: list[str], text: str, env: dict[str, str]) -> str 
             timeout=_TIMEOUT,
             check=False,
         )
+    except subprocess.TimeoutExpired:
+        return _Failure(f"could not read the clipboard back: {_timed_out()}", timed_out=True)
     except (OSError, subprocess.SubprocessError) as error:
-        return f"could not read the clipboard back: {error}"
+        return _Failure(f"could not read the clipboard back: {error}")
     if completed.stdout.decode("utf-8", "replace") != text:
-        return "the clipboard did not take the text"
+        return _Failure("the clipboard did not take the text")
     return None
 
 
 def _copy_pyperclip(text: str) -> _Outcome:
     # pyperclip decides its mechanism once per process from os.environ; it is the fallback for
     # platforms with no command-line tool (native Windows) or other desktops (klipper, Qt).
-    try:
-        import pyperclip
+    # It runs qdbus and the like with no timeout, so it runs in a thread that may be abandoned
+    # (a daemon thread: a hung one does not keep the program from exiting).
+    failures: list[str] = []
 
-        pyperclip.copy(text)
-    except Exception as error:  # pyperclip raises anything from PyperclipException to OSError
-        message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        return _Outcome(None, (f"pyperclip: {message}",))
+    def copy() -> None:
+        try:
+            import pyperclip
+
+            pyperclip.copy(text)
+        except Exception as error:  # anything from PyperclipException to OSError
+            failures.append(str(error).splitlines()[0] if str(error) else type(error).__name__)
+
+    worker = threading.Thread(target=copy, name="paperdeck-pyperclip", daemon=True)
+    worker.start()
+    worker.join(_TIMEOUT)
+    if worker.is_alive():
+        return _Outcome(None, (f"pyperclip: {_timed_out()}",))
+    if failures:
+        return _Outcome(None, (f"pyperclip: {failures[0]}",))
     return _Outcome(f"{SYSTEM} (pyperclip)")
 
 
@@ -251,13 +292,13 @@ def _copy_tmux(text: str, env: dict[str, str]) -> _Outcome:
     # -w also hands the text to the outer terminal's clipboard (tmux 3.2+, set-clipboard on or
     # external); an older tmux refuses the flag and gets the plain form.
     error = _run_copy([executable, "load-buffer", "-w", "-"], text, env)
-    if error is not None:
+    if error is not None and not error.timed_out:  # a hung tmux would only hang again
         error = _run_copy([executable, "load-buffer", "-"], text, env)
     if error is None:
         error = _check_read_back([executable, "show-buffer"], text, env)
     if error is None:
         return _Outcome(TMUX_BUFFER)
-    return _Outcome(None, (f"tmux: {error}",))
+    return _Outcome(None, (f"tmux: {error.message}",))
 
 
 def _send_osc52(
