@@ -594,3 +594,21 @@ def test_pinning_keys_keeps_the_notes_order(tmp_path: Path) -> None:
     reopened = NotesStore(tmp_path / "notes.json")
     assert reopened.entries[papers[1].id].updated > reopened.entries[papers[0].id].updated
     assert citation_keys(papers, reopened) == keys
+
+
+@pytest.mark.parametrize(
+    ("venue", "expected"),
+    [
+        ("ICML", "40th"),
+        ("ICML 2023", "40th"),
+        ("International Conference on Machine Learning", "40th"),
+        ("Proceedings of the 40th International Conference on Machine Learning", "40th"),
+        ("ICML Workshop on Foundation Models", None),
+        ("Findings of ICML", None),
+    ],
+)
+def test_only_the_venue_itself_gets_its_proceedings_facts(venue: str, expected: str | None) -> None:
+    from paperdeck.citations import venue_edition
+
+    edition = venue_edition(venue, 2023)
+    assert (edition.booktitle.split()[3] if edition else None) == expected

@@ -106,37 +106,47 @@ def venue_edition(venue: str | None, year: int | None) -> Edition | None:
     """The facts about `venue` in `year` ("ICML", 2026), or None when venues.json has none."""
     if not venue:
         return None
-    folded = " ".join(re.findall(r"[a-z]+", venue.casefold()))
+    entry = _venue_entry(venue)
+    if entry is None:
+        return None
     if year is None and (found := _YEAR_IN_TEXT.search(venue)):
         year = int(found.group(0))
-    for entry in _venue_table():
-        if not any(re.search(rf"\b{re.escape(alias)}\b", folded) for alias in entry["aliases"]):
-            continue
-        facts = entry["editions"].get(str(year))
-        if facts is None or year is None:
-            return None
-        return Edition(
-            short=entry["short"],
-            name=entry["name"],
-            year=year,
-            booktitle=facts["booktitle"],
-            series=facts.get("series"),
-            series_short=facts.get("series_short"),
-            volume=facts.get("volume"),
-            publisher=facts.get("publisher"),
-            editors=tuple(facts.get("editors", ())),
-            location=facts.get("location"),
-            start=facts.get("start"),
-            end=facts.get("end"),
-        )
-    return None
+    facts = entry["editions"].get(str(year))
+    if facts is None or year is None:
+        return None
+    return Edition(
+        short=entry["short"],
+        name=entry["name"],
+        year=year,
+        booktitle=facts["booktitle"],
+        series=facts.get("series"),
+        series_short=facts.get("series_short"),
+        volume=facts.get("volume"),
+        publisher=facts.get("publisher"),
+        editors=tuple(facts.get("editors", ())),
+        location=facts.get("location"),
+        start=facts.get("start"),
+        end=facts.get("end"),
+    )
 
 
 def _known_venue_name(venue: str) -> str | None:
+    entry = _venue_entry(venue)
+    return str(entry["name"]) if entry is not None else None
+
+
+# What may surround a venue's name: "Proceedings of the 38th ...", a year. Anything more (a
+# workshop, a findings track) is another venue, whose facts venues.json does not hold.
+_VENUE_FRAME = re.compile(r"(?:proceedings of (?:the )?(?:(?:st|nd|rd|th) )?)?(?P<name>.+)")
+
+
+def _venue_entry(venue: str) -> dict[str, Any] | None:
     folded = " ".join(re.findall(r"[a-z]+", venue.casefold()))
+    framed = _VENUE_FRAME.fullmatch(folded)
+    name = framed.group("name") if framed else folded
     for entry in _venue_table():
-        if any(re.search(rf"\b{re.escape(alias)}\b", folded) for alias in entry["aliases"]):
-            return str(entry["name"])
+        if name in entry["aliases"]:
+            return entry
     return None
 
 
