@@ -603,6 +603,10 @@ def test_pinning_keys_keeps_the_notes_order(tmp_path: Path) -> None:
         ("ICML 2023", "40th"),
         ("International Conference on Machine Learning", "40th"),
         ("Proceedings of the 40th International Conference on Machine Learning", "40th"),
+        (
+            "Proceedings of the 40th International Conference on Machine Learning (ICML 2023)",
+            "40th",
+        ),
         ("ICML Workshop on Foundation Models", None),
         ("Findings of ICML", None),
     ],

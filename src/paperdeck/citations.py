@@ -141,11 +141,17 @@ _VENUE_FRAME = re.compile(r"(?:proceedings of (?:the )?(?:(?:st|nd|rd|th) )?)?(?
 
 
 def _venue_entry(venue: str) -> dict[str, Any] | None:
-    folded = " ".join(re.findall(r"[a-z]+", venue.casefold()))
-    framed = _VENUE_FRAME.fullmatch(folded)
-    name = framed.group("name") if framed else folded
+    def folded(text: str) -> str:
+        return " ".join(re.findall(r"[a-z]+", text.casefold()))
+
+    # "... Machine Learning (ICML 2021)": a bracketed short name of the same venue may follow.
+    bracketed = re.search(r"\s*\(([^()]*)\)\s*$", venue)
     for entry in _venue_table():
-        if name in entry["aliases"]:
+        aliases = entry["aliases"]
+        same_venue = bracketed is not None and folded(bracketed.group(1)) in aliases
+        bare = venue[: bracketed.start()] if bracketed is not None and same_venue else venue
+        framed = _VENUE_FRAME.fullmatch(folded(bare))
+        if framed is not None and framed.group("name") in aliases:
             return entry
     return None
 
