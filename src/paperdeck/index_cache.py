@@ -8,9 +8,9 @@ import marshal
 import os
 import sys
 from array import array
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from paperdeck.model import Paper
 from paperdeck.title_cache import _write_atomic, cache_dir
@@ -79,19 +79,25 @@ def cache_path(key: str) -> Path | None:
     return folder / f"{_PREFIX}{key[:32]}.bin"
 
 
-def load_steps(key: str) -> Generator[None, None, list[Any] | None]:
-    """The chunks saved under `key`, one chunk per slice; None when absent, stale or damaged.
+def open_chunks(key: str) -> Generator[Any, None, None] | None:
+    """The chunks saved under `key`, read one at a time; None when absent or stale.
 
-    Each chunk's digest is checked before it is read, so a damaged file is never half-used.
+    Each chunk's digest is checked before it is read, and a damaged chunk (or a file with
+    more or fewer bytes than its header says) stops the iteration with ValueError: take
+    nothing from a cache that did not end well.
     """
     path = cache_path(key)
     if path is None:
         return None
     try:
-        data = path.read_bytes()
-        head_size = int.from_bytes(data[:_HEAD], "little")
-        head = marshal.loads(data[_HEAD : _HEAD + head_size])
-    except Exception:  # whatever a damaged or missing file makes these raise: it is a cache
+        handle = path.open("rb")
+    except OSError:
+        return None
+    try:
+        head_size = int.from_bytes(handle.read(_HEAD), "little")
+        head = marshal.loads(handle.read(head_size))
+    except Exception:  # whatever a damaged file makes these raise: it is only a cache
+        handle.close()
         return None
     if (
         type(head) is not tuple
@@ -101,32 +107,31 @@ def load_steps(key: str) -> Generator[None, None, list[Any] | None]:
         or head[2] != key
         or type(head[3]) is not list
     ):
-        return None
-    yield
-    view = memoryview(data)
-    chunks: list[Any] = []
-    at = _HEAD + head_size
-    try:
-        for size, expected in head[3]:
-            piece = view[at : at + size]
-            if len(piece) != size or hashlib.blake2b(piece, digest_size=16).digest() != expected:
-                return None
-            chunks.append(marshal.loads(piece))
-            at += size
-            yield
-    except Exception:  # a damaged header: it is only a cache
-        return None
-    finally:
-        view.release()
-    if at != len(data):
+        handle.close()
         return None
     with contextlib.suppress(OSError):
         # Marks the file as recently used, so pruning removes the caches of lists not opened lately.
         os.utime(path)
-    return chunks
+    return _chunks(handle, head[3])
 
 
-def save_steps(key: str, chunks: Sequence[Any]) -> Generator[None, None, None]:
+def _chunks(handle: BinaryIO, entries: list[Any]) -> Generator[Any, None, None]:
+    with handle:
+        for size, expected in entries:
+            piece = handle.read(size)
+            if len(piece) != size or hashlib.blake2b(piece, digest_size=16).digest() != expected:
+                raise ValueError("damaged search cache")
+            try:
+                chunk = marshal.loads(piece)
+            except Exception as error:  # a damaged chunk with an intact digest: still a cache
+                raise ValueError("damaged search cache") from error
+            del piece
+            yield chunk
+        if handle.read(1):
+            raise ValueError("damaged search cache")
+
+
+def save_steps(key: str, chunks: Iterable[object]) -> Generator[None, None, None]:
     """Write the chunks under `key` atomically, one chunk per slice; failures are ignored."""
     path = cache_path(key)
     if path is None:
@@ -135,7 +140,7 @@ def save_steps(key: str, chunks: Sequence[Any]) -> Generator[None, None, None]:
     entries: list[tuple[int, bytes]] = []
     try:
         for chunk in chunks:
-            piece = marshal.dumps(chunk)
+            piece = marshal.dumps(chunk)  # type: ignore[arg-type]
             pieces.append(piece)
             entries.append((len(piece), hashlib.blake2b(piece, digest_size=16).digest()))
             yield

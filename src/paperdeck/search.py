@@ -9,7 +9,7 @@ import re
 import time
 from array import array
 from collections import OrderedDict, defaultdict
-from collections.abc import Generator, Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, pairwise, repeat
 from operator import add, mul
@@ -42,6 +42,8 @@ _RERANK_ABSTRACT = 40
 _SLICE = 0.005
 _CHUNK = 16384
 _CACHE_SIZE = 8
+# Postings per chunk of the index cache: loading one (~8 MB) takes a few milliseconds.
+_PART = 2_000_000
 # A short word in more than 1 in this many abstracts says nothing about a paper.
 _COMMON_SHORT = 10
 _MAX_CHAR = "\U0010ffff"
@@ -107,6 +109,18 @@ def _as_progress(steps: Generator[None, None, _T], progress: float) -> Generator
             result: _T = done.value
             return result
         yield progress
+
+
+def _postings_chunk(
+    field: int, part: list[str], postings: dict[str, array[int]], number: dict[str, int]
+) -> tuple[int, bytes, bytes, bytes]:
+    docs = list(map(postings.__getitem__, part))
+    return (
+        field,
+        array("I", map(number.__getitem__, part)).tobytes(),
+        array("I", map(len, docs)).tobytes(),
+        b"".join(map(array.tobytes, docs)),
+    )
 
 
 def _array(data: bytes) -> array[int]:
@@ -244,33 +258,38 @@ class SearchIndex:
             yield from self._build(papers)
             return
         key = yield from _as_progress(index_cache.key_steps(papers), 0.0)
-        chunks = yield from _as_progress(index_cache.load_steps(key), 0.1)
+        chunks = index_cache.open_chunks(key)
         if chunks is not None:
             try:
                 yield from self._restore(papers, chunks)
-            except Exception:  # a cache written by a buggy or foreign version: build afresh
+            except Exception:  # damaged, or written by a buggy version: build afresh
                 pass
             else:
                 yield 1.0
                 return
-        del chunks
+            finally:
+                chunks.close()
         yield from self._build(papers)
         yield from _as_progress(index_cache.save_steps(key, self._pack()), 1.0)
 
-    def _pack(self) -> list[object]:
-        """The index as plain containers for the cache: words as numbers into the
-        vocabulary, each field's postings as one array's bytes with their lengths."""
+    def _pack(self) -> Iterator[object]:
+        """The index as plain containers for the cache, a few megabytes per chunk: words as
+        numbers into the vocabulary, postings as one array's bytes with their lengths."""
         vocabulary = self._vocabulary
         number = {word: at for at, word in enumerate(vocabulary)}
-        chunks: list[object] = [vocabulary]
-        for postings in self._postings:
-            chunks.append(
-                (
-                    array("I", map(number.__getitem__, postings)).tobytes(),
-                    array("I", map(len, postings.values())).tobytes(),
-                    b"".join(map(array.tobytes, postings.values())),
-                )
-            )
+        # Words by field, in parts of about _PART postings.
+        parts: list[tuple[int, list[str]]] = []
+        for field, postings in enumerate(self._postings):
+            size = _PART
+            for word, docs in postings.items():
+                if size >= _PART:
+                    parts.append((field, []))
+                    size = 0
+                parts[-1][1].append(word)
+                size += len(docs)
+        yield (self._n, vocabulary, len(parts))
+        for field, part in parts:
+            yield _postings_chunk(field, part, self._postings[field], number)
         buckets = {
             first: (array("I", map(number.__getitem__, ordered)).tobytes(), starts)
             for first, (ordered, starts) in self._buckets.items()
@@ -285,31 +304,45 @@ class SearchIndex:
         ]
         years = {year: docs.tobytes() for year, docs in self._years.items()}
         venues = {venue: (names, docs.tobytes()) for venue, (names, docs) in self._venues.items()}
-        chunks.append((self._n, buckets, prefixes, years, venues))
-        return chunks
+        yield ("rest", buckets, prefixes, years, venues)
 
-    def _restore(self, papers: Sequence[Paper], chunks: list[Any]) -> Generator[float, None, None]:
-        """Set the index up from what `_pack` made; raises on anything unexpected."""
-        vocabulary, *fields, rest = chunks
-        count, buckets, prefixes, years, venues = rest
-        if (
-            count != len(papers)
-            or type(vocabulary) is not list
-            or len(fields) != len(FIELDS)
-            or len(prefixes) != len(FIELDS)
-        ):
+    def _restore(
+        self, papers: Sequence[Paper], chunks: Iterator[Any]
+    ) -> Generator[float, None, None]:
+        """Set the index up from what `_pack` made, a chunk per slice; raises on anything
+        unexpected, leaving the index as it was."""
+        count, vocabulary, parts = next(chunks)
+        if count != len(papers) or type(vocabulary) is not list:
             raise ValueError("not this index")
+        yield 0.2
         word_at = vocabulary.__getitem__
-        postings: list[dict[str, array[int]]] = []
-        for numbers, lengths, blob in fields:
-            postings.append(
-                dict(zip(map(word_at, _array(numbers)), _split(blob, lengths), strict=True))
+        postings: list[dict[str, array[int]]] = [{} for _ in FIELDS]
+        for done, chunk in enumerate(chunks, 1):
+            if chunk[0] == "rest":
+                break
+            field, numbers, lengths, blob = chunk
+            postings[field].update(
+                zip(map(word_at, _array(numbers)), _split(blob, lengths), strict=True)
             )
-            yield 0.9
+            yield 0.2 + 0.7 * min(1, done / max(1, parts))
+        else:
+            raise ValueError("incomplete index")
+        _, buckets, prefixes, years, venues = chunk
+        if next(chunks, None) is not None:
+            raise ValueError("not this index")
+        if len(prefixes) != len(FIELDS):
+            raise ValueError("not this index")
         short_prefixes = [
             dict(zip(names, _split(blob, lengths), strict=True))
             for names, lengths, blob in prefixes
         ]
+        restored_buckets = {
+            first: (list(map(word_at, _array(numbers))), starts)
+            for first, (numbers, starts) in buckets.items()
+        }
+        restored_years = {year: _array(docs) for year, docs in years.items()}
+        restored_venues = {venue: (names, _array(docs)) for venue, (names, docs) in venues.items()}
+        yield 0.95
         self._papers = papers
         self._n = len(papers)
         self._ids = {paper.id: i for i, paper in enumerate(papers)}
@@ -317,13 +350,10 @@ class SearchIndex:
         self._cache = OrderedDict()
         self._postings = tuple(postings)
         self._vocabulary = vocabulary
-        self._buckets = {
-            first: (list(map(word_at, _array(numbers))), starts)
-            for first, (numbers, starts) in buckets.items()
-        }
+        self._buckets = restored_buckets
         self._short_prefixes = short_prefixes
-        self._years = {year: _array(docs) for year, docs in years.items()}
-        self._venues = {venue: (names, _array(docs)) for venue, (names, docs) in venues.items()}
+        self._years = restored_years
+        self._venues = restored_venues
 
     def _build(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
         self._papers = papers
