@@ -757,3 +757,17 @@ def test_a_hostile_file_name_is_cleaned(tmp_path: Path) -> None:
     path = tmp_path / "list\x1b[31mred.txt"
     path.write_text("An abstract about things that matter a great deal.\n", encoding="utf-8")
     assert "\x1b" not in read_list(path).name
+
+
+def test_a_second_key_for_a_field_does_not_overwrite_it(tmp_path: Path) -> None:
+    path = tmp_path / "dupes.jsonl"
+    lines = [
+        '{"author": "Ann Lee and Bob Ray", "authors": "Cy Doe", "abstract": "One abstract."}',
+        '{"Title": "Real", "title": {"x": [1]}, "abstract": "Two.", "Abstract": "Other."}',
+        '{"authors": [{"name": null}, null, "Dee Fox"], "abstract": "Three."}',
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    first, second, third = read_list(path).records
+    assert first["authors"] == ["Ann Lee", "Bob Ray"]
+    assert second["title"] == "Real" and second["abstract"] == "Two."
+    assert third["authors"] == ["Dee Fox"]

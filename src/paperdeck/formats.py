@@ -388,8 +388,13 @@ def _record(obj: dict[Any, Any], where: str, warnings: list[str]) -> dict[str, A
     for key, value in obj.items():
         name = clean_text(str(key))
         canonical = _KEY_ALIASES.get(name.strip().lower())
-        if canonical is None or (canonical in record and canonical != "abstract"):
-            record[name] = _clean_value(value)
+        if canonical is not None and record.get(canonical):
+            # A second key for a field already read ("Title" then "title"): the first wins, and
+            # the later one is kept only under a name nothing uses yet.
+            canonical = None
+        if canonical is None:
+            if name not in record:
+                record[name] = _clean_value(value)
             continue
         if value is None:
             continue
@@ -445,10 +450,10 @@ def _authors(value: Any) -> list[str]:
 def _author_name(item: Any) -> str:
     if isinstance(item, dict):
         if "name" in item:
-            return clean_line(str(item["name"]))
+            return _author_name(item["name"])
         parts = (item.get(k) for k in ("given", "first", "family", "last"))
-        return clean_line(" ".join(str(part) for part in parts if part))
-    return clean_line(str(item)) if item is not None else ""
+        return clean_line(" ".join(part for part in parts if isinstance(part, str)))
+    return clean_line(item) if isinstance(item, str) else ""
 
 
 def _split_author_string(text: str) -> list[str]:
