@@ -13,7 +13,8 @@ from textual.message import Message
 from textual.widgets import Static, TextArea
 
 from paperdeck.model import Annotation, Paper
-from paperdeck.ui_text import clean, one_line
+from paperdeck.sanitize import clean_text
+from paperdeck.ui_text import one_line
 
 SaveState = Literal["saved", "unsaved", "error"]
 STATE_WORDS = {"unread": "● unread", "reading": "◐ reading", "read": "✓ read"}
@@ -40,8 +41,10 @@ class NotesPanel(Vertical):
         super().__init__(id=id, classes=classes)
         self.paper: Paper | None = None
         self._annotation: Annotation | None = None
-        self._save_state: SaveState = "saved"
+        self._save_state: SaveState | None = None  # None: not painted yet
         self._save_detail = ""
+        self.loaded_text = ""
+        """The note as loaded into the editor: the editor showing just this is no edit."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="notes-status")
@@ -61,7 +64,9 @@ class NotesPanel(Vertical):
         """Show a paper's note and state (the caller has saved the previous paper's note)."""
         self.paper = paper
         self._annotation = annotation
-        text = clean(annotation.note) if annotation is not None else ""
+        # Tabs kept: the editor shows a note as stored, so viewing it never rewrites it.
+        text = clean_text(annotation.note) if annotation is not None else ""
+        self.loaded_text = text
         editor = self.editor
         editor.disabled = paper is None
         if editor.text != text:
@@ -75,6 +80,8 @@ class NotesPanel(Vertical):
 
     def set_save_state(self, state: SaveState, detail: str = "") -> None:
         """Saved, unsaved, or the save error in one line."""
+        if (state, detail) == (self._save_state, self._save_detail):
+            return  # called on every key typed in the note
         self._save_state = state
         self._save_detail = detail
         self._paint_status()
@@ -93,7 +100,7 @@ class NotesPanel(Vertical):
             if tags:
                 parts.extend(["  ", (" ".join("#" + one_line(t) for t in tags), "$text-accent")])
         parts.append("  ")
-        if self._save_state == "saved":
+        if self._save_state in (None, "saved"):
             parts.append(("saved", "$text-success"))
         elif self._save_state == "unsaved":
             parts.append(("unsaved", "$text-warning"))

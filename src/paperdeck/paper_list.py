@@ -161,6 +161,13 @@ class PaperList(ScrollView, can_focus=True):
         """Repaint after annotations changed (the cache key sees the change)."""
         self.refresh()
 
+    def refresh_paper(self, paper_index: int) -> None:
+        """Repaint after one paper's annotation changed: only its row when it is the cursor's."""
+        if self.paper_index == paper_index:
+            self.refresh_line(self.cursor)
+        else:
+            self.refresh()
+
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._cache.clear()
@@ -244,7 +251,11 @@ class PaperList(ScrollView, can_focus=True):
         mark_origin(self, event)
 
     async def _on_click(self, event: events.Click) -> None:
-        row = event.y + round(self.scroll_y)
+        # event.y counts from the widget's edge, border included; rows start inside it.
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row = offset.y + round(self.scroll_y)
         if 0 <= row < len(self.rows):
             self.focus()
             self.move_cursor(row)
@@ -389,6 +400,6 @@ def _find(rows: Sequence[int], paper_index: int) -> int:
     if isinstance(rows, range):
         return paper_index - rows.start if paper_index in rows else 0
     try:
-        return list(rows).index(paper_index) if len(rows) < 1_000_000 else 0
+        return rows.index(paper_index)  # no copy: this runs on every search result
     except ValueError:
         return 0
