@@ -21,6 +21,7 @@ from paperdeck.help_screen import HelpScreen
 from paperdeck.library import Library, load_library
 from paperdeck.notes import NotesStore
 from paperdeck.resources import bundled_list
+from paperdeck.search import SearchResult
 from paperdeck.tags_dialog import TagsDialog
 
 MakeApp = Callable[..., PaperdeckApp]
@@ -137,10 +138,14 @@ async def test_click_selects_and_wheel_scrolls(make_app: MakeApp, long_list: Pat
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(app, pilot)
         paper_list = app.paper_list
+        # What the user sees on the clicked screen line (the list's border is above row 0).
+        seen = row_text(app, 5 - paper_list.gutter.top)
         await pilot.click("#papers", offset=(10, 5))
         clicked = paper_list.cursor
         assert clicked > 0
         assert app.current_paper is app.papers[clicked]
+        # Four marker cells, then the position of the paper that row showed.
+        assert seen[4:].split()[0] == str(clicked + 1)
         assert app.papers[clicked].title[:30] in app.detail.text
         assert paper_list.scroll_y == 0
         for _ in range(3):
@@ -281,10 +286,23 @@ async def test_quit_saves_what_was_typed(make_app: MakeApp, tmp_path: Path) -> N
         await settle(app, pilot)
         await pilot.press("j", "n")
         await type_text(pilot, "last words")
-        await pilot.press("escape", "q")
+        # Ctrl+Q quits from inside the editor, without leaving it first.
+        await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_value == 0
     assert saved_notes(tmp_path)[app.papers[1].id]["note"] == "last words"
+
+
+async def test_ctrl_q_quits_from_the_search_field(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "sq")
+        assert app.search_box.value == "sq"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_value == 0
 
 
 async def test_a_save_error_is_shown_and_the_text_kept(make_app: MakeApp, tmp_path: Path) -> None:
@@ -556,7 +574,7 @@ async def test_a_started_background_load_fills_the_reader(tmp_path: Path) -> Non
     app = PaperdeckApp(
         None,
         NotesStore(tmp_path / "notes.json"),
-        loader=pending.wait,
+        loader=pending,
         loading_label="icml2026.txt",
         settings_file=tmp_path / "settings.json",
     )
@@ -565,6 +583,47 @@ async def test_a_started_background_load_fills_the_reader(tmp_path: Path) -> Non
         await settle(app, pilot)
         assert "19 papers" in header_text(app)
         assert app.papers[0].title in app.detail.text
+        await pilot.press("j")
+        assert app.current_paper is app.papers[1]
+
+
+async def test_a_slow_background_load_shows_a_loading_line_then_the_list(tmp_path: Path) -> None:
+    release = threading.Event()
+
+    def load() -> Library:
+        release.wait(10)
+        return load_library([bundled_list()])
+
+    pending = BackgroundLoad(load)
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="[b]slow[/b].txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert "Loading [b]slow[/b].txt" in header_text(app)
+        assert app.paper_list.empty_text.startswith("Loading [b]slow[/b].txt")
+        release.set()
+        pending.wait()
+        for _ in range(100):  # the load's thread tells the app just after `wait` returns
+            await settle(app, pilot)
+            if "19 papers" in header_text(app):
+                break
+        assert "19 papers" in header_text(app)
+        assert app.papers[0].title in app.detail.text
+
+
+async def test_a_background_load_error_exits_with_status_2(tmp_path: Path) -> None:
+    pending = BackgroundLoad(lambda: load_library([tmp_path / "[/gone].txt"]))
+    app = PaperdeckApp(None, NotesStore(tmp_path / "notes.json"), loader=pending)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+    assert app.return_value == 2
+    assert app.load_error is not None and "[/gone].txt" in app.load_error
 
 
 async def test_a_load_error_in_the_background_exits_with_status_2(tmp_path: Path) -> None:
@@ -580,3 +639,146 @@ async def test_a_load_error_in_the_background_exits_with_status_2(tmp_path: Path
         await pilot.pause(0.2)
     assert app.return_value == 2
     assert app.load_error is not None and "[/missing].txt" in app.load_error
+
+
+# --- review fixes: focus, notes and late results ----------------------------------------------
+
+
+async def test_a_late_result_without_the_edited_paper_closes_the_editor(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        first = app.papers[0]
+        await pilot.press("n")
+        await type_text(pilot, "abc")
+        # A search result that arrives while typing and no longer holds the paper.
+        app._apply_result("zz", SearchResult("zz", [3, 4], [1.0, 1.0], None))
+        await pilot.pause()
+        await type_text(pilot, "def")
+        await pilot.pause()
+        assert app.screen.focused is app.paper_list
+        assert saved_notes(tmp_path)[first.id]["note"] == "abc"
+        assert app.store.get(app.papers[3]) is None
+        assert any("not in the results" in n.message for n in app._notifications)
+
+
+async def test_a_late_result_keeps_the_edited_paper_under_the_cursor(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "n")
+        await type_text(pilot, "abc")
+        app._apply_result("zz", SearchResult("zz", [5, 1, 2], [3.0, 2.0, 1.0], None))
+        await pilot.pause()
+        await type_text(pilot, "def")
+        assert app.screen.focused is app.notes.editor
+        assert app.current_paper is app.papers[1]
+        assert app.paper_list.cursor == 1
+        entry = app.store.get(app.papers[1])
+        assert entry is not None and entry.note == "abcdef"
+
+
+async def test_viewing_a_note_with_a_tab_leaves_it_as_it_was(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    library = load_library([bundled_list()])
+    store = NotesStore(tmp_path / "notes.json")
+    store.set_note(library.papers[1], "step\tone\x07")
+    store.save()
+    before = (tmp_path / "notes.json").read_bytes()
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j")
+        await pilot.pause()
+        assert app.notes.editor.text == "step\tone"
+        await pilot.press("n", "escape", "k", "j", "k")
+        await pilot.pause()
+        assert not app.store.dirty
+        assert "saved" in str(app.query_one("#notes-status").render())
+    assert (tmp_path / "notes.json").read_bytes() == before
+
+
+async def test_a_cursor_move_while_a_dialog_opens_reaches_the_panes(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Moves closer together than this are shown once, after it: here, with the dialog open.
+    monkeypatch.setattr("paperdeck.app.SHOW_COALESCE", 0.4)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "t")
+        assert isinstance(app.screen, TagsDialog)
+        await pilot.pause(0.6)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.current_paper is app.papers[2]
+        assert app.papers[2].title in app.detail.text
+        assert app.notes.paper is app.papers[2]
+
+
+async def test_narrow_leaving_the_note_with_tab_shows_the_detail_again(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "tabbed away")
+        assert app.detail.region.height == 0
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.screen.focused is not app.notes.editor
+        assert app.detail.region.height > 0
+        assert app.notes.region.height == 0
+        assert saved_notes(tmp_path)[app.papers[0].id]["note"] == "tabbed away"
+
+
+async def test_opening_another_list_after_a_search_leaves_no_indexing_line(
+    make_app: MakeApp, long_list: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "speculative")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        app._load_list(long_list)
+        await settle(app, pilot)
+        await settle(app, pilot)
+        status = app.query_one("#search-status")
+        assert "indexing" not in str(status.render()) or not status.display
+        assert not status.display
+        assert len(app.paper_list.rows) == 300
+
+
+async def test_typing_a_note_repaints_no_list_row_and_keeps_one_autosave_timer(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "a")
+        await pilot.pause()
+        assert "✎" in row_text(app, 0)
+        timer = app._autosave_timer
+        assert timer is not None
+        painted: list[int] = []
+        paint = app.paper_list.render_line
+
+        def counting(y: int) -> object:
+            painted.append(y)
+            return paint(y)
+
+        app.paper_list.render_line = counting  # type: ignore[method-assign,assignment]
+        await type_text(pilot, "bcdef")
+        await pilot.pause()
+        assert painted == []
+        assert app._autosave_timer is timer
+        assert app.notes.editor.text == "abcdef"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import gc
 import signal
 import sys
@@ -48,10 +49,9 @@ SHOW_COALESCE = 0.03
 LOADING_TICK = 0.3
 """Seconds between repaints of the loading line: each one takes the GIL from the loader."""
 LOADING_FRAMES = ("·  ", "·· ", "···", " ··", "  ·", "   ")
-_TYPING_HIDES = frozenset(
-    {"focus_search", "edit_note", "star", "toggle_read", "edit_tags", "copy_citation"}
-    | {"choose_format", "open_link", "toggle_raw", "help", "quit"}
-)
+_TYPING_HIDES = frozenset({"focus_search"})
+"""Actions off while typing. Textual already drops the keys a focused Input or TextArea takes
+(so `s`, `q`, ... type themselves and Ctrl+Q still quits); `/` alone needs hiding here."""
 
 
 class PaperdeckApp(App[int]):
@@ -81,12 +81,16 @@ class PaperdeckApp(App[int]):
         library: Library | None,
         store: NotesStore,
         *,
-        loader: Callable[[], Library] | None = None,
+        loader: Callable[[], Library] | BackgroundLoad | None = None,
         loading_label: str = "",
         settings_file: Path | None = None,
         autosave_delay: float = AUTOSAVE_DELAY,
     ) -> None:
-        """Show `library`, or an empty reader that paints at once while `loader` runs."""
+        """Show `library`, or an empty reader that paints at once while `loader` runs.
+
+        `loader` is a function the reader runs on a thread after its first paint, or a
+        BackgroundLoad already under way, which the reader takes as soon as it is over.
+        """
         super().__init__()
         if library is None:
             from paperdeck.library import Library as EmptyLibrary
@@ -137,8 +141,7 @@ class PaperdeckApp(App[int]):
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # Printable-key bindings never fire while typing (the text field takes the key first);
-        # hiding them from the footer there keeps it to the keys that apply.
+        # `/` would move the focus out of the text being typed (see _TYPING_HIDES).
         return not (action in _TYPING_HIDES and isinstance(self.focused, Input | NoteEditor))
 
     async def _on_key(self, event: events.Key) -> None:
@@ -151,23 +154,29 @@ class PaperdeckApp(App[int]):
         # fast typist, a paste, tmux send-keys) must already land in the field.
         self.screen.set_focus(widget)
 
+    # Kept from on_mount: App.query_one looks only at the top screen, which is a dialog's
+    # while one is open, and a query per cursor move costs time at every key.
     @property
     def paper_list(self) -> PaperList:
-        return self.query_one("#papers", PaperList)
+        return self._paper_list
 
     @property
     def detail(self) -> DetailPane:
-        return self.query_one("#detail", DetailPane)
+        return self._detail
 
     @property
     def notes(self) -> NotesPanel:
-        return self.query_one("#notes", NotesPanel)
+        return self._notes
 
     @property
     def search_box(self) -> SearchBox:
-        return self.query_one("#search", SearchBox)
+        return self._search_box
 
     def on_mount(self) -> None:
+        self._paper_list = self.query_one("#papers", PaperList)
+        self._detail = self.query_one("#detail", DetailPane)
+        self._notes = self.query_one("#notes", NotesPanel)
+        self._search_box = self.query_one("#search", SearchBox)
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
         self.theme_changed_signal.subscribe(self, self._remember_theme)
@@ -186,18 +195,37 @@ class PaperdeckApp(App[int]):
             # repaints at 16 frames a second and slows the loader it waits for.
             self._tick_loading()
             self._loading_timer = self.set_interval(LOADING_TICK, self._tick_loading)
-            # Start after the first paint: the loader competes for the GIL.
-            self.call_after_refresh(self._run_loader)
+            if isinstance(self.loader, BackgroundLoad):
+                # No thread waits for it, so quitting while it reads does not wait either.
+                loop, context = asyncio.get_running_loop(), contextvars.copy_context()
+                self.loader.when_done(lambda: _call_soon(loop, context, self._take_background_load))
+            else:
+                # Start after the first paint: the loader competes for the GIL.
+                self.call_after_refresh(self._run_loader)
         else:
             self._build_index()
+
+    def _take_background_load(self) -> None:
+        from paperdeck.errors import PaperdeckError
+
+        if not isinstance(self.loader, BackgroundLoad) or not self.is_running:
+            return
+        try:
+            library = self.loader.wait()
+        except PaperdeckError as error:
+            self.load_error = str(error)
+            self.exit(2)
+            return
+        self.set_library(library)
 
     @work(thread=True, exclusive=True, group="load")
     def _run_loader(self) -> None:
         from paperdeck.errors import PaperdeckError
 
         assert self.loader is not None
+        load = self.loader.wait if isinstance(self.loader, BackgroundLoad) else self.loader
         try:
-            library = self.loader()
+            library = load()
         except PaperdeckError as error:
             self.load_error = str(error)
             self.call_from_thread(self.exit, 2)
@@ -318,13 +346,13 @@ class PaperdeckApp(App[int]):
 
     @work(exclusive=True, group="search")
     async def _run_search(self, query: str) -> None:
+        if not query.strip() and self.settings.sort != "noted":
+            self._apply_result(query, None)  # no filter: needs no index
+            return
         index = self.index
         if index is None:
             # Applied when the index is ready; until then the list stays as it is.
             self._set_search_status("indexing… the search runs when the index is ready")
-            return
-        if not query.strip() and self.settings.sort != "noted":
-            self._apply_result(query, None)
             return
         sort: SortMode = (
             "noted"
@@ -345,6 +373,12 @@ class PaperdeckApp(App[int]):
     def _apply_result(self, query: str, result: SearchResult | None) -> None:
         paper_list = self.paper_list
         keep = paper_list.paper_index
+        # A result never moves the note being typed to another paper.
+        edited = self.notes.paper if self.focused is self.notes.editor else None
+        if edited is not None:
+            self._commit_note()
+            if keep is None or self.papers[keep] is not edited:
+                keep = next((i for i, paper in enumerate(self.papers) if paper is edited), None)
         if result is None or not query.strip():
             rows: Sequence[int] = result.indices if result is not None else range(len(self.papers))
             self._filtered = None
@@ -359,8 +393,17 @@ class PaperdeckApp(App[int]):
             f"No papers match {one_line(query)!r}" if query.strip() else "No papers"
         )
         paper_list.set_rows(rows, keep_paper=keep)
+        if edited is not None and self.current_paper is not edited:
+            # Its paper left the results: the note is kept and the editor closed, so the
+            # next keys cannot land in another paper's note.
+            self._leave_note()
+            self.notify(
+                one_line(f"“{_short(edited.title)}” is not in the results: its note is saved."),
+                markup=False,
+            )
         self._update_header()
-        self._show_current()
+        if not self._panes_deferred:
+            self._show_current()
 
     def _set_search_status(self, message: str | None) -> None:
         status = self.query_one("#search-status", Static)
@@ -393,8 +436,9 @@ class PaperdeckApp(App[int]):
         if self._show_timer is not None:
             self._show_timer.stop()
             self._show_timer = None
-        if not self.screen.query("#papers"):
-            # A deferred call can land while the app is closing and its widgets are gone.
+        if not self.paper_list.is_attached:
+            # A deferred call can land while the app is closing and its widgets are gone
+            # (but a dialog on top is no reason to skip it).
             return
         paper = self.current_paper
         if paper is not self.notes.paper:
@@ -432,10 +476,14 @@ class PaperdeckApp(App[int]):
 
     def on_note_editor_left(self, event: NoteEditor.Left) -> None:
         event.stop()
+        self._leave_note()
+
+    def _leave_note(self) -> None:
+        """Save the note and hand the focus to the list."""
         self._commit_note()
         if self.store.dirty:
             self._save()
-        self.screen.remove_class("-notes-open")
+        self.paper_list.screen.remove_class("-notes-open")
         self._focus_now(self.paper_list)
 
     def on_text_area_changed(self, event: NoteEditor.Changed) -> None:
@@ -444,28 +492,46 @@ class PaperdeckApp(App[int]):
         event.stop()
         if self._commit_note():
             self.notes.set_save_state("unsaved")
-            if self._autosave_timer is not None:
-                self._autosave_timer.stop()
-            self._autosave_timer = self.set_timer(self.autosave_delay, self._autosave)
+            # One timer per note session, restarted by each key, not one timer per key.
+            if self._autosave_timer is None:
+                self._autosave_timer = self.set_timer(self.autosave_delay, self._autosave)
+            else:
+                self._autosave_timer.reset()
 
     def on_descendant_blur(self, event: Any) -> None:
-        if getattr(event.widget, "id", None) == "note-editor":
+        widget = event.widget
+        if getattr(widget, "id", None) == "note-editor":
             self._commit_note()
             if self.store.dirty:
                 self._save()
+            if widget.screen is self.screen:
+                # Left with Tab or a click (not for a dialog on top): the narrow layout
+                # shows the detail pane again.
+                widget.screen.remove_class("-notes-open")
 
     def _commit_note(self) -> bool:
         """Put the editor's text into the store; True when it changed the note."""
-        paper = self.notes.paper
+        notes = self.notes
+        paper = notes.paper
         if paper is None:
             return False
-        text = self.notes.editor.text
+        text = notes.editor.text
+        if text == notes.loaded_text:
+            return False  # not typed since it was loaded: viewing a note never rewrites it
+        notes.loaded_text = text
         entry = self.store.get(paper.id)
-        if (entry.note if entry is not None else "") == text:
+        before = entry.note if entry is not None else ""
+        if before == text:
             return False
         self.store.set_note(paper, text)
-        self._counts = None
-        self.paper_list.refresh_rows()
+        if bool(before) != bool(text):
+            # The ✎ marker and the noted count change only when a note appears or goes.
+            self._counts = None
+            index = self.paper_list.paper_index
+            if index is not None and self.papers[index] is paper:
+                self.paper_list.refresh_paper(index)
+            else:
+                self.paper_list.refresh_rows()
         return True
 
     def _autosave(self) -> None:
@@ -861,6 +927,15 @@ def _highlighter(query: str) -> Any:
     return spans
 
 
+def _call_soon(
+    loop: asyncio.AbstractEventLoop, context: contextvars.Context, callback: Callable[[], None]
+) -> None:
+    # The context is the app's (Textual finds its active app there), not the load thread's.
+    # The reader may have closed its loop while the load ran: then there is nobody to tell.
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(callback, context=context)
+
+
 def _bind(function: Any, argument: str) -> Any:
     def call() -> None:
         function(argument)
@@ -879,6 +954,8 @@ class BackgroundLoad:
     def __init__(self, load: Callable[[], Library]) -> None:
         self._load = load
         self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[], None]] = []
         self._library: Library | None = None
         self._error: BaseException | None = None
         threading.Thread(target=self._run, name="paperdeck-load", daemon=True).start()
@@ -890,7 +967,19 @@ class BackgroundLoad:
         except BaseException as error:  # handed to whoever waits, which reports it
             self._error = error
         finally:
-            self._done.set()
+            with self._lock:
+                self._done.set()
+                callbacks, self._callbacks = self._callbacks, []
+            for callback in callbacks:
+                callback()
+
+    def when_done(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once the load is over (from the load's thread, or now if it is)."""
+        with self._lock:
+            if not self._done.is_set():
+                self._callbacks.append(callback)
+                return
+        callback()
 
     def wait(self) -> Library:
         """The loaded library (blocks until the load is over); re-raises the load's error."""
@@ -921,7 +1010,7 @@ def run_app(
         app = PaperdeckApp(
             None,
             store,
-            loader=pending.wait,
+            loader=pending,
             loading_label=loading_label,
             settings_file=settings_path(),
         )
