@@ -120,6 +120,7 @@ def test_several_lists_open_together(notes: Path) -> None:
         (("show", "zzzzzzzz"), "no paper with that id"),
         (("list", "--format", "yaml"), "invalid choice"),
         (("search",), "required"),
+        (("search", "x", "--limit", "-5"), "not a count"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

@@ -8,13 +8,14 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from paperdeck import __version__
+from paperdeck import __version__, cli_cite, cli_enrich, cli_notes
 from paperdeck.cli_common import (
     OUTPUT_FORMAT_COMMANDS,
+    Command,
     add_paths_argument,
     common_options,
     open_library,
@@ -25,9 +26,6 @@ from paperdeck.library import Library, load_library, resolve_ref
 from paperdeck.model import Paper
 from paperdeck.resources import bundled_list
 
-Command = Callable[[argparse.Namespace], int]
-AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
-Registrar = Callable[[AddCommand], None]
 DEFAULT_SEARCH_LIMIT = 20
 
 
@@ -80,7 +78,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     search = add("search", "Search papers and print them best first.", run_search)
     search.add_argument("query", metavar="QUERY", help="a query (see the README for the syntax)")
     search.add_argument(
-        "--limit", type=int, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
+        "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
     )
     search.add_argument("--json", action="store_true", help="print a JSON array of results")
     search.add_argument(
@@ -91,23 +89,20 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     )
     add_paths_argument(search)
 
-    for register in _feature_commands():
+    # Each feature's commands live beside its core.
+    for register in (cli_notes.register, cli_cite.register, cli_enrich.register):
         register(add)
     return top, commands
 
 
-def _feature_commands() -> list[Registrar]:
-    # Each feature's commands live beside its core; imported here so `--help` lists them all.
-    registrars: list[Registrar] = []
-    for module_name in ("paperdeck.cli_notes", "paperdeck.cli_cite", "paperdeck.cli_enrich"):
-        try:
-            module = __import__(module_name, fromlist=["register"])
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            continue
-        registrars.append(module.register)
-    return registrars
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"not a count: {text!r}")
+    return value
 
 
 def run_list(args: argparse.Namespace) -> int:

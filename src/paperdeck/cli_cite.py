@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,15 +17,13 @@ from paperdeck.citations import (
     cite_many,
     describe_missing,
 )
-from paperdeck.cli_common import add_paths_argument, open_library, warn
+from paperdeck.cli_common import AddCommand, add_paths_argument, open_library, warn
 from paperdeck.cli_notes import open_store, save_store
 from paperdeck.clipboard import copy_text, tty_writer
 from paperdeck.errors import PaperdeckError
 from paperdeck.library import resolve_ref
 from paperdeck.model import Paper
 
-Command = Callable[[argparse.Namespace], int]
-AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
 _REF = re.compile(r"[0-9A-Fa-f]+")
 
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from paperdeck.formats import FORMAT_NAMES
 from paperdeck.library import Library, load_library
 from paperdeck.resources import bundled_list
 from paperdeck.sanitize import clean_line
+
+Command = Callable[[argparse.Namespace], int]
+AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
+"""What a feature's `register(add)` gets: add(name, help, run) -> the command's parser."""
 
 # Commands whose own `--format` names what they print; they take `--list-format` only.
 OUTPUT_FORMAT_COMMANDS = frozenset({"cite"})

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from paperdeck.atomic_write import atomic_write
-from paperdeck.cli_common import add_paths_argument, open_library, warn
+from paperdeck.cli_common import AddCommand, add_paths_argument, open_library, warn
 from paperdeck.errors import PaperdeckError
 from paperdeck.model import Paper
 
@@ -18,13 +18,11 @@ if TYPE_CHECKING:
     # Only loading a list with sources needs the matcher; `paperdeck --help` should not.
     from paperdeck.enrich import EnrichReport, Match
 
-Command = Callable[[argparse.Namespace], int]
-Add = Callable[[str, str, Command], argparse.ArgumentParser]
 _SHOWN_TITLE = 70
 
 
-def register(add: Add) -> None:
-    """Add `paperdeck enrich` to the CLI."""
+def register(add: AddCommand) -> None:
+    """AddCommand `paperdeck enrich` to the CLI."""
     parser = add(
         "enrich",
         "Match each paper of PATH ... to a record of --meta SOURCE (and of NAME.meta.jsonl "

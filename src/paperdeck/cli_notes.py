@@ -11,11 +11,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from paperdeck.cli_common import add_paths_argument, common_options, open_library, warn
+from paperdeck.cli_common import (
+    AddCommand,
+    Command,
+    add_paths_argument,
+    common_options,
+    open_library,
+    warn,
+)
 from paperdeck.errors import PaperdeckError, UsageError
 from paperdeck.library import resolve_ref
 from paperdeck.model import Paper
@@ -31,9 +38,6 @@ from paperdeck.notes import (
 )
 from paperdeck.sanitize import clean_line
 
-Command = Callable[[argparse.Namespace], int]
-Add = Callable[[str, str, Command], argparse.ArgumentParser]
-
 MARKS = ("read", "unread", "reading", "star", "unstar")
 EXPORT_FORMATS = ("markdown", "json")
 _COMMON_DESTS = ("format", "meta", "no_meta", "notes")
@@ -43,8 +47,8 @@ _NOTE_BLOCK = re.compile(
 )
 
 
-def register(add: Add) -> None:
-    """Add the notes commands to the `paperdeck` command."""
+def register(add: AddCommand) -> None:
+    """AddCommand the notes commands to the `paperdeck` command."""
     note = add(
         "note",
         "Print a paper's note, or change it with --set, --append or --edit.",
@@ -59,7 +63,7 @@ def register(add: Add) -> None:
 
     tag = add(
         "tag",
-        "Add (+NAME) or remove (-NAME) a paper's tags; with none given, print them.",
+        "AddCommand (+NAME) or remove (-NAME) a paper's tags; with none given, print them.",
         run_tag,
     )
     tag.add_argument("ref", metavar="REF", help="a paper id, unique id prefix or position")
