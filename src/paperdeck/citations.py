@@ -7,7 +7,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from itertools import chain, count
@@ -64,6 +64,8 @@ class Citation:
     text: str
     key: str
     missing: tuple[str, ...]
+    missing_by_key: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """For several papers: what each one lacks, by citation key."""
 
 
 def describe_missing(missing: Iterable[str]) -> str:
@@ -974,8 +976,11 @@ def cite_many(
     # Bare keys need no record: `\cite` over a whole list stays cheap.
     bare = fmt in ("cite", "pandoc")
     records = [] if bare else [_record(p, keys[p.id], fixes.get(p.id)) for p in papers]
-    missing_all = [item for record in records for item in _incomplete(record, fmt)]
-    missing = tuple(dict.fromkeys(missing_all))
+    # Bare keys have no records, so nothing is reported missing for them.
+    by_key = {
+        key: tuple(_incomplete(record, fmt)) for key, record in zip(key_list, records, strict=False)
+    }
+    missing = tuple(dict.fromkeys(item for lacks in by_key.values() for item in lacks))
     if fmt == "cite":
         text = "\\cite{" + ",".join(key_list) + "}"
     elif fmt == "pandoc":
@@ -989,4 +994,4 @@ def cite_many(
         ]
         separator = "\n" if fmt in ("markdown", "text", "apa") else "\n\n"
         text = separator.join(pieces)
-    return Citation(text=text, key=",".join(key_list), missing=missing)
+    return Citation(text=text, key=",".join(key_list), missing=missing, missing_by_key=by_key)

@@ -13,7 +13,6 @@ from paperdeck.citations import (
     DEFAULT_FORMAT,
     FORMATS,
     citation_keys,
-    cite,
     cite_many,
     describe_missing,
 )
@@ -102,10 +101,9 @@ def run_cite(args: argparse.Namespace) -> int:
             warn(f"could not save citation keys to the notes file: {error}")
     citation = cite_many(chosen, args.style, keys=keys, corrections=corrections, latex=args.latex)
     print(citation.text)
-    for paper in chosen:
-        single = cite(paper, args.style, key=keys[paper.id], corrections=corrections.get(paper.id))
-        if single.missing:
-            warn(f"{single.key}: incomplete: {describe_missing(single.missing)}")
+    for key, lacks in citation.missing_by_key.items():
+        if lacks:
+            warn(f"{key}: incomplete: {describe_missing(lacks)}")
     if not args.copy:
         return 0
     with tty_writer() as write:
