@@ -193,11 +193,6 @@ def _load(
     return entries, ids if valid_ids else None
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    # Kept for index_cache, which imports it; new code should call atomic_write directly.
-    atomic_write(path, data, sync=False)
-
-
 def _prune(folder: Path, keep: Path) -> None:
     """Remove the least recently used list caches beyond MAX_FILES or MAX_TOTAL_BYTES."""
     found: list[tuple[float, int, Path]] = []
