@@ -24,6 +24,7 @@ from typing import Any
 
 from paperdeck import model
 from paperdeck.atomic_write import atomic_write as _atomic_write
+from paperdeck.atomic_write import fsync_folder as _fsync_folder
 from paperdeck.errors import PaperdeckError
 from paperdeck.fold import fold
 from paperdeck.model import Paper
@@ -1174,17 +1175,6 @@ def _read_file(path: Path) -> tuple[bytes, _Signature]:
             raise OSError(errno.EINVAL, "not a regular file", str(path))
         with os.fdopen(os.dup(descriptor), "rb") as handle:
             return handle.read(), _signature(status)
-    finally:
-        os.close(descriptor)
-
-
-def _fsync_folder(folder: Path) -> None:
-    # Makes the rename itself durable; not possible (nor needed) on Windows.
-    if sys.platform == "win32":
-        return
-    descriptor = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
     finally:
         os.close(descriptor)
 
