@@ -7,21 +7,22 @@ import hashlib
 import marshal
 import os
 import sys
+import tempfile
 from array import array
 from collections.abc import Generator, Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from paperdeck.model import Paper
-from paperdeck.title_cache import _write_atomic, cache_dir
+from paperdeck.title_cache import cache_dir
 
 FORMAT = "paperdeck-search-1"
 MAX_FILES = 4
 """Search caches kept in the folder, most recently used first (a 100k list makes ~60 MB)."""
 _PREFIX = "search-v1-"
 _HEAD = 8
-# Papers per piece of the key's digest: ~10 ms each at 100k.
-_KEY_BATCH = 4000
+# Papers per piece of the key's digest: ~5 ms each at 100k.
+_KEY_BATCH = 2000
 
 _algorithm_version: str | None = None
 
@@ -132,7 +133,7 @@ def _chunks(handle: BinaryIO, entries: list[Any]) -> Generator[Any, None, None]:
 
 
 def save_steps(key: str, chunks: Iterable[object]) -> Generator[None, None, None]:
-    """Write the chunks under `key` atomically, one chunk per slice; failures are ignored."""
+    """Write the chunks under `key` atomically, a chunk per slice; failures are ignored."""
     path = cache_path(key)
     if path is None:
         return
@@ -148,13 +149,23 @@ def save_steps(key: str, chunks: Iterable[object]) -> Generator[None, None, None
         return
     head = marshal.dumps((FORMAT, algorithm_version(), key, entries))
     pieces.insert(0, len(head).to_bytes(_HEAD, "little") + head)
-    data = b"".join(pieces)
-    del pieces
-    yield
-    with contextlib.suppress(OSError, ValueError):
+    temp: str | None = None
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomic(path, data)
+        fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".bin", dir=path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            for piece in pieces:
+                handle.write(piece)
+                yield
+        os.replace(temp, path)
+        temp = None
         _prune(path.parent, keep=path)
+    except OSError:
+        pass
+    finally:
+        if temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
 
 
 def _prune(folder: Path, keep: Path) -> None:

@@ -42,8 +42,8 @@ _RERANK_ABSTRACT = 40
 _SLICE = 0.005
 _CHUNK = 16384
 _CACHE_SIZE = 8
-# Postings per chunk of the index cache: loading one (~8 MB) takes a few milliseconds.
-_PART = 2_000_000
+# Postings per chunk of the index cache: loading one (~2 MB) takes a few milliseconds.
+_PART = 500_000
 # A short word in more than 1 in this many abstracts says nothing about a paper.
 _COMMON_SHORT = 10
 _MAX_CHAR = "\U0010ffff"
@@ -277,7 +277,7 @@ class SearchIndex:
         numbers into the vocabulary, postings as one array's bytes with their lengths."""
         vocabulary = self._vocabulary
         number = {word: at for at, word in enumerate(vocabulary)}
-        # Words by field, in parts of about _PART postings.
+        # Words by field, in parts of about _PART postings' worth.
         parts: list[tuple[int, list[str]]] = []
         for field, postings in enumerate(self._postings):
             size = _PART
@@ -286,7 +286,8 @@ class SearchIndex:
                     parts.append((field, []))
                     size = 0
                 parts[-1][1].append(word)
-                size += len(docs)
+                # Each word costs as much as some postings: a part of rare words is no faster.
+                size += len(docs) + 16
         yield (self._n, vocabulary, len(parts))
         for field, part in parts:
             yield _postings_chunk(field, part, self._postings[field], number)
@@ -343,9 +344,11 @@ class SearchIndex:
         restored_years = {year: _array(docs) for year, docs in years.items()}
         restored_venues = {venue: (names, _array(docs)) for venue, (names, docs) in venues.items()}
         yield 0.95
+        ids = {paper.id: i for i, paper in enumerate(papers)}
+        yield 0.98
         self._papers = papers
         self._n = len(papers)
-        self._ids = {paper.id: i for i, paper in enumerate(papers)}
+        self._ids = ids
         self._common_short = max(1000, self._n // _COMMON_SHORT)
         self._cache = OrderedDict()
         self._postings = tuple(postings)
