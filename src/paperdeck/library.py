@@ -36,7 +36,7 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
     """Turn one list's records into papers (method names and derived titles cached per list)."""
     records = raw.records
     cache = TitleCache.for_list(raw.path)
-    ids = cache.ids_for([_identity_text(record) for record in records], assign_ids)
+    ids = cache.ids_for([_identity_text(record) for record in records], assign_ids, raw.format)
     venue = raw.venue or None
     papers: list[Paper] = []
     for position, (record, paper_id) in enumerate(zip(records, ids, strict=True), start=1):
