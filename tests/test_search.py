@@ -491,6 +491,80 @@ def test_annotation_filters(index: SearchIndex, papers: list[Paper]) -> None:
     assert found(index, "tag:todo energy", annotations=notes) == [1]
 
 
+def _noted_library(count: int) -> tuple[SearchIndex, dict[str, Note]]:
+    """`count` papers, each with a note of about 600 characters of ordinary words."""
+    import random
+
+    rng = random.Random(4)
+    vocabulary = [
+        "in",
+        "this",
+        "paper",
+        "we",
+        "study",
+        "the",
+        "spec",
+        "specification",
+        "speculative",
+        "decoding",
+        "of",
+        "large",
+        "models",
+        "and",
+        "show",
+        "that",
+        "our",
+        "method",
+        "beats",
+        "baselines",
+        "on",
+        "several",
+        "benchmarks",
+        "with",
+        "fewer",
+        "steps",
+    ]
+    papers = make([(f"Paper {i}", "An abstract.") for i in range(count)])
+    notes: dict[str, Note] = {}
+    for paper in papers:
+        text = ""
+        while len(text) < 600:
+            text += rng.choice(vocabulary) + " "
+        notes[paper.id] = Note(note=text)
+    return SearchIndex(papers), notes
+
+
+@pytest.mark.parametrize("query", ["note:spec", 'note:"in this"', "note:speculatve"])
+def test_note_search_yields_between_slices_at_5000_notes(query: str) -> None:
+    import time
+
+    from paperdeck.query import parse_query
+    from paperdeck.search import _text_spans
+
+    index, notes = _noted_library(5000)
+    term = parse_query(query).positive_terms()[0]
+    expected = [i for i, entry in enumerate(notes.values()) if _text_spans(term, entry.note)]
+    steps = index.search_steps(query, annotations=notes)
+    longest = 0.0
+    while True:
+        start = time.perf_counter()
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: SearchResult = done.value
+            longest = max(longest, time.perf_counter() - start)
+            break
+        longest = max(longest, time.perf_counter() - start)
+    # The slice budget is 5 ms; the unsliced version held one slice for ~500 ms here.
+    assert longest < 0.1, f"{query}: one slice took {longest * 1000:.0f} ms"
+    assert sorted(result.indices) == expected
+    assert 0 < len(expected) < 5000 or query == "note:spec"
+    # A note edited since the last search is read afresh.
+    first = next(iter(notes))
+    notes[first] = Note(note="nothing relevant here")
+    assert 0 not in index.search(query, annotations=notes).indices
+
+
 def test_annotation_filters_without_annotations(index: SearchIndex) -> None:
     for query in ("tag:todo", "note:gating", "is:starred", "is:read", "has:note"):
         assert found(index, query) == [], query

@@ -233,6 +233,8 @@ class SearchIndex:
     _ids: dict[str, int]
     _common_short: int
     _cache: OrderedDict[tuple[object, ...], _TermHits]
+    _note_tokens: dict[str, tuple[str, ...]]
+    """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
     _postings: tuple[dict[str, array[int]], ...]
     _vocabulary: list[str]
     _buckets: dict[str, tuple[list[str], list[int]]]
@@ -351,6 +353,7 @@ class SearchIndex:
         self._ids = ids
         self._common_short = max(1000, self._n // _COMMON_SHORT)
         self._cache = OrderedDict()
+        self._note_tokens = {}
         self._postings = tuple(postings)
         self._vocabulary = vocabulary
         self._buckets = restored_buckets
@@ -364,6 +367,7 @@ class SearchIndex:
         self._ids = {}
         self._common_short = max(1000, self._n // _COMMON_SHORT)
         self._cache = OrderedDict()
+        self._note_tokens = {}
         postings: list[defaultdict[bytes, array[int]]] = [
             defaultdict(_new_postings) for _ in FIELDS
         ]
@@ -664,7 +668,7 @@ class SearchIndex:
         if atom.field == "venue":
             return _TermHits(self._venue(atom))
         if atom.field in ("tag", "note"):
-            return _TermHits(self._annotation_term(atom, annotations))
+            return _TermHits((yield from self._annotation_term(atom, annotations, clock)))
         hits = yield from self._term(atom, clock)
         return hits
 
@@ -701,24 +705,37 @@ class SearchIndex:
         return found
 
     def _annotation_term(
-        self, term: Term, annotations: Mapping[str, Annotation] | None
-    ) -> dict[int, float]:
+        self, term: Term, annotations: Mapping[str, Annotation] | None, clock: _Clock
+    ) -> Generator[None, None, dict[int, float]]:
+        """Papers whose tags or note match `term`, a few hundred entries per slice."""
         if not annotations:
             return {}
         found: dict[int, float] = {}
-        for paper_id, entry in annotations.items():
+        weight = _FIELD_WEIGHT[_TITLE] * _KIND_WEIGHT[_EXACT]
+        # Each distinct note word is tested once per term, however many notes share it.
+        verdicts: dict[str, bool] = {}
+        tokens_of = self._note_tokens
+        if len(tokens_of) > 2 * len(annotations) + 1024:
+            tokens_of.clear()
+        for count, (paper_id, entry) in enumerate(annotations.items()):
             i = self._ids.get(paper_id)
-            if i is None:
-                continue
-            if term.field == "tag":
-                ok = any(
-                    tuple(words(tag, keep_case=term.case_sensitive)) == term.words
-                    for tag in entry.tags
-                )
-            else:
-                ok = bool(_text_spans(term, entry.note))
-            if ok:
-                found[i] = _FIELD_WEIGHT[_TITLE] * _KIND_WEIGHT[_EXACT]
+            if i is not None:
+                if term.field == "tag":
+                    ok = any(
+                        tuple(words(tag, keep_case=term.case_sensitive)) == term.words
+                        for tag in entry.tags
+                    )
+                else:
+                    note = entry.note
+                    tokens = tokens_of.get(note)
+                    if tokens is None:
+                        tokens = tokens_of[note] = tuple(token for token, _, _ in raw_tokens(note))
+                    ok = bool(tokens) and _tokens_match(term, tokens, verdicts)
+                if ok:
+                    found[i] = weight
+            if count & 31 == 31 and clock.due():
+                yield
+                clock.reset()
         return found
 
     # ---- one term ----
@@ -1103,6 +1120,28 @@ def _token_matches(term: Term, token: str) -> bool:
         and (OSA.distance(candidate, word, score_cutoff=limit) <= limit)
         and candidate[:1] == word[:1]
     )
+
+
+def _tokens_match(term: Term, tokens: tuple[str, ...], verdicts: dict[str, bool]) -> bool:
+    """Whether `_text_spans(term, text)` finds anything in a text of these raw tokens.
+
+    `verdicts` remembers each one-word test, so a word common to many notes costs one test.
+    """
+    if len(term.words) == 1:
+        for token in tokens:
+            verdict = verdicts.get(token)
+            if verdict is None:
+                verdict = verdicts[token] = _token_matches(term, token)
+            if verdict:
+                return True
+        return False
+    count = len(term.words)
+    for at in range(len(tokens) - count + 1):
+        if all(
+            _phrase_word_matches(term, position, tokens[at + position]) for position in range(count)
+        ):
+            return True
+    return False
 
 
 def _text_spans(term: Term, text: str) -> list[tuple[int, int]]:
