@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from paperdeck.fold import words
 from paperdeck.library import load_library
 from paperdeck.model import Paper
-from paperdeck.search import SearchIndex, SearchResult, highlight_spans
+from paperdeck.search import SearchIndex, SearchResult, highlight_spans, highlighter
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "seeds" / "icml2026.txt"
@@ -601,6 +601,30 @@ def test_highlight_spans_in_a_title() -> None:
     assert [title[a:b] for a, b in highlight_spans('"long tail"', title)] == ["Long-Tail"]
     assert highlight_spans("!bubbles", title) == []
     assert highlight_spans("", title) == []
+
+
+def test_highlighter_follows_each_field_like_match_spans(
+    index: SearchIndex, papers: list[Paper]
+) -> None:
+    abstract = "Smith et al. proposed a speculative method."
+    title = "Speculative decoding, after Smith"
+    # A field term highlights only in its field: `author:smith` is not in an abstract.
+    assert highlighter("author:smith", "abstract")(abstract) == []
+    assert highlighter("author:smith", "title")(title) == []
+    assert [abstract[a:b] for a, b in highlighter("smith", "abstract")(abstract)] == ["Smith"]
+    assert [title[a:b] for a, b in highlighter("smith", "title")(title)] == ["Smith"]
+    assert [title[a:b] for a, b in highlighter("title:specul", "title")(title)] == ["Speculative"]
+    assert highlighter("title:specul", "abstract")(abstract) == []
+    authors = "Ada Smith, Bo Li"
+    assert [authors[a:b] for a, b in highlighter("author:smith", "authors")(authors)] == ["Smith"]
+    assert highlighter("!smith", "title")(title) == []
+    # The same answer as match_spans for a paper of the index, field by field.
+    query = "author:xu speculative title:decoding"
+    for at in range(len(index)):
+        expected = index.match_spans(query, at)
+        texts = {"title": papers[at].title, "abstract": papers[at].abstract}
+        for name, text in texts.items():
+            assert highlighter(query, name)(text) == expected[name]
 
 
 def test_highlight_spans_in_latex() -> None:

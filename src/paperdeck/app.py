@@ -447,11 +447,16 @@ class PaperdeckApp(App[int]):
                 self._save()
             self.notes.load(paper, self.annotation(paper) if paper else None)
         query = self.search_query if self._filtered is not None else ""
+        corrections = self.corrections(paper) if paper else None
         self.detail.show(
             paper,
             query=query,
-            highlight=_highlighter(query) if query else None,
-            corrections=self.corrections(paper) if paper else None,
+            highlight=(
+                _highlighter(query, one_line(str((corrections or {}).get("title") or paper.title)))
+                if query and paper
+                else None
+            ),
+            corrections=corrections,
             raw=self.raw,
         )
 
@@ -915,12 +920,15 @@ def _no_spans(_text: str) -> Sequence[tuple[int, int]]:
     return ()
 
 
-def _highlighter(query: str) -> Any:
-    from paperdeck.search import highlight_spans
+def _highlighter(query: str, title: str | None = None) -> Any:
+    """Match spans for list titles; with `title`, for the detail pane, whose one callable is
+    given that title and then the abstract (each field highlights only its own terms)."""
+    from paperdeck.search import highlighter
 
     def spans(text: str) -> Sequence[tuple[int, int]]:
         try:
-            return list(highlight_spans(query, text))
+            field = "title" if title is None or text == title else "abstract"
+            return highlighter(query, field)(text)
         except Exception:  # a highlight is decoration: never let it break a paint
             return ()
 
