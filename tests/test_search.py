@@ -275,6 +275,25 @@ def test_or(index: SearchIndex) -> None:
     assert found(index, "chiral | bubblespec reversal") == [CHIRAL]
 
 
+def test_or_with_an_excluded_alternative(index: SearchIndex) -> None:
+    # "chiral | !transformers": the chiral paper, and every paper without "transformers".
+    result = index.search("chiral | !transformers")
+    without = set(found(index, "!transformers"))  # checked word by word above
+    assert 0 < len(without) < 19 and CHIRAL not in without
+    assert set(result.indices) == without | {CHIRAL}
+    assert result.indices[0] == CHIRAL  # a real match above the papers let in by "!"
+    assert found(index, "!transformers !chiral") == sorted(without - {CHIRAL})
+
+
+def test_unread_is_every_paper_but_the_read_and_reading_ones(index: SearchIndex) -> None:
+    ids = [f"{i:08x}" for i in range(19)]
+    notes = {ids[0]: Note(state="read"), ids[18]: Note(state="reading"), ids[5]: Note()}
+    assert found(index, "is:unread", annotations=notes) == list(range(1, 18))
+    assert found(index, "!is:unread", annotations=notes) == [0, 18]
+    assert found(index, "is:unread | is:read", annotations=notes) == list(range(18))
+    assert CHIRAL in found(index, "is:unread chiral", annotations=notes)
+
+
 def test_lone_operators_never_fail(index: SearchIndex) -> None:
     for query in ("!", "|", "'", '"', "! |", "title:", "!title:", "year:", '""'):
         result = index.search(query)

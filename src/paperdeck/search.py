@@ -12,7 +12,7 @@ from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, pairwise, repeat
+from itertools import accumulate, filterfalse, pairwise, repeat
 from operator import add, mul
 from typing import Any, Literal, TypeVar
 
@@ -235,6 +235,8 @@ class SearchIndex:
     _common_short: int
     _cache: OrderedDict[tuple[object, ...], _TermHits]
     _note_tokens: dict[str, tuple[str, ...]]
+    _all: array[int]
+    """Every paper's number, in order: what `is:unread` or a negation starts from."""
     """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
     _postings: tuple[dict[str, array[int]], ...]
     _vocabulary: list[str]
@@ -355,6 +357,7 @@ class SearchIndex:
         self._common_short = max(1000, self._n // _COMMON_SHORT)
         self._cache = OrderedDict()
         self._note_tokens = {}
+        self._all = array("I", range(self._n))
         self._postings = tuple(postings)
         self._vocabulary = vocabulary
         self._buckets = restored_buckets
@@ -369,6 +372,7 @@ class SearchIndex:
         self._common_short = max(1000, self._n // _COMMON_SHORT)
         self._cache = OrderedDict()
         self._note_tokens = {}
+        self._all = array("I", range(self._n))
         postings: list[defaultdict[bytes, array[int]]] = [
             defaultdict(_new_postings) for _ in FIELDS
         ]
@@ -568,7 +572,13 @@ class SearchIndex:
         in the running, which costs one pass over its postings instead of building its scores.
         """
         if not positive:
-            return [i for i in range(self._n) if i not in excluded], []
+            kept: list[int] = []
+            for start in range(0, self._n, _CHUNK):
+                kept.extend(filterfalse(excluded.__contains__, self._all[start : start + _CHUNK]))
+                if clock.due():
+                    yield
+                    clock.reset()
+            return kept, []
         columns: list[tuple[dict[int, float], float]] = []
         alive: set[int] | None = None
         for hits, weight in sorted(positive, key=lambda item: item[0].size_estimate()):
@@ -641,7 +651,16 @@ class SearchIndex:
         for atom, found in zip(atoms, alternatives, strict=True):
             scores = yield from found.scores_steps(clock)
             if atom.negated:
-                scores = dict.fromkeys(set(range(self._n)).difference(scores), 0.0)
+                # Every paper the atom does not match scores 0: added where nothing better is.
+                everything = self._all
+                for start in range(0, self._n, _CHUNK):
+                    chunk = everything[start : start + _CHUNK]
+                    outside = filterfalse(scores.__contains__, chunk)
+                    merged.update(dict.fromkeys(filterfalse(merged.__contains__, outside), 0.0))
+                    if clock.due():
+                        yield
+                        clock.reset()
+                continue
             for i, score in scores.items():
                 if merged.get(i, -1.0) < score:
                     merged[i] = score
@@ -665,6 +684,8 @@ class SearchIndex:
                     found.update(dict.fromkeys(docs, 0.0))
             return _TermHits(found)
         if isinstance(atom, Flag):
+            if atom.name == "unread":
+                return self._unread(annotations)
             return _TermHits(self._flag(atom, annotations))
         if atom.field == "venue":
             return _TermHits(self._venue(atom))
@@ -673,17 +694,32 @@ class SearchIndex:
         hits = yield from self._term(atom, clock)
         return hits
 
+    def _unread(self, annotations: Mapping[str, Annotation] | None) -> _TermHits:
+        """Papers not marked read or reading: every paper but the few that are, as one tier
+        cut out of `_all` (copies of its runs, not a set or dict of every paper)."""
+        ids = self._ids
+        marked = sorted(
+            {
+                i
+                for paper_id, entry in (annotations or {}).items()
+                if entry.state != "unread" and (i := ids.get(paper_id)) is not None
+            }
+        )
+        if not marked:
+            return _TermHits(None, frozenset(), [(0.0, self._all)])
+        everything = self._all
+        docs = array("I")
+        previous = 0
+        for i in marked:
+            docs.extend(everything[previous:i])
+            previous = i + 1
+        docs.extend(everything[previous:])
+        return _TermHits(None, frozenset(), [(0.0, docs)])
+
     def _flag(self, flag: Flag, annotations: Mapping[str, Annotation] | None) -> dict[int, float]:
         if annotations is None:
-            return dict.fromkeys(range(self._n), 0.0) if flag.name == "unread" else {}
-        if flag.name == "unread":
-            found = dict.fromkeys(range(self._n), 0.0)
-            for paper_id, entry in annotations.items():
-                i = self._ids.get(paper_id)
-                if i is not None and entry.state != "unread":
-                    del found[i]
-            return found
-        found = {}
+            return {}
+        found: dict[int, float] = {}
         for paper_id, entry in annotations.items():
             i = self._ids.get(paper_id)
             if i is None:
