@@ -782,3 +782,72 @@ async def test_typing_a_note_repaints_no_list_row_and_keeps_one_autosave_timer(
         assert painted == []
         assert app._autosave_timer is timer
         assert app.notes.editor.text == "abcdef"
+
+
+async def test_a_save_error_at_quit_keeps_exactly_the_changed_notes_in_a_recovery_file(
+    make_app: MakeApp, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dataclasses import replace
+
+    from paperdeck.cli import main
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        first, second = app.papers[0], app.papers[1]
+        app.store.set_note(first, "saved before")
+        app.store.save()
+        # Saving now fails: the notes file's place is taken by a folder.
+        broken = tmp_path / "broken"
+        (broken / "notes.json").mkdir(parents=True)
+        app.store.path = broken / "notes.json"
+        elsewhere = replace(second, id="paper-in-no-open-list")
+        app.store.set_note(elsewhere, "a note from another list")
+        await pilot.press("j", "n")
+        await type_text(pilot, "typed while the disk failed")
+        await pilot.press("escape", "q")  # refused once, saying so
+        assert app.is_running
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_value == 0
+    message = app.exit_message or ""
+    assert message.startswith("paperdeck: notes not saved (") and "\n" not in message
+    [recovered] = list(broken.glob("notes.json.recovered-*"))
+    assert message.endswith(f"your unsaved notes are in {recovered}")
+    papers = json.loads(recovered.read_text(encoding="utf-8"))["papers"]
+    assert {key: value["note"] for key, value in papers.items()} == {
+        second.id: "typed while the disk failed",
+        "paper-in-no-open-list": "a note from another list",
+    }
+    # The recovery file merges back into a notes file.
+    target = tmp_path / "restored.json"
+    assert main(["notes", "import", str(recovered), "--notes", str(target)]) == 0
+    capsys.readouterr()
+    restored = json.loads(target.read_text(encoding="utf-8"))["papers"]
+    assert restored[second.id]["note"] == "typed while the disk failed"
+    assert restored["paper-in-no-open-list"]["note"] == "a note from another list"
+
+
+def test_a_recovery_file_goes_to_the_temporary_folder_when_the_notes_folder_is_unwritable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from paperdeck.app import save_or_recover
+
+    paper = load_library([bundled_list()]).papers[0]
+    store = NotesStore(tmp_path / "notes.json")
+    store.set_note(paper, "unsaved words")
+    # The notes file's folder is a plain file: nothing can be written beside it.
+    (tmp_path / "file").write_text("not a folder")
+    store.path = tmp_path / "file" / "notes.json"
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    message = save_or_recover(store)
+    [recovered] = list(temporary.glob("notes.json.recovered-*"))
+    assert message is not None and message.endswith(f"your unsaved notes are in {recovered}")
+    assert json.loads(recovered.read_text(encoding="utf-8"))["papers"][paper.id]["note"] == (
+        "unsaved words"
+    )
+    assert store.dirty  # kept in memory too

@@ -207,3 +207,44 @@ def test_sigterm_saves_the_note(tmp_path: Path) -> None:
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0
     assert "typed before the terminal closed" in notes.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_closing_the_terminal_saves_the_note(tmp_path: Path) -> None:
+    import pty
+
+    notes = tmp_path / "n.json"
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "PYTHONPATH": str(ROOT / "src"),
+        "PAPERDECK_CONFIG": str(tmp_path / "settings.json"),
+    }
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvpe(
+            sys.executable,
+            [sys.executable, "-m", "paperdeck", str(HOSTILE), "--notes", str(notes)],
+            env,
+        )
+    try:
+        _read_until(fd, b"Hostile abstracts", 20)
+        os.write(fd, b"n")
+        _read_until(fd, b"\x00never", 0.5)
+        os.write(fd, b"typed as the window closed")
+        _read_until(fd, b"\x00never", 0.5)
+        # Closing the master is the terminal window closing: the kernel sends SIGHUP.
+        os.close(fd)
+        fd = -1
+        deadline = time.monotonic() + 10
+        while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert done[0] == pid, "the reader did not exit after its terminal closed"
+        pid = 0
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        if fd >= 0:
+            os.close(fd)
+    assert "typed as the window closed" in notes.read_text(encoding="utf-8")

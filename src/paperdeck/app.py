@@ -122,7 +122,8 @@ class PaperdeckApp(App[int]):
         self._loading_frame = 0
         self._panes_deferred = False
         """True between a load's list paint and the deferred paint of the panes."""
-        self.unsaved_on_exit: list[tuple[Paper, str]] = []
+        self.exit_message: str | None = None
+        """The line to print after the reader closed (where unsaved notes went), if any."""
         self.last_copied = ""
         """The last citation text handed to the clipboard (what tests read)."""
 
@@ -750,23 +751,15 @@ class PaperdeckApp(App[int]):
             self._quit_refused = True
             self.notify(
                 "Your notes are not saved. Press q again to quit anyway: the unsaved notes "
-                "will be printed to the terminal.",
+                "will be kept in a recovery file.",
                 severity="error",
                 timeout=15,
             )
             return
         if self.store.dirty:
-            self.unsaved_on_exit = self._unsaved_notes()
+            self.exit_message = save_or_recover(self.store)
         self._save_settings()
         self.exit(0)
-
-    def _unsaved_notes(self) -> list[tuple[Paper, str]]:
-        found: list[tuple[Paper, str]] = []
-        for paper in self.papers:
-            entry = self.store.get(paper.id)
-            if entry is not None and entry.note:
-                found.append((paper, entry.note))
-        return found
 
     # -- settings, palette, signals ---------------------------------------------------------
 
@@ -911,8 +904,8 @@ class PaperdeckApp(App[int]):
     def _on_terminate_signal(self) -> None:
         # The terminal closed or we were asked to stop: keep every word, then leave.
         self._commit_note()
-        if self.store.dirty and not self._save():
-            self.unsaved_on_exit = self._unsaved_notes()
+        if self.store.dirty:
+            self.exit_message = save_or_recover(self.store)
         self.exit(0)
 
 
@@ -1009,7 +1002,7 @@ def run_app(
     `library` is a loaded Library, or a function that loads one: then the reader paints at
     once and loads in the background (a load error exits with status 2 and one line).
     """
-    from paperdeck.notes import NotesSaveError, NotesStore, notes_path
+    from paperdeck.notes import NotesStore, notes_path
 
     if callable(library):
         # Started before anything else: the notes and the app are built while it reads.
@@ -1030,13 +1023,51 @@ def run_app(
     if app.load_error is not None:
         print(f"paperdeck: {one_line(app.load_error)}", file=sys.stderr)
         return 2
-    if store.dirty:
+    message = app.exit_message
+    if message is None and store.dirty:
         # Last chance: the app may have been stopped without its quit path running.
-        try:
-            store.save()
-        except NotesSaveError as error:
-            print(f"paperdeck: notes not saved: {one_line(str(error))}", file=sys.stderr)
-            for paper, note in app.unsaved_on_exit or app._unsaved_notes():
-                print(f"\n## {one_line(paper.title)} ({paper.id})\n\n{note}", file=sys.stderr)
-            return 1
+        message = save_or_recover(store)
+    if message is not None:
+        with contextlib.suppress(OSError):  # after SIGHUP there is no terminal to tell
+            print(message, file=sys.stderr)
+        return 1
     return int(result or 0)
+
+
+def save_or_recover(store: NotesStore) -> str | None:
+    """Save the store; if that fails, write its unsaved entries to a recovery file.
+
+    None when saved, else what to tell the user: one line naming the recovery file (a notes
+    file `paperdeck notes import` merges back), next to the notes file or in the temporary
+    folder. Only if neither can be written are the entries printed in the line's place.
+    """
+    import json
+    import tempfile
+
+    from paperdeck.atomic_write import atomic_write
+    from paperdeck.notes import NotesSaveError, entry_to_json
+
+    try:
+        store.save()
+        return None
+    except NotesSaveError as error:
+        reason = one_line(str(error))
+    papers = {entry.paper_id: entry_to_json(entry) for entry in store.unsaved_entries()}
+    document = {"version": 1, "papers": papers}
+    data = json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    name = f"{store.path.name}.recovered-{time.strftime('%Y%m%d-%H%M%S')}"
+    for folder in (store.path.parent, Path(tempfile.gettempdir())):
+        path = folder / name
+        number = 2
+        while path.exists():
+            path = folder / f"{name}-{number}"
+            number += 1
+        try:
+            atomic_write(path, data)
+        except OSError:
+            continue
+        return (
+            f"paperdeck: notes not saved ({reason}); "
+            f"your unsaved notes are in {one_line(str(path))}"
+        )
+    return f"paperdeck: notes not saved ({reason}), nor a recovery file; here they are:\n{data}"

@@ -188,6 +188,11 @@ class NotesStore:
         """True while some change is not saved yet."""
         return bool(self._changed)
 
+    def unsaved_entries(self) -> list[NoteEntry]:
+        """The entries changed since the last successful save, by paper id."""
+        with self._mutex:
+            return [self._entries[i] for i in sorted(self._changed) if i in self._entries]
+
     def orphans(self, papers: Sequence[Paper]) -> list[NoteEntry]:
         """Entries whose paper is in none of `papers`, most recently changed first."""
         known = {paper.id for paper in papers}
