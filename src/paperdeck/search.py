@@ -1174,8 +1174,13 @@ def _tokens_match(term: Term, tokens: tuple[str, ...], verdicts: dict[str, bool]
         return False
     count = len(term.words)
     for at in range(len(tokens) - count + 1):
-        if all(
-            _phrase_word_matches(term, position, tokens[at + position]) for position in range(count)
+        # Most windows fail on their first word: that test is remembered like a one-word one.
+        verdict = verdicts.get(tokens[at])
+        if verdict is None:
+            verdict = verdicts[tokens[at]] = _phrase_word_matches(term, 0, tokens[at])
+        if verdict and all(
+            _phrase_word_matches(term, position, tokens[at + position])
+            for position in range(1, count)
         ):
             return True
     return False
