@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import gc
 import signal
 import sys
@@ -29,7 +30,7 @@ from paperdeck.help_screen import HelpScreen
 from paperdeck.key_routing import follow_focus
 from paperdeck.model import Annotation, Paper
 from paperdeck.notes_panel import NoteEditor, NotesPanel
-from paperdeck.paper_list import PaperList
+from paperdeck.paper_list import PaperList, no_highlight
 from paperdeck.resources import styles_dir
 from paperdeck.search_box import SearchBox
 from paperdeck.settings import Settings, load_settings, save_settings, settings_path
@@ -107,7 +108,6 @@ class PaperdeckApp(App[int]):
         self.autosave_delay = autosave_delay
         self.index: SearchIndex | None = None
         self.search_query = ""
-        self.raw = False
         self._paper_ids = {paper.id for paper in self.papers}
         self._counts: tuple[int, int] | None = None
         """(noted, starred) among the papers shown; None when the store changed since."""
@@ -251,13 +251,11 @@ class PaperdeckApp(App[int]):
 
     def corrections(self, paper: Paper) -> Mapping[str, Any]:
         entry = self.store.get(paper.id)
-        found = getattr(entry, "corrections", None) if entry is not None else None
-        return found if isinstance(found, Mapping) else {}
+        return entry.corrections if entry is not None else {}
 
     def _store_messages(self) -> list[str]:
-        messages = list(getattr(self.store, "messages", ()) or ())
-        with contextlib.suppress(AttributeError, TypeError):
-            self.store.messages.clear()
+        messages = list(self.store.messages)
+        self.store.messages.clear()
         return messages
 
     @property
@@ -270,10 +268,7 @@ class PaperdeckApp(App[int]):
     def _list_title(self) -> str:
         if self.loader is not None:
             return f"Loading {self.loading_label}…"
-        names: list[str] = []
-        for raw in self.library.lists:
-            header = getattr(raw, "header", None)
-            names.append(str(header or raw.name))
+        names = [raw.header or raw.name for raw in self.library.lists]
         return " + ".join(names) if names else "paperdeck"
 
     def _update_header(self) -> None:
@@ -329,7 +324,7 @@ class PaperdeckApp(App[int]):
                 self._update_header()
             await asyncio.sleep(0)
         self._index_progress = None
-        gc.freeze()  # the index lives as long as its papers
+        _freeze_long_lived()  # the index lives as long as its papers
         self._update_header()
         if self.search_query or self.settings.sort == "noted":
             self._run_search(self.search_query)
@@ -383,7 +378,7 @@ class PaperdeckApp(App[int]):
         if result is None or not query.strip():
             rows: Sequence[int] = result.indices if result is not None else range(len(self.papers))
             self._filtered = None
-            paper_list.set_highlighter("", _no_spans)
+            paper_list.set_highlighter("", no_highlight)
             self._set_search_status(result.message if result is not None else "")
         else:
             rows = result.indices
@@ -416,10 +411,7 @@ class PaperdeckApp(App[int]):
 
     # -- selection --------------------------------------------------------------------------
 
-    def on_paper_list_highlighted(self, event: PaperList.Highlighted) -> None:
-        self._cursor_moved()
-
-    def _cursor_moved(self, _index: int | None = None) -> None:
+    def _cursor_moved(self) -> None:
         if self._panes_deferred:
             return  # the panes are painted after the list (see set_library)
         # A held key repeats faster than the panes need repainting: coalesce those moves.
@@ -458,14 +450,14 @@ class PaperdeckApp(App[int]):
                 else None
             ),
             corrections=corrections,
-            raw=self.raw,
+            raw=self.detail.raw,
         )
 
     def action_toggle_raw(self) -> None:
-        self.raw = not self.raw
+        self.detail.raw = not self.detail.raw
         self._show_current()
         self.notify(
-            "Showing the abstract's source" if self.raw else "Showing the rendered abstract"
+            "Showing the abstract's source" if self.detail.raw else "Showing the rendered abstract"
         )
 
     # -- notes ------------------------------------------------------------------------------
@@ -537,7 +529,7 @@ class PaperdeckApp(App[int]):
             if index is not None and self.papers[index] is paper:
                 self.paper_list.refresh_paper(index)
             else:
-                self.paper_list.refresh_rows()
+                self.paper_list.refresh()
         return True
 
     def _autosave(self) -> None:
@@ -574,7 +566,7 @@ class PaperdeckApp(App[int]):
     def _annotation_changed(self, paper: Paper) -> None:
         self._counts = None
         self._save()
-        self.paper_list.refresh_rows()
+        self.paper_list.refresh()
         if paper is self.notes.paper:
             self.notes.show_annotation(self.annotation(paper))
         self._update_header()
@@ -723,12 +715,10 @@ class PaperdeckApp(App[int]):
         self.notify(one_line(f"Opening {url}"), markup=False)
 
     def action_help(self) -> None:
-        from paperdeck.search_box import SearchBox as Box
-
         sections: list[tuple[str, Iterable[BindingType]]] = [
             ("Anywhere outside a text field", self.BINDINGS),
             ("Paper list", PaperList.BINDINGS),
-            ("Search field", [*Box.BINDINGS, Binding("enter", "submit", "To the list")]),
+            ("Search field", [*SearchBox.BINDINGS, Binding("enter", "submit", "To the list")]),
             ("Note editor", NoteEditor.BINDINGS),
             (
                 "Everywhere",
@@ -787,7 +777,9 @@ class PaperdeckApp(App[int]):
         yield from super().get_system_commands(screen)
         for mode, label in SORT_MODES.items():
             yield SystemCommand(
-                f"Sort: {label}", f"Order search results by {label}", _bind(self.set_sort, mode)
+                f"Sort: {label}",
+                f"Order search results by {label}",
+                functools.partial(self.set_sort, mode),
             )
         yield SystemCommand(
             "Export notes", "Write every note to a Markdown file", self.export_notes
@@ -798,7 +790,7 @@ class PaperdeckApp(App[int]):
                 yield SystemCommand(
                     f"Copy as {label}",
                     f"Copy the selected paper's citation as {label}",
-                    _bind(self.action_copy_citation, name),
+                    functools.partial(self.action_copy_citation, name),
                 )
 
     def export_notes(self) -> None:
@@ -853,9 +845,7 @@ class PaperdeckApp(App[int]):
 
     def set_library(self, library: Library) -> None:
         """Show another library (the current note is saved first)."""
-        # The papers live as long as the reader: keep the collector from walking them again
-        # (a full collection over 100,000 papers would otherwise delay the list's paint).
-        gc.freeze()
+        _freeze_long_lived()  # before the list's paint
         self._commit_note()
         if self.store.dirty:
             self._save()
@@ -909,10 +899,6 @@ class PaperdeckApp(App[int]):
         self.exit(0)
 
 
-def _no_spans(_text: str) -> Sequence[tuple[int, int]]:
-    return ()
-
-
 def _highlighter(query: str, title: str | None = None) -> Any:
     """Match spans for list titles; with `title`, for the detail pane, whose one callable is
     given that title and then the abstract (each field highlights only its own terms)."""
@@ -937,11 +923,10 @@ def _call_soon(
         loop.call_soon_threadsafe(callback, context=context)
 
 
-def _bind(function: Any, argument: str) -> Any:
-    def call() -> None:
-        function(argument)
-
-    return call
+def _freeze_long_lived() -> None:
+    # Papers and their index live as long as the reader: keep the collector from walking
+    # them again (a full collection over 100,000 papers takes ~80 ms, delaying a paint).
+    gc.freeze()
 
 
 def _short(title: str, length: int = 40) -> str:
@@ -964,7 +949,6 @@ class BackgroundLoad:
     def _run(self) -> None:
         try:
             self._library = self._load()
-            gc.freeze()  # before the collector's next full pass walks every paper
         except BaseException as error:  # handed to whoever waits, which reports it
             self._error = error
         finally:
@@ -1017,7 +1001,7 @@ def run_app(
         )
     else:
         store = NotesStore(notes_path(notes_option))
-        gc.freeze()
+        _freeze_long_lived()
         app = PaperdeckApp(library, store, settings_file=settings_path())
     result = app.run()
     if app.load_error is not None:

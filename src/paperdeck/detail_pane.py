@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from textual import events
@@ -16,9 +16,8 @@ from textual.visual import Visual
 
 from paperdeck.key_routing import mark_origin
 from paperdeck.model import Paper
+from paperdeck.paper_list import Highlighter
 from paperdeck.ui_text import clean, one_line, plain, with_spans
-
-Highlighter = Callable[[str], Sequence[tuple[int, int]]]
 
 # Styles of the renderer's spans; strings so that theme variables resolve when painted.
 SPAN_STYLES = {

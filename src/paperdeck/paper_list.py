@@ -36,8 +36,13 @@ def _no_annotation(_paper: Paper) -> Annotation | None:
     return None
 
 
-def _no_highlight(_text: str) -> Sequence[tuple[int, int]]:
+def no_highlight(_text: str) -> Sequence[tuple[int, int]]:
+    """A Highlighter that finds nothing."""
     return ()
+
+
+def _no_listener() -> None:
+    return None
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -70,18 +75,6 @@ class PaperList(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(0, repaint=False, init=False)
     """The cursor's row in the rows shown (not the paper's index)."""
 
-    class Highlighted(Message):
-        """The cursor moved to another paper (None: no paper is shown)."""
-
-        def __init__(self, paper_list: PaperList, paper_index: int | None) -> None:
-            super().__init__()
-            self.paper_list = paper_list
-            self.paper_index = paper_index
-
-        @property
-        def control(self) -> PaperList:
-            return self.paper_list
-
     class MarksChanged(Message):
         """The set of marked papers changed."""
 
@@ -104,15 +97,15 @@ class PaperList(ScrollView, can_focus=True):
         self.empty_text = "No papers"
         self.annotation_for = annotation_for
         self._query = ""
-        self._highlight: Highlighter = _no_highlight
+        self._highlight: Highlighter = no_highlight
         self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=256)
         self._style_cache: dict[tuple[bool, bool], dict[str, RichStyle]] = {}
         self._last_posted: int | None = -1
-        self.on_highlight: Callable[[int | None], None] | None = None
-        """Called at once when the cursor reaches another paper, instead of posting Highlighted.
+        self.on_highlight: Callable[[], None] = _no_listener
+        """Called at once when the cursor reaches another paper (or no paper is shown).
 
-        A message is handled after the list's repaint has been sent; a direct call lets the
-        panes that follow the cursor repaint in the same frame as the list.
+        Not a message: one is handled after the list's repaint has been sent; a direct call
+        lets the panes that follow the cursor repaint in the same frame as the list.
         """
 
     # -- data -------------------------------------------------------------------------------
@@ -157,10 +150,6 @@ class PaperList(ScrollView, can_focus=True):
         index = self.paper_index
         return [] if index is None else [index]
 
-    def refresh_rows(self) -> None:
-        """Repaint after annotations changed (the cache key sees the change)."""
-        self.refresh()
-
     def refresh_paper(self, paper_index: int) -> None:
         """Repaint after one paper's annotation changed: only its row when it is the cursor's."""
         if self.paper_index == paper_index:
@@ -200,10 +189,7 @@ class PaperList(ScrollView, can_focus=True):
         index = self.paper_index
         if index != self._last_posted:
             self._last_posted = index
-            if self.on_highlight is not None:
-                self.on_highlight(index)
-            else:
-                self.post_message(self.Highlighted(self, index))
+            self.on_highlight()
 
     def action_cursor_down(self) -> None:
         self.move_cursor(self.cursor + 1)
