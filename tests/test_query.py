@@ -61,13 +61,19 @@ def test_or_groups_alternatives() -> None:
     assert [t.words for t in first if isinstance(t, Term)] == [("chiral",), ("bubblespec",)]
 
 
-def test_misplaced_bar_gives_a_message() -> None:
-    query = parse_query("| graph")
-    assert query.message is not None and "|" in query.message
-    assert len(query.clauses) == 1
-    # A trailing bar is someone still typing: no message, nothing lost.
-    trailing = parse_query("graph |")
-    assert trailing.message is None and len(trailing.clauses) == 1
+def test_a_bar_missing_a_side_is_ignored_silently_wherever_it_is() -> None:
+    # A trailing bar is someone still typing; a leading or doubled one loses nothing either:
+    # all read as the terms alone, none with a message.
+    graph = parse_query("graph").clauses
+    for text in ("graph |", "| graph", " |  graph | ", "|", "| |"):
+        query = parse_query(text)
+        assert query.message is None, text
+        assert query.clauses == (graph if "graph" in text else ()), text
+    either = parse_query("graph | kernel").clauses
+    assert parse_query("| graph | | kernel |").clauses == either
+    assert parse_query("| graph | | kernel |").message is None
+    # Other mistakes still say what was done with them.
+    assert parse_query("| graph !").message is not None
 
 
 def test_phrase() -> None:

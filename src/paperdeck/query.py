@@ -113,7 +113,7 @@ def parse_query(text: str) -> Query:
         atom, pos = _parse_atom(text, pos, messages)
         if atom is not None:
             items.append(atom)
-    clauses = _group(items, messages)
+    clauses = _group(items)
     message = "; ".join(dict.fromkeys(messages)) if messages else None
     return Query(text=text, clauses=clauses, message=message)
 
@@ -203,13 +203,17 @@ def _parse_flag(kind: str, body: str, negated: bool, messages: list[str]) -> Fla
     return Flag(name, negated)
 
 
-def _group(items: list[Atom | _Or], messages: list[str]) -> tuple[Clause, ...]:
+def _group(items: list[Atom | _Or]) -> tuple[Clause, ...]:
+    """Clauses of the atoms, `|` joining its neighbours.
+
+    A bar missing a term on one side (`a |`, `| a`, `a | | b`) is ignored without a message:
+    the query means what its terms say, and a trailing one is just the next alternative not
+    typed yet; a message for the leading one only and not the trailing one would be arbitrary.
+    """
     groups: list[list[Atom]] = []
     joining = False
     for item in items:
         if isinstance(item, _Or):
-            if not groups or joining:
-                messages.append('"|" needs a term on each side; ignored')
             joining = bool(groups)
             continue
         if joining:
