@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
 
 from paperdeck.app import PaperdeckApp
 from paperdeck.library import load_library
@@ -74,6 +75,15 @@ async def test_hostile_queries_notes_and_tags(tmp_path: Path) -> None:
         await pilot.press("slash", "left_square_bracket", "slash")
         await app.workers.wait_for_complete()
         await pilot.pause()
+        assert app.is_running
+        assert app.search_box.value == "[/"
+        await pilot.press(*"qzxv")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.search_box.value == "[/qzxv"
+        assert len(app.paper_list.rows) == 0
+        assert "No papers match '[/qzxv'" in app.paper_list.render_line(0).text
+        assert "0 / 7" in str(app.query_one("#header", Static).render())
         assert app.is_running
         await pilot.press("escape", "n")
         app.notes.editor.insert("[@click=app.quit]note[/] \x1b]52;c;SGFja2Vk\x07 [/")
