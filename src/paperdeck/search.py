@@ -508,7 +508,7 @@ class SearchIndex:
             ranked, scores = yield from self._rank_tiers(positive[0][0], excluded, clock)
             return SearchResult(query, ranked, scores, parsed.message)
         candidates, columns = yield from self._intersect(positive, excluded, clock)
-        totals = self._totals(candidates, columns)
+        totals = yield from self._totals(candidates, columns, clock)
         if sort != "relevance":
             indices = self._sorted_all(candidates, annotations, sort)
             return SearchResult(
@@ -603,15 +603,26 @@ class SearchIndex:
         return sorted(alive or ()), columns
 
     def _totals(
-        self, candidates: list[int], columns: list[tuple[dict[int, float], float]]
-    ) -> dict[int, float]:
-        total: list[float] = [0.0] * len(candidates)
-        for scores, weight in columns:
-            column = map(scores.__getitem__, candidates)
-            if weight != 1.0:
-                column = map(mul, column, repeat(weight))
-            total = list(map(add, total, column))
-        return dict(zip(candidates, total, strict=True))
+        self,
+        candidates: list[int],
+        columns: list[tuple[dict[int, float], float]],
+        clock: _Clock,
+    ) -> Generator[None, None, dict[int, float]]:
+        """Each candidate's weighted sum over the columns, a chunk of candidates per slice."""
+        totals: dict[int, float] = {}
+        for start in range(0, len(candidates), _CHUNK):
+            chunk = candidates[start : start + _CHUNK]
+            total: list[float] = [0.0] * len(chunk)
+            for scores, weight in columns:
+                column = map(scores.__getitem__, chunk)
+                if weight != 1.0:
+                    column = map(mul, column, repeat(weight))
+                total = list(map(add, total, column))
+            totals.update(zip(chunk, total, strict=True))
+            if clock.due():
+                yield
+                clock.reset()
+        return totals
 
     def _clause(
         self,
