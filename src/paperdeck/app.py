@@ -30,7 +30,7 @@ from paperdeck.help_screen import HelpScreen
 from paperdeck.key_routing import follow_focus
 from paperdeck.model import Annotation, Paper
 from paperdeck.notes_panel import NoteEditor, NotesPanel
-from paperdeck.paper_list import PaperList, no_highlight
+from paperdeck.paper_list import Highlighter, PaperList, no_highlight
 from paperdeck.resources import styles_dir
 from paperdeck.search_box import SearchBox
 from paperdeck.settings import Settings, load_settings, save_settings, settings_path
@@ -444,11 +444,7 @@ class PaperdeckApp(App[int]):
         self.detail.show(
             paper,
             query=query,
-            highlight=(
-                _highlighter(query, one_line(str((corrections or {}).get("title") or paper.title)))
-                if query and paper
-                else None
-            ),
+            highlight=functools.partial(_highlighter, query) if query else None,
             corrections=corrections,
             raw=self.detail.raw,
         )
@@ -899,14 +895,12 @@ class PaperdeckApp(App[int]):
         self.exit(0)
 
 
-def _highlighter(query: str, title: str | None = None) -> Any:
-    """Match spans for list titles; with `title`, for the detail pane, whose one callable is
-    given that title and then the abstract (each field highlights only its own terms)."""
+def _highlighter(query: str, field: str = "title") -> Highlighter:
+    """Match spans of `query` in one field's text (each field highlights only its own terms)."""
     from paperdeck.search import highlighter
 
     def spans(text: str) -> Sequence[tuple[int, int]]:
         try:
-            field = "title" if title is None or text == title else "abstract"
             return highlighter(query, field)(text)
         except Exception:  # a highlight is decoration: never let it break a paint
             return ()

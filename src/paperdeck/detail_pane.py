@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from textual import events
@@ -87,11 +87,15 @@ class DetailPane(ScrollView, can_focus=True):
         paper: Paper | None,
         *,
         query: str = "",
-        highlight: Highlighter | None = None,
+        highlight: Callable[[str], Highlighter] | None = None,
         corrections: Mapping[str, Any] | None = None,
         raw: bool = False,
     ) -> None:
-        """Show a paper (None: an empty pane), its matches for `query` highlighted."""
+        """Show a paper (None: an empty pane), its matches for `query` highlighted.
+
+        `highlight(field)` gives the highlighter of one field ("title", "abstract"): each field
+        shows only the query terms that search in it.
+        """
         same_paper = paper is self.paper
         self.paper = paper
         self.raw = raw
@@ -99,8 +103,8 @@ class DetailPane(ScrollView, can_focus=True):
             self._set_content(Content.assemble(("No paper selected", "$text-muted")))
             return
         corrections = corrections or {}
-        spans_for = highlight if (highlight is not None and query) else None
-        key = (paper, raw, query if spans_for else "", repr(sorted(corrections.items())))
+        fields = highlight if (highlight is not None and query) else None
+        key = (paper, raw, query if fields else "", repr(sorted(corrections.items())))
         cached = self._rendered.get(key)
         if cached is not None:
             self.content, self._wrapped_width, self._strips = cached
@@ -112,7 +116,7 @@ class DetailPane(ScrollView, can_focus=True):
                 self.scroll_to(0, 0, animate=False)
             return
         title_text = one_line(str(corrections.get("title") or paper.title))
-        title = with_spans(title_text, spans_for(title_text) if spans_for else (), MATCH_STYLE)
+        title = with_spans(title_text, fields("title")(title_text) if fields else (), MATCH_STYLE)
         title = title.stylize_before("bold")
         if paper.title_derived and not corrections.get("title"):
             title = title.stylize_before("italic $text-muted")
@@ -122,7 +126,11 @@ class DetailPane(ScrollView, can_focus=True):
                 title = title.stylize("$text-accent", start, start + len(paper.method))
         self._set_content(
             Content("\n\n").join(
-                [title, self._meta(paper, corrections), self._abstract(paper, spans_for, raw)]
+                [
+                    title,
+                    self._meta(paper, corrections),
+                    self._abstract(paper, fields("abstract") if fields else None, raw),
+                ]
             ),
             key,
         )
