@@ -182,8 +182,8 @@ def test_no_escape_sequence_from_a_list_reaches_the_terminal(tmp_path: Path) -> 
         assert character not in text, repr(character)
 
 
-@pytest.mark.slow
-def test_sigterm_saves_the_note(tmp_path: Path) -> None:
+def _reader_with_a_typed_note(tmp_path: Path, note: str) -> tuple[int, int, Path]:
+    """A reader in a real pty on the hostile list, with `note` typed into the first paper's note."""
     import pty
 
     notes = tmp_path / "n.json"
@@ -204,8 +204,20 @@ def test_sigterm_saves_the_note(tmp_path: Path) -> None:
         _read_until(fd, b"Hostile abstracts", 20)
         os.write(fd, b"n")
         _read_until(fd, b"\x00never", 0.5)
-        os.write(fd, b"typed before the terminal closed")
+        os.write(fd, note.encode())
         _read_until(fd, b"\x00never", 0.5)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+        raise
+    return pid, fd, notes
+
+
+@pytest.mark.slow
+def test_sigterm_saves_the_note(tmp_path: Path) -> None:
+    pid, fd, notes = _reader_with_a_typed_note(tmp_path, "typed before the terminal closed")
+    try:
         os.kill(pid, signal.SIGTERM)
         _read_until(fd, b"\x00never", 3)
         _, status = os.waitpid(pid, 0)
@@ -221,31 +233,10 @@ def test_sigterm_saves_the_note(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_closing_the_terminal_saves_the_note(tmp_path: Path) -> None:
-    import pty
-
-    notes = tmp_path / "n.json"
-    env = {
-        **os.environ,
-        "TERM": "xterm-256color",
-        "PYTHONPATH": str(ROOT / "src"),
-        "PAPERDECK_CONFIG": str(tmp_path / "settings.json"),
-    }
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvpe(
-            sys.executable,
-            [sys.executable, "-m", "paperdeck", str(HOSTILE), "--notes", str(notes)],
-            env,
-        )
+    pid, fd, notes = _reader_with_a_typed_note(tmp_path, "typed as the window closed")
     try:
-        _read_until(fd, b"Hostile abstracts", 20)
-        os.write(fd, b"n")
-        _read_until(fd, b"\x00never", 0.5)
-        os.write(fd, b"typed as the window closed")
-        _read_until(fd, b"\x00never", 0.5)
         # Closing the master is the terminal window closing: the kernel sends SIGHUP.
         os.close(fd)
-        fd = -1
         deadline = time.monotonic() + 10
         while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -255,6 +246,4 @@ def test_closing_the_terminal_saves_the_note(tmp_path: Path) -> None:
         if pid:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-        if fd >= 0:
-            os.close(fd)
     assert "typed as the window closed" in notes.read_text(encoding="utf-8")
