@@ -328,6 +328,9 @@ class PaperdeckApp(App[int]):
         self._update_header()
         if self.search_query or self.settings.sort == "noted":
             self._run_search(self.search_query)
+        # Searches run meanwhile: the index answers before it is cached.
+        for _ in self.index.save_steps():
+            await asyncio.sleep(0)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id != "search":

@@ -32,11 +32,11 @@ def algorithm_version() -> str:
     machine's array layout; "" when a source cannot be read."""
     global _algorithm_version
     if _algorithm_version is None:
-        from paperdeck import fold, search
+        from paperdeck import fold, index_parts, search
 
         digest = hashlib.sha1()
         try:
-            for module in (search, fold, sys.modules[__name__]):
+            for module in (search, index_parts, fold, sys.modules[__name__]):
                 digest.update(Path(str(module.__file__)).read_bytes())
         except (OSError, TypeError):
             _algorithm_version = ""
@@ -46,10 +46,20 @@ def algorithm_version() -> str:
     return _algorithm_version
 
 
+def name_steps(papers: Sequence[Paper]) -> Generator[None, None, str]:
+    """A digest of the papers without their abstracts (their ids stand for them): cheap, it
+    names the cache file; `key_steps` then tells whether the file is this index."""
+    return _digest_steps(papers, abstracts=False)
+
+
 def key_steps(papers: Sequence[Paper]) -> Generator[None, None, str]:
     """A digest of everything of the papers the index reads, in order; in slices."""
+    return _digest_steps(papers, abstracts=True)
+
+
+def _digest_steps(papers: Sequence[Paper], *, abstracts: bool) -> Generator[None, None, str]:
     digest = hashlib.blake2b(algorithm_version().encode(), digest_size=20)
-    digest.update(len(papers).to_bytes(8, "little"))
+    digest.update(len(papers).to_bytes(8, "little") + bytes([abstracts]))
     for start in range(0, len(papers), _KEY_BATCH):
         batch = papers[start : start + _KEY_BATCH]
         # Marshal version 2 has no back-references, so equal papers give equal bytes.
@@ -58,7 +68,7 @@ def key_steps(papers: Sequence[Paper]) -> Generator[None, None, str]:
             [p.title for p in batch],
             [p.method for p in batch],
             [tuple(p.authors) for p in batch],
-            [p.abstract for p in batch],
+            [p.abstract for p in batch] if abstracts else [],
             [p.year for p in batch],
             [p.venue for p in batch],
         )
@@ -72,22 +82,29 @@ def enabled() -> bool:
     return cache_dir() is not None and bool(algorithm_version())
 
 
-def cache_path(key: str) -> Path | None:
-    """Where the index of the papers with this key is kept; None when caching is off."""
+def cache_path(name: str) -> Path | None:
+    """Where the index of the papers with this name is kept; None when caching is off."""
     folder = cache_dir()
     if folder is None or not algorithm_version():
         return None
-    return folder / f"{_PREFIX}{key[:32]}.bin"
+    return folder / f"{_PREFIX}{name[:32]}.bin"
 
 
-def open_chunks(key: str) -> Generator[Any, None, None] | None:
-    """The chunks saved under `key`, read one at a time; None when absent or stale.
+def exists(name: str) -> bool:
+    """Whether a cache file has this name (it may still hold another index)."""
+    path = cache_path(name)
+    return path is not None and path.is_file()
+
+
+def open_chunks(name: str, key: str) -> Generator[Any, None, None] | None:
+    """The chunks of the index with `key` saved under `name`, read one at a time; None when
+    absent, stale or another index.
 
     Each chunk's digest is checked before it is read, and a damaged chunk (or a file with
     more or fewer bytes than its header says) stops the iteration with ValueError: take
     nothing from a cache that did not end well.
     """
-    path = cache_path(key)
+    path = cache_path(name)
     if path is None:
         return None
     try:
@@ -132,9 +149,10 @@ def _chunks(handle: BinaryIO, entries: list[Any]) -> Generator[Any, None, None]:
             raise ValueError("damaged search cache")
 
 
-def save_steps(key: str, chunks: Iterable[object]) -> Generator[None, None, None]:
-    """Write the chunks under `key` atomically, a chunk per slice; failures are ignored."""
-    path = cache_path(key)
+def save_steps(name: str, key: str, chunks: Iterable[object]) -> Generator[None, None, None]:
+    """Write the chunks of the index with `key` under `name` atomically, a chunk per slice;
+    failures are ignored."""
+    path = cache_path(name)
     if path is None:
         return
     pieces: list[bytes] = []

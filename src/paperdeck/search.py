@@ -7,24 +7,26 @@ import functools
 import gc
 import math
 import re
-import time
 from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, filterfalse, pairwise, repeat
+from itertools import filterfalse, pairwise, repeat
 from operator import add, mul
 from typing import Any, Literal, TypeVar
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from paperdeck import index_cache
-from paperdeck.fold import fold_bytes, raw_tokens, words
+from paperdeck import index_cache, index_parts
+from paperdeck.fold import raw_tokens, words
+from paperdeck.index_parts import FIELD_COUNT, as_array, split_arrays
 from paperdeck.model import Annotation, Paper
 from paperdeck.query import Clause, Flag, Query, Term, YearRange, parse_query
+from paperdeck.slices import Clock
 
 _T = TypeVar("_T")
+_Y = TypeVar("_Y")
 SortMode = Literal["relevance", "list", "noted"]
 
 FIELDS = ("title", "method", "authors", "abstract")
@@ -40,7 +42,6 @@ _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (_TITLE,), "author": (_AUTHORS,)}
 _ADJACENT_BONUS = (30.0, 25.0, 10.0, 12.0)
 _RERANK = 300
 _RERANK_ABSTRACT = 40
-_SLICE = 0.005
 _CHUNK = 16384
 _CACHE_SIZE = 8
 # Postings per chunk of the index cache: loading one (~2 MB) takes a few milliseconds.
@@ -67,7 +68,7 @@ def _new_postings() -> array[int]:
     return array("I")
 
 
-def _update(target: set[int], docs: array[int], clock: _Clock) -> Generator[None, None, None]:
+def _update(target: set[int], docs: array[int], clock: Clock) -> Generator[None, None, None]:
     """`target.update(docs)`, in pieces small enough to yield between."""
     if len(docs) <= _CHUNK:
         target.update(docs)
@@ -82,7 +83,7 @@ def _update(target: set[int], docs: array[int], clock: _Clock) -> Generator[None
         clock.reset()
 
 
-def _without_gc(steps: Generator[float, None, None]) -> Generator[float, None, None]:
+def _without_gc(steps: Generator[_Y, None, None]) -> Generator[_Y, None, None]:
     """Run `steps` with the cyclic collector off during its slices (and on between them).
 
     The build makes millions of small objects, none in a cycle: the collector would rescan
@@ -112,6 +113,19 @@ def _as_progress(steps: Generator[None, None, _T], progress: float) -> Generator
         yield progress
 
 
+def _scaled(
+    steps: Generator[float, None, _T], low: float, high: float
+) -> Generator[float, None, _T]:
+    """A generator's progress from 0 to 1 mapped onto `low` to `high`."""
+    while True:
+        try:
+            progress = next(steps)
+        except StopIteration as done:
+            result: _T = done.value
+            return result
+        yield low + (high - low) * progress
+
+
 def _postings_chunk(
     field: int, part: list[str], postings: dict[str, array[int]], number: dict[str, int]
 ) -> tuple[int, bytes, bytes, bytes]:
@@ -122,21 +136,6 @@ def _postings_chunk(
         array("I", map(len, docs)).tobytes(),
         b"".join(map(array.tobytes, docs)),
     )
-
-
-def _array(data: bytes) -> array[int]:
-    docs = array("I")
-    docs.frombytes(data)
-    return docs
-
-
-def _split(blob: bytes, lengths: bytes) -> list[array[int]]:
-    """Arrays cut from one array's bytes, by their lengths."""
-    whole = _array(blob)
-    ends = list(accumulate(_array(lengths)))
-    if (ends[-1] if ends else 0) != len(whole):
-        raise ValueError("lengths do not fit")
-    return list(map(whole.__getitem__, map(slice, [0, *ends[:-1]], ends)))
 
 
 def _by_length(group: list[str]) -> tuple[list[str], list[int]]:
@@ -157,19 +156,6 @@ def _fuzzy_distance(word: str) -> int:
     return 0
 
 
-class _Clock:
-    """Tells a generator when its current slice has used up its time."""
-
-    def __init__(self) -> None:
-        self.start = time.perf_counter()
-
-    def due(self) -> bool:
-        return time.perf_counter() - self.start > _SLICE
-
-    def reset(self) -> None:
-        self.start = time.perf_counter()
-
-
 class _TermHits:
     """What one term matched: paper index -> score of its best match, and words it matched."""
 
@@ -187,7 +173,7 @@ class _TermHits:
         """Where known: the postings with their weights that the scores are made of, so that a
         one-term query can be ranked with set operations, without building the scores."""
 
-    def scores_steps(self, clock: _Clock) -> Generator[None, None, dict[int, float]]:
+    def scores_steps(self, clock: Clock) -> Generator[None, None, dict[int, float]]:
         """Paper -> best weight: weights applied lowest first so that the best one wins."""
         if self._scores is None:
             assert self.tiers is not None
@@ -217,7 +203,7 @@ class _TermHits:
     @property
     def scores(self) -> dict[int, float]:
         """The scores (built now if need be)."""
-        steps = self.scores_steps(_Clock())
+        steps = self.scores_steps(Clock())
         while True:
             try:
                 next(steps)
@@ -244,38 +230,60 @@ class SearchIndex:
     _short_prefixes: list[dict[str, array[int]]]
     _years: dict[int, array[int]]
     _venues: dict[str, tuple[tuple[str, ...], array[int]]]
+    _unsaved: tuple[Sequence[Paper], str, str | None] | None
+    """What a new index is cached under, until `save_steps` has written it."""
 
     def __init__(self, papers: Sequence[Paper]) -> None:
-        """Build the whole index now (or load it from the cache)."""
+        """Build the whole index now (or load it from the cache), and cache a new one."""
         for _ in _without_gc(self._build_or_load(papers)):
+            pass
+        for _ in _without_gc(self.save_steps()):
             pass
 
     @classmethod
     def build_steps(cls, papers: Sequence[Paper]) -> Generator[float, None, SearchIndex]:
-        """Build the index in slices of a few milliseconds, yielding progress from 0 to 1."""
+        """Build the index in slices of a few milliseconds, yielding progress from 0 to 1.
+
+        The index it returns answers at once; a new one is cached by `save_steps` after.
+        """
         index = cls.__new__(cls)
         yield from _without_gc(index._build_or_load(papers))
         return index
 
+    def save_steps(self) -> Generator[None, None, None]:
+        """Write a freshly built index to the cache, in slices; nothing to do after a load."""
+        unsaved, self._unsaved = self._unsaved, None
+        if unsaved is None:
+            return
+        papers, name, key = unsaved
+        if key is None:
+            key = yield from index_cache.key_steps(papers)
+        yield from index_cache.save_steps(name, key, self._pack())
+
     def _build_or_load(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
-        """The index from the cache when these papers were indexed before, else built and saved."""
+        """The index from the cache when these papers were indexed before, else built."""
+        self._unsaved = None
         if not index_cache.enabled():
             yield from self._build(papers)
             return
-        key = yield from _as_progress(index_cache.key_steps(papers), 0.0)
-        chunks = index_cache.open_chunks(key)
-        if chunks is not None:
-            try:
-                yield from self._restore(papers, chunks)
-            except Exception:  # damaged, or written by a buggy version: build afresh
-                pass
-            else:
-                yield 1.0
-                return
-            finally:
-                chunks.close()
+        # The full key reads every abstract (~0.2 s at 100,000): only worth it for a file.
+        name = yield from _as_progress(index_cache.name_steps(papers), 0.0)
+        key: str | None = None
+        if index_cache.exists(name):
+            key = yield from _as_progress(index_cache.key_steps(papers), 0.0)
+            chunks = index_cache.open_chunks(name, key)
+            if chunks is not None:
+                try:
+                    yield from self._restore(papers, chunks)
+                except Exception:  # damaged, or written by a buggy version: build afresh
+                    pass
+                else:
+                    yield 1.0
+                    return
+                finally:
+                    chunks.close()
         yield from self._build(papers)
-        yield from _as_progress(index_cache.save_steps(key, self._pack()), 1.0)
+        self._unsaved = (papers, name, key)
 
     def _pack(self) -> Iterator[object]:
         """The index as plain containers for the cache, a few megabytes per chunk: words as
@@ -328,7 +336,7 @@ class SearchIndex:
                 break
             field, numbers, lengths, blob = chunk
             postings[field].update(
-                zip(map(word_at, _array(numbers)), _split(blob, lengths), strict=True)
+                zip(map(word_at, as_array(numbers)), split_arrays(blob, lengths), strict=True)
             )
             yield 0.2 + 0.7 * min(1, done / max(1, parts))
         else:
@@ -339,15 +347,17 @@ class SearchIndex:
         if len(prefixes) != len(FIELDS):
             raise ValueError("not this index")
         short_prefixes = [
-            dict(zip(names, _split(blob, lengths), strict=True))
+            dict(zip(names, split_arrays(blob, lengths), strict=True))
             for names, lengths, blob in prefixes
         ]
         restored_buckets = {
-            first: (list(map(word_at, _array(numbers))), starts)
+            first: (list(map(word_at, as_array(numbers))), starts)
             for first, (numbers, starts) in buckets.items()
         }
-        restored_years = {year: _array(docs) for year, docs in years.items()}
-        restored_venues = {venue: (names, _array(docs)) for venue, (names, docs) in venues.items()}
+        restored_years = {year: as_array(docs) for year, docs in years.items()}
+        restored_venues = {
+            venue: (names, as_array(docs)) for venue, (names, docs) in venues.items()
+        }
         yield 0.95
         ids = {paper.id: i for i, paper in enumerate(papers)}
         yield 0.98
@@ -368,50 +378,60 @@ class SearchIndex:
     def _build(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
         self._papers = papers
         self._n = len(papers)
-        self._ids = {}
         self._common_short = max(1000, self._n // _COMMON_SHORT)
         self._cache = OrderedDict()
         self._note_tokens = {}
         self._all = array("I", range(self._n))
-        postings: list[defaultdict[bytes, array[int]]] = [
-            defaultdict(_new_postings) for _ in FIELDS
-        ]
+        ranges = index_parts.plan(self._n, index_parts.helper_count(self._n))
+        # Helpers start first: they index their parts while this process indexes its own.
+        helpers = [index_parts.Helper(papers[start:stop], start) for start, stop in ranges[1:]]
+        try:
+            yield from self._build_parts(papers, ranges, helpers)
+        finally:
+            for helper in helpers:
+                helper.close()
+
+    def _build_parts(
+        self,
+        papers: Sequence[Paper],
+        ranges: list[tuple[int, int]],
+        helpers: list[index_parts.Helper],
+    ) -> Generator[float, None, None]:
+        clock = Clock()
+        start, stop = ranges[0] if ranges else (0, 0)
+        # The helpers index their parts at the same pace: this part's progress is the whole's.
+        postings = yield from _scaled(
+            index_parts.postings_steps(index_parts.field_texts(papers[start:stop]), start, clock),
+            0.0,
+            0.85,
+        )
+        self._ids = {}
+        ids = self._ids
         years: defaultdict[int, array[int]] = defaultdict(_new_postings)
         venues: defaultdict[str, array[int]] = defaultdict(_new_postings)
-        clock = _Clock()
-        title, method, authors, abstract = postings
-        ids = self._ids
         for i, paper in enumerate(papers):
             ids[paper.id] = i
-            for word in set(fold_bytes(paper.abstract).split()):
-                abstract[word].append(i)
-            for word in set(fold_bytes(paper.title).split()):
-                title[word].append(i)
-            if paper.method:
-                for word in set(fold_bytes(paper.method).split()):
-                    method[word].append(i)
-            if paper.authors:
-                for word in set(fold_bytes(" ".join(paper.authors)).split()):
-                    authors[word].append(i)
             if paper.year is not None:
                 years[paper.year].append(i)
             if paper.venue:
                 venues[paper.venue].append(i)
-            if i & 15 == 0 and clock.due():
-                yield 0.9 * i / max(1, self._n)
+            if i & 255 == 0 and clock.due():
+                yield 0.86
                 clock.reset()
-        # The rest is a series of loops over the vocabulary, each one sliced.
-        decoded: list[dict[str, array[int]]] = []
-        for field_postings in postings:
-            plain: dict[str, array[int]] = {}
-            for count, (raw, docs) in enumerate(field_postings.items()):
-                plain[raw.decode()] = docs
-                if count & 1023 == 1023 and clock.due():
-                    yield 0.91
-                    clock.reset()
-            decoded.append(plain)
-            field_postings.clear()
-        self._postings = tuple(decoded)
+        for helper, (start, stop) in zip(helpers, ranges[1:], strict=True):
+            part = yield from _as_progress(helper.result_steps(), 0.88)
+            if part is None:  # the helper failed: its part is indexed here instead
+                part = yield from _scaled(
+                    index_parts.postings_steps(
+                        index_parts.field_texts(papers[start:stop]), start, clock
+                    ),
+                    0.88,
+                    0.88,
+                )
+            yield from _as_progress(index_parts.merge_steps(postings, part, clock), 0.9)
+        self._postings = tuple(postings[:FIELD_COUNT])
+        # The word starts of every field but the abstract.
+        self._short_prefixes = [*postings[FIELD_COUNT:], {}]
         by_first: defaultdict[str, set[str]] = defaultdict(set)
         for known in self._postings:
             for count, text in enumerate(known):
@@ -429,35 +449,9 @@ class SearchIndex:
             if clock.due():
                 yield 0.95
                 clock.reset()
-        self._short_prefixes = []
-        for field in range(len(FIELDS)):
-            unions: dict[str, array[int]] = {}
-            if field != _ABSTRACT:
-                yield from self._prefix_unions(self._postings[field], unions, clock)
-            self._short_prefixes.append(unions)
         self._years = dict(years)
         self._venues = {venue: (tuple(words(venue)), docs) for venue, docs in venues.items()}
         yield 1.0
-
-    def _prefix_unions(
-        self, postings: dict[str, array[int]], unions: dict[str, array[int]], clock: _Clock
-    ) -> Generator[float, None, None]:
-        """Fill `unions`: papers with a word starting with each one- and two-letter prefix."""
-        words_of: defaultdict[str, list[array[int]]] = defaultdict(list)
-        for word, docs in postings.items():
-            words_of[word[:1]].append(docs)
-            if len(word) >= 2:
-                words_of[word[:2]].append(docs)
-        # One prefix at a time, so that only one set of paper numbers is alive at once.
-        for prefix, lists in words_of.items():
-            papers: set[int] = set()
-            for docs in lists:
-                for _ in _update(papers, docs, clock):
-                    yield 0.98
-            unions[prefix] = array("I", sorted(papers))
-            if clock.due():
-                yield 0.98
-                clock.reset()
 
     def __len__(self) -> int:
         return self._n
@@ -488,7 +482,7 @@ class SearchIndex:
         sort: SortMode = "relevance",
     ) -> Generator[None, None, SearchResult]:
         """The work of `search` in slices of a few milliseconds; stop resuming to abandon it."""
-        clock = _Clock()
+        clock = Clock()
         parsed = parse_query(query)
         if not parsed.clauses:
             indices = self._sorted_all(range(self._n), annotations, sort)
@@ -522,7 +516,7 @@ class SearchIndex:
         return SearchResult(query, ranked, list(map(totals.__getitem__, ranked)), parsed.message)
 
     def _rank_tiers(
-        self, hits: _TermHits, excluded: set[int], clock: _Clock
+        self, hits: _TermHits, excluded: set[int], clock: Clock
     ) -> Generator[None, None, tuple[list[int], list[float]]]:
         """Best weight first, list order within a weight: set operations, no sort by score."""
         assert hits.tiers is not None
@@ -564,7 +558,7 @@ class SearchIndex:
         return [i for _, i in noted] + sorted(wanted.difference(i for _, i in noted))
 
     def _intersect(
-        self, positive: list[tuple[_TermHits, float]], excluded: set[int], clock: _Clock
+        self, positive: list[tuple[_TermHits, float]], excluded: set[int], clock: Clock
     ) -> Generator[None, None, tuple[list[int], list[tuple[dict[int, float], float]]]]:
         """Papers passing every clause, and each clause's scores for (at least) those papers.
 
@@ -606,7 +600,7 @@ class SearchIndex:
         self,
         candidates: list[int],
         columns: list[tuple[dict[int, float], float]],
-        clock: _Clock,
+        clock: Clock,
     ) -> Generator[None, None, dict[int, float]]:
         """Each candidate's weighted sum over the columns, a chunk of candidates per slice."""
         totals: dict[int, float] = {}
@@ -628,7 +622,7 @@ class SearchIndex:
         self,
         clause: Clause,
         annotations: Mapping[str, Annotation] | None,
-        clock: _Clock,
+        clock: Clock,
     ) -> Generator[None, None, tuple[_TermHits, float, bool]]:
         """Papers passing the clause with their scores, its weight, and whether it excludes."""
         atoms = clause.alternatives
@@ -646,7 +640,7 @@ class SearchIndex:
         return hits, weight, False
 
     def _either(
-        self, atoms: Sequence[Term | YearRange | Flag], alternatives: list[_TermHits], clock: _Clock
+        self, atoms: Sequence[Term | YearRange | Flag], alternatives: list[_TermHits], clock: Clock
     ) -> Generator[None, None, _TermHits]:
         """Papers passing any alternative, each scored by its best one."""
         if not any(atom.negated for atom in atoms) and all(
@@ -684,7 +678,7 @@ class SearchIndex:
         self,
         atom: Term | YearRange | Flag,
         annotations: Mapping[str, Annotation] | None,
-        clock: _Clock,
+        clock: Clock,
     ) -> Generator[None, None, _TermHits]:
         if isinstance(atom, YearRange):
             low = -(10**9) if atom.low is None else atom.low
@@ -753,7 +747,7 @@ class SearchIndex:
         return found
 
     def _annotation_term(
-        self, term: Term, annotations: Mapping[str, Annotation] | None, clock: _Clock
+        self, term: Term, annotations: Mapping[str, Annotation] | None, clock: Clock
     ) -> Generator[None, None, dict[int, float]]:
         """Papers whose tags or note match `term`, a few hundred entries per slice."""
         if not annotations:
@@ -788,7 +782,7 @@ class SearchIndex:
 
     # ---- one term ----
 
-    def _term(self, term: Term, clock: _Clock) -> Generator[None, None, _TermHits]:
+    def _term(self, term: Term, clock: Clock) -> Generator[None, None, _TermHits]:
         key = (term.words, term.mode, term.field, term.case_sensitive, term.negated)
         cached = self._cache.get(key)
         if cached is not None:
@@ -853,7 +847,7 @@ class SearchIndex:
         return found
 
     def _word_term(
-        self, term: Term, word: str, fields: tuple[int, ...], clock: _Clock
+        self, term: Term, word: str, fields: tuple[int, ...], clock: Clock
     ) -> Generator[None, None, _TermHits]:
         weighted: list[tuple[float, array[int]]] = []
         if len(word) < 3:
@@ -903,7 +897,7 @@ class SearchIndex:
         word: str,
         fields: tuple[int, ...],
         weighted: list[tuple[float, array[int]]],
-        clock: _Clock,
+        clock: Clock,
     ) -> Generator[None, None, None]:
         """A word no paper has may be two that one has, hyphenated: `selfsupervised`."""
         vocabulary = self._vocabulary
@@ -922,7 +916,7 @@ class SearchIndex:
             weighted.extend((score, array("I", sorted(docs))) for score, docs in by_weight.items())
 
     def _union(
-        self, postings: dict[str, array[int]], matched: Iterable[str], clock: _Clock
+        self, postings: dict[str, array[int]], matched: Iterable[str], clock: Clock
     ) -> Generator[None, None, set[int]]:
         """Papers with any of the `matched` words in one field."""
         docs: set[int] = set()
@@ -936,7 +930,7 @@ class SearchIndex:
         return docs
 
     def _phrase_term(
-        self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: _Clock
+        self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: Clock
     ) -> Generator[None, None, _TermHits]:
         """Words next to each other: a quoted phrase, or a term like `self-supervised`.
 
@@ -975,7 +969,7 @@ class SearchIndex:
         return _TermHits(scores, frozenset(w for kinds in allowed for w in kinds))
 
     def _exact_term(
-        self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: _Clock
+        self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: Clock
     ) -> Generator[None, None, _TermHits]:
         # Words of the vocabulary that contain each word of the term.
         containing: list[list[str]] = []
@@ -1018,7 +1012,7 @@ class SearchIndex:
         return _TermHits(scores, words_found)
 
     def _verify(
-        self, term: Term, hits: _TermHits, fields: tuple[int, ...], clock: _Clock
+        self, term: Term, hits: _TermHits, fields: tuple[int, ...], clock: Clock
     ) -> Generator[None, None, _TermHits]:
         """Keep papers where a case-sensitive term matches with its case; rescore them."""
         word = term.words[0]
@@ -1066,7 +1060,7 @@ class SearchIndex:
     # ---- ranking ----
 
     def _rerank(
-        self, ranked: list[int], totals: dict[int, float], query: Query, clock: _Clock
+        self, ranked: list[int], totals: dict[int, float], query: Query, clock: Clock
     ) -> Generator[None, None, None]:
         """Reorder the best few by how closely the query's words follow each other in them."""
         terms = [t for t in query.positive_terms() if t.field in ("any", "title", "author")]

@@ -1,0 +1,206 @@
+"""Indexing in helper processes: the same index as one process builds, whatever goes wrong."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from array import array
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+
+from paperdeck import index_parts
+from paperdeck.library import load_library
+from paperdeck.model import Paper
+from paperdeck.search import SearchIndex
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+QUERIES = (
+    "speculative decoding",
+    "reinforcment learning",
+    "m",
+    "pr",
+    "pro",
+    "'ing",
+    "LLM",
+    "title:transformer !language",
+    "author:li",
+    "kernel | gaussian",
+    "self supervised",
+    "O(n log n)",
+    '"large language"',
+    "year:2022..2023",
+)
+
+
+@pytest.fixture(scope="module")
+def papers() -> list[Paper]:
+    # Real titles, authors, years and abstracts, and the real seed list after them.
+    found = load_library([DATA / "icml_sample.jsonl", ROOT / "seeds" / "icml2026.txt"]).papers
+    assert len(found) > 100 and any(paper.authors for paper in found)
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+
+
+def _answers(index: SearchIndex) -> list[tuple[list[int], list[float]]]:
+    return [
+        (list(result.indices), list(result.scores))
+        for result in (index.search(query) for query in QUERIES)
+    ]
+
+
+def _contents(index: SearchIndex) -> list[object]:
+    """Every table of the index, in an order that does not depend on how it was built."""
+
+    def table(postings: dict[str, array[int]]) -> dict[str, list[int]]:
+        return {word: postings[word].tolist() for word in sorted(postings)}
+
+    return [
+        [table(field) for field in index._postings],
+        [table(prefixes) for prefixes in index._short_prefixes],
+        index._vocabulary,
+        index._buckets,
+        {year: docs.tolist() for year, docs in sorted(index._years.items())},
+        index._ids,
+    ]
+
+
+def _index(papers: list[Paper], helpers: int, monkeypatch: pytest.MonkeyPatch) -> SearchIndex:
+    with monkeypatch.context() as patch:
+        patch.setenv(index_parts.HELPERS_ENV, str(helpers))
+        return SearchIndex(papers)
+
+
+def _started(monkeypatch: pytest.MonkeyPatch) -> list[index_parts.Helper]:
+    """The helpers started from now on."""
+    started: list[index_parts.Helper] = []
+    original = index_parts.Helper.__init__
+
+    def record(self: index_parts.Helper, papers: list[Paper], offset: int) -> None:
+        original(self, papers, offset)
+        started.append(self)
+
+    monkeypatch.setattr(index_parts.Helper, "__init__", record)
+    return started
+
+
+@pytest.mark.parametrize("helpers", [1, 3])
+def test_helpers_build_the_index_one_process_builds(
+    papers: list[Paper], helpers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alone = _index(papers, 0, monkeypatch)
+    started = _started(monkeypatch)
+    shared = _index(papers, helpers, monkeypatch)
+    assert len(started) == helpers
+    assert all(helper.result_code() == 0 for helper in started)
+    assert _contents(shared) == _contents(alone)
+    assert _answers(shared) == _answers(alone)
+    assert (
+        shared.search("speculative decoding").indices[:2]
+        == (alone.search("speculative decoding").indices[:2])
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "import sys; sys.exit(3)",
+        "import sys; sys.stdin.buffer.read(); sys.stdout.buffer.write(b'not marshal at all')",
+        "import sys; sys.stdin.buffer.read(); sys.stdout.buffer.write(bytes(8))",
+        "import sys; sys.stdin.buffer.read()",  # says nothing, exits 0
+    ],
+    ids=["crash", "garbage", "empty frame", "silent"],
+)
+def test_a_failing_helper_has_its_part_built_here(
+    papers: list[Paper], command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alone = _index(papers, 0, monkeypatch)
+    monkeypatch.setattr(index_parts, "helper_command", lambda: [sys.executable, "-c", command])
+    started = _started(monkeypatch)
+    shared = _index(papers, 2, monkeypatch)
+    assert len(started) == 2
+    assert _answers(shared) == _answers(alone)
+
+
+def test_a_helper_that_cannot_start_has_its_part_built_here(
+    papers: list[Paper], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alone = _index(papers, 0, monkeypatch)
+    monkeypatch.setattr(index_parts, "helper_command", lambda: [str(tmp_path / "no-such-python")])
+    assert _answers(_index(papers, 2, monkeypatch)) == _answers(alone)
+
+
+def test_an_abandoned_build_stops_its_helpers(
+    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A helper that would take a minute: the build is given up long before.
+    monkeypatch.setattr(
+        index_parts,
+        "helper_command",
+        lambda: [sys.executable, "-c", "import time; time.sleep(60)"],
+    )
+    monkeypatch.setenv(index_parts.HELPERS_ENV, "2")
+    started = _started(monkeypatch)
+    steps: Generator[float, None, SearchIndex] = SearchIndex.build_steps(papers)
+    next(steps)
+    assert len(started) == 2
+    steps.close()
+    assert all(helper.result_code() is not None for helper in started)
+
+
+def test_helper_count_follows_the_setting_the_cores_and_the_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(index_parts.HELPERS_ENV, "3")
+    assert index_parts.helper_count(100) == 3
+    assert index_parts.helper_count(2) == 1  # every part has a paper
+    monkeypatch.setenv(index_parts.HELPERS_ENV, "0")
+    assert index_parts.helper_count(100_000) == 0
+    monkeypatch.setenv(index_parts.HELPERS_ENV, "many")  # not a number: as if unset
+    monkeypatch.setattr(index_parts.os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    assert index_parts.helper_count(100_000) == 1
+    assert index_parts.helper_count(5_000) == 0  # a small list is indexed faster alone
+    monkeypatch.setattr(index_parts.os, "sched_getaffinity", lambda _: set(range(32)))
+    assert index_parts.helper_count(100_000) == 7
+    assert index_parts.helper_count(30_000) == 2
+    monkeypatch.setattr(index_parts.os, "sched_getaffinity", lambda _: {0})
+    assert index_parts.helper_count(100_000) == 0
+
+
+@pytest.mark.parametrize("papers_count, helpers", [(0, 0), (1, 0), (5, 4), (100_000, 1), (7, 3)])
+def test_plan_covers_every_paper_once_in_order(papers_count: int, helpers: int) -> None:
+    ranges = index_parts.plan(papers_count, helpers)
+    covered = [number for start, stop in ranges for number in range(start, stop)]
+    assert covered == list(range(papers_count))
+    assert all(stop > start for start, stop in ranges)
+
+
+def test_the_helper_process_answers_a_request_and_refuses_anything_else(
+    papers: list[Paper],
+) -> None:
+    request = io.BytesIO()
+    index_parts.write_request(request, papers[:40], 100)
+    done = subprocess.run(
+        index_parts.helper_command(), input=request.getvalue(), capture_output=True, check=False
+    )
+    assert done.returncode == 0
+    steps = index_parts._load_steps(done.stdout, index_parts.Clock())
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            postings: index_parts.Postings = stop.value
+            break
+    numbers = {number for docs in postings[3].values() for number in docs}
+    assert numbers == set(range(100, 140))
+    refused = subprocess.run(
+        index_parts.helper_command(), input=b"hello", capture_output=True, check=False
+    )
+    assert refused.returncode != 0 and refused.stdout == b""
