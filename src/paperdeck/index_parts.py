@@ -12,7 +12,7 @@ import sys
 import threading
 from array import array
 from collections import defaultdict
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any, TypeAlias
@@ -33,9 +33,6 @@ HELPERS_ENV = "PAPERDECK_INDEX_HELPERS"
 # Starting and feeding a helper costs ~40 ms; a part this size takes ~0.3 s to index.
 _PAPERS_PER_PART = 10_000
 _MAX_HELPERS = 7
-# A helper also receives the texts and sends its postings back: this process takes a
-# slightly bigger part (measured at 100,000 papers on two cores: both then finish together).
-_OWN_SHARE = 1.05
 _BATCH = 4096
 _UNION_CHUNK = 16384
 """Papers per frame sent to a helper."""
@@ -68,11 +65,13 @@ def helper_count(papers: int) -> int:
 
 
 def plan(papers: int, helpers: int) -> list[tuple[int, int]]:
-    """Ranges of paper numbers, one per process, this process's first."""
-    weights = [_OWN_SHARE] + [1.0] * helpers
-    total = sum(weights)
-    ends = [round(papers * done / total) for done in accumulate(weights)]
-    ends[-1] = papers
+    """Ranges of paper numbers, one per process, this process's first.
+
+    Equal parts: measured at 100,000 papers on two cores, a bigger or smaller part for this
+    process (which also feeds and merges the helpers) was slower.
+    """
+    parts = helpers + 1
+    ends = [papers * done // parts for done in range(1, parts + 1)]
     starts = [0, *ends[:-1]]
     return [(start, end) for start, end in zip(starts, ends, strict=True) if end > start]
 
@@ -275,11 +274,12 @@ def helper_command() -> list[str]:
 
 
 def write_request(stream: IO[bytes], papers: Sequence[Paper], offset: int) -> None:
-    """What a helper reads: the texts of the papers numbered from `offset`, in frames."""
+    """What a helper reads: the texts of the papers numbered from `offset`, a field at a time
+    in frames, so that it indexes the titles while the abstracts are still on their way."""
     _write_frame(stream, (_PROTOCOL, offset, len(papers)))
-    for start in range(0, len(papers), _BATCH):
-        batch = papers[start : start + _BATCH]
-        _write_frame(stream, tuple(map(list, field_texts(batch))))
+    for field in range(FIELD_COUNT):
+        for start in range(0, len(papers), _BATCH):
+            _write_frame(stream, list(field_texts(papers[start : start + _BATCH])[field]))
 
 
 def _new_postings() -> array[int]:
@@ -304,20 +304,28 @@ def _read_frame(stream: IO[bytes]) -> Any:
     return marshal.loads(data)
 
 
-def _read_request(source: IO[bytes]) -> tuple[int, tuple[list[str], ...]] | None:
-    """What `write_request` wrote: the first paper's number and the texts per field; None
-    when it is not such a request."""
+def _read_request(source: IO[bytes]) -> tuple[int, list[Iterator[str]]] | None:
+    """What `write_request` wrote: the first paper's number and per field the texts, read as
+    they are used; None when it is not such a request (a damaged one raises ValueError)."""
     head = _read_frame(source)
     if type(head) is not tuple or len(head) != 3 or head[0] != _PROTOCOL:
         return None
     _, offset, count = head
-    fields: tuple[list[str], ...] = tuple([] for _ in range(FIELD_COUNT))
-    while (frame := _read_frame(source)) is not None:
-        for texts, more in zip(fields, frame, strict=True):
-            texts.extend(more)
-    if type(offset) is not int or any(len(texts) != count for texts in fields):
+    if type(offset) is not int or type(count) is not int:
         return None
-    return offset, fields
+    return offset, [_field_stream(source, count) for _ in range(FIELD_COUNT)]
+
+
+def _field_stream(source: IO[bytes], count: int) -> Iterator[str]:
+    got = 0
+    while got < count:
+        frame = _read_frame(source)
+        if type(frame) is not list:
+            raise ValueError("not texts")
+        got += len(frame)
+        yield from frame
+    if got != count:
+        raise ValueError("not that many texts")
 
 
 def _load_steps(output: bytes, clock: Clock) -> Generator[None, None, Postings]:
@@ -387,12 +395,15 @@ def main() -> int:
         return 2
     offset, texts = request
     steps = postings_steps(texts, offset, Clock())
-    while True:
-        try:
+    try:
+        while True:
             next(steps)
-        except StopIteration as done:
-            postings: Postings = done.value
-            break
+    except StopIteration as done:
+        postings: Postings = done.value
+    except (ValueError, TypeError, EOFError):
+        return 2
+    if _read_frame(sys.stdin.buffer) is not None:
+        return 2
     target = sys.stdout.buffer
     for answer in _answer_frames(postings):
         _write_frame(target, answer)

@@ -45,7 +45,7 @@ _RERANK_ABSTRACT = 40
 _CHUNK = 16384
 _CACHE_SIZE = 8
 # Postings per chunk of the index cache: loading one (~2 MB) takes a few milliseconds.
-_PART = 500_000
+_PART = 250_000
 # A short word in more than 1 in this many abstracts says nothing about a paper.
 _COMMON_SHORT = 10
 _MAX_CHAR = "\U0010ffff"
@@ -342,25 +342,33 @@ class SearchIndex:
         else:
             raise ValueError("incomplete index")
         _, buckets, prefixes, years, venues = chunk
+        yield 0.91
         if next(chunks, None) is not None:
             raise ValueError("not this index")
         if len(prefixes) != len(FIELDS):
             raise ValueError("not this index")
-        short_prefixes = [
-            dict(zip(names, split_arrays(blob, lengths), strict=True))
-            for names, lengths, blob in prefixes
-        ]
-        restored_buckets = {
-            first: (list(map(word_at, as_array(numbers))), starts)
-            for first, (numbers, starts) in buckets.items()
-        }
+        short_prefixes: list[dict[str, array[int]]] = []
+        for names, lengths, blob in prefixes:
+            short_prefixes.append(dict(zip(names, split_arrays(blob, lengths), strict=True)))
+            yield 0.92
+        restored_buckets: dict[str, tuple[list[str], list[int]]] = {}
+        clock = Clock()
+        for first, (numbers, starts) in buckets.items():
+            restored_buckets[first] = (list(map(word_at, as_array(numbers))), starts)
+            if clock.due():
+                yield 0.93
+                clock.reset()
         restored_years = {year: as_array(docs) for year, docs in years.items()}
         restored_venues = {
             venue: (names, as_array(docs)) for venue, (names, docs) in venues.items()
         }
-        yield 0.95
-        ids = {paper.id: i for i, paper in enumerate(papers)}
-        yield 0.98
+        ids: dict[str, int] = {}
+        clock.reset()
+        for i, paper in enumerate(papers):
+            ids[paper.id] = i
+            if i & 255 == 0 and clock.due():
+                yield 0.98
+                clock.reset()
         self._papers = papers
         self._n = len(papers)
         self._ids = ids
