@@ -20,7 +20,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from paperdeck import index_parts
+from paperdeck import helper_process, index_parts
 from paperdeck.model import Paper
 from paperdeck.search import SearchIndex
 
@@ -231,7 +231,7 @@ def _helper_peak(papers: list[Paper]) -> float:
     started from, and the benchmark holds every paper.
     """
     helpers = index_parts.helper_count(len(papers))
-    start, stop = index_parts.plan(len(papers), helpers)[1]
+    start, stop = helper_process.plan(len(papers), helpers)[1]
     wrapper = (
         "import resource, subprocess, sys\n"
         "with open(sys.argv[1], 'rb') as request:\n"
@@ -244,7 +244,7 @@ def _helper_peak(papers: list[Paper]) -> float:
         with request.open("wb") as handle:
             index_parts.write_request(handle, papers[start:stop], start)
         done = subprocess.run(
-            [sys.executable, "-c", wrapper, str(request), *index_parts.helper_command()],
+            [sys.executable, "-c", wrapper, str(request), *helper_process.helper_command("index")],
             capture_output=True,
             text=True,
             check=True,
@@ -264,15 +264,15 @@ def _drain(steps: Generator[object, None, _R]) -> _R:
 @contextlib.contextmanager
 def _helpers(count: int) -> Iterator[None]:
     """Index with this many helper processes, restored afterwards."""
-    before = os.environ.get(index_parts.HELPERS_ENV)
-    os.environ[index_parts.HELPERS_ENV] = str(count)
+    before = os.environ.get(helper_process.HELPERS_ENV)
+    os.environ[helper_process.HELPERS_ENV] = str(count)
     try:
         yield
     finally:
         if before is None:
-            del os.environ[index_parts.HELPERS_ENV]
+            del os.environ[helper_process.HELPERS_ENV]
         else:
-            os.environ[index_parts.HELPERS_ENV] = before
+            os.environ[helper_process.HELPERS_ENV] = before
 
 
 def _longest_slice(start: Callable[[], Generator[object, None, object]]) -> float:

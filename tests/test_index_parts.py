@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from paperdeck import index_parts
+from paperdeck import helper_process, index_parts
 from paperdeck.library import load_library
 from paperdeck.model import Paper
 from paperdeck.search import SearchIndex
+from paperdeck.slices import Clock
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -74,7 +75,7 @@ def _contents(index: SearchIndex) -> list[object]:
 
 def _index(papers: list[Paper], helpers: int, monkeypatch: pytest.MonkeyPatch) -> SearchIndex:
     with monkeypatch.context() as patch:
-        patch.setenv(index_parts.HELPERS_ENV, str(helpers))
+        patch.setenv(helper_process.HELPERS_ENV, str(helpers))
         return SearchIndex(papers)
 
 
@@ -122,7 +123,9 @@ def test_a_failing_helper_has_its_part_built_here(
     papers: list[Paper], command: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alone = _index(papers, 0, monkeypatch)
-    monkeypatch.setattr(index_parts, "helper_command", lambda: [sys.executable, "-c", command])
+    monkeypatch.setattr(
+        helper_process, "helper_command", lambda job: [sys.executable, "-c", command]
+    )
     started = _started(monkeypatch)
     shared = _index(papers, 2, monkeypatch)
     assert len(started) == 2
@@ -133,7 +136,9 @@ def test_a_helper_that_cannot_start_has_its_part_built_here(
     papers: list[Paper], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     alone = _index(papers, 0, monkeypatch)
-    monkeypatch.setattr(index_parts, "helper_command", lambda: [str(tmp_path / "no-such-python")])
+    monkeypatch.setattr(
+        helper_process, "helper_command", lambda job: [str(tmp_path / "no-such-python")]
+    )
     assert _answers(_index(papers, 2, monkeypatch)) == _answers(alone)
 
 
@@ -142,11 +147,11 @@ def test_an_abandoned_build_stops_its_helpers(
 ) -> None:
     # A helper that would take a minute: the build is given up long before.
     monkeypatch.setattr(
-        index_parts,
+        helper_process,
         "helper_command",
-        lambda: [sys.executable, "-c", "import time; time.sleep(60)"],
+        lambda job: [sys.executable, "-c", "import time; time.sleep(60)"],
     )
-    monkeypatch.setenv(index_parts.HELPERS_ENV, "2")
+    monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
     started = _started(monkeypatch)
     steps: Generator[float, None, SearchIndex] = SearchIndex.build_steps(papers)
     next(steps)
@@ -158,25 +163,25 @@ def test_an_abandoned_build_stops_its_helpers(
 def test_helper_count_follows_the_setting_the_cores_and_the_size(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv(index_parts.HELPERS_ENV, "3")
+    monkeypatch.setenv(helper_process.HELPERS_ENV, "3")
     assert index_parts.helper_count(100) == 3
     assert index_parts.helper_count(2) == 1  # every part has a paper
-    monkeypatch.setenv(index_parts.HELPERS_ENV, "0")
+    monkeypatch.setenv(helper_process.HELPERS_ENV, "0")
     assert index_parts.helper_count(100_000) == 0
-    monkeypatch.setenv(index_parts.HELPERS_ENV, "many")  # not a number: as if unset
-    monkeypatch.setattr(index_parts.os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    monkeypatch.setenv(helper_process.HELPERS_ENV, "many")  # not a number: as if unset
+    monkeypatch.setattr(helper_process.os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
     assert index_parts.helper_count(100_000) == 1
     assert index_parts.helper_count(5_000) == 0  # a small list is indexed faster alone
-    monkeypatch.setattr(index_parts.os, "sched_getaffinity", lambda _: set(range(32)))
+    monkeypatch.setattr(helper_process.os, "sched_getaffinity", lambda _: set(range(32)))
     assert index_parts.helper_count(100_000) == 7
     assert index_parts.helper_count(30_000) == 2
-    monkeypatch.setattr(index_parts.os, "sched_getaffinity", lambda _: {0})
+    monkeypatch.setattr(helper_process.os, "sched_getaffinity", lambda _: {0})
     assert index_parts.helper_count(100_000) == 0
 
 
 @pytest.mark.parametrize("papers_count, helpers", [(0, 0), (1, 0), (5, 4), (100_000, 1), (7, 3)])
 def test_plan_covers_every_paper_once_in_order(papers_count: int, helpers: int) -> None:
-    ranges = index_parts.plan(papers_count, helpers)
+    ranges = helper_process.plan(papers_count, helpers)
     covered = [number for start, stop in ranges for number in range(start, stop)]
     assert covered == list(range(papers_count))
     assert all(stop > start for start, stop in ranges)
@@ -187,11 +192,10 @@ def test_the_helper_process_answers_a_request_and_refuses_anything_else(
 ) -> None:
     request = io.BytesIO()
     index_parts.write_request(request, papers[:40], 100)
-    done = subprocess.run(
-        index_parts.helper_command(), input=request.getvalue(), capture_output=True, check=False
-    )
+    command = helper_process.helper_command("index")
+    done = subprocess.run(command, input=request.getvalue(), capture_output=True, check=False)
     assert done.returncode == 0
-    steps = index_parts._load_steps(done.stdout, index_parts.Clock())
+    steps = index_parts._load_steps(done.stdout, Clock())
     while True:
         try:
             next(steps)
@@ -200,7 +204,5 @@ def test_the_helper_process_answers_a_request_and_refuses_anything_else(
             break
     numbers = {number for docs in postings[3].values() for number in docs}
     assert numbers == set(range(100, 140))
-    refused = subprocess.run(
-        index_parts.helper_command(), input=b"hello", capture_output=True, check=False
-    )
+    refused = subprocess.run(command, input=b"hello", capture_output=True, check=False)
     assert refused.returncode != 0 and refused.stdout == b""

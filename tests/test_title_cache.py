@@ -47,10 +47,10 @@ def test_warm_load_matches_cold_load_and_skips_titles(
         method, title = method_and_title(paper.abstract)
         assert (paper.title, paper.method, paper.title_derived) == (title, method, True)
 
-    def fail(abstract: str) -> tuple[str | None, str]:
-        raise AssertionError("titles computed despite a warm cache")
+    def fail(abstracts: list[str]) -> list[tuple[str | None, str]]:
+        raise AssertionError(f"{len(abstracts)} titles computed despite a warm cache")
 
-    monkeypatch.setattr("paperdeck.library.method_and_title", fail)
+    monkeypatch.setattr("paperdeck.library.methods_and_titles", fail)
     warm = load_library([listing]).papers
     assert _shown(warm) == _shown(cold)
     assert len(cold) > 100
@@ -144,11 +144,11 @@ def test_algorithm_change_invalidates(
     load_library([listing])
     calls: list[str] = []
 
-    def counting(abstract: str) -> tuple[str | None, str]:
-        calls.append(abstract)
-        return method_and_title(abstract)
+    def counting(abstracts: list[str]) -> list[tuple[str | None, str]]:
+        calls.extend(abstracts)
+        return [method_and_title(abstract) for abstract in abstracts]
 
-    monkeypatch.setattr("paperdeck.library.method_and_title", counting)
+    monkeypatch.setattr("paperdeck.library.methods_and_titles", counting)
     load_library([listing])
     assert calls == []
     monkeypatch.setattr(title_cache, "_algorithm_version", "a-newer-titles-py")

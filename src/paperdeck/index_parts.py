@@ -3,20 +3,14 @@ on two or more cores at once."""
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import marshal
-import os
-import subprocess
-import sys
-import threading
 from array import array
 from collections import defaultdict
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from itertools import accumulate
-from pathlib import Path
-from typing import IO, Any, TypeAlias
+from typing import IO, TypeAlias
 
+from paperdeck import helper_process
 from paperdeck.fold import fold_bytes
 from paperdeck.model import Paper
 from paperdeck.slices import Clock
@@ -27,53 +21,19 @@ Postings: TypeAlias = "list[dict[str, array[int]]]"
 """Per field: folded word -> the numbers of the papers that have it, ascending; then for each
 field but the abstract: one- and two-letter word start -> the papers with such a word."""
 _PART_DICTS = 2 * FIELD_COUNT - 1
-
-HELPERS_ENV = "PAPERDECK_INDEX_HELPERS"
-"""How many helper processes to build an index with (0: none); unset: one per spare core."""
-# Starting and feeding a helper costs ~40 ms; a part this size takes ~0.3 s to index.
-_PAPERS_PER_PART = 10_000
-_MAX_HELPERS = 7
+PAPERS_PER_PART = 10_000
+"""A part this size takes ~0.3 s to index; starting and feeding a helper ~40 ms."""
 _BATCH = 4096
-_UNION_CHUNK = 16384
 """Papers per frame sent to a helper."""
 _FRAME_POSTINGS = 100_000
 """Postings per frame a helper sends back: loading one takes a few milliseconds."""
+_UNION_CHUNK = 16384
 _PROTOCOL = "paperdeck-index-part-1"
-_LENGTH = 8
-_HELPER_CODE = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
-    "from paperdeck.index_parts import main; sys.exit(main())"
-)
 
 
 def helper_count(papers: int) -> int:
-    """How many helper processes to index this many papers with: `$PAPERDECK_INDEX_HELPERS`
-    when it is a number, else one per spare core as long as each part has ~10,000 papers."""
-    if not sys.executable or getattr(sys, "frozen", False):
-        return 0
-    setting = os.environ.get(HELPERS_ENV, "").strip()
-    if setting.isdigit():
-        wanted = int(setting)
-    else:
-        cores = (
-            len(os.sched_getaffinity(0))
-            if hasattr(os, "sched_getaffinity")
-            else (os.cpu_count() or 1)
-        )
-        wanted = min(cores - 1, papers // _PAPERS_PER_PART - 1)
-    return max(0, min(wanted, papers - 1, _MAX_HELPERS))
-
-
-def plan(papers: int, helpers: int) -> list[tuple[int, int]]:
-    """Ranges of paper numbers, one per process, this process's first.
-
-    Equal parts: measured at 100,000 papers on two cores, a bigger or smaller part for this
-    process (which also feeds and merges the helpers) was slower.
-    """
-    parts = helpers + 1
-    ends = [papers * done // parts for done in range(1, parts + 1)]
-    starts = [0, *ends[:-1]]
-    return [(start, end) for start, end in zip(starts, ends, strict=True) if end > start]
+    """How many helper processes to index this many papers with."""
+    return helper_process.helper_count(papers, PAPERS_PER_PART)
 
 
 def field_texts(papers: Sequence[Paper]) -> tuple[Iterable[str], ...]:
@@ -172,71 +132,21 @@ def split_arrays(blob: bytes, lengths: bytes) -> list[array[int]]:
 class Helper:
     """A helper process that builds the postings of one range of papers.
 
-    It starts at once; two threads feed it the papers and collect what it sends back, so this
-    process goes on with its own part meanwhile. Any failure (no interpreter, a crash, a
-    damaged answer) makes `result_steps` answer None: then build that part here.
+    Any failure (no interpreter, a crash, a damaged answer) makes `result_steps` answer None:
+    then build that part here.
     """
 
     def __init__(self, papers: Sequence[Paper], offset: int) -> None:
-        self._output = b""
-        self._process: subprocess.Popen[bytes] | None = None
-        self._started = threading.Event()
-        self._lock = threading.Lock()
-        self._closed = False
-        # Starting a process takes ~10 ms: the feeding thread does it, not this one.
-        self._feeder = threading.Thread(target=self._feed, args=(papers, offset), daemon=True)
-        self._collector = threading.Thread(target=self._collect, daemon=True)
-        self._feeder.start()
-
-    def _feed(self, papers: Sequence[Paper], offset: int) -> None:
-        try:
-            process = subprocess.Popen(
-                helper_command(),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-            )
-        except (OSError, ValueError):
-            self._started.set()
-            return
-        with self._lock:
-            self._process = process
-            closed = self._closed
-        self._started.set()
-        if closed:  # given up on while it started
-            process.kill()
-            process.communicate()
-            return
-        self._collector.start()
-        assert process.stdin is not None
-        try:
-            write_request(process.stdin, papers, offset)
-            process.stdin.close()
-        except (OSError, ValueError):  # the helper is gone: the collector sees it fail
-            pass
-
-    def _collect(self) -> None:
-        assert self._process is not None and self._process.stdout is not None
-        try:
-            self._output = self._process.stdout.read()
-        except (OSError, ValueError):
-            self._output = b""
-        self._process.wait()
+        self._process = helper_process.HelperProcess(
+            "index", lambda stream: write_request(stream, papers, offset)
+        )
 
     def result_steps(self) -> Generator[None, None, Postings | None]:
         """Wait for the helper (a few milliseconds per slice), then load its postings."""
-        while not self._started.wait(0.004):
-            yield
-        process = self._process
-        if process is None:
+        output = yield from self._process.output_steps()
+        if output is None:
             return None
-        while self._collector.is_alive():
-            self._collector.join(0.004)
-            yield
         yield  # loading starts with a slice of its own
-        output, self._output = self._output, b""
-        if process.returncode != 0:
-            return None
         try:
             return (yield from _load_steps(output, Clock()))
         except (ValueError, TypeError, EOFError, IndexError):
@@ -244,70 +154,32 @@ class Helper:
 
     def result_code(self) -> int | None:
         """The helper's exit status; None while it runs or if it never started."""
-        return None if self._process is None else self._process.poll()
+        return self._process.result_code()
 
     def close(self) -> None:
-        """Stop the helper if it still runs, and wait for its threads."""
-        self._started.wait(1.0)
-        with self._lock:
-            self._closed = True
-            process = self._process
-        if process is None:  # not started (or it failed): the feeder stops it if it starts
-            return
-        if process.poll() is None:
-            with contextlib.suppress(OSError):
-                process.kill()
-        for thread in (self._feeder, self._collector):
-            if thread.is_alive():
-                thread.join(1.0)
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(1.0)
-
-
-def helper_command() -> list[str]:
-    """The command that runs a helper: this interpreter, importing this copy of paperdeck."""
-    return [sys.executable, "-c", _HELPER_CODE, str(Path(__file__).resolve().parent.parent)]
+        """Stop the helper if it still runs."""
+        self._process.close()
 
 
 def write_request(stream: IO[bytes], papers: Sequence[Paper], offset: int) -> None:
     """What a helper reads: the texts of the papers numbered from `offset`, a field at a time
     in frames, so that it indexes the titles while the abstracts are still on their way."""
-    _write_frame(stream, (_PROTOCOL, offset, len(papers)))
+    helper_process.write_frame(stream, (_PROTOCOL, offset, len(papers)))
     for field in range(FIELD_COUNT):
         for start in range(0, len(papers), _BATCH):
-            _write_frame(stream, list(field_texts(papers[start : start + _BATCH])[field]))
+            helper_process.write_frame(
+                stream, list(field_texts(papers[start : start + _BATCH])[field])
+            )
 
 
 def _new_postings() -> array[int]:
     return array("I")
 
 
-def _write_frame(stream: IO[bytes], value: Any) -> None:
-    data = marshal.dumps(value)
-    stream.write(len(data).to_bytes(_LENGTH, "little"))
-    stream.write(data)
-
-
-def _read_frame(stream: IO[bytes]) -> Any:
-    """The next value on the stream; None at its end."""
-    head = stream.read(_LENGTH)
-    if not head:
-        return None
-    size = int.from_bytes(head, "little")
-    data = stream.read(size)
-    if len(head) != _LENGTH or len(data) != size:
-        raise ValueError("cut short")
-    return marshal.loads(data)
-
-
 def _read_request(source: IO[bytes]) -> tuple[int, list[Iterator[str]]] | None:
     """What `write_request` wrote: the first paper's number and per field the texts, read as
     they are used; None when it is not such a request (a damaged one raises ValueError)."""
-    head = _read_frame(source)
+    head = helper_process.read_frame(source)
     if type(head) is not tuple or len(head) != 3 or head[0] != _PROTOCOL:
         return None
     _, offset, count = head
@@ -319,7 +191,7 @@ def _read_request(source: IO[bytes]) -> tuple[int, list[Iterator[str]]] | None:
 def _field_stream(source: IO[bytes], count: int) -> Iterator[str]:
     got = 0
     while got < count:
-        frame = _read_frame(source)
+        frame = helper_process.read_frame(source)
         if type(frame) is not list:
             raise ValueError("not texts")
         got += len(frame)
@@ -331,15 +203,8 @@ def _field_stream(source: IO[bytes], count: int) -> Iterator[str]:
 def _load_steps(output: bytes, clock: Clock) -> Generator[None, None, Postings]:
     """The postings in a helper's answer, a frame per slice; raises if it is damaged."""
     postings: Postings = [{} for _ in range(_PART_DICTS)]
-    view = memoryview(output)
-    position = 0
-    while True:
-        size = int.from_bytes(view[position : position + _LENGTH], "little")
-        start = position + _LENGTH
-        if start + size > len(view):
-            raise ValueError("cut short")
-        frame = marshal.loads(view[start : start + size])
-        position = start + size
+    answer = helper_process.frames(output)
+    for frame in answer:
         if frame == ("end",):
             break
         field, words, lengths, blob = frame
@@ -351,7 +216,9 @@ def _load_steps(output: bytes, clock: Clock) -> Generator[None, None, Postings]:
         if clock.due():
             yield
             clock.reset()
-    if position != len(view):
+    else:
+        raise ValueError("no end")
+    if next(answer, None) is not None:
         raise ValueError("more than one answer")
     return postings
 
@@ -384,11 +251,11 @@ def _postings_frame(
     )
 
 
-def main() -> int:
-    """The helper process: papers' texts in on stdin, their postings out on stdout."""
+def serve(source: IO[bytes], target: IO[bytes]) -> int:
+    """A helper's work: papers' texts in from `source`, their postings out to `target`."""
     gc.disable()  # millions of small objects, none in a cycle
     try:
-        request = _read_request(sys.stdin.buffer)
+        request = _read_request(source)
     except (ValueError, TypeError, EOFError):
         return 2
     if request is None:
@@ -402,10 +269,8 @@ def main() -> int:
         postings: Postings = done.value
     except (ValueError, TypeError, EOFError):
         return 2
-    if _read_frame(sys.stdin.buffer) is not None:
+    if helper_process.read_frame(source) is not None:
         return 2
-    target = sys.stdout.buffer
     for answer in _answer_frames(postings):
-        _write_frame(target, answer)
-    target.flush()
+        helper_process.write_frame(target, answer)
     return 0

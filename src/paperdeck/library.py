@@ -15,7 +15,7 @@ from paperdeck.ids import assign_ids
 from paperdeck.model import Paper
 from paperdeck.render import find_links
 from paperdeck.title_cache import TitleCache
-from paperdeck.titles import method_and_title
+from paperdeck.title_parts import methods_and_titles
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
 SIDECAR_SUFFIX = ".meta.jsonl"
@@ -38,17 +38,22 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
     cache = TitleCache.for_list(raw.path)
     ids = cache.ids_for([_identity_text(record) for record in records], assign_ids, raw.format)
     venue = raw.venue or None
+    abstracts = [str(record.get("abstract") or "") for record in records]
+    entries = [
+        cache.get(paper_id, abstract) if abstract else None
+        for paper_id, abstract in zip(ids, abstracts, strict=True)
+    ]
+    # Titles not in the cache are derived all at once: a long list's on several cores.
+    missing = [at for at, entry in enumerate(entries) if entry is None and abstracts[at]]
+    derived_titles = methods_and_titles([abstracts[at] for at in missing]) if missing else []
+    for at, (method, title) in zip(missing, derived_titles, strict=True):
+        entries[at] = (method, title)
+        cache.put(ids[at], abstracts[at], method, title)
     papers: list[Paper] = []
-    for position, (record, paper_id) in enumerate(zip(records, ids, strict=True), start=1):
-        abstract = str(record.get("abstract") or "")
-        if abstract:
-            cached = cache.get(paper_id, abstract)
-            if cached is None:
-                cached = method_and_title(abstract)
-                cache.put(paper_id, abstract, *cached)
-            method, derived = cached
-        else:
-            method, derived = None, "(untitled)"
+    for position, (record, paper_id, abstract, entry) in enumerate(
+        zip(records, ids, abstracts, entries, strict=True), start=1
+    ):
+        method, derived = entry if entry is not None else (None, "(untitled)")
         links = find_links(abstract) if "http" in abstract else ()
         # A plain-text list's record is its abstract alone: 100,000 of them skip the lookups.
         plain = len(record) == 1 and bool(abstract)

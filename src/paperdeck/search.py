@@ -18,7 +18,7 @@ from typing import Any, Literal, TypeVar
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from paperdeck import index_cache, index_parts
+from paperdeck import helper_process, index_cache, index_parts
 from paperdeck.fold import raw_tokens, words
 from paperdeck.index_parts import FIELD_COUNT, as_array, split_arrays
 from paperdeck.model import Annotation, Paper
@@ -390,7 +390,7 @@ class SearchIndex:
         self._cache = OrderedDict()
         self._note_tokens = {}
         self._all = array("I", range(self._n))
-        ranges = index_parts.plan(self._n, index_parts.helper_count(self._n))
+        ranges = helper_process.plan(self._n, index_parts.helper_count(self._n))
         # Helpers start first: they index their parts while this process indexes its own.
         helpers = [index_parts.Helper(papers[start:stop], start) for start, stop in ranges[1:]]
         try:

@@ -1,0 +1,107 @@
+"""Titles derived in helper processes: the same papers as one process makes, whatever fails."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperdeck import helper_process, title_parts
+from paperdeck.library import load_library
+from paperdeck.titles import method_and_title
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "tests" / "data" / "abstracts_sample.txt"
+
+
+@pytest.fixture(scope="module")
+def abstracts() -> list[str]:
+    text = SAMPLE.read_text("utf-8")
+    found = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    assert len(found) > 200
+    return found
+
+
+def _started(monkeypatch: pytest.MonkeyPatch) -> list[helper_process.HelperProcess]:
+    started: list[helper_process.HelperProcess] = []
+    original = helper_process.HelperProcess.__init__
+
+    def record(self: helper_process.HelperProcess, job: str, write: helper_process.Writer) -> None:
+        original(self, job, write)
+        started.append(self)
+
+    monkeypatch.setattr(helper_process.HelperProcess, "__init__", record)
+    return started
+
+
+@pytest.mark.parametrize("helpers", [1, 3])
+def test_helpers_derive_what_this_process_derives(
+    abstracts: list[str], helpers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(helper_process.HELPERS_ENV, str(helpers))
+    started = _started(monkeypatch)
+    derived = title_parts.methods_and_titles(abstracts)
+    assert len(started) == helpers
+    assert all(helper.result_code() == 0 for helper in started)
+    assert derived == [method_and_title(abstract) for abstract in abstracts]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "import sys; sys.exit(3)",
+        "import sys; sys.stdin.buffer.read(); sys.stdout.buffer.write(b'\\x03' + bytes(7))",
+        "import sys, marshal; sys.stdin.buffer.read(); "
+        "data = marshal.dumps([('M', 'T')]); "
+        "sys.stdout.buffer.write(len(data).to_bytes(8, 'little') + data)",  # too few
+        "import sys; sys.stdin.buffer.read()",  # says nothing, exits 0
+    ],
+    ids=["crash", "cut short", "too few", "silent"],
+)
+def test_a_failing_helper_has_its_part_derived_here(
+    abstracts: list[str], command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
+    monkeypatch.setattr(
+        helper_process, "helper_command", lambda job: [sys.executable, "-c", command]
+    )
+    started = _started(monkeypatch)
+    derived = title_parts.methods_and_titles(abstracts)
+    assert len(started) == 2
+    assert derived == [method_and_title(abstract) for abstract in abstracts]
+
+
+def test_a_list_loads_the_same_with_and_without_helpers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    monkeypatch.setenv(helper_process.HELPERS_ENV, "0")
+    alone = load_library([SAMPLE]).papers
+    monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
+    started = _started(monkeypatch)
+    shared = load_library([SAMPLE]).papers
+    assert len(started) == 2
+    # Papers compare by identity: compare their fields.
+    assert [dataclasses.astuple(paper) for paper in shared] == [
+        dataclasses.astuple(paper) for paper in alone
+    ]
+
+
+def test_the_helper_process_answers_a_request_and_refuses_anything_else(
+    abstracts: list[str],
+) -> None:
+    request = io.BytesIO()
+    title_parts._request_writer(abstracts[:30])(request)
+    command = helper_process.helper_command("titles")
+    done = subprocess.run(command, input=request.getvalue(), capture_output=True, check=False)
+    assert done.returncode == 0
+    assert title_parts._answer(done.stdout, 30) == [method_and_title(a) for a in abstracts[:30]]
+    for bad in (b"hello", b"", request.getvalue()[:-5]):
+        refused = subprocess.run(command, input=bad, capture_output=True, check=False)
+        assert refused.returncode != 0
+    unknown = [*command[:-1], "no-such-job"]
+    assert subprocess.run(unknown, input=b"", check=False).returncode == 2
