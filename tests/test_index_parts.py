@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import os
 import subprocess
 import sys
+import time
 from array import array
 from collections.abc import Generator
 from pathlib import Path
@@ -160,6 +163,39 @@ def test_an_abandoned_build_stops_its_helpers(
     assert all(helper.result_code() is not None for helper in started)
 
 
+def test_a_stalled_helper_is_given_up(papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = _index(papers, 0, monkeypatch)
+    monkeypatch.setattr(
+        helper_process,
+        "helper_command",
+        lambda job: [sys.executable, "-c", "import time; time.sleep(60)"],
+    )
+    monkeypatch.setattr(helper_process, "PATIENCE", 0.3)
+    started = _started(monkeypatch)
+    began = time.monotonic()
+    shared = _index(papers, 1, monkeypatch)
+    assert time.monotonic() - began < 10
+    assert _answers(shared) == _answers(alone)
+    assert started[0].result_code() is not None  # stopped, not left running
+
+
+def test_a_paper_the_helper_cannot_be_sent_has_its_part_built_here(
+    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Text(str):
+        """A str subclass: marshal refuses it."""
+
+    odd = [*papers[:-1], dataclasses.replace(papers[-1], title=Text(papers[-1].title))]
+    alone = _index(odd, 0, monkeypatch)
+    started = _started(monkeypatch)
+    began = time.monotonic()
+    shared = _index(odd, 1, monkeypatch)
+    # Stopped at once, not after the patience for a stalled helper (5 s).
+    assert time.monotonic() - began < 4
+    assert started[0].result_code() not in (None, 0)
+    assert _answers(shared) == _answers(alone)
+
+
 def test_helper_count_follows_the_setting_the_cores_and_the_size(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -169,13 +205,13 @@ def test_helper_count_follows_the_setting_the_cores_and_the_size(
     monkeypatch.setenv(helper_process.HELPERS_ENV, "0")
     assert index_parts.helper_count(100_000) == 0
     monkeypatch.setenv(helper_process.HELPERS_ENV, "many")  # not a number: as if unset
-    monkeypatch.setattr(helper_process.os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
     assert index_parts.helper_count(100_000) == 1
     assert index_parts.helper_count(5_000) == 0  # a small list is indexed faster alone
-    monkeypatch.setattr(helper_process.os, "sched_getaffinity", lambda _: set(range(32)))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: set(range(32)))
     assert index_parts.helper_count(100_000) == 7
     assert index_parts.helper_count(30_000) == 2
-    monkeypatch.setattr(helper_process.os, "sched_getaffinity", lambda _: {0})
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0})
     assert index_parts.helper_count(100_000) == 0
 
 

@@ -7,6 +7,7 @@ import io
 import subprocess
 import sys
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -72,6 +73,24 @@ def test_a_failing_helper_has_its_part_derived_here(
     started = _started(monkeypatch)
     derived = title_parts.methods_and_titles(abstracts)
     assert len(started) == 2
+    assert derived == [method_and_title(abstract) for abstract in abstracts]
+
+
+def test_a_request_that_cannot_be_written_has_its_part_derived_here(
+    abstracts: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(part: list[str]) -> helper_process.Writer:
+        def write(stream: IO[bytes]) -> None:
+            title_parts._request_writer(part[:10])(stream)
+            raise RuntimeError("cannot write the rest")
+
+        return write
+
+    monkeypatch.setenv(helper_process.HELPERS_ENV, "1")
+    monkeypatch.setattr(title_parts, "_request_writer", broken)
+    started = _started(monkeypatch)
+    derived = title_parts.methods_and_titles(abstracts)
+    assert started[0].result_code() not in (None, 0)
     assert derived == [method_and_title(abstract) for abstract in abstracts]
 
 

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -18,6 +19,8 @@ Writer = Callable[[IO[bytes]], None]
 HELPERS_ENV = "PAPERDECK_HELPERS"
 """How many helper processes a job may use (0: none); unset: one per spare core."""
 MAX_HELPERS = 7
+PATIENCE = 5.0
+"""Seconds a helper may take beyond twice the caller's own part before it is given up."""
 _LENGTH = 8
 _CODE = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
@@ -58,7 +61,10 @@ def plan(items: int, helpers: int) -> list[tuple[int, int]]:
 
 def helper_command(job: str) -> list[str]:
     """The command that runs a job: this interpreter, importing this copy of paperdeck."""
-    return [sys.executable, "-c", _CODE, str(Path(__file__).resolve().parent.parent), job]
+    # Isolated (-I): nothing from the current folder, the environment or the user's site
+    # packages; the job needs the standard library and this copy of paperdeck alone.
+    root = str(Path(__file__).resolve().parent.parent)
+    return [sys.executable, "-I", "-c", _CODE, root, job]
 
 
 def write_frame(stream: IO[bytes], value: Any) -> None:
@@ -136,9 +142,12 @@ class HelperProcess:
         assert process.stdin is not None
         try:
             write_request(process.stdin)
-            process.stdin.close()
-        except (OSError, ValueError):  # the helper is gone: the collector sees it fail
-            pass
+        except BaseException:  # a text marshal cannot write, or worse: the helper must not wait
+            with contextlib.suppress(OSError):
+                process.kill()
+        finally:
+            with contextlib.suppress(OSError, ValueError):
+                process.stdin.close()
 
     def _collect(self) -> None:
         assert self._process is not None and self._process.stdout is not None
@@ -148,28 +157,33 @@ class HelperProcess:
             self._output = b""
         self._process.wait()
 
-    def output_steps(self) -> Generator[None, None, bytes | None]:
+    def output_steps(self, patience: float) -> Generator[None, None, bytes | None]:
         """Wait for the answer, a few milliseconds per slice: None unless the helper ended
-        well."""
+        well within `patience` seconds (a stalled one is stopped)."""
+        deadline = time.monotonic() + patience
         while not self._started.wait(0.004):
             yield
         process = self._process
         if process is None:
             return None
         while self._collector.is_alive():
+            if time.monotonic() > deadline:
+                self.close()
+                return None
             self._collector.join(0.004)
             yield
         output, self._output = self._output, b""
         return output if process.returncode == 0 else None
 
-    def output(self) -> bytes | None:
-        """The answer, waiting for it as long as it takes."""
-        self._started.wait()
-        if self._process is None or self._collector.ident is None:
-            return None
-        self._collector.join()
-        output, self._output = self._output, b""
-        return output if self._process.returncode == 0 else None
+    def output(self, patience: float) -> bytes | None:
+        """The answer, waiting for it up to `patience` seconds."""
+        steps = self.output_steps(patience)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: bytes | None = done.value
+                return result
 
     def result_code(self) -> int | None:
         """The helper's exit status; None while it runs or if it never started."""

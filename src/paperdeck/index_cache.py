@@ -149,9 +149,9 @@ def _chunks(handle: BinaryIO, entries: list[Any]) -> Generator[Any, None, None]:
             raise ValueError("damaged search cache")
 
 
-def save_steps(name: str, key: str, chunks: Iterable[object]) -> Generator[None, None, None]:
-    """Write the chunks of the index with `key` under `name` atomically, a chunk per slice;
-    failures are ignored."""
+def save_steps(name: str, key: str, chunks: Iterable[object | None]) -> Generator[None, None, None]:
+    """Write the chunks of the index with `key` under `name` atomically, a chunk per slice
+    (a None among them is only a pause); failures are ignored."""
     path = cache_path(name)
     if path is None:
         return
@@ -159,6 +159,9 @@ def save_steps(name: str, key: str, chunks: Iterable[object]) -> Generator[None,
     entries: list[tuple[int, bytes]] = []
     try:
         for chunk in chunks:
+            if chunk is None:
+                yield
+                continue
             piece = marshal.dumps(chunk)  # type: ignore[arg-type]
             pieces.append(piece)
             entries.append((len(piece), hashlib.blake2b(piece, digest_size=16).digest()))

@@ -23,8 +23,8 @@ field but the abstract: one- and two-letter word start -> the papers with such a
 _PART_DICTS = 2 * FIELD_COUNT - 1
 PAPERS_PER_PART = 10_000
 """A part this size takes ~0.3 s to index; starting and feeding a helper ~40 ms."""
-_BATCH = 4096
-"""Papers per frame sent to a helper."""
+_BATCH = 1024
+"""Papers per frame sent to a helper: the feeding thread holds the GIL ~0.5 ms per frame."""
 _FRAME_POSTINGS = 100_000
 """Postings per frame a helper sends back: loading one takes a few milliseconds."""
 _UNION_CHUNK = 16384
@@ -141,9 +141,11 @@ class Helper:
             "index", lambda stream: write_request(stream, papers, offset)
         )
 
-    def result_steps(self) -> Generator[None, None, Postings | None]:
-        """Wait for the helper (a few milliseconds per slice), then load its postings."""
-        output = yield from self._process.output_steps()
+    def result_steps(self, own_part: float) -> Generator[None, None, Postings | None]:
+        """Wait for the helper (a few milliseconds per slice), then load its postings; a
+        helper much slower than this process's own part (`own_part` seconds) is given up."""
+        patience = helper_process.PATIENCE + 2 * own_part
+        output = yield from self._process.output_steps(patience)
         if output is None:
             return None
         yield  # loading starts with a slice of its own

@@ -7,6 +7,7 @@ import functools
 import gc
 import math
 import re
+import time
 from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
@@ -285,37 +286,47 @@ class SearchIndex:
         yield from self._build(papers)
         self._unsaved = (papers, name, key)
 
-    def _pack(self) -> Iterator[object]:
+    def _pack(self) -> Iterator[object | None]:
         """The index as plain containers for the cache, a few megabytes per chunk: words as
-        numbers into the vocabulary, postings as one array's bytes with their lengths."""
+        numbers into the vocabulary, postings as one array's bytes with their lengths. A None
+        between chunks is a pause: the index answers searches meanwhile."""
         vocabulary = self._vocabulary
-        number = {word: at for at, word in enumerate(vocabulary)}
+        number: dict[str, int] = {}
+        for at, word in enumerate(vocabulary):
+            number[word] = at
+            if at & 8191 == 8191:
+                yield None
         # Words by field, in parts of about _PART postings' worth.
         parts: list[tuple[int, list[str]]] = []
         for field, postings in enumerate(self._postings):
             size = _PART
-            for word, docs in postings.items():
+            for count, (word, docs) in enumerate(postings.items()):
                 if size >= _PART:
                     parts.append((field, []))
                     size = 0
                 parts[-1][1].append(word)
                 # Each word costs as much as some postings: a part of rare words is no faster.
                 size += len(docs) + 16
+                if count & 8191 == 8191:
+                    yield None
         yield (self._n, vocabulary, len(parts))
         for field, part in parts:
             yield _postings_chunk(field, part, self._postings[field], number)
-        buckets = {
-            first: (array("I", map(number.__getitem__, ordered)).tobytes(), starts)
-            for first, (ordered, starts) in self._buckets.items()
-        }
-        prefixes = [
-            (
-                list(unions),
-                array("I", map(len, unions.values())).tobytes(),
-                b"".join(map(array.tobytes, unions.values())),
+        buckets: dict[str, tuple[bytes, list[int]]] = {}
+        for first, (ordered, starts) in self._buckets.items():
+            buckets[first] = (array("I", map(number.__getitem__, ordered)).tobytes(), starts)
+            if len(ordered) > 4096:
+                yield None
+        prefixes = []
+        for unions in self._short_prefixes:
+            prefixes.append(
+                (
+                    list(unions),
+                    array("I", map(len, unions.values())).tobytes(),
+                    b"".join(map(array.tobytes, unions.values())),
+                )
             )
-            for unions in self._short_prefixes
-        ]
+            yield None
         years = {year: docs.tobytes() for year, docs in self._years.items()}
         venues = {venue: (names, docs.tobytes()) for venue, (names, docs) in self._venues.items()}
         yield ("rest", buckets, prefixes, years, venues)
@@ -406,6 +417,7 @@ class SearchIndex:
         helpers: list[index_parts.Helper],
     ) -> Generator[float, None, None]:
         clock = Clock()
+        began = time.monotonic()
         start, stop = ranges[0] if ranges else (0, 0)
         # The helpers index their parts at the same pace: this part's progress is the whole's.
         postings = yield from _scaled(
@@ -413,6 +425,7 @@ class SearchIndex:
             0.0,
             0.85,
         )
+        own_part = time.monotonic() - began
         self._ids = {}
         ids = self._ids
         years: defaultdict[int, array[int]] = defaultdict(_new_postings)
@@ -427,7 +440,7 @@ class SearchIndex:
                 yield 0.86
                 clock.reset()
         for helper, (start, stop) in zip(helpers, ranges[1:], strict=True):
-            part = yield from _as_progress(helper.result_steps(), 0.88)
+            part = yield from _as_progress(helper.result_steps(own_part), 0.88)
             if part is None:  # the helper failed: its part is indexed here instead
                 part = yield from _scaled(
                     index_parts.postings_steps(

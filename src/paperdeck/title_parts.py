@@ -3,6 +3,7 @@ enough of them (~45 µs each: 100,000 take 4.5 s of one core)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import IO
 
@@ -27,9 +28,11 @@ def methods_and_titles(abstracts: Sequence[str]) -> list[Derived]:
     ]
     try:
         start, stop = ranges[0] if ranges else (0, 0)
+        began = time.monotonic()
         derived = [method_and_title(abstract) for abstract in abstracts[start:stop]]
+        patience = helper_process.PATIENCE + 2 * (time.monotonic() - began)
         for helper, (start, stop) in zip(started, ranges[1:], strict=True):
-            part = _answer(helper.output(), stop - start)
+            part = _answer(helper.output(patience), stop - start)
             if part is None:  # the helper failed: its part is derived here instead
                 part = [method_and_title(abstract) for abstract in abstracts[start:stop]]
             derived.extend(part)
