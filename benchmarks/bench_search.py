@@ -231,7 +231,7 @@ def _helper_peak(papers: list[Paper]) -> float:
     started from, and the benchmark holds every paper.
     """
     helpers = index_parts.helper_count(len(papers))
-    start, stop = helper_process.plan(len(papers), helpers)[1]
+    start, stop = helper_process.plan(len(papers), helpers, index_parts.OWN_WEIGHT)[1]
     wrapper = (
         "import resource, subprocess, sys\n"
         "with open(sys.argv[1], 'rb') as request:\n"

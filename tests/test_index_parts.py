@@ -66,6 +66,10 @@ def _contents(index: SearchIndex) -> list[object]:
     def table(postings: dict[str, array[int]]) -> dict[str, list[int]]:
         return {word: postings[word].tolist() for word in sorted(postings)}
 
+    # Word starts are worked out as queries ask for them: all of them, here.
+    steps = index._all_word_starts_steps(Clock())
+    for _ in steps:
+        pass
     return [
         [table(field) for field in index._postings],
         [table(prefixes) for prefixes in index._short_prefixes],
@@ -216,8 +220,11 @@ def test_helper_count_follows_the_setting_the_cores_and_the_size(
 
 
 @pytest.mark.parametrize("papers_count, helpers", [(0, 0), (1, 0), (5, 4), (100_000, 1), (7, 3)])
-def test_plan_covers_every_paper_once_in_order(papers_count: int, helpers: int) -> None:
-    ranges = helper_process.plan(papers_count, helpers)
+@pytest.mark.parametrize("own_weight", [1.0, index_parts.OWN_WEIGHT, 0.5])
+def test_plan_covers_every_paper_once_in_order(
+    papers_count: int, helpers: int, own_weight: float
+) -> None:
+    ranges = helper_process.plan(papers_count, helpers, own_weight)
     covered = [number for start, stop in ranges for number in range(start, stop)]
     assert covered == list(range(papers_count))
     assert all(stop > start for start, stop in ranges)
@@ -242,3 +249,29 @@ def test_the_helper_process_answers_a_request_and_refuses_anything_else(
     assert numbers == set(range(100, 140))
     refused = subprocess.run(command, input=b"hello", capture_output=True, check=False)
     assert refused.returncode != 0 and refused.stdout == b""
+
+
+def test_word_starts_worked_out_on_demand_match_the_words(
+    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = _index(papers, 0, monkeypatch)
+    for field in (0, 2):  # title, authors
+        words = list(index._postings[field])
+        prefixes = {word[:1] for word in words} | {word[:2] for word in words}
+        assert len(prefixes) > 20
+        for prefix in sorted(prefixes):
+            expected = sorted(
+                {
+                    number
+                    for word in words
+                    if word.startswith(prefix)
+                    for number in index._postings[field][word]
+                }
+            )
+            steps = index._word_starts_steps(field, prefix, Clock())
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as done:
+                    assert done.value.tolist() == expected, prefix
+                    break

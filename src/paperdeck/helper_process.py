@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
+from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
 
@@ -47,14 +48,13 @@ def helper_count(items: int, per_part: int) -> int:
     return max(0, min(wanted, items - 1, MAX_HELPERS))
 
 
-def plan(items: int, helpers: int) -> list[tuple[int, int]]:
-    """Ranges of item numbers, one per process, the caller's first.
-
-    Equal parts: measured on the search index at 100,000 papers on two cores, a bigger or
-    smaller part for the caller (which also feeds and reads the helpers) was slower.
-    """
-    parts = helpers + 1
-    ends = [items * done // parts for done in range(1, parts + 1)]
+def plan(items: int, helpers: int, own_weight: float = 1.0) -> list[tuple[int, int]]:
+    """Ranges of item numbers, one per process, the caller's first: equal parts, but the
+    caller's weighs `own_weight` times a helper's."""
+    weights = [own_weight] + [1.0] * helpers
+    total = sum(weights)
+    ends = [round(items * done / total) for done in accumulate(weights)]
+    ends[-1] = items
     starts = [0, *ends[:-1]]
     return [(start, end) for start, end in zip(starts, ends, strict=True) if end > start]
 

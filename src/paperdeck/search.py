@@ -21,7 +21,7 @@ from rapidfuzz.distance import OSA
 
 from paperdeck import helper_process, index_cache, index_parts
 from paperdeck.fold import raw_tokens, words
-from paperdeck.index_parts import FIELD_COUNT, as_array, split_arrays
+from paperdeck.index_parts import as_array, split_arrays
 from paperdeck.model import Annotation, Paper
 from paperdeck.query import Clause, Flag, Query, Term, YearRange, parse_query
 from paperdeck.slices import Clock
@@ -257,6 +257,7 @@ class SearchIndex:
         if unsaved is None:
             return
         papers, name, key = unsaved
+        yield from self._all_word_starts_steps(Clock())
         if key is None:
             key = yield from index_cache.key_steps(papers)
         yield from index_cache.save_steps(name, key, self._pack())
@@ -401,7 +402,9 @@ class SearchIndex:
         self._cache = OrderedDict()
         self._note_tokens = {}
         self._all = array("I", range(self._n))
-        ranges = helper_process.plan(self._n, index_parts.helper_count(self._n))
+        ranges = helper_process.plan(
+            self._n, index_parts.helper_count(self._n), index_parts.OWN_WEIGHT
+        )
         # Helpers start first: they index their parts while this process indexes its own.
         helpers = [index_parts.Helper(papers[start:stop], start) for start, stop in ranges[1:]]
         try:
@@ -450,9 +453,9 @@ class SearchIndex:
                     0.88,
                 )
             yield from _as_progress(index_parts.merge_steps(postings, part, clock), 0.9)
-        self._postings = tuple(postings[:FIELD_COUNT])
-        # The word starts of every field but the abstract.
-        self._short_prefixes = [*postings[FIELD_COUNT:], {}]
+        self._postings = tuple(postings)
+        # Filled as queries need them, and all of them before the index is cached.
+        self._short_prefixes = [{} for _ in FIELDS]
         by_first: defaultdict[str, set[str]] = defaultdict(set)
         for known in self._postings:
             for count, text in enumerate(known):
@@ -473,6 +476,46 @@ class SearchIndex:
         self._years = dict(years)
         self._venues = {venue: (tuple(words(venue)), docs) for venue, docs in venues.items()}
         yield 1.0
+
+    def _word_starts_steps(
+        self, field: int, prefix: str, clock: Clock
+    ) -> Generator[None, None, array[int]]:
+        """The papers with a word in `field` starting with this one- or two-letter prefix
+        (worked out the first time it is asked for)."""
+        known = self._short_prefixes[field]
+        found = known.get(prefix)
+        if found is not None:
+            return found
+        postings = self._postings[field]
+        vocabulary = self._vocabulary
+        low = bisect.bisect_left(vocabulary, prefix)
+        high = bisect.bisect_left(vocabulary, prefix + _MAX_CHAR, low)
+        papers: set[int] = set()
+        for word in vocabulary[low:high]:
+            docs = postings.get(word)
+            if docs is not None:
+                yield from _update(papers, docs, clock)
+        found = array("I", sorted(papers))
+        known[prefix] = found
+        return found
+
+    def _all_word_starts_steps(self, clock: Clock) -> Generator[None, None, None]:
+        """Work out every word start of every field but the abstract (for the cache)."""
+        for field in range(len(FIELDS)):
+            if field == _ABSTRACT:
+                continue
+            prefixes: set[str] = set()
+            for count, word in enumerate(self._postings[field]):
+                prefixes.add(word[:1])
+                prefixes.add(word[:2])
+                if count & 1023 == 1023 and clock.due():
+                    yield
+                    clock.reset()
+            for prefix in sorted(prefixes):
+                yield from self._word_starts_steps(field, prefix, clock)
+                if clock.due():
+                    yield
+                    clock.reset()
 
     def __len__(self) -> int:
         return self._n
@@ -883,8 +926,8 @@ class SearchIndex:
                     continue
                 if exact is not None:
                     weighted.append((_FIELD_WEIGHT[field] * _KIND_WEIGHT[_EXACT], exact))
-                starts = self._short_prefixes[field].get(word)
-                if starts is not None:
+                starts = yield from self._word_starts_steps(field, word, clock)
+                if starts:
                     weighted.append((_FIELD_WEIGHT[field] * _KIND_WEIGHT[_PREFIX], starts))
         else:
             # Excluding papers on a guess would hide what the user did not ask to hide.
