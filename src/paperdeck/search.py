@@ -47,6 +47,8 @@ _CHUNK = 16384
 _CACHE_SIZE = 8
 # Postings per chunk of the index cache: loading one (~2 MB) takes a few milliseconds.
 _PART = 250_000
+_VOCABULARY_PIECE = 32768
+"""Words per chunk of the index cache's vocabulary."""
 # A short word in more than 1 in this many abstracts says nothing about a paper.
 _COMMON_SHORT = 10
 _MAX_CHAR = "\U0010ffff"
@@ -310,7 +312,10 @@ class SearchIndex:
                 size += len(docs) + 16
                 if count & 8191 == 8191:
                     yield None
-        yield (self._n, vocabulary, len(parts))
+        pieces = range(0, len(vocabulary), _VOCABULARY_PIECE)
+        yield (self._n, len(vocabulary), len(pieces), len(parts))
+        for start in pieces:
+            yield vocabulary[start : start + _VOCABULARY_PIECE]
         for field, part in parts:
             yield _postings_chunk(field, part, self._postings[field], number)
         buckets: dict[str, tuple[bytes, list[int]]] = {}
@@ -337,10 +342,18 @@ class SearchIndex:
     ) -> Generator[float, None, None]:
         """Set the index up from what `_pack` made, a chunk per slice; raises on anything
         unexpected, leaving the index as it was."""
-        count, vocabulary, parts = next(chunks)
-        if count != len(papers) or type(vocabulary) is not list:
+        count, words, pieces, parts = next(chunks)
+        if count != len(papers):
             raise ValueError("not this index")
-        yield 0.2
+        vocabulary: list[str] = []
+        for _ in range(pieces):
+            piece = next(chunks)
+            if type(piece) is not list:
+                raise ValueError("not this index")
+            vocabulary.extend(piece)
+            yield 0.2 * len(vocabulary) / max(1, words)
+        if len(vocabulary) != words:
+            raise ValueError("not this index")
         word_at = vocabulary.__getitem__
         postings: list[dict[str, array[int]]] = [{} for _ in FIELDS]
         for done, chunk in enumerate(chunks, 1):
