@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -42,7 +43,7 @@ def _list_rows(path: Path, *, parse_back: bool) -> list[Row]:
     one = _best(lambda: cite(first, "bibtex", key=keys[first.id]), 50)
     out.append((f"cite one paper, BibTeX ({path.name})", one * 1e6, "µs", size))
     for fmt in FORMATS:
-        seconds = _best(lambda fmt=fmt: cite_many(papers, fmt, keys=keys), 2)
+        seconds = _best(functools.partial(cite_many, papers, fmt, keys=keys), 2)
         out.append((f"cite_many {fmt} ({path.name})", seconds * 1000, "ms", size))
     if parse_back:
         import bibtexparser

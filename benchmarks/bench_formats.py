@@ -71,8 +71,8 @@ def main(argv: list[str]) -> None:
     """`python benchmarks/bench_formats.py KEY=PATH ...` (keys as in benchmarks/run.py)."""
     paths: dict[str, Path | None] = {}
     for argument in argv:
-        key, _, value = argument.partition("=")
-        paths[key] = Path(value)
+        key, _, text = argument.partition("=")
+        paths[key] = Path(text)
     for name, value, unit, size in rows(paths):
         print(f"{name:<48} {value:>10.1f} {unit:<4} {size:>8}")
 
