@@ -247,8 +247,10 @@ def test_the_helper_process_answers_a_request_and_refuses_anything_else(
             break
     numbers = {number for docs in postings[3].values() for number in docs}
     assert numbers == set(range(100, 140))
-    refused = subprocess.run(command, input=b"hello", capture_output=True, check=False)
-    assert refused.returncode != 0 and refused.stdout == b""
+    for garbage in (b"hello", b"\xff" * 8 + b"x", request.getvalue()[:-3]):
+        refused = subprocess.run(command, input=garbage, capture_output=True, check=False)
+        assert refused.returncode == 2 and refused.stdout == b""
+        assert b"Traceback" not in refused.stderr
 
 
 def test_word_starts_worked_out_on_demand_match_the_words(

@@ -23,6 +23,8 @@ MAX_HELPERS = 7
 PATIENCE = 5.0
 """Seconds a helper may take beyond twice the caller's own part before it is given up."""
 _LENGTH = 8
+_MAX_FRAME = 1 << 28
+"""No frame is near this size (a few megabytes): a bigger length is garbage."""
 _CODE = (
     "import sys; sys.path.insert(0, sys.argv[1]); "
     "from paperdeck.helper_process import serve; sys.exit(serve(sys.argv[2]))"
@@ -80,6 +82,8 @@ def read_frame(stream: IO[bytes]) -> Any:
     if not head:
         return None
     size = int.from_bytes(head, "little")
+    if size > _MAX_FRAME:
+        raise ValueError("not a frame")
     data = stream.read(size)
     if len(head) != _LENGTH or len(data) != size:
         raise ValueError("cut short")
@@ -153,9 +157,10 @@ class HelperProcess:
         assert self._process is not None and self._process.stdout is not None
         try:
             self._output = self._process.stdout.read()
-        except (OSError, ValueError):
+        except Exception:  # whatever it was, there is no answer
             self._output = b""
-        self._process.wait()
+        finally:
+            self._process.wait()
 
     def output_steps(self, patience: float) -> Generator[None, None, bytes | None]:
         """Wait for the answer, a few milliseconds per slice: None unless the helper ended
