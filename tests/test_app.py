@@ -21,7 +21,7 @@ from paperdeck.help_screen import HelpScreen
 from paperdeck.library import Library, load_library
 from paperdeck.notes import NotesStore
 from paperdeck.resources import bundled_list
-from paperdeck.search import SearchResult
+from paperdeck.search import SearchIndex, SearchResult
 from paperdeck.tags_dialog import TagsDialog
 
 MakeApp = Callable[..., PaperdeckApp]
@@ -207,6 +207,29 @@ async def test_search_filters_highlights_and_clears(make_app: MakeApp) -> None:
         await settle(app, pilot)
         assert app.screen.focused is app.paper_list
         assert len(app.paper_list.rows) == 2
+
+
+async def test_search_on_an_index_built_by_helper_processes_then_cached(
+    make_app: MakeApp, long_list: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PAPERDECK_CACHE", str(cache))
+    monkeypatch.setenv("PAPERDECK_HELPERS", "2")  # titles and index, each in 3 parts
+    app = make_app(long_list)
+    with monkeypatch.context() as patch:
+        patch.setenv("PAPERDECK_HELPERS", "0")
+        patch.setenv("PAPERDECK_CACHE", "off")
+        expected = list(SearchIndex(app.papers).search("speculative decoding").indices)
+    assert len(expected) > 20
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        # Written once the index answered, by the same worker.
+        assert len(list(cache.glob("search-*.bin"))) == 1
+        await pilot.press("slash")
+        await type_text(pilot, "speculative decoding")
+        await settle(app, pilot)
+        assert list(app.paper_list.rows) == expected
+        assert f"{len(expected)} / 300" in header_text(app)
 
 
 async def test_keys_typed_in_a_burst_land_in_the_search_field(make_app: MakeApp) -> None:
