@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from paperdeck.helper_process import HelperProcess, Writer
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_title_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
@@ -15,3 +17,17 @@ def _private_title_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[P
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PAPERDECK_CACHE", str(folder))
         yield folder
+
+
+@pytest.fixture
+def started_helpers(monkeypatch: pytest.MonkeyPatch) -> list[HelperProcess]:
+    """Every helper process the test starts, in order."""
+    started: list[HelperProcess] = []
+    original = HelperProcess.__init__
+
+    def record(self: HelperProcess, job: str, write: Writer) -> None:
+        original(self, job, write)
+        started.append(self)
+
+    monkeypatch.setattr(HelperProcess, "__init__", record)
+    return started

@@ -86,28 +86,17 @@ def _index(papers: list[Paper], helpers: int, monkeypatch: pytest.MonkeyPatch) -
         return SearchIndex(papers)
 
 
-def _started(monkeypatch: pytest.MonkeyPatch) -> list[index_parts.Helper]:
-    """The helpers started from now on."""
-    started: list[index_parts.Helper] = []
-    original = index_parts.Helper.__init__
-
-    def record(self: index_parts.Helper, papers: list[Paper], offset: int) -> None:
-        original(self, papers, offset)
-        started.append(self)
-
-    monkeypatch.setattr(index_parts.Helper, "__init__", record)
-    return started
-
-
 @pytest.mark.parametrize("helpers", [1, 3])
 def test_helpers_build_the_index_one_process_builds(
-    papers: list[Paper], helpers: int, monkeypatch: pytest.MonkeyPatch
+    papers: list[Paper],
+    helpers: int,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     alone = _index(papers, 0, monkeypatch)
-    started = _started(monkeypatch)
     shared = _index(papers, helpers, monkeypatch)
-    assert len(started) == helpers
-    assert all(helper.result_code() == 0 for helper in started)
+    assert len(started_helpers) == helpers
+    assert all(helper.result_code() == 0 for helper in started_helpers)
     assert _contents(shared) == _contents(alone)
     assert _answers(shared) == _answers(alone)
     assert (
@@ -127,15 +116,17 @@ def test_helpers_build_the_index_one_process_builds(
     ids=["crash", "garbage", "empty frame", "silent"],
 )
 def test_a_failing_helper_has_its_part_built_here(
-    papers: list[Paper], command: str, monkeypatch: pytest.MonkeyPatch
+    papers: list[Paper],
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     alone = _index(papers, 0, monkeypatch)
     monkeypatch.setattr(
         helper_process, "helper_command", lambda job: [sys.executable, "-c", command]
     )
-    started = _started(monkeypatch)
     shared = _index(papers, 2, monkeypatch)
-    assert len(started) == 2
+    assert len(started_helpers) == 2
     assert _answers(shared) == _answers(alone)
 
 
@@ -150,7 +141,9 @@ def test_a_helper_that_cannot_start_has_its_part_built_here(
 
 
 def test_an_abandoned_build_stops_its_helpers(
-    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+    papers: list[Paper],
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     # A helper that would take a minute: the build is given up long before.
     monkeypatch.setattr(
@@ -159,15 +152,18 @@ def test_an_abandoned_build_stops_its_helpers(
         lambda job: [sys.executable, "-c", "import time; time.sleep(60)"],
     )
     monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
-    started = _started(monkeypatch)
     steps: Generator[float, None, SearchIndex] = SearchIndex.build_steps(papers)
     next(steps)
-    assert len(started) == 2
+    assert len(started_helpers) == 2
     steps.close()
-    assert all(helper.result_code() is not None for helper in started)
+    assert all(helper.result_code() is not None for helper in started_helpers)
 
 
-def test_a_stalled_helper_is_given_up(papers: list[Paper], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stalled_helper_is_given_up(
+    papers: list[Paper],
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+) -> None:
     alone = _index(papers, 0, monkeypatch)
     monkeypatch.setattr(
         helper_process,
@@ -175,28 +171,28 @@ def test_a_stalled_helper_is_given_up(papers: list[Paper], monkeypatch: pytest.M
         lambda job: [sys.executable, "-c", "import time; time.sleep(60)"],
     )
     monkeypatch.setattr(helper_process, "PATIENCE", 0.3)
-    started = _started(monkeypatch)
     began = time.monotonic()
     shared = _index(papers, 1, monkeypatch)
     assert time.monotonic() - began < 10
     assert _answers(shared) == _answers(alone)
-    assert started[0].result_code() is not None  # stopped, not left running
+    assert started_helpers[0].result_code() is not None  # stopped, not left running
 
 
 def test_a_paper_the_helper_cannot_be_sent_has_its_part_built_here(
-    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+    papers: list[Paper],
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     class Text(str):
         """A str subclass: marshal refuses it."""
 
     odd = [*papers[:-1], dataclasses.replace(papers[-1], title=Text(papers[-1].title))]
     alone = _index(odd, 0, monkeypatch)
-    started = _started(monkeypatch)
     began = time.monotonic()
     shared = _index(odd, 1, monkeypatch)
     # Stopped at once, not after the patience for a stalled helper (5 s).
     assert time.monotonic() - began < 4
-    assert started[0].result_code() not in (None, 0)
+    assert started_helpers[0].result_code() not in (None, 0)
     assert _answers(shared) == _answers(alone)
 
 

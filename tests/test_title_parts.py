@@ -27,27 +27,17 @@ def abstracts() -> list[str]:
     return found
 
 
-def _started(monkeypatch: pytest.MonkeyPatch) -> list[helper_process.HelperProcess]:
-    started: list[helper_process.HelperProcess] = []
-    original = helper_process.HelperProcess.__init__
-
-    def record(self: helper_process.HelperProcess, job: str, write: helper_process.Writer) -> None:
-        original(self, job, write)
-        started.append(self)
-
-    monkeypatch.setattr(helper_process.HelperProcess, "__init__", record)
-    return started
-
-
 @pytest.mark.parametrize("helpers", [1, 3])
 def test_helpers_derive_what_this_process_derives(
-    abstracts: list[str], helpers: int, monkeypatch: pytest.MonkeyPatch
+    abstracts: list[str],
+    helpers: int,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     monkeypatch.setenv(helper_process.HELPERS_ENV, str(helpers))
-    started = _started(monkeypatch)
     derived = title_parts.methods_and_titles(abstracts)
-    assert len(started) == helpers
-    assert all(helper.result_code() == 0 for helper in started)
+    assert len(started_helpers) == helpers
+    assert all(helper.result_code() == 0 for helper in started_helpers)
     assert derived == [method_and_title(abstract) for abstract in abstracts]
 
 
@@ -64,20 +54,24 @@ def test_helpers_derive_what_this_process_derives(
     ids=["crash", "cut short", "too few", "silent"],
 )
 def test_a_failing_helper_has_its_part_derived_here(
-    abstracts: list[str], command: str, monkeypatch: pytest.MonkeyPatch
+    abstracts: list[str],
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
     monkeypatch.setattr(
         helper_process, "helper_command", lambda job: [sys.executable, "-c", command]
     )
-    started = _started(monkeypatch)
     derived = title_parts.methods_and_titles(abstracts)
-    assert len(started) == 2
+    assert len(started_helpers) == 2
     assert derived == [method_and_title(abstract) for abstract in abstracts]
 
 
 def test_a_request_that_cannot_be_written_has_its_part_derived_here(
-    abstracts: list[str], monkeypatch: pytest.MonkeyPatch
+    abstracts: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     def broken(part: list[str]) -> helper_process.Writer:
         def write(stream: IO[bytes]) -> None:
@@ -88,22 +82,22 @@ def test_a_request_that_cannot_be_written_has_its_part_derived_here(
 
     monkeypatch.setenv(helper_process.HELPERS_ENV, "1")
     monkeypatch.setattr(title_parts, "_request_writer", broken)
-    started = _started(monkeypatch)
     derived = title_parts.methods_and_titles(abstracts)
-    assert started[0].result_code() not in (None, 0)
+    assert started_helpers[0].result_code() not in (None, 0)
     assert derived == [method_and_title(abstract) for abstract in abstracts]
 
 
 def test_a_list_loads_the_same_with_and_without_helpers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     monkeypatch.setenv("PAPERDECK_CACHE", "off")
     monkeypatch.setenv(helper_process.HELPERS_ENV, "0")
     alone = load_library([SAMPLE]).papers
     monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
-    started = _started(monkeypatch)
     shared = load_library([SAMPLE]).papers
-    assert len(started) == 2
+    assert len(started_helpers) == 2
     # Papers compare by identity: compare their fields.
     assert [dataclasses.astuple(paper) for paper in shared] == [
         dataclasses.astuple(paper) for paper in alone
