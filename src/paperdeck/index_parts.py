@@ -73,9 +73,11 @@ def postings_steps(
 
 
 def merge_steps(into: Postings, part: Postings, clock: Clock) -> Generator[None, None, None]:
-    """Add the postings of a later range of papers to `into`, in slices."""
+    """Move the postings of a later range of papers into `into`, in slices (`part` is left
+    empty: freeing it word by word here spares a long pause when it goes)."""
     for known, more in zip(into, part, strict=True):
-        for count, (word, docs) in enumerate(more.items()):
+        for count in range(len(more)):
+            word, docs = more.popitem()
             existing = known.get(word)
             if existing is None:
                 known[word] = docs
