@@ -18,14 +18,13 @@ import time
 import tracemalloc
 from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
 
 from paperdeck import helper_process, index_parts
 from paperdeck.model import Paper
 from paperdeck.search import SearchIndex
+from paperdeck.slices import finish
 
 Row = tuple[str, float, str, str]
-_R = TypeVar("_R")
 SAMPLE_SEED = 2026
 SAMPLES = 300
 TITLE_CHARS = 80
@@ -140,10 +139,10 @@ def _speed_rows(papers: list[Paper], *, memory: bool) -> list[Row]:
         # The first build finds no cache (as a user's first opening): timed until the index
         # answers, then the cache is written while searches already run.
         started = time.perf_counter()
-        index = _drain(SearchIndex.build_steps(papers))
+        index = finish(SearchIndex.build_steps(papers))
         build = time.perf_counter() - started
         started = time.perf_counter()
-        _drain(index.save_steps())
+        finish(index.save_steps())
         save = time.perf_counter() - started
         cache_bytes = sum(path.stat().st_size for path in cache.iterdir())
         started = time.perf_counter()
@@ -160,7 +159,7 @@ def _speed_rows(papers: list[Paper], *, memory: bool) -> list[Row]:
     for _ in range(2):  # more first openings, each with an empty cache of its own
         with _private_cache():
             started = time.perf_counter()
-            _drain(SearchIndex.build_steps(papers))
+            finish(SearchIndex.build_steps(papers))
             builds.append(time.perf_counter() - started)
     with _private_cache(off=True):
         build_slice = _longest_slice(lambda: SearchIndex.build_steps(papers))
@@ -257,15 +256,6 @@ def _helper_peak(papers: list[Paper]) -> float:
             check=True,
         )
     return int(done.stdout) / 1024  # KiB on Linux
-
-
-def _drain(steps: Generator[object, None, _R]) -> _R:
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            result: _R = done.value
-            return result
 
 
 @contextlib.contextmanager

@@ -4,6 +4,7 @@ fed and read by threads so that the caller goes on with its own part meanwhile."
 from __future__ import annotations
 
 import contextlib
+import io
 import marshal
 import os
 import subprocess
@@ -14,6 +15,8 @@ from collections.abc import Callable, Generator, Iterator
 from itertools import accumulate
 from pathlib import Path
 from typing import IO, Any
+
+from paperdeck.slices import finish
 
 Writer = Callable[[IO[bytes]], None]
 """Writes a job's request to a helper's input."""
@@ -92,15 +95,9 @@ def read_frame(stream: IO[bytes]) -> Any:
 
 def frames(output: bytes) -> Iterator[Any]:
     """The values in a helper's whole answer, one at a time; ValueError if it is cut short."""
-    view = memoryview(output)
-    position = 0
-    while position < len(view):
-        size = int.from_bytes(view[position : position + _LENGTH], "little")
-        start = position + _LENGTH
-        if start + size > len(view):
-            raise ValueError("cut short")
-        position = start + size
-        yield marshal.loads(view[start:position])
+    stream = io.BytesIO(output)
+    while (value := read_frame(stream)) is not None:
+        yield value
 
 
 class HelperProcess:
@@ -182,13 +179,7 @@ class HelperProcess:
 
     def output(self, patience: float) -> bytes | None:
         """The answer, waiting for it up to `patience` seconds."""
-        steps = self.output_steps(patience)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: bytes | None = done.value
-                return result
+        return finish(self.output_steps(patience))
 
     def result_code(self) -> int | None:
         """The helper's exit status; None while it runs or if it never started."""

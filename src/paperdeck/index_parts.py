@@ -13,7 +13,7 @@ from typing import IO, TypeAlias
 from paperdeck import helper_process
 from paperdeck.fold import fold_bytes
 from paperdeck.model import Paper
-from paperdeck.slices import Clock
+from paperdeck.slices import Clock, finish
 
 FIELD_COUNT = 4
 """Title, method, authors, abstract: the fields the index keeps postings for."""
@@ -37,14 +37,29 @@ def helper_count(papers: int) -> int:
     return helper_process.helper_count(papers, PAPERS_PER_PART)
 
 
+def _title(paper: Paper) -> str:
+    return paper.title
+
+
+def _method(paper: Paper) -> str:
+    return paper.method or ""
+
+
+def _authors(paper: Paper) -> str:
+    return " ".join(paper.authors)
+
+
+def _abstract(paper: Paper) -> str:
+    return paper.abstract
+
+
+_TEXT_OF = (_title, _method, _authors, _abstract)
+"""A paper's text in each field, in FIELDS order."""
+
+
 def field_texts(papers: Sequence[Paper]) -> tuple[Iterable[str], ...]:
     """Per field, the texts of the papers in order, read lazily."""
-    return (
-        (paper.title for paper in papers),
-        (paper.method or "" for paper in papers),
-        (" ".join(paper.authors) for paper in papers),
-        (paper.abstract for paper in papers),
-    )
+    return tuple(map(text_of, papers) for text_of in _TEXT_OF)
 
 
 def postings_steps(
@@ -129,10 +144,6 @@ class Helper:
         except (ValueError, TypeError, EOFError, IndexError):
             return None
 
-    def result_code(self) -> int | None:
-        """The helper's exit status; None while it runs or if it never started."""
-        return self._process.result_code()
-
     def close(self) -> None:
         """Stop the helper if it still runs."""
         self._process.close()
@@ -142,11 +153,9 @@ def write_request(stream: IO[bytes], papers: Sequence[Paper], offset: int) -> No
     """What a helper reads: the texts of the papers numbered from `offset`, a field at a time
     in frames, so that it indexes the titles while the abstracts are still on their way."""
     helper_process.write_frame(stream, (_PROTOCOL, offset, len(papers)))
-    for field in range(FIELD_COUNT):
+    for text_of in _TEXT_OF:
         for start in range(0, len(papers), _BATCH):
-            helper_process.write_frame(
-                stream, list(field_texts(papers[start : start + _BATCH])[field])
-            )
+            helper_process.write_frame(stream, list(map(text_of, papers[start : start + _BATCH])))
 
 
 def _new_postings() -> array[int]:
@@ -238,12 +247,8 @@ def serve(source: IO[bytes], target: IO[bytes]) -> int:
     if request is None:
         return 2
     offset, texts = request
-    steps = postings_steps(texts, offset, Clock())
     try:
-        while True:
-            next(steps)
-    except StopIteration as done:
-        postings: Postings = done.value
+        postings = finish(postings_steps(texts, offset, Clock()))
     except (ValueError, TypeError, EOFError):
         return 2
     if helper_process.read_frame(source) is not None:

@@ -24,7 +24,7 @@ from paperdeck.fold import raw_tokens, words
 from paperdeck.index_parts import as_array, split_arrays
 from paperdeck.model import Annotation, Paper
 from paperdeck.query import Clause, Flag, Query, Term, YearRange, parse_query
-from paperdeck.slices import Clock
+from paperdeck.slices import Clock, finish
 
 _T = TypeVar("_T")
 _Y = TypeVar("_Y")
@@ -206,13 +206,7 @@ class _TermHits:
     @property
     def scores(self) -> dict[int, float]:
         """The scores (built now if need be)."""
-        steps = self.scores_steps(Clock())
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: dict[int, float] = done.value
-                return result
+        return finish(self.scores_steps(Clock()))
 
 
 class SearchIndex:
@@ -543,13 +537,7 @@ class SearchIndex:
         sort: SortMode = "relevance",
     ) -> SearchResult:
         """Papers matching `query`, best first (or in `sort` order)."""
-        steps = self.search_steps(query, annotations=annotations, sort=sort)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: SearchResult = done.value
-                return result
+        return finish(self.search_steps(query, annotations=annotations, sort=sort))
 
     def search_steps(
         self,
