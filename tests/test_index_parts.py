@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 from array import array
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from pathlib import Path
 
 import pytest
@@ -94,9 +94,23 @@ def test_helpers_build_the_index_one_process_builds(
     started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     alone = _index(papers, 0, monkeypatch)
+    indexed_here: list[int] = []
+    original = index_parts.postings_steps
+
+    def counting(
+        fields: list[Iterable[str]], offset: int, clock: Clock
+    ) -> Generator[float, None, index_parts.Postings]:
+        texts = [list(texts) for texts in fields]
+        indexed_here.append(len(texts[0]))
+        return original(texts, offset, clock)
+
+    monkeypatch.setattr(index_parts, "postings_steps", counting)
     shared = _index(papers, helpers, monkeypatch)
     assert len(started_helpers) == helpers
     assert all(helper.result_code() == 0 for helper in started_helpers)
+    # This process indexed its own part only: the helpers' answers were used.
+    own = helper_process.plan(len(papers), helpers, index_parts.OWN_WEIGHT)[0]
+    assert indexed_here == [own[1] - own[0]]
     assert _contents(shared) == _contents(alone)
     assert _answers(shared) == _answers(alone)
     assert (

@@ -35,9 +35,19 @@ def test_helpers_derive_what_this_process_derives(
     started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     monkeypatch.setenv(helper_process.HELPERS_ENV, str(helpers))
+    derived_here: list[str] = []
+
+    def counting(abstract: str) -> tuple[str | None, str]:
+        derived_here.append(abstract)
+        return method_and_title(abstract)
+
+    monkeypatch.setattr(title_parts, "method_and_title", counting)
     derived = title_parts.methods_and_titles(abstracts)
     assert len(started_helpers) == helpers
     assert all(helper.result_code() == 0 for helper in started_helpers)
+    # This process derived its own part only: the helpers' answers were used.
+    own = helper_process.plan(len(abstracts), helpers)[0]
+    assert derived_here == abstracts[own[0] : own[1]]
     assert derived == [method_and_title(abstract) for abstract in abstracts]
 
 
