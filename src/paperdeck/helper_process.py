@@ -9,6 +9,7 @@ import marshal
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
@@ -104,8 +105,9 @@ class HelperProcess:
     """One helper process running `job` on what `write_request` writes to it.
 
     It starts at once, from a thread (starting a process takes ~10 ms); that thread then feeds
-    it while another collects its answer. A helper that cannot start, fails or is closed
-    answers None.
+    it while another waits for it to end. Its answer goes to a temporary file, not a pipe: a
+    pipe would make it wait, a pipe's worth at a time, for this busy process to read. A helper
+    that cannot start, fails or is closed answers None.
     """
 
     def __init__(self, job: str, write_request: Writer) -> None:
@@ -116,17 +118,25 @@ class HelperProcess:
         self._closed = False
         self._feeder = threading.Thread(target=self._feed, args=(job, write_request), daemon=True)
         self._collector = threading.Thread(target=self._collect, daemon=True)
+        self._answer: IO[bytes] | None = None
         self._feeder.start()
 
     def _feed(self, job: str, write_request: Writer) -> None:
         try:
+            # Closed by _collect once the helper ends, or below when it does not start.
+            answer = tempfile.TemporaryFile()  # noqa: SIM115
+        except OSError:
+            self._started.set()
+            return
+        try:
             process = subprocess.Popen(
                 helper_command(job),
                 stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+                stdout=answer,
                 stderr=subprocess.DEVNULL,
             )
         except (OSError, ValueError):
+            answer.close()
             self._started.set()
             return
         with self._lock:
@@ -135,9 +145,11 @@ class HelperProcess:
         if closed:  # given up on while it started
             process.kill()
             process.communicate()
+            answer.close()
             self._started.set()
             return
         # Started before it is said to be: a waiter then never takes it for finished.
+        self._answer = answer
         self._collector.start()
         self._started.set()
         assert process.stdin is not None
@@ -151,13 +163,16 @@ class HelperProcess:
                 process.stdin.close()
 
     def _collect(self) -> None:
-        assert self._process is not None and self._process.stdout is not None
+        answer = self._answer
+        assert self._process is not None and answer is not None
         try:
-            self._output = self._process.stdout.read()
+            self._process.wait()
+            answer.seek(0)
+            self._output = answer.read()
         except Exception:  # whatever it was, there is no answer
             self._output = b""
         finally:
-            self._process.wait()
+            answer.close()
 
     def output_steps(self, patience: float) -> Generator[None, None, bytes | None]:
         """Wait for the answer, a few milliseconds per slice: None unless the helper ended
