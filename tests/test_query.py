@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from paperdeck.fold import raw_tokens, words
+from paperdeck.fold import raw_tokens, word_set, words
 from paperdeck.query import Flag, Query, Term, YearRange, parse_query
 
 
@@ -220,6 +220,26 @@ def test_fold_unicode_math() -> None:
 
 def test_fold_keeps_other_scripts() -> None:
     assert words("ICML 2026 论文列表") == ["icml", "2026", "论文列表"]
+
+
+_FOLD_CASES = [
+    "Naïve Self-Supervised, GPT-4! Doumèche Waı̈ss Łukasz STRASSE straße",
+    r"$\mathcal{O}(n \log n)$ with $\tau$, $\varepsilon$ and G\"odel \cdot 50\%",
+    "τ and Γ, µ ℓ₂ ∞, ﬁne x² — “quoted” – ΣΑΣ İstanbul ＡＢＣ ǅ ICML 2026 论文列表",
+    "e\u0301 \u0301 a\u0308\u0308b plain ascii only",
+    "ẞ ß",  # one word's fold is another word of the text: ß, which folds on to ss
+]
+
+
+def test_the_index_folds_words_as_searches_do() -> None:
+    # The index builder's fast path must agree with fold() word for word, or searches miss.
+    for text in _FOLD_CASES:
+        assert word_set(text) == set(" ".join(words(text)).encode().split()), text
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=("Cs",)) | st.sampled_from("\\{}$ aZ")))
+def test_the_index_folds_any_text_as_searches_do(text: str) -> None:
+    assert word_set(text) == {word.encode() for word in words(text)}
 
 
 def test_raw_tokens_point_at_the_raw_text() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from itertools import filterfalse
 
 # LaTeX commands that only format or stand for a symbol: they fold to a word break.
 _DROP = frozenset(
@@ -118,7 +119,6 @@ def _build_unicode_table() -> dict[int, str | None]:
 
 _UNICODE_TABLE = _build_unicode_table()
 _COMBINING = "".join(chr(c) for c, v in _UNICODE_TABLE.items() if v is None)
-_SPECIAL = re.compile("[" + re.escape("".join(map(chr, _UNICODE_TABLE))) + "]")
 _ASCII_ALNUM = frozenset(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 # Byte table: every ASCII byte that is not a letter or digit becomes a space; UTF-8 bytes stay.
 _BYTE_TABLE = bytes(c if c in _ASCII_ALNUM or c >= 0x80 else 0x20 for c in range(256))
@@ -160,8 +160,26 @@ def _accent_repl(match: re.Match[str]) -> str:
     return match.group(1) or match.group(2)
 
 
-def _special_repl(match: re.Match[str]) -> str:
-    return _UNICODE_TABLE[ord(match.group(0))] or ""
+class _CharFolds(dict[int, str]):
+    """What each non-ASCII character folds to, worked out the first time it is met: a Greek
+    letter to its name, a combining mark to nothing, other letters and digits to themselves,
+    anything else to a space."""
+
+    def __missing__(self, code: int) -> str:
+        if code in _UNICODE_TABLE:
+            folded = _UNICODE_TABLE[code] or ""
+        else:
+            char = chr(code)
+            folded = char if char.isalnum() else " "
+        self[code] = folded
+        return folded
+
+
+_CHAR_FOLDS = _CharFolds()
+
+
+def _fold_run(match: re.Match[str]) -> str:
+    return match.group(0).translate(_CHAR_FOLDS)
 
 
 def _fold_unicode(text: str) -> str:
@@ -169,20 +187,19 @@ def _fold_unicode(text: str) -> str:
 
     ASCII punctuation is left for a byte translation table, much faster than a regex.
     """
-    text = _SPECIAL.sub(_special_repl, unicodedata.normalize("NFKD", text))
-    return _NON_ASCII.sub(_non_ascii_repl, text)
+    return _NON_ASCII.sub(_fold_run, unicodedata.normalize("NFKD", text))
 
 
-def _non_ascii_repl(match: re.Match[str]) -> str:
-    run = match.group(0)
-    return run if run.isalnum() else "".join(c if c.isalnum() else " " for c in run)
+def _unlatex(text: str) -> str:
+    """`text` with LaTeX accents and commands folded."""
+    text = _ACCENT_CMD.sub(_accent_repl, text)
+    return _LATEX_CMD.sub(_latex_repl, text)
 
 
 def _unplain(text: str) -> str:
     """`text` with LaTeX and Unicode folded, ASCII punctuation and case not yet."""
     if "\\" in text:
-        text = _ACCENT_CMD.sub(_accent_repl, text)
-        text = _LATEX_CMD.sub(_latex_repl, text)
+        text = _unlatex(text)
     return text if text.isascii() else _fold_unicode(text)
 
 
@@ -196,11 +213,21 @@ def fold(text: str, *, keep_case: bool = False) -> str:
     return text if keep_case else text.lower()
 
 
-def fold_bytes(text: str) -> bytes:
-    """`fold(text)` as UTF-8 bytes, fast for plain ASCII text (the index builder's hot path)."""
-    if "\\" in text or not text.isascii():
-        return _unplain(text).lower().encode().translate(_BYTE_TABLE)
-    return text.encode().translate(_LOWER_BYTE_TABLE)
+def word_set(text: str) -> set[bytes]:
+    """The distinct words of `fold(text)` as UTF-8 bytes, fast (the index builder's hot path)."""
+    if "\\" in text:
+        text = _unlatex(text)
+    if text.isascii():
+        return set(text.encode().translate(_LOWER_BYTE_TABLE).split())
+    # Every fold is one character's own: fold the ASCII ones for all the text at once, then
+    # the few words that still hold others (a regex finding those runs costs ~10 µs a text).
+    found = set(unicodedata.normalize("NFKD", text).encode().translate(_LOWER_BYTE_TABLE).split())
+    others = list(filterfalse(bytes.isascii, found))
+    # All of them out first: one's fold may be another as it stands (ẞ folds to ß, ß to ss).
+    found.difference_update(others)
+    for word in others:
+        found.update(word.decode().translate(_CHAR_FOLDS).lower().encode().split())
+    return found
 
 
 def words(text: str, *, keep_case: bool = False) -> list[str]:

@@ -11,7 +11,7 @@ from itertools import accumulate
 from typing import IO, TypeAlias
 
 from paperdeck import helper_process
-from paperdeck.fold import fold_bytes
+from paperdeck.fold import word_set
 from paperdeck.model import Paper
 from paperdeck.slices import Clock, finish
 
@@ -74,7 +74,7 @@ def postings_steps(
         raw: defaultdict[bytes, array[int]] = defaultdict(_new_postings)
         for number, text in enumerate(texts, offset):
             if text:
-                for word in set(fold_bytes(text).split()):
+                for word in word_set(text):
                     raw[word].append(number)
             if number & 15 == 0 and clock.due():
                 yield field / len(fields)
