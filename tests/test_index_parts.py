@@ -7,6 +7,7 @@ import io
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from array import array
 from collections.abc import Generator, Iterable
@@ -152,6 +153,38 @@ def test_a_helper_that_cannot_start_has_its_part_built_here(
         helper_process, "helper_command", lambda job: [str(tmp_path / "no-such-python")]
     )
     assert _answers(_index(papers, 2, monkeypatch)) == _answers(alone)
+
+
+def test_without_a_temporary_folder_no_helper_starts_and_the_part_is_built_here(
+    papers: list[Paper],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+) -> None:
+    # A helper's answer goes to a temporary file: with nowhere to put one, nothing starts.
+    alone = _index(papers, 0, monkeypatch)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    shared = _index(papers, 2, monkeypatch)
+    assert len(started_helpers) == 2
+    assert all(helper.result_code() is None for helper in started_helpers)  # never started
+    assert _answers(shared) == _answers(alone)
+
+
+def test_a_big_answer_arrives_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Megabytes, far more than a pipe holds: the helper writes it all, then ends.
+    answer = bytes(range(256)) * 40_000
+    command = (
+        f"import sys; sys.stdin.buffer.read(); sys.stdout.buffer.write({answer[:256]!r} * 40_000)"
+    )
+    monkeypatch.setattr(
+        helper_process, "helper_command", lambda job: [sys.executable, "-c", command]
+    )
+    helper = helper_process.HelperProcess("index", lambda stream: stream.write(b"request"))
+    try:
+        assert helper.output(10.0) == answer
+        assert helper.result_code() == 0
+    finally:
+        helper.close()
 
 
 def test_an_abandoned_build_stops_its_helpers(
