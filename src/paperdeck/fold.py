@@ -84,6 +84,7 @@ _LETTERS = {
     "ø": "o",
     "Ø": "O",
     "ß": "ss",
+    "ẞ": "SS",
     "æ": "ae",
     "Æ": "AE",
     "œ": "oe",
@@ -162,8 +163,8 @@ def _accent_repl(match: re.Match[str]) -> str:
 
 class _CharFolds(dict[int, str]):
     """What each non-ASCII character folds to, worked out the first time it is met: a Greek
-    letter to its name, a combining mark to nothing, other letters and digits to themselves,
-    anything else to a space."""
+    letter to its name, a Latin combining mark to nothing, other letters and digits to
+    themselves, anything else to a space."""
 
     def __missing__(self, code: int) -> str:
         if code in _UNICODE_TABLE:
@@ -171,8 +172,13 @@ class _CharFolds(dict[int, str]):
         else:
             char = chr(code)
             folded = char if char.isalnum() else " "
-        self[code] = folded
+        # Texts use a few hundred characters; a hostile one must not grow this without end.
+        if len(self) < _CHAR_FOLDS_KEPT:
+            self[code] = folded
         return folded
+
+
+_CHAR_FOLDS_KEPT = 8192
 
 
 _CHAR_FOLDS = _CharFolds()
@@ -221,12 +227,15 @@ def word_set(text: str) -> set[bytes]:
         return set(text.encode().translate(_LOWER_BYTE_TABLE).split())
     # Every fold is one character's own: fold the ASCII ones for all the text at once, then
     # the few words that still hold others (a regex finding those runs costs ~10 µs a text).
-    found = set(unicodedata.normalize("NFKD", text).encode().translate(_LOWER_BYTE_TABLE).split())
+    # A lone surrogate (no UTF-8 for it) gets through as bytes and folds to a space, as in fold().
+    data = unicodedata.normalize("NFKD", text).encode("utf-8", "surrogatepass")
+    found = set(data.translate(_LOWER_BYTE_TABLE).split())
     others = list(filterfalse(bytes.isascii, found))
-    # All of them out first: one's fold may be another as it stands (ẞ folds to ß, ß to ss).
+    # All of them out first: one's fold may be another as it stands.
     found.difference_update(others)
     for word in others:
-        found.update(word.decode().translate(_CHAR_FOLDS).lower().encode().split())
+        folded = word.decode("utf-8", "surrogatepass").translate(_CHAR_FOLDS).lower()
+        found.update(folded.encode().split())
     return found
 
 
