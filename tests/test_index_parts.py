@@ -263,7 +263,7 @@ def test_helper_count_follows_the_setting_the_cores_and_the_size(
 
 
 @pytest.mark.parametrize("papers_count, helpers", [(0, 0), (1, 0), (5, 4), (100_000, 1), (7, 3)])
-@pytest.mark.parametrize("own_weight", [1.0, index_parts.OWN_WEIGHT, 0.5])
+@pytest.mark.parametrize("own_weight", [1.0, 1.15, 0.5])
 def test_plan_covers_every_paper_once_in_order(
     papers_count: int, helpers: int, own_weight: float
 ) -> None:

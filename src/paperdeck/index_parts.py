@@ -22,9 +22,10 @@ Postings: TypeAlias = "list[dict[str, array[int]]]"
 PAPERS_PER_PART = 10_000
 """A part this size takes ~0.3 s to index; starting and feeding a helper ~40 ms."""
 OWN_WEIGHT = 1.0
-"""The indexing process's part against a helper's. This process also feeds the helper and
-merges its answer, but indexes no slower: at 100,000 papers on two cores (first build,
-medians of 5, interleaved) weights of 0.95 / 1.0 / 1.05 took 2.10 / 2.02 / 2.04 s."""
+"""The indexing process's part against a helper's. At 100,000 papers on two cores (first
+builds, medians of 5, weights interleaved): 0.85 took 2.23 s, 0.9 2.17 s, and 0.95 to 1.05
+took 2.02-2.10 s, differences within run-to-run noise; 1.15 (best while helpers answered
+through a pipe) was no better."""
 _BATCH = 4096
 """Papers per frame sent to a helper. The feeding thread holds the GIL ~1.5 ms per frame of
 abstracts and waits for it before each: with 1,024 a helper sat waiting for its texts for
