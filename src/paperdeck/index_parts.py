@@ -24,8 +24,8 @@ PAPERS_PER_PART = 10_000
 OWN_WEIGHT = 1.0
 """The indexing process's part against a helper's. At 100,000 papers on two cores (first
 builds, medians of 5, weights interleaved): 0.85 took 2.23 s, 0.9 2.17 s, and 0.95 to 1.05
-took 2.02-2.10 s, differences within run-to-run noise; 1.15 (best while helpers answered
-through a pipe) was no better."""
+took 2.02-2.10 s, differences within run-to-run noise; 1.1 took 2.13 s against 2.02 s for
+1.0 in the same run (1.15 was best while helpers answered through a pipe)."""
 _BATCH = 4096
 """Papers per frame sent to a helper. The feeding thread holds the GIL ~1.5 ms per frame of
 abstracts and waits for it before each: with 1,024 a helper sat waiting for its texts for
