@@ -144,9 +144,11 @@ def _postings_chunk(
 
 def _by_length(group: list[str]) -> tuple[list[str], list[int]]:
     """Words of three letters or more sorted by length, and where each length starts."""
-    ordered = sorted((word for word in group if len(word) >= 3), key=len)
-    longest = len(ordered[-1]) if ordered else 0
-    lengths = [len(word) for word in ordered]
+    ordered = sorted(group, key=len)  # stable: alphabetical within a length, as `group` is
+    lengths = list(map(len, ordered))
+    short = bisect.bisect_left(lengths, 3)
+    del ordered[:short], lengths[:short]
+    longest = lengths[-1] if lengths else 0
     starts = [bisect.bisect_left(lengths, length) for length in range(longest + 2)]
     return ordered, starts
 
