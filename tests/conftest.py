@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from paperdeck import helper_process
 from paperdeck.helper_process import HelperProcess, Writer
 
 
@@ -31,3 +33,15 @@ def started_helpers(monkeypatch: pytest.MonkeyPatch) -> list[HelperProcess]:
 
     monkeypatch.setattr(HelperProcess, "__init__", record)
     return started
+
+
+@pytest.fixture
+def helpers_run(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """Make every helper process run this Python code instead of its paperdeck job."""
+
+    def run(code: str) -> None:
+        monkeypatch.setattr(
+            helper_process, "helper_command", lambda job: [sys.executable, "-c", code]
+        )
+
+    return run

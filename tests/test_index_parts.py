@@ -6,11 +6,10 @@ import dataclasses
 import io
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 
 import pytest
@@ -135,11 +134,10 @@ def test_a_failing_helper_has_its_part_built_here(
     command: str,
     monkeypatch: pytest.MonkeyPatch,
     started_helpers: list[helper_process.HelperProcess],
+    helpers_run: Callable[[str], None],
 ) -> None:
     alone = _index(papers, 0, monkeypatch)
-    monkeypatch.setattr(
-        helper_process, "helper_command", lambda job: [sys.executable, "-c", command]
-    )
+    helpers_run(command)
     shared = _index(papers, 2, monkeypatch)
     assert len(started_helpers) == 2
     assert _answers(shared) == _answers(alone)
@@ -170,15 +168,15 @@ def test_without_a_temporary_folder_no_helper_starts_and_the_part_is_built_here(
     assert _answers(shared) == _answers(alone)
 
 
-def test_a_big_answer_arrives_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_big_answer_arrives_whole(
+    monkeypatch: pytest.MonkeyPatch, helpers_run: Callable[[str], None]
+) -> None:
     # Megabytes, far more than a pipe holds: the helper writes it all, then ends.
     answer = bytes(range(256)) * 40_000
     command = (
         f"import sys; sys.stdin.buffer.read(); sys.stdout.buffer.write({answer[:256]!r} * 40_000)"
     )
-    monkeypatch.setattr(
-        helper_process, "helper_command", lambda job: [sys.executable, "-c", command]
-    )
+    helpers_run(command)
     helper = helper_process.HelperProcess("index", lambda stream: stream.write(b"request"))
     try:
         assert helper.output(10.0) == answer
@@ -191,13 +189,10 @@ def test_an_abandoned_build_stops_its_helpers(
     papers: list[Paper],
     monkeypatch: pytest.MonkeyPatch,
     started_helpers: list[helper_process.HelperProcess],
+    helpers_run: Callable[[str], None],
 ) -> None:
     # A helper that would take a minute: the build is given up long before.
-    monkeypatch.setattr(
-        helper_process,
-        "helper_command",
-        lambda job: [sys.executable, "-c", "import time; time.sleep(60)"],
-    )
+    helpers_run("import time; time.sleep(60)")
     monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
     steps: Generator[float, None, SearchIndex] = SearchIndex.build_steps(papers)
     next(steps)
@@ -210,13 +205,10 @@ def test_a_stalled_helper_is_given_up(
     papers: list[Paper],
     monkeypatch: pytest.MonkeyPatch,
     started_helpers: list[helper_process.HelperProcess],
+    helpers_run: Callable[[str], None],
 ) -> None:
     alone = _index(papers, 0, monkeypatch)
-    monkeypatch.setattr(
-        helper_process,
-        "helper_command",
-        lambda job: [sys.executable, "-c", "import time; time.sleep(60)"],
-    )
+    helpers_run("import time; time.sleep(60)")
     monkeypatch.setattr(helper_process, "PATIENCE", 0.3)
     began = time.monotonic()
     shared = _index(papers, 1, monkeypatch)

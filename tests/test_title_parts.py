@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -68,11 +68,10 @@ def test_a_failing_helper_has_its_part_derived_here(
     command: str,
     monkeypatch: pytest.MonkeyPatch,
     started_helpers: list[helper_process.HelperProcess],
+    helpers_run: Callable[[str], None],
 ) -> None:
     monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
-    monkeypatch.setattr(
-        helper_process, "helper_command", lambda job: [sys.executable, "-c", command]
-    )
+    helpers_run(command)
     derived = title_parts.methods_and_titles(abstracts)
     assert len(started_helpers) == 2
     assert derived == [method_and_title(abstract) for abstract in abstracts]
