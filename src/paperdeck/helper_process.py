@@ -214,10 +214,9 @@ class HelperProcess:
         for thread in (self._feeder, self._collector):
             if thread.is_alive():
                 thread.join(1.0)
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    stream.close()
+        if process.stdin is not None:  # its answer file is closed by _collect
+            with contextlib.suppress(OSError, ValueError):
+                process.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(1.0)
 
