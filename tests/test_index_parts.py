@@ -18,7 +18,7 @@ from paperdeck import helper_process, index_parts
 from paperdeck.library import load_library
 from paperdeck.model import Paper
 from paperdeck.search import SearchIndex
-from paperdeck.slices import Clock
+from paperdeck.slices import Clock, finish
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
@@ -140,6 +140,42 @@ def test_a_failing_helper_has_its_part_built_here(
     helpers_run(command)
     shared = _index(papers, 2, monkeypatch)
     assert len(started_helpers) == 2
+    assert _answers(shared) == _answers(alone)
+
+
+# A real helper's answer, damaged after its first frames: those are merged by then.
+_REAL_ANSWER = (
+    "import io, sys\n"
+    "from paperdeck import index_parts\n"
+    "index_parts._FRAME_POSTINGS = 500\n"  # many frames, merged one by one
+    "out = io.BytesIO()\n"
+    "index_parts.serve(sys.stdin.buffer, out)\n"
+    "answer = out.getvalue()\n"
+)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "sys.stdout.buffer.write(answer[:-8] + b'garbage!')",  # the end frame is garbage
+        "sys.stdout.buffer.write(answer[: len(answer) * 3 // 4])",  # cut short in a frame
+        "sys.stdout.buffer.write(answer + answer)",  # two answers
+    ],
+    ids=["garbage end", "cut short", "twice"],
+)
+def test_a_helper_answer_damaged_after_its_first_frames_leaves_no_trace(
+    papers: list[Paper],
+    damage: str,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+    helpers_run: Callable[[str], None],
+) -> None:
+    alone = _index(papers, 0, monkeypatch)
+    helpers_run(_REAL_ANSWER + damage)
+    shared = _index(papers, 2, monkeypatch)
+    assert len(started_helpers) == 2
+    assert all(helper.result_code() == 0 for helper in started_helpers)
+    assert _contents(shared) == _contents(alone)
     assert _answers(shared) == _answers(alone)
 
 
@@ -273,13 +309,8 @@ def test_the_helper_process_answers_a_request_and_refuses_anything_else(
     command = helper_process.helper_command("index")
     done = subprocess.run(command, input=request.getvalue(), capture_output=True, check=False)
     assert done.returncode == 0
-    steps = index_parts._load_steps(done.stdout, Clock())
-    while True:
-        try:
-            next(steps)
-        except StopIteration as stop:
-            postings: index_parts.Postings = stop.value
-            break
+    postings: index_parts.Postings = [{} for _ in range(index_parts.FIELD_COUNT)]
+    assert finish(index_parts.merge_answer_steps(postings, done.stdout, 100, Clock()))
     numbers = {number for docs in postings[3].values() for number in docs}
     assert numbers == set(range(100, 140))
     for garbage in (b"hello", b"\xff" * 8 + b"x", request.getvalue()[:-3]):
