@@ -11,6 +11,7 @@ from paperdeck import index_cache
 from paperdeck.library import load_library
 from paperdeck.model import Paper
 from paperdeck.search import SearchIndex
+from paperdeck.slices import finish
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "seeds" / "icml2026.txt"
@@ -110,6 +111,33 @@ def test_build_steps_from_the_cache_yields_progress_and_the_index(
     assert progress and progress[-1] == 1.0
     assert progress == sorted(progress)
     assert _answers(index) == _answers(_cold(papers, monkeypatch))
+
+
+def test_a_first_build_starts_before_the_full_name_is_worked_out(
+    papers: list[Paper], cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No cache file shares the papers' ids: the build needs neither the name nor the key.
+    named: list[str] = []
+    original = index_cache.name_steps
+
+    def name_steps(given: list[Paper], ids_name: str):  # type: ignore[no-untyped-def]
+        named.append(ids_name)
+        return original(given, ids_name)
+
+    monkeypatch.setattr(index_cache, "name_steps", name_steps)
+    steps = SearchIndex.build_steps(papers)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            index: SearchIndex = done.value
+            break
+    assert named == [] and _cache_files(cache) == []
+    finish(index.save_steps())  # as the reader does once the index answers
+    assert len(named) == 1 and len(_cache_files(cache)) == 1
+    assert _cache_files(cache)[0].name.startswith(f"search-v1-{named[0]}")
+    assert _loads_from_cache(papers)
+    assert len(named) == 2
 
 
 def test_a_changed_title_invalidates_the_cache(papers: list[Paper], cache: Path) -> None:

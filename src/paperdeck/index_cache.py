@@ -10,6 +10,7 @@ import sys
 import tempfile
 from array import array
 from collections.abc import Generator, Iterable, Sequence
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -23,6 +24,8 @@ _PREFIX = "search-v1-"
 _HEAD = 8
 # Papers per piece of the key's digest: ~5 ms each at 100k.
 _KEY_BATCH = 2000
+_NAME_BATCH = 32768
+"""Ids per piece of `ids_name_steps`'s digest (~2 ms)."""
 
 _algorithm_version: str | None = None
 
@@ -46,10 +49,22 @@ def algorithm_version() -> str:
     return _algorithm_version
 
 
-def name_steps(papers: Sequence[Paper]) -> Generator[None, None, str]:
-    """A digest of the papers without their abstracts (their ids stand for them): cheap, it
-    names the cache file; `key_steps` then tells whether the file is this index."""
-    return _digest_steps(papers, abstracts=False)
+def ids_name_steps(papers: Sequence[Paper]) -> Generator[None, None, str]:
+    """The first half of the papers' cache name: a digest of their ids (~8 ms at 100,000).
+    When no cache file starts with it (`any_named`), the index is built at once."""
+    digest = _digest_start(papers, b"ids")
+    for start in range(0, len(papers), _NAME_BATCH):
+        digest.update(marshal.dumps(list(map(_ID, papers[start : start + _NAME_BATCH])), 2))
+        yield
+    return digest.hexdigest()[:16]
+
+
+def name_steps(papers: Sequence[Paper], ids_name: str) -> Generator[None, None, str]:
+    """The name of the papers' cache file: `ids_name` and a digest of what else the index
+    reads but the abstracts (their ids stand for them). Cheap; `key_steps` then tells
+    whether the file is this index."""
+    rest = yield from _digest_steps(papers, abstracts=False)
+    return ids_name + rest[:16]
 
 
 def key_steps(papers: Sequence[Paper]) -> Generator[None, None, str]:
@@ -57,9 +72,14 @@ def key_steps(papers: Sequence[Paper]) -> Generator[None, None, str]:
     return _digest_steps(papers, abstracts=True)
 
 
-def _digest_steps(papers: Sequence[Paper], *, abstracts: bool) -> Generator[None, None, str]:
+def _digest_start(papers: Sequence[Paper], kind: bytes) -> hashlib.blake2b:
     digest = hashlib.blake2b(algorithm_version().encode(), digest_size=20)
-    digest.update(len(papers).to_bytes(8, "little") + bytes([abstracts]))
+    digest.update(len(papers).to_bytes(8, "little") + kind)
+    return digest
+
+
+def _digest_steps(papers: Sequence[Paper], *, abstracts: bool) -> Generator[None, None, str]:
+    digest = _digest_start(papers, bytes([abstracts]))
     for start in range(0, len(papers), _KEY_BATCH):
         batch = papers[start : start + _KEY_BATCH]
         # Marshal version 2 has no back-references, so equal papers give equal bytes.
@@ -77,6 +97,9 @@ def _digest_steps(papers: Sequence[Paper], *, abstracts: bool) -> Generator[None
     return digest.hexdigest()
 
 
+_ID = attrgetter("id")
+
+
 def enabled() -> bool:
     """Whether indexes are cached (not when `$PAPERDECK_CACHE` is `off`)."""
     return cache_dir() is not None and bool(algorithm_version())
@@ -88,6 +111,12 @@ def cache_path(name: str) -> Path | None:
     if folder is None or not algorithm_version():
         return None
     return folder / f"{_PREFIX}{name[:32]}.bin"
+
+
+def any_named(ids_name: str) -> bool:
+    """Whether a cache file's name starts with this `ids_name_steps` digest."""
+    path = cache_path(ids_name)
+    return path is not None and any(path.parent.glob(f"{_PREFIX}{ids_name}*.bin"))
 
 
 def exists(name: str) -> bool:

@@ -269,8 +269,9 @@ class SearchIndex:
     _short_prefixes: list[dict[str, array[int]]]
     _years: dict[int, array[int]]
     _venues: dict[str, tuple[tuple[str, ...], array[int]]]
-    _unsaved: tuple[Sequence[Paper], str, str | None] | None
-    """What a new index is cached under, until `save_steps` has written it."""
+    _unsaved: tuple[Sequence[Paper], str, str | None, str | None] | None
+    """What a new index is cached under (papers, ids name, and name and key once worked
+    out), until `save_steps` has written it."""
 
     def __init__(self, papers: Sequence[Paper]) -> None:
         """Build the whole index now (or load it from the cache), and cache a new one."""
@@ -294,8 +295,10 @@ class SearchIndex:
         unsaved, self._unsaved = self._unsaved, None
         if unsaved is None:
             return
-        papers, name, key = unsaved
+        papers, ids_name, name, key = unsaved
         yield from self._all_word_starts_steps(Clock())
+        if name is None:
+            name = yield from index_cache.name_steps(papers, ids_name)
         if key is None:
             key = yield from index_cache.key_steps(papers)
         yield from index_cache.save_steps(name, key, self._pack())
@@ -306,10 +309,14 @@ class SearchIndex:
         if not index_cache.enabled():
             yield from self._build(papers)
             return
-        # The full key reads every abstract (~0.2 s at 100,000): only worth it for a file.
-        name = yield from _as_progress(index_cache.name_steps(papers), 0.0)
+        # The full name takes ~30 ms at 100,000 papers, the full key (it reads every abstract)
+        # ~0.2 s: each is only worked out when a cache file may be this index.
+        ids_name = yield from _as_progress(index_cache.ids_name_steps(papers), 0.0)
+        name: str | None = None
         key: str | None = None
-        if index_cache.exists(name):
+        if index_cache.any_named(ids_name):
+            name = yield from _as_progress(index_cache.name_steps(papers, ids_name), 0.0)
+        if name is not None and index_cache.exists(name):
             key = yield from _as_progress(index_cache.key_steps(papers), 0.0)
             chunks = index_cache.open_chunks(name, key)
             if chunks is not None:
@@ -323,7 +330,7 @@ class SearchIndex:
                 finally:
                     chunks.close()
         yield from self._build(papers)
-        self._unsaved = (papers, name, key)
+        self._unsaved = (papers, ids_name, name, key)
 
     def _pack(self) -> Iterator[object | None]:
         """The index as plain containers for the cache, a few megabytes per chunk: words as
