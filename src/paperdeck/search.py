@@ -70,6 +70,9 @@ class SearchResult:
 
 _NUMBERS_PER_SLICE = 16384
 """Papers numbered per slice by `_ids_steps` and `_years_venues_steps` (~3 ms)."""
+_ID = attrgetter("id")
+_YEAR = attrgetter("year")
+_VENUE = attrgetter("venue")
 
 
 def _ids_steps(papers: Sequence[Paper]) -> Generator[None, None, dict[str, int]]:
@@ -100,11 +103,6 @@ def _years_venues_steps(
             venues[venue_of[i]].append(start + i)
         yield
     return dict(years), dict(venues)
-
-
-_ID = attrgetter("id")
-_YEAR = attrgetter("year")
-_VENUE = attrgetter("venue")
 
 
 def _new_postings() -> array[int]:
