@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from paperdeck.citations import FORMATS, citation_keys, cite, cite_many
-from paperdeck.library import load_library
+from paperdeck.core.citations import FORMATS, citation_keys, cite, cite_many
+from paperdeck.core.library import load_library
 
 Row = tuple[str, float, str, str]
 

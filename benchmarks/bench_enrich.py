@@ -10,9 +10,9 @@ import unicodedata
 from dataclasses import replace
 from pathlib import Path
 
-from paperdeck.enrich import enrich_papers
-from paperdeck.formats import read_list
-from paperdeck.library import papers_from_raw
+from paperdeck.core.enrich import enrich_papers
+from paperdeck.core.formats import read_list
+from paperdeck.core.library import papers_from_raw
 
 Row = tuple[str, float, str, str]
 SHUFFLE_SEED = 2026

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from paperdeck.formats import read_list
+from paperdeck.core.formats import read_list
 
 Row = tuple[str, float, str, str]
 

@@ -8,7 +8,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from paperdeck.library import load_library
+from paperdeck.core.library import load_library
 
 Row = tuple[str, float, str, str]
 

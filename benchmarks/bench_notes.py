@@ -11,9 +11,9 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from paperdeck.ids import assign_ids
-from paperdeck.model import Paper
-from paperdeck.notes import NotesStore
+from paperdeck.core.ids import assign_ids
+from paperdeck.core.model import Paper
+from paperdeck.core.notes.store import NotesStore
 
 Row = tuple[str, float, str, str]
 NOTES = 10_000

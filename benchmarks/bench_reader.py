@@ -106,10 +106,10 @@ def _stop(pid: int, fd: int) -> None:
 async def _key_costs(path: Path | None, keys: tuple[str, ...]) -> dict[str, float]:
     import gc
 
-    from paperdeck.app import PaperdeckApp
-    from paperdeck.library import load_library
-    from paperdeck.notes import NotesStore
-    from paperdeck.resources import bundled_list
+    from paperdeck.core.library import load_library
+    from paperdeck.core.notes.store import NotesStore
+    from paperdeck.core.resources import bundled_list
+    from paperdeck.ui.app import PaperdeckApp
 
     library = load_library([path or bundled_list()])
     gc.freeze()

@@ -19,10 +19,11 @@ import tracemalloc
 from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 
-from paperdeck import helper_process, index_parts
-from paperdeck.model import Paper
-from paperdeck.search import SearchIndex
-from paperdeck.slices import finish
+from paperdeck.core.model import Paper
+from paperdeck.core.plumbing import helper_process
+from paperdeck.core.plumbing.slices import finish
+from paperdeck.core.search import index_parts
+from paperdeck.core.search.index import SearchIndex
 
 Row = tuple[str, float, str, str]
 SAMPLE_SEED = 2026

@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from paperdeck.render import render_abstract
-from paperdeck.titles import derive_title, find_method
+from paperdeck.core.text.render import render_abstract
+from paperdeck.core.titles.derive import derive_title, find_method
 
 Row = tuple[str, float, str, str]
 
@@ -52,7 +52,7 @@ def title_rows(path: Path, label: str) -> list[Row]:
     recall: list[float] = []
     jaccard: list[float] = []
     # CPU time, best of three: other processes share the machine's two cores. Each paper's two
-    # calls come together, as paperdeck.library makes them (they share one analysis).
+    # calls come together, as paperdeck.core.library makes them (they share one analysis).
     per_paper = float("inf")
     for _ in range(3):
         start = time.process_time()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from paperdeck import helper_process
-from paperdeck.helper_process import HelperProcess, Writer
+from paperdeck.core.plumbing import helper_process
+from paperdeck.core.plumbing.helper_process import HelperProcess, Writer
 
 
 @pytest.fixture(autouse=True, scope="session")

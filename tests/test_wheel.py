@@ -46,7 +46,7 @@ def test_wheel_installs_and_runs_from_another_directory(tmp_path: Path) -> None:
         [
             str(python),
             "-c",
-            "from paperdeck.resources import seeds_dir, styles_dir;"
+            "from paperdeck.core.resources import seeds_dir, styles_dir;"
             "print(seeds_dir()); print(sorted(p.name for p in styles_dir().glob('*.tcss')))",
         ],
         cwd=elsewhere,

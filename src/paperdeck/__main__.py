@@ -1,5 +1,5 @@
 """Run paperdeck as `python -m paperdeck`."""
 
-from paperdeck.cli import main
+from paperdeck.cli.main import main
 
 raise SystemExit(main())

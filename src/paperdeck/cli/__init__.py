@@ -1,0 +1,1 @@
+"""The `paperdeck` command line: one module per command family."""

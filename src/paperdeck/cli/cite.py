@@ -1,0 +1,140 @@
+"""The `paperdeck cite` command: print papers' citations in a format, and copy them."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, warn
+from paperdeck.cli.notes import open_store, save_store
+from paperdeck.core.citations import (
+    DEFAULT_FORMAT,
+    FORMATS,
+    citation_keys,
+    cite_many,
+    describe_missing,
+)
+from paperdeck.core.clipboard import copy_text, tty_writer
+from paperdeck.core.errors import PaperdeckError
+from paperdeck.core.library import resolve_ref
+from paperdeck.core.model import Paper
+
+_REF = re.compile(r"[0-9A-Fa-f]+")
+
+
+def register(add: AddCommand) -> None:
+    """Add `cite` to the `paperdeck` command."""
+    parser = add(
+        "cite",
+        "Print the citations of papers (BibTeX unless told otherwise); --copy also copies them "
+        "and says how. Incomplete citations are marked in the text and named on stderr.",
+        run_cite,
+    )
+    parser.add_argument(
+        "refs",
+        nargs="+",
+        metavar="REF",
+        help="papers: positions, ids or unique id prefixes; the lists to open follow them",
+    )
+    parser.add_argument(
+        "-f",
+        "--format",
+        "-s",
+        "--style",
+        dest="style",
+        choices=list(FORMATS),
+        default=DEFAULT_FORMAT,
+        help=(
+            "citation format: "
+            + ", ".join(f"{name} ({label})" for name, label in FORMATS.items())
+            + f"; default {DEFAULT_FORMAT} (--list-format names the lists' format)"
+        ),
+    )
+    parser.add_argument(
+        "--copy", action="store_true", help="also copy to the clipboard and say how"
+    )
+    parser.add_argument(
+        "--latex",
+        action="store_true",
+        help="write non-ASCII characters as LaTeX commands in BibTeX and BibLaTeX",
+    )
+    add_paths_argument(parser)
+
+
+def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:
+    """REF ... PATH ...: the paths start at the first item that names a file, not a paper."""
+    for index, item in enumerate(items):
+        if index > 0 and _is_path(item):
+            return list(items[:index]), [Path(item) for item in items[index:]]
+    return list(items), []
+
+
+def _is_path(item: str) -> bool:
+    if _REF.fullmatch(item):
+        # A position or an id prefix, unless only a file of that name makes sense.
+        return Path(item).is_file() and not item.isdigit()
+    return os.sep in item or "." in item or Path(item).exists()
+
+
+def run_cite(args: argparse.Namespace) -> int:
+    """Print the citations of REF ... and, with --copy, copy them."""
+    refs, paths = split_refs(list(args.refs))
+    args.paths = list(args.paths) + paths
+    library = open_library(args)
+    chosen = _resolve(library.papers, refs)
+    notes = open_store(args)
+    keys = citation_keys(library.papers, notes)
+    corrections: dict[str, Mapping[str, Any]] = {}
+    for paper in chosen:
+        entry = notes.get(paper)
+        if entry is not None and entry.corrections:
+            corrections[paper.id] = entry.corrections
+    if notes.dirty:
+        # citation_keys pins the keys of papers with notes; keep them for the next run.
+        try:
+            save_store(notes)
+        except PaperdeckError as error:
+            warn(f"could not save citation keys to the notes file: {error}")
+    citation = cite_many(chosen, args.style, keys=keys, corrections=corrections, latex=args.latex)
+    print(citation.text)
+    for key, lacks in citation.missing_by_key.items():
+        if lacks:
+            warn(f"{key}: incomplete: {describe_missing(lacks)}")
+    if not args.copy:
+        return 0
+    with tty_writer() as write:
+        report = copy_text(citation.text, terminal_write=write)
+    what = f"{FORMATS[args.style]} for " + (
+        f'"{_short(chosen[0].title)}"' if len(chosen) == 1 else f"{len(chosen)} papers"
+    )
+    if report.confirmed:
+        warn(f"copied {what} to {report.describe()}")
+        return 0
+    if report.mechanisms:
+        warn(
+            f"sent {what} to {report.describe()} (OSC 52); the terminal cannot confirm it"
+            + (f" ({'; '.join(report.errors)})" if report.errors else "")
+        )
+        return 0
+    warn(f"could not copy {what}: {'; '.join(report.errors) or 'no clipboard here'}")
+    return 1
+
+
+def _resolve(papers: Sequence[Paper], refs: Sequence[str]) -> list[Paper]:
+    chosen: dict[str, Paper] = {}
+    for ref in refs:
+        paper = resolve_ref(papers, ref)
+        chosen.setdefault(paper.id, paper)
+    return list(chosen.values())
+
+
+def _short(title: str, width: int = 40) -> str:
+    if len(title) <= width:
+        return title
+    cut = title[: width - 1]
+    space = cut.rfind(" ", width // 2)
+    return (cut[:space] if space > 0 else cut).rstrip(" ,:;") + "…"

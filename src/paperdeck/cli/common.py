@@ -1,0 +1,82 @@
+"""What every CLI command shares: the common options, opening lists, and printing errors."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from paperdeck.core.formats import FORMAT_NAMES
+from paperdeck.core.library import Library, load_library
+from paperdeck.core.resources import bundled_list
+from paperdeck.core.text.sanitize import clean_line
+
+Command = Callable[[argparse.Namespace], int]
+AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
+"""What a feature's `register(add)` gets: add(name, help, run) -> the command's parser."""
+
+# Commands whose own `--format` names what they print; they take `--list-format` only.
+OUTPUT_FORMAT_COMMANDS = frozenset({"cite"})
+
+
+def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
+    """Options every command takes, before or after its positional arguments."""
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_argument_group("lists and notes")
+    group.add_argument(
+        "--list-format",
+        *(["--format"] if format_alias else []),
+        dest="format",
+        choices=FORMAT_NAMES,
+        default=None,
+        help="read every PATH in this format (default: from the extension, else sniffed)",
+    )
+    group.add_argument(
+        "--meta",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        type=Path,
+        help="a list with titles (JSONL, JSON, BibTeX, CSV) to match abstracts against; repeatable",
+    )
+    group.add_argument(
+        "--no-meta",
+        action="store_true",
+        help="do not apply NAME.meta.jsonl found beside NAME.txt",
+    )
+    group.add_argument(
+        "--notes",
+        metavar="FILE",
+        default=None,
+        help="the notes file (default: $PAPERDECK_NOTES, else the user data folder)",
+    )
+    return parser
+
+
+def add_paths_argument(parser: argparse.ArgumentParser) -> None:
+    """The trailing PATH ... every command takes (the bundled list when none)."""
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        type=Path,
+        help="paper lists to open (default: the bundled ICML 2026 list)",
+    )
+
+
+def open_library(args: argparse.Namespace) -> Library:
+    """Load the lists the command names, or the bundled one."""
+    paths: list[Path] = list(args.paths) or [bundled_list()]
+    library = load_library(
+        paths, fmt=args.format, meta=list(args.meta), use_sidecar=not args.no_meta
+    )
+    for warning in library.warnings:
+        warn(warning)
+    return library
+
+
+def warn(message: str) -> None:
+    """A one-line message on stderr, prefixed like every paperdeck message."""
+    # Messages quote file names and refs the user gave: no escape sequence reaches the terminal.
+    print(f"paperdeck: {clean_line(message.removeprefix('paperdeck: '))}", file=sys.stderr)

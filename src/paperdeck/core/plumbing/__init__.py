@@ -1,0 +1,1 @@
+"""Plumbing serving several jobs and knowing none: time slices, helper processes, atomic writes."""

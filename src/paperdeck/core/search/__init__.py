@@ -1,0 +1,1 @@
+"""Search: the query language, the word index, its cache and its parts built on several cores."""

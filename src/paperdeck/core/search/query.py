@@ -1,0 +1,224 @@
+"""The search query language: parse a query string into terms, phrases, fields and filters."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from paperdeck.core.text.fold import words
+
+TermField = Literal["any", "title", "author", "venue", "note", "tag"]
+TermMode = Literal["fuzzy", "exact", "phrase"]
+FlagName = Literal["starred", "unread", "reading", "read", "note", "tags"]
+
+_FIELDS: dict[str, TermField] = {
+    "title": "title",
+    "author": "author",
+    "authors": "author",
+    "venue": "venue",
+    "note": "note",
+    "tag": "tag",
+}
+_IS_FLAGS: dict[str, FlagName] = {
+    "starred": "starred",
+    "unread": "unread",
+    "reading": "reading",
+    "read": "read",
+}
+_HAS_FLAGS: dict[str, FlagName] = {"note": "note", "notes": "note", "tag": "tags", "tags": "tags"}
+_FIELD_PREFIX = re.compile(r"([A-Za-z]+):")
+_YEAR = re.compile(r"(\d{4})?(?:\.\.(\d{4})?)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """Words to find: a plain term (typo-tolerant, prefix), an exact substring or a phrase."""
+
+    text: str
+    """The term as typed, without its operators."""
+    words: tuple[str, ...]
+    """Its folded words; lower-case unless case_sensitive."""
+    mode: TermMode
+    field: TermField
+    case_sensitive: bool
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class YearRange:
+    """`year:2026` (low == high) or `year:2020..2023`; an open end is None."""
+
+    low: int | None
+    high: int | None
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """`is:starred`, `is:unread`, `is:reading`, `is:read`, `has:note`, `has:tags`."""
+
+    name: FlagName
+    negated: bool = False
+
+
+Atom = Term | YearRange | Flag
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """Alternatives joined by `|`: a paper passes when any of them does."""
+
+    alternatives: tuple[Atom, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A parsed query: every clause must pass. No clauses means no filter."""
+
+    text: str
+    clauses: tuple[Clause, ...]
+    message: str | None
+    """One line saying what could not be parsed and how it was read, else None."""
+
+    def positive_terms(self) -> list[Term]:
+        """The terms a match must contain (for ranking and highlighting), in query order."""
+        return [
+            atom
+            for clause in self.clauses
+            for atom in clause.alternatives
+            if isinstance(atom, Term) and not atom.negated
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Or:
+    """A `|` between two atoms."""
+
+
+def parse_query(text: str) -> Query:
+    """Parse `text`; anything unparseable is read literally or skipped, and said in `message`."""
+    messages: list[str] = []
+    items: list[Atom | _Or] = []
+    pos, end = 0, len(text)
+    while pos < end:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        token_end = _token_end(text, pos)
+        if text[pos:token_end] == "|":
+            items.append(_Or())
+            pos = token_end
+            continue
+        atom, pos = _parse_atom(text, pos, messages)
+        if atom is not None:
+            items.append(atom)
+    clauses = _group(items)
+    message = "; ".join(dict.fromkeys(messages)) if messages else None
+    return Query(text=text, clauses=clauses, message=message)
+
+
+def _token_end(text: str, pos: int) -> int:
+    while pos < len(text) and not text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _parse_atom(text: str, pos: int, messages: list[str]) -> tuple[Atom | None, int]:
+    negated = text[pos] == "!"
+    if negated:
+        pos += 1
+        if pos >= len(text) or text[pos].isspace():
+            messages.append('a lone "!" was ignored (write !word to exclude a word)')
+            return None, pos
+    field: TermField | Literal["year", "is", "has"] = "any"
+    prefix = _FIELD_PREFIX.match(text, pos)
+    if prefix is not None:
+        name = prefix.group(1).lower()
+        if name in _FIELDS:
+            field = _FIELDS[name]
+            pos = prefix.end()
+        elif name in ("year", "is", "has"):
+            field = name  # type: ignore[assignment]
+            pos = prefix.end()
+    if pos < len(text) and text[pos] == '"':
+        close = text.find('"', pos + 1)
+        if close < 0:
+            messages.append('unclosed " read as a phrase to the end of the query')
+            body, pos = text[pos + 1 :], len(text)
+            # Still being typed: its last word may be a word start, as in a plain term.
+            mode: TermMode = "fuzzy"
+        else:
+            body, pos = text[pos + 1 : close], close + 1
+            mode = "phrase"
+    else:
+        token_end = _token_end(text, pos)
+        # An open parenthesis groups a formula to its closing one: `O(n log n)` is one term.
+        while text.count("(", pos, token_end) > text.count(")", pos, token_end) and (
+            token_end < len(text)
+        ):
+            token_end = _token_end(text, token_end + 1)
+        body, pos = text[pos:token_end], token_end
+        mode = "fuzzy"
+        if body.startswith("'"):
+            body, mode = body[1:], "exact"
+    if field == "year":
+        return _parse_year(body, negated, messages), pos
+    if field in ("is", "has"):
+        return _parse_flag(field, body, negated, messages), pos
+    folded = tuple(words(body, keep_case=True))
+    # Smart case; a lone capital letter (`O` of `O(n)`, typed first) is not worth the cost.
+    case_sensitive = any(char.isupper() for char in "".join(folded)) and len("".join(folded)) > 1
+    if not case_sensitive:
+        folded = tuple(word.lower() for word in folded)
+    if not folded:
+        return None, pos
+    term_field: TermField = field  # type: ignore[assignment]
+    return Term(body, folded, mode, term_field, case_sensitive, negated), pos
+
+
+def _parse_year(body: str, negated: bool, messages: list[str]) -> YearRange | None:
+    if not body:
+        return None
+    match = _YEAR.fullmatch(body.strip())
+    if match is None or not (match.group(1) or match.group(2)):
+        messages.append(f"year:{body} is not a year or range (year:2026, year:2020..2023); ignored")
+        return None
+    low = int(match.group(1)) if match.group(1) else None
+    high = (int(match.group(2)) if match.group(2) else None) if ".." in body else low
+    if low is not None and high is not None and low > high:
+        low, high = high, low
+    return YearRange(low, high, negated)
+
+
+def _parse_flag(kind: str, body: str, negated: bool, messages: list[str]) -> Flag | None:
+    if not body:
+        return None
+    table = _IS_FLAGS if kind == "is" else _HAS_FLAGS
+    name = table.get(body.lower())
+    if name is None:
+        known = ", ".join(f"{kind}:{key}" for key in table)
+        messages.append(f"unknown filter {kind}:{body} (known: {known}); ignored")
+        return None
+    return Flag(name, negated)
+
+
+def _group(items: list[Atom | _Or]) -> tuple[Clause, ...]:
+    """Clauses of the atoms, `|` joining its neighbours.
+
+    A bar missing a term on one side (`a |`, `| a`, `a | | b`) is ignored without a message:
+    the query means what its terms say, and a trailing one is just the next alternative not
+    typed yet; a message for the leading one only and not the trailing one would be arbitrary.
+    """
+    groups: list[list[Atom]] = []
+    joining = False
+    for item in items:
+        if isinstance(item, _Or):
+            joining = bool(groups)
+            continue
+        if joining:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+        joining = False
+    return tuple(Clause(tuple(group)) for group in groups)

@@ -1,0 +1,58 @@
+"""The reader's remembered settings (theme, sort order, citation format) in a small JSON file."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from paperdeck.core.plumbing.atomic_write import atomic_write
+
+CONFIG_ENV = "PAPERDECK_CONFIG"
+SETTINGS_NAME = "settings.json"
+
+
+@dataclass
+class Settings:
+    """What the reader remembers between runs."""
+
+    theme: str = "textual-dark"
+    sort: str = "relevance"
+    citation_format: str = "bibtex"
+
+
+def settings_path() -> Path:
+    """`$PAPERDECK_CONFIG` (a file) when set, else the user config folder's settings.json."""
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_config_path
+
+    return user_config_path("paperdeck") / SETTINGS_NAME
+
+
+def load_settings(path: Path) -> Settings:
+    """The settings in `path`; defaults for anything missing, unreadable or of the wrong type."""
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Settings()
+    settings = Settings()
+    if isinstance(data, dict):
+        for field in fields(Settings):
+            value = data.get(field.name)
+            if isinstance(value, str) and value:
+                setattr(settings, field.name, value)
+    return settings
+
+
+def save_settings(path: Path, settings: Settings) -> str | None:
+    """Write atomically; return a one-line error instead of raising (settings are not precious)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(asdict(settings), indent=2, sort_keys=True) + "\n")
+    except OSError as error:
+        return f"could not save settings to {path}: {error.strerror or error}"
+    return None

@@ -1,0 +1,1 @@
+"""Method names and derived titles for papers that come without one."""

@@ -1,0 +1,1 @@
+"""The reader: a Textual app over the core."""

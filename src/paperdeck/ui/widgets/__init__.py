@@ -1,0 +1,1 @@
+"""The reader's panes: the paper list, the detail pane, the notes panel and the search box."""

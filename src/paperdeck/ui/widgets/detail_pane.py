@@ -1,0 +1,233 @@
+"""The detail pane: the selected paper's metadata, where it came from, and its rendered abstract."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.content import Content
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual
+
+from paperdeck.core.model import Paper
+from paperdeck.ui.key_routing import mark_origin
+from paperdeck.ui.safe_text import clean, one_line, plain, with_spans
+from paperdeck.ui.widgets.paper_list import Highlighter
+
+# Styles of the renderer's spans; strings so that theme variables resolve when painted.
+SPAN_STYLES = {
+    "bold": "bold",
+    "italic": "italic",
+    "math": "italic $text-secondary",
+    "link": "underline $text-accent",
+    "code": "$text-warning",
+}
+MATCH_STYLE = "bold $text-warning on $warning-muted"
+LABEL_STYLE = "$text-muted"
+
+
+def describe_source(meta_source: str, corrected: Sequence[str] = ()) -> str:
+    """Where a paper's title and authors came from, in words."""
+    if meta_source == "derived":
+        text = "title derived from the abstract (no metadata)"
+    elif meta_source == "list":
+        text = "given by the list"
+    elif meta_source.startswith("matched:"):
+        source, _, confidence = meta_source.removeprefix("matched:").rpartition("@")
+        if not source:
+            source, confidence = confidence, ""
+        text = f"matched from {source}" + (f" (confidence {confidence})" if confidence else "")
+    elif meta_source == "user":
+        text = "corrected by you"
+    else:
+        text = meta_source
+    if corrected:
+        text += "; corrected by you: " + ", ".join(corrected)
+    return text
+
+
+class DetailPane(ScrollView, can_focus=True):
+    """Title, method, authors, venue, id, links, metadata source, then the abstract.
+
+    A Line-API view: showing another paper re-wraps one Content and repaints this pane only,
+    with no layout pass over the screen (that pass cost more than the rest of a key press).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "scroll_down", "Scroll down", show=False),
+        Binding("k", "scroll_up", "Scroll up", show=False),
+        Binding("g", "scroll_home", "Top", show=False),
+        Binding("G", "scroll_end", "Bottom", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.paper: Paper | None = None
+        self.raw = False
+        self.content = Content("No paper selected")
+        self._strips: list[Strip] = []
+        self._wrapped_width = -1
+        # Going back to a paper (k after j, a search cleared) reuses its wrapped lines.
+        self._rendered: LRUCache[tuple[object, ...], tuple[Content, int, list[Strip]]]
+        self._rendered = LRUCache(maxsize=16)
+        self._key: tuple[object, ...] | None = None
+
+    @property
+    def text(self) -> str:
+        """What the pane shows, as plain text."""
+        return self.content.plain
+
+    def show(
+        self,
+        paper: Paper | None,
+        *,
+        query: str = "",
+        highlight: Callable[[str], Highlighter] | None = None,
+        corrections: Mapping[str, Any] | None = None,
+        raw: bool = False,
+    ) -> None:
+        """Show a paper (None: an empty pane), its matches for `query` highlighted.
+
+        `highlight(field)` gives the highlighter of one field ("title", "abstract"): each field
+        shows only the query terms that search in it.
+        """
+        same_paper = paper is self.paper
+        self.paper = paper
+        self.raw = raw
+        if paper is None:
+            self._set_content(Content.assemble(("No paper selected", "$text-muted")))
+            return
+        corrections = corrections or {}
+        fields = highlight if (highlight is not None and query) else None
+        key = (paper, raw, query if fields else "", repr(sorted(corrections.items())))
+        cached = self._rendered.get(key)
+        if cached is not None:
+            self.content, self._wrapped_width, self._strips = cached
+            self._key = key
+            self._set_virtual_height(self._wrapped_width, len(self._strips))
+            self._wrap()  # again only if the width changed since
+            self.refresh()
+            if not same_paper:
+                self.scroll_to(0, 0, animate=False)
+            return
+        title_text = one_line(str(corrections.get("title") or paper.title))
+        title = with_spans(title_text, fields("title")(title_text) if fields else (), MATCH_STYLE)
+        title = title.stylize_before("bold")
+        if paper.title_derived and not corrections.get("title"):
+            title = title.stylize_before("italic $text-muted")
+        if paper.method:
+            start = title_text.find(paper.method)
+            if start >= 0:
+                title = title.stylize("$text-accent", start, start + len(paper.method))
+        self._set_content(
+            Content("\n\n").join(
+                [
+                    title,
+                    self._meta(paper, corrections),
+                    self._abstract(paper, fields("abstract") if fields else None, raw),
+                ]
+            ),
+            key,
+        )
+        if not same_paper:
+            self.scroll_to(0, 0, animate=False)
+
+    def _set_content(self, content: Content, key: tuple[object, ...] | None = None) -> None:
+        self.content = content
+        self._key = key
+        self._wrapped_width = -1
+        self._wrap()
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        # Wrapped lines hold the theme's colours.
+        self._rendered.clear()
+        self._wrapped_width = -1
+
+    def _wrap(self) -> None:
+        width = self.scrollable_content_region.width
+        if width <= 0 or width == self._wrapped_width:
+            return
+        self._wrapped_width = width
+        # Unpadded: render_line pads each line to the width anyway (one strip fewer per line).
+        self._strips = Visual.to_strips(
+            self, self.content, width, None, self.visual_style, pad=False
+        )
+        if self._key is not None:
+            self._rendered[self._key] = (self.content, width, self._strips)
+        self._set_virtual_height(width, len(self._strips))
+
+    def _set_virtual_height(self, width: int, height: int) -> None:
+        size = Size(width, height)
+        if size != self.virtual_size:
+            # Not the reactive's setter: that asks for a layout pass of the whole screen, which
+            # a pane of fixed size (its scrollbar always shown) never needs.
+            self.set_reactive(ScrollView.virtual_size, size)
+            self._scroll_update(size)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Textual then runs Widget._on_key itself (handlers run along the MRO).
+        mark_origin(self, event)
+
+    def _on_resize(self, event: events.Resize) -> None:
+        self._wrap()
+
+    def render_line(self, y: int) -> Strip:
+        self._wrap()
+        width = self.scrollable_content_region.width
+        row = y + round(self.scroll_y)
+        if row < len(self._strips):
+            return self._strips[row].crop_extend(0, width, self.rich_style)
+        return Strip.blank(width, self.rich_style)
+
+    def _meta(self, paper: Paper, corrections: Mapping[str, Any]) -> Content:
+        lines: list[Content] = []
+
+        def field(label: str, value: str, style: str = "") -> None:
+            lines.append(
+                Content.assemble((f"{label:<9}", LABEL_STYLE), plain(one_line(value), style))
+            )
+
+        if paper.method:
+            field("Method", paper.method, "bold $text-accent")
+        authors = corrections.get("authors") or paper.authors
+        if isinstance(authors, str):
+            authors = [authors]
+        field("Authors", ", ".join(str(a) for a in authors) if authors else "unknown", "")
+        venue = " ".join(part for part in (paper.venue or "", str(paper.year or "")) if part)
+        if venue:
+            field("Venue", venue)
+        field("Id", f"{paper.id}  ·  #{paper.position} in {paper.list_name}")
+        url = str(corrections.get("url") or paper.url or "")
+        links = ([url] if url else []) + [link for link in paper.links if link != url]
+        for link in links:
+            field("Link", link, "underline $text-accent")
+        corrected = [name for name in ("title", "authors", "url") if corrections.get(name)]
+        field("Source", describe_source(paper.meta_source, corrected), "$text-muted")
+        return Content("\n").join(lines)
+
+    def _abstract(self, paper: Paper, spans_for: Highlighter | None, raw: bool) -> Content:
+        if raw:
+            text = clean(paper.abstract)
+            content = plain(text)
+            heading = "Abstract (source)"
+        else:
+            from paperdeck.core.text.render import render_abstract
+
+            rendered = render_abstract(paper.abstract)
+            text = clean(rendered.text)
+            content = plain(text)
+            if text == rendered.text:
+                for span in rendered.spans:
+                    content = content.stylize(SPAN_STYLES.get(span.style, ""), span.start, span.end)
+            heading = "Abstract"
+        if spans_for is not None:
+            for start, end in spans_for(text):
+                content = content.stylize(MATCH_STYLE, start, end)
+        return Content.assemble((heading, "bold $text-muted"), "\n", content)

@@ -1,0 +1,110 @@
+"""The notes panel: the selected paper's state, star and tags above an editor for its note."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, Literal
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Static, TextArea
+
+from paperdeck.core.model import Annotation, Paper
+from paperdeck.core.text.sanitize import clean_text
+from paperdeck.ui.safe_text import one_line
+
+SaveState = Literal["saved", "unsaved", "error"]
+STATE_WORDS = {"unread": "● unread", "reading": "◐ reading", "read": "✓ read"}
+
+
+class NoteEditor(TextArea):
+    """The note's text area; Esc hands the focus back instead of being swallowed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "leave", "Leave the note", show=True),
+    ]
+
+    class Left(Message):
+        """The user left the editor with Esc."""
+
+    def action_leave(self) -> None:
+        self.post_message(self.Left())
+
+
+class NotesPanel(Vertical):
+    """Shows one paper's annotation and edits its note."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.paper: Paper | None = None
+        self._annotation: Annotation | None = None
+        self._save_state: SaveState | None = None  # None: not painted yet
+        self._save_detail = ""
+        self.loaded_text = ""
+        """The note as loaded into the editor: the editor showing just this is no edit."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="notes-status")
+        yield NoteEditor(
+            id="note-editor",
+            soft_wrap=True,
+            tab_behavior="focus",
+            placeholder="No note yet. Press n to write one; it saves itself.",
+        )
+
+    @property
+    def editor(self) -> NoteEditor:
+        """The note's text area."""
+        return self.query_one("#note-editor", NoteEditor)
+
+    def load(self, paper: Paper | None, annotation: Annotation | None) -> None:
+        """Show a paper's note and state (the caller has saved the previous paper's note)."""
+        self.paper = paper
+        self._annotation = annotation
+        # Tabs kept: the editor shows a note as stored, so viewing it never rewrites it.
+        text = clean_text(annotation.note) if annotation is not None else ""
+        self.loaded_text = text
+        editor = self.editor
+        editor.disabled = paper is None
+        if editor.text != text:
+            editor.load_text(text)
+        self._paint_status()
+
+    def show_annotation(self, annotation: Annotation | None) -> None:
+        """Repaint the state line after star, state or tags changed."""
+        self._annotation = annotation
+        self._paint_status()
+
+    def set_save_state(self, state: SaveState, detail: str = "") -> None:
+        """Saved, unsaved, or the save error in one line."""
+        if (state, detail) == (self._save_state, self._save_detail):
+            return  # called on every key typed in the note
+        self._save_state = state
+        self._save_detail = detail
+        self._paint_status()
+
+    def _paint_status(self) -> None:
+        annotation = self._annotation
+        parts: list[Content | tuple[str, str] | str] = []
+        if self.paper is None:
+            parts.append(("no paper", "$text-muted"))
+        else:
+            state = annotation.state if annotation is not None else "unread"
+            parts.append((STATE_WORDS.get(state, state), "$text-primary"))
+            if annotation is not None and annotation.starred:
+                parts.extend(["  ", ("★ starred", "$text-warning")])
+            tags: Sequence[str] = annotation.tags if annotation is not None else ()
+            if tags:
+                parts.extend(["  ", (" ".join("#" + one_line(t) for t in tags), "$text-accent")])
+        parts.append("  ")
+        if self._save_state in (None, "saved"):
+            parts.append(("saved", "$text-success"))
+        elif self._save_state == "unsaved":
+            parts.append(("unsaved", "$text-warning"))
+        else:
+            parts.append((one_line("not saved: " + self._save_detail), "bold $text-error"))
+        # One line of fixed size: no layout pass needed.
+        self.query_one("#notes-status", Static).update(Content.assemble(*parts), layout=False)

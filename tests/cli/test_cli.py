@@ -1,0 +1,194 @@
+"""The CLI as a user runs it: list, show, search, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = ROOT / "seeds" / "icml2026.txt"
+MESSY = Path(__file__).parents[1] / "data" / "messy"
+
+
+def run(
+    *args: str, cwd: Path | None = None, notes: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if notes is not None:
+        env["PAPERDECK_NOTES"] = str(notes)
+    return subprocess.run(
+        [sys.executable, "-m", "paperdeck", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    return tmp_path / "notes.json"
+
+
+def test_list_prints_one_line_per_bundled_paper(notes: Path) -> None:
+    result = run("list", notes=notes)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 19
+    number, paper_id, title = lines[0].split(maxsplit=2)
+    assert number == "1" and len(paper_id) >= 8
+    assert title.startswith("InteractScience")
+
+
+def test_list_json_has_the_shared_field_names(notes: Path) -> None:
+    result = run("list", "--json", str(SEED), "--no-meta", notes=notes)
+    assert result.returncode == 0, result.stderr
+    papers = json.loads(result.stdout)
+    assert len(papers) == 19
+    for key in (
+        "position",
+        "id",
+        "title",
+        "title_derived",
+        "method",
+        "authors",
+        "venue",
+        "year",
+        "url",
+        "list",
+    ):
+        assert key in papers[0]
+    assert [p["position"] for p in papers] == list(range(1, 20))
+    assert all(p["title_derived"] for p in papers)
+    assert papers[0]["venue"] == "ICML" and papers[0]["year"] == 2026
+    assert papers[0]["list"] == "icml2026"
+    assert len({p["title"] for p in papers}) == 19
+
+
+def test_options_may_come_before_or_after_paths(notes: Path) -> None:
+    before = run("list", "--json", "--no-meta", str(SEED), notes=notes)
+    after = run("list", str(SEED), "--no-meta", "--json", notes=notes)
+    assert before.returncode == after.returncode == 0
+    assert before.stdout == after.stdout
+
+
+def test_show_by_position_id_and_prefix(notes: Path) -> None:
+    listing = json.loads(run("list", "--json", notes=notes).stdout)
+    mari = next(p for p in listing if p["method"] == "MARI")
+    by_position = run("show", str(mari["position"]), notes=notes)
+    by_id = run("show", mari["id"], notes=notes)
+    by_prefix = run("show", mari["id"][:6], notes=notes)
+    assert by_position.returncode == 0, by_position.stderr
+    assert by_position.stdout == by_id.stdout == by_prefix.stdout
+    assert "Method:  MARI" in by_id.stdout
+    assert "https://github.com/V1centNevwake/MARI" in by_id.stdout
+    assert "Representation intervention" in by_id.stdout
+
+
+def test_show_renders_latex_as_unicode(notes: Path) -> None:
+    listing = json.loads(run("list", "--json", notes=notes).stdout)
+    first = listing[0]
+    shown = run("show", first["id"], notes=notes)
+    raw = run("show", first["id"], "--raw", notes=notes)
+    assert "\\textsc{InteractScience}" in raw.stdout
+    assert "\\textsc" not in shown.stdout
+    assert "InteractScience" in shown.stdout
+
+
+def test_several_lists_open_together(notes: Path) -> None:
+    result = run("list", "--json", str(SEED), str(MESSY / "crlf.txt"), notes=notes)
+    assert result.returncode == 0, result.stderr
+    papers = json.loads(result.stdout)
+    assert len(papers) == 39
+    assert {p["list"] for p in papers} == {"icml2026", "crlf"}
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("list", "no/such/file.txt"), "no such file"),
+        (("list", "."), "is a directory"),
+        (("list", str(MESSY / "empty.txt")), "no papers"),
+        (("list", str(MESSY / "header_only.txt")), "no papers"),
+        (("show", "999"), "no paper at that position"),
+        (("show", "zzzzzzzz"), "no paper with that id"),
+        (("list", "--format", "yaml"), "invalid choice"),
+        (("search",), "required"),
+        (("search", "x", "--limit", "-5"), "not a count"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    args: tuple[str, ...], expected: str, notes: Path
+) -> None:
+    result = run(*args, cwd=ROOT, notes=notes)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("paperdeck: ")
+    assert expected in lines[0]
+
+
+def test_binary_and_wrong_shape_json_are_refused(tmp_path: Path, notes: Path) -> None:
+    binary = tmp_path / "papers.txt"
+    binary.write_bytes(bytes(range(256)) * 20)
+    wrong = tmp_path / "papers.json"
+    wrong.write_text("[1, 2, 3]", encoding="utf-8")
+    for path in (binary, wrong):
+        result = run("list", str(path), notes=notes)
+        assert result.returncode == 2
+        assert result.stderr.startswith("paperdeck: ") and str(path.name) in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_search_ranks_and_prints_json(notes: Path) -> None:
+    result = run("search", "speculative decoding", "--json", "--limit", "2", notes=notes)
+    assert result.returncode == 0, result.stderr
+    hits = json.loads(result.stdout)
+    assert len(hits) == 2
+    for hit in hits:
+        assert "score" in hit and "matches" in hit
+        assert "speculative" in json.dumps(hit["matches"]) or hit["matches"]
+
+
+def test_version_and_help_are_fast_and_clean() -> None:
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("paperdeck ")
+    helped = run("--help")
+    assert helped.returncode == 0 and "list" in helped.stdout
+
+
+def test_options_between_ref_and_paths(notes: Path) -> None:
+    result = run("show", "4", "--raw", str(SEED), "--no-meta", notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert "(title derived from the abstract)" in result.stdout
+
+
+def test_search_sees_tags_from_the_notes_file(notes: Path) -> None:
+    assert run("tag", "4", "+spec", notes=notes).returncode == 0
+    result = run("search", "tag:spec", "--json", notes=notes)
+    assert result.returncode == 0, result.stderr
+    hits = json.loads(result.stdout)
+    assert [hit["position"] for hit in hits] == [4]
+    assert run("search", "tag:nothing", "--json", notes=notes).stdout.strip() == "[]"
+
+
+def test_a_full_disk_is_one_line_not_a_traceback(notes: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "paperdeck", "list", "--notes", str(notes)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "paperdeck: cannot write output: No space left on device"

@@ -1,0 +1,224 @@
+"""`paperdeck cite` as a user runs it: formats, incomplete marks, notes, --copy, bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import bibtexparser
+import pytest
+
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = Path(__file__).parents[1] / "data" / "icml_sample.jsonl"
+
+
+def environ(notes: Path, **extra: str) -> dict[str, str]:
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in {"DISPLAY", "WAYLAND_DISPLAY", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY"}
+    }
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    env["PAPERDECK_NOTES"] = str(notes)
+    env.update(extra)
+    return env
+
+
+def run(*args: str, notes: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    # A new session has no controlling terminal: no OSC 52 can go anywhere but a pipe.
+    return subprocess.run(
+        [sys.executable, "-m", "paperdeck", "cite", *args],
+        capture_output=True,
+        text=True,
+        env=environ(notes, **extra),
+        timeout=60,
+        start_new_session=True,
+    )
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    return tmp_path / "notes.json"
+
+
+def test_cite_prints_the_bibtex_of_a_bundled_paper(notes: Path) -> None:
+    result = run("4", notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    library = bibtexparser.parse_string(result.stdout)
+    assert [entry.key for entry in library.entries] == ["pmlr-v306-xu26bc"]
+    fields = library.entries[0].fields_dict
+    assert fields["title"].value.startswith("{BubbleSpec}: Turning Long-Tail Bubbles")
+    assert fields["pages"].value == "141950--141964"
+    assert fields["volume"].value == "306"
+    assert not notes.exists()  # nothing to pin: no paper has a note
+
+
+def test_several_papers_in_a_chosen_format(notes: Path) -> None:
+    result = run("16", "2", "--style", "apa", notes=notes)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("Hübotter, J., Lübeck, F., Behric, L. D.,")
+    assert lines[1].startswith(
+        "Yu, M., Li, H., Chen, J., Li, X., Singh, P., Cao, Y., & Hu, L. (2026)."
+    )
+    keys = run("1", "4", "-s", "pandoc", notes=notes)
+    assert keys.stdout == "[@chen26a; @pmlr-v306-xu26bc]\n"
+    latex = run("1", "4", "--style", "cite", notes=notes)
+    assert latex.stdout == "\\cite{chen26a,pmlr-v306-xu26bc}\n"
+
+
+def test_every_format_prints(notes: Path) -> None:
+    for style in ("bibtex", "biblatex", "apa", "text", "markdown", "cite", "pandoc", "ris"):
+        result = run("17", "--style", style, notes=notes)
+        assert result.returncode == 0 and result.stdout.strip(), style
+    items = json.loads(run("17", "--style", "csljson", notes=notes).stdout)
+    assert items[0]["id"] == "pmlr-v306-azizian26a"
+    assert items[0]["author"][0] == {"family": "Azizian", "given": "Waïss"}
+
+
+def test_an_incomplete_citation_is_marked_and_named_on_stderr(notes: Path) -> None:
+    result = run("6", notes=notes)
+    assert result.returncode == 0
+    assert result.stdout.startswith("% paperdeck: authors unknown; pages unknown\n@inproceedings{")
+    assert result.stderr.endswith(": incomplete: authors unknown; pages unknown\n")
+    bare = run("6", "--no-meta", "--style", "text", notes=notes)
+    assert "[incomplete: title derived from the abstract; authors unknown; pages unknown]" in (
+        bare.stdout
+    )
+
+
+def test_latex_option_gives_ascii(notes: Path) -> None:
+    result = run("16", "--latex", notes=notes)
+    assert result.stdout.isascii()
+    assert r"H{\"u}botter" in result.stdout
+
+
+def test_refs_then_paths(notes: Path) -> None:
+    result = run("1", "3", str(SAMPLE), "--style", "cite", notes=notes)
+    assert result.returncode == 0, result.stderr
+    papers = load_library([SAMPLE]).papers
+    assert papers[0].authors[0] == "Hu Ding"
+    assert result.stdout.startswith("\\cite{ding20a,")
+
+
+def test_corrections_in_the_notes_store_win_and_noted_keys_are_pinned(notes: Path) -> None:
+    papers = load_library([bundled_list()]).papers
+    store = NotesStore(notes)
+    store.set_correction(papers[5], "authors", ["Ada Lovelace"])
+    store.set_note(papers[0], "read this")
+    store.save()
+    result = run("6", "1", "--style", "apa", notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith("Lovelace, A. (2026). Differentially Private")
+    entry = NotesStore(notes).get(papers[0])
+    assert entry is not None and entry.corrections["citation_key"] == "chen26a"
+
+
+def test_bad_input_is_one_line_and_status_2(notes: Path) -> None:
+    result = run("99", notes=notes)
+    assert result.returncode == 2
+    assert result.stderr == "paperdeck: 99: no paper at that position (1..19)\n"
+    assert result.stdout == ""
+    missing = run("1", "no/such/list.txt", notes=notes)
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("paperdeck: ") and missing.stderr.count("\n") == 1
+    assert "Traceback" not in missing.stderr
+
+
+def test_copy_with_no_clipboard_says_so_and_still_prints(notes: Path) -> None:
+    result = run("4", "--copy", notes=notes)
+    assert result.returncode == 1
+    assert result.stdout.startswith("@inproceedings{pmlr-v306-xu26bc,")
+    assert result.stderr == (
+        'paperdeck: could not copy BibTeX for "BubbleSpec: Turning Long-Tail Bubbles…": '
+        "no system clipboard: neither DISPLAY nor WAYLAND_DISPLAY is set\n"
+    )
+
+
+@pytest.fixture
+def display() -> Iterator[str]:
+    if not shutil.which("Xvfb") or not shutil.which("xclip"):
+        pytest.skip("needs Xvfb and xclip")
+    number = next(n for n in range(200, 300) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 5
+        while not Path(f"/tmp/.X11-unix/X{number}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.mark.slow
+def test_copy_puts_the_citations_on_the_x_clipboard(notes: Path, display: str) -> None:
+    result = run("4", "16", "--copy", notes=notes, DISPLAY=display)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == "paperdeck: copied BibTeX for 2 papers to the system clipboard\n"
+    clipboard = subprocess.run(
+        ["xclip", "-o", "-selection", "clipboard"],
+        capture_output=True,
+        text=True,
+        env={"DISPLAY": display, "PATH": os.environ["PATH"]},
+        timeout=5,
+        check=True,
+    ).stdout
+    assert clipboard + "\n" == result.stdout
+    assert "\x1b" not in result.stdout
+
+
+@pytest.mark.slow
+def test_copy_in_tmux_sends_osc52_to_the_tty_not_to_stdout(notes: Path, tmp_path: Path) -> None:
+    if not shutil.which("tmux"):
+        pytest.skip("needs tmux")
+    socket = str(tmp_path / "tmux.sock")
+
+    def tmux(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["tmux", "-S", socket, *args], capture_output=True, text=True, timeout=10
+        )
+
+    tmux("-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "30", "sleep 60")
+    try:
+        tmux("set", "-s", "set-clipboard", "on")
+        out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+        env = environ(notes)
+        command = " ".join(
+            [
+                "env -u DISPLAY -u WAYLAND_DISPLAY -u SSH_CONNECTION -u SSH_TTY",
+                f"PYTHONPATH={env['PYTHONPATH']} PAPERDECK_NOTES={notes}",
+                f"{sys.executable} -m paperdeck cite 16 --copy > {out} 2> {err}; sleep 30",
+            ]
+        )
+        tmux("new-window", "-d", command)
+        deadline = time.monotonic() + 20
+        while not err.read_text(encoding="utf-8").endswith("\n") if err.exists() else True:
+            assert time.monotonic() < deadline, "paperdeck cite did not finish"
+            time.sleep(0.05)
+        printed = out.read_text(encoding="utf-8")
+        assert printed.startswith("@inproceedings{pmlr-v306-hubotter26a,")
+        assert "\x1b" not in printed
+        assert err.read_text(encoding="utf-8") == (
+            'paperdeck: copied BibTeX for "Reinforcement Learning via…" '
+            "to tmux's paste buffer and the terminal\n"
+        )
+        assert tmux("show-buffer").stdout + "\n" == printed
+    finally:
+        tmux("kill-server")

@@ -1,0 +1,187 @@
+"""`paperdeck enrich` as a user runs it: JSON Lines out, counts and doubtful matches on stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paperdeck.cli.main import main
+from paperdeck.core.model import Paper
+from paperdeck.core.resources import seeds_dir
+
+DATA = Path(__file__).parents[1] / "data" / "enrich"
+SEED_META = seeds_dir() / "icml2026.meta.jsonl"
+PAPER_FIELDS = list(Paper("x", 1, "l", "t", True, "a").to_json())
+
+
+def seed_records() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in SEED_META.read_text(encoding="utf-8").splitlines()]
+
+
+def write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    lines = (json.dumps(record, ensure_ascii=False) for record in records)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def three_papers(tmp_path: Path) -> tuple[Path, Path]:
+    """A list of three abstracts; the source knows the first and the third, not the second."""
+    records = seed_records()
+    listing = tmp_path / "talks.txt"
+    abstracts = [records[i]["abstract"] for i in (2, 5, 16)]
+    listing.write_text("Talks 2026\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    source = write_jsonl(tmp_path / "proceedings.jsonl", [records[16], records[2]])
+    return listing, source
+
+
+def test_enrich_writes_one_object_per_paper_in_list_order(
+    three_papers: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing, source = three_papers
+    out = tmp_path / "merged.jsonl"
+    assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "1 unmatched" in captured.err
+    assert captured.err.startswith("paperdeck: enrich: 2 matched, 1 unmatched, 0 ambiguous")
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    records = seed_records()
+    assert [row["position"] for row in rows] == [1, 2, 3]
+    for row in rows:
+        assert list(row)[: len(PAPER_FIELDS)] == PAPER_FIELDS
+    first, second, third = rows
+    assert first["title"] == records[2]["title"] and first["title_derived"] is False
+    assert first["authors"] == records[2]["authors"]
+    assert first["pages"] == records[2]["pages"]
+    assert first["match"] == {"source": "proceedings.jsonl", "confidence": 1.0}
+    assert first["meta_source"] == "matched:proceedings.jsonl@1.00"
+    assert second["title_derived"] is True and second["match"] is None
+    assert second["meta_source"] == "derived"
+    assert second["abstract"] == records[5]["abstract"]
+    assert third["title"] == records[16]["title"]
+
+
+def test_enrich_writes_to_stdout_without_output(
+    three_papers: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing, source = three_papers
+    assert main(["enrich", "--meta", str(source), str(listing)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(line)["match"] is not None for line in lines] == [True, False, True]
+
+
+def test_ambiguous_papers_are_listed_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    abstract = seed_records()[4]["abstract"]
+    listing = tmp_path / "one.txt"
+    listing.write_text(abstract + "\n", encoding="utf-8")
+    source = write_jsonl(
+        tmp_path / "twins.jsonl",
+        [
+            {"title": "Twin one", "abstract": abstract},
+            {"title": "Twin \x1b[31mtwo", "abstract": abstract.replace("rare", "unusual", 1)},
+        ],
+    )
+    assert main(["enrich", str(listing), "--meta", str(source)]) == 0
+    captured = capsys.readouterr()
+    [row] = [json.loads(line) for line in captured.out.splitlines()]
+    assert row["match"] is None and row["title_derived"] is True
+    assert "0 matched, 0 unmatched, 1 ambiguous" in captured.err
+    [line] = [line for line in captured.err.splitlines() if "ambiguous #1" in line]
+    assert "twins.jsonl record 1" in line and "twins.jsonl record 2" in line
+    assert "Twin one" in line and "Twin two" in line
+    assert "\x1b" not in captured.err
+
+
+def test_the_bundled_list_enriches_from_its_sidecar(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["enrich"]) == 0
+    captured = capsys.readouterr()
+    rows = [json.loads(line) for line in captured.out.splitlines()]
+    assert len(rows) == 19
+    assert all(row["match"]["source"] == "icml2026.meta.jsonl" for row in rows)
+    assert "19 matched, 0 unmatched, 0 ambiguous" in captured.err
+
+
+def test_the_damaged_slice_reports_its_absent_papers(capsys: pytest.CaptureFixture[str]) -> None:
+    listing, source = DATA / "perturbed-slice.txt", DATA / "meta-slice.jsonl"
+    assert main(["enrich", str(listing), "--meta", str(source)]) == 0
+    captured = capsys.readouterr()
+    assert "26 matched, 4 unmatched, 0 ambiguous (of 30 papers)" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--no-meta"], "no metadata source"),
+        (["--meta", "{tmp}/missing.jsonl"], "missing.jsonl"),
+        (["--meta", "{seed}", "-o", "{tmp}/no/such/folder/out.jsonl"], "cannot write"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(
+    arguments: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    filled = [arg.format(tmp=tmp_path, seed=SEED_META) for arg in arguments]
+    assert main(["enrich", *filled]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    [line] = captured.err.splitlines()
+    assert line.startswith("paperdeck: ") and message in line
+
+
+def test_enrich_runs_as_a_command(three_papers: tuple[Path, Path], tmp_path: Path) -> None:
+    listing, source = three_papers
+    out = tmp_path / "merged.jsonl"
+    command = ["enrich", str(listing), "--meta", str(source), "-o", str(out)]
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdeck", *command],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "2 matched, 1 unmatched, 0 ambiguous" in result.stderr
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+
+
+def test_an_enrich_output_serves_as_a_source_without_its_derived_titles(
+    three_papers: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing, source = three_papers
+    merged = tmp_path / "merged.jsonl"
+    assert main(["enrich", str(listing), "--meta", str(source), "-o", str(merged)]) == 0
+    again = tmp_path / "again.jsonl"
+    assert main(["enrich", str(listing), "--meta", str(merged), "-o", str(again)]) == 0
+    capsys.readouterr()
+    first = [json.loads(line) for line in merged.read_text(encoding="utf-8").splitlines()]
+    second = [json.loads(line) for line in again.read_text(encoding="utf-8").splitlines()]
+    assert [row["title"] for row in second] == [row["title"] for row in first]
+    assert [row["title_derived"] for row in second] == [False, True, False]
+    assert second[1]["meta_source"] == "derived"
+    assert second[0]["meta_source"] == "matched:merged.jsonl@1.00"
+    assert second[0]["pages"] == first[0]["pages"]
+    assert second[0]["position"] == 1 and second[2]["position"] == 3
+
+
+def test_enrich_output_has_a_normal_mode(three_papers: tuple[Path, Path], tmp_path: Path) -> None:
+    listing, source = three_papers
+    out = tmp_path / "merged.jsonl"
+    previous = os.umask(0o022)
+    try:
+        assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
+        assert out.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
+        out.chmod(0o664)
+        assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
+    finally:
+        os.umask(previous)
+    assert out.stat().st_mode & 0o777 == 0o664  # rewriting keeps the file's mode
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []

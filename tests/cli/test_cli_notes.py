@@ -1,0 +1,206 @@
+"""The notes commands as a user runs them: note, tag, mark, show, notes export/import/orphans."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LIST = Path(__file__).parents[1] / "data" / "messy" / "no_header.txt"
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {key: value for key, value in os.environ.items() if key != "PAPERDECK_NOTES"}
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "paperdeck", *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+    )
+
+
+def ok(*args: str, env: dict[str, str] | None = None) -> str:
+    result = run(*args, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    return result.stdout
+
+
+def at(notes: Path, command: str, ref: str, *rest: str, path: Path = LIST) -> list[str]:
+    """COMMAND REF [ACTION] PATH OPTIONS --notes FILE.
+
+    argparse takes all positionals before the first option, so PATH must come before them.
+    """
+    cut = next((i for i, word in enumerate(rest) if word.startswith("-")), len(rest))
+    return [command, ref, *rest[:cut], str(path), *rest[cut:], "--notes", str(notes)]
+
+
+def stored(notes: Path) -> dict[str, dict[str, object]]:
+    papers: dict[str, dict[str, object]] = json.loads(notes.read_text(encoding="utf-8"))["papers"]
+    return papers
+
+
+def paper_id(position: int, *paths: str) -> str:
+    lines = ok("list", "--no-meta", *(paths or (str(LIST),))).splitlines()
+    return lines[position - 1].split()[1]
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    return tmp_path / "notes.json"
+
+
+def test_note_set_append_and_print(notes: Path) -> None:
+    assert run(*at(notes, "note", "3")).stdout == ""
+    assert "saved" in ok(*at(notes, "note", "3", "--set", "First thought."))
+    ok(*at(notes, "note", "3", "--append", "Second: compare with $O(n^2)$ [baseline]"))
+    assert (
+        ok(*at(notes, "note", "3")) == "First thought.\nSecond: compare with $O(n^2)$ [baseline]\n"
+    )
+    entry = stored(notes)[paper_id(3)]
+    assert entry["note"] == "First thought.\nSecond: compare with $O(n^2)$ [baseline]"
+    assert entry["list"] == "no_header"
+    assert "unchanged" in ok(
+        *at(notes, "note", "3", "--set", "First thought.\nSecond: compare with $O(n^2)$ [baseline]")
+    )
+
+
+def test_note_edit_opens_the_editor_on_the_note(notes: Path, tmp_path: Path) -> None:
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        "import sys\n"
+        "path = sys.argv[1]\n"
+        "text = open(path, encoding='utf-8').read()\n"
+        "open(path, 'w', encoding='utf-8').write(text.upper() + ' (edited)\\n')\n",
+        encoding="utf-8",
+    )
+    env = {"EDITOR": f"{sys.executable} {editor}", "VISUAL": ""}
+    ok(*at(notes, "note", "2", "--set", "draft"))
+    ok(*at(notes, "note", "2", "--edit"), env=env)
+    assert ok(*at(notes, "note", "2")) == "DRAFT (edited)\n"
+
+    failing = {"EDITOR": f"{sys.executable} -c 'raise SystemExit(3)'", "VISUAL": ""}
+    result = run(*at(notes, "note", "2", "--edit"), env=failing)
+    assert result.returncode == 2 and "status 3" in result.stderr
+    assert ok(*at(notes, "note", "2")) == "DRAFT (edited)\n"
+
+
+def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
+    assert ok(*at(notes, "tag", "3", "+rl", "+todo")).strip().endswith(": rl, todo")
+    # "-todo" and "-hard" look like options to argparse; "-h..." even like -h.
+    assert ok(*at(notes, "tag", "3", "-todo", "+Hard")).strip().endswith(": rl, Hard")
+    assert (
+        ok("tag", "3", "-hard", "+x", str(LIST), "--notes", str(notes)).strip().endswith(": rl, x")
+    )
+    assert stored(notes)[paper_id(3)]["tags"] == ["rl", "x"]
+    assert ok(*at(notes, "tag", "3")).strip().endswith(": rl, x")
+    wrong = run(*at(notes, "tag", "3", "+y", "--bogus"))
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "--bogus" in wrong.stderr
+
+
+def test_mark_sets_state_and_star(notes: Path) -> None:
+    ok(*at(notes, "mark", "1", "reading"))
+    ok(*at(notes, "mark", "1", "star"))
+    assert ok(*at(notes, "mark", "1", "read")).strip().endswith(": read, starred")
+    entry = stored(notes)[paper_id(1)]
+    assert (entry["state"], entry["starred"]) == ("read", True)
+    ok(*at(notes, "mark", "1", "unstar"))
+    ok(*at(notes, "mark", "1", "unread"))
+    assert stored(notes) == {}  # nothing left worth keeping
+    result = run(*at(notes, "mark", "1", "done"))
+    assert result.returncode == 2
+
+
+def test_show_prints_the_note_tags_and_state(notes: Path) -> None:
+    ok(*at(notes, "note", "4", "--set", "line one\nline two"))
+    ok(*at(notes, "tag", "4", "+theory"))
+    ok(*at(notes, "mark", "4", "read"))
+    shown = ok(*at(notes, "show", "4"))
+    assert "State:   read" in shown and "Tags:    theory" in shown
+    assert "Note:\n  line one\n  line two" in shown
+    assert "Note:    (none)" in ok(*at(notes, "show", "5"))
+
+
+@pytest.mark.parametrize("kind", ["json", "markdown"])
+def test_export_then_import_gives_the_same_notes(notes: Path, tmp_path: Path, kind: str) -> None:
+    ok(*at(notes, "note", "1", "--set", "# a heading\n\n- a list -- with dashes -->"))
+    ok(*at(notes, "tag", "1", "+rl"))
+    ok(*at(notes, "mark", "2", "star"))
+    ok(*at(notes, "note", "6", "--set", "plain"))
+    exported = tmp_path / f"export.{kind}"
+    ok("notes", "export", "--format", kind, "-o", str(exported), "--notes", str(notes), str(LIST))
+    text = exported.read_text(encoding="utf-8")
+    if kind == "markdown":
+        assert text.count("\n## ") == 3 and "- Tags: rl" in text
+        assert re.search(r"- Citation key: `\w+", text)
+    other = tmp_path / "other.json"
+    assert "3 papers, 3 changed" in ok("notes", "import", str(exported), "--notes", str(other))
+    assert stored(other) == stored(notes)
+    assert "0 changed" in ok("notes", "import", str(exported), "--notes", str(other))
+
+
+def test_export_to_stdout_is_markdown_by_default(notes: Path) -> None:
+    ok(*at(notes, "note", "2", "--set", "hello"))
+    out = ok("notes", "export", "--notes", str(notes), str(LIST))
+    assert out.startswith("# paperdeck notes\n") and "\nhello\n" in out
+
+
+def test_import_refuses_a_file_that_is_no_export(notes: Path, tmp_path: Path) -> None:
+    bogus = tmp_path / "bogus.txt"
+    bogus.write_text("just some text\n", encoding="utf-8")
+    result = run("notes", "import", str(bogus), "--notes", str(notes))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("paperdeck: ")
+
+
+def test_orphans_are_listed_and_reattached(notes: Path, tmp_path: Path) -> None:
+    paragraphs = [p for p in LIST.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+    ok(*at(notes, "note", "2", "--set", "about the second"))
+    # The same list as another site copies it: re-wrapped and a word's letter lost.
+    changed = tmp_path / "copy.txt"
+    second = paragraphs[1].replace("\n", " ").split(" ")
+    second[3] = second[3][:-1]
+    wrapped = "\n".join(" ".join(second[i : i + 10]) for i in range(0, len(second), 10))
+    changed.write_text("\n\n".join([paragraphs[0], wrapped, *paragraphs[2:]]), encoding="utf-8")
+
+    listed = ok("notes", "orphans", "--notes", str(notes), str(changed))
+    assert listed.startswith(paper_id(2)) and "no_header" in listed
+    assert ok("notes", "orphans", "--notes", str(notes), str(LIST)) == ""
+
+    moved = ok("notes", "orphans", "--reattach", "--notes", str(notes), str(changed))
+    assert moved.startswith(f"moved {paper_id(2)} -> #2 {paper_id(2, str(changed))}")
+    assert ok(*at(notes, "note", "2", path=changed)) == "about the second\n"
+
+
+def test_an_unwritable_notes_location_exits_2_with_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    for location in (blocker / "notes.json", folder):
+        result = run(*at(location, "note", "1", "--set", "lost?"))
+        assert result.returncode == 2
+        assert result.stderr.count("\n") == 1, result.stderr
+        assert result.stderr.startswith("paperdeck: could not save notes")
+
+
+def test_a_corrupt_notes_file_is_reported_and_the_command_still_works(notes: Path) -> None:
+    notes.write_text('{"version": 1, "papers": {', encoding="utf-8")
+    result = run(*at(notes, "show", "1"))
+    assert result.returncode == 0
+    assert "moved it to" in result.stderr and result.stderr.count("\n") == 1
+    assert "State:   unread" in result.stdout
+    assert list(notes.parent.glob("notes.json.corrupt-*"))
+
+
+def test_the_environment_names_the_notes_file(notes: Path) -> None:
+    ok("note", "1", str(LIST), "--set", "via env", env={"PAPERDECK_NOTES": str(notes)})
+    assert ok("note", "1", str(LIST), env={"PAPERDECK_NOTES": str(notes)}) == "via env\n"
+    assert notes.exists()

@@ -1,0 +1,618 @@
+"""Citations against their specs: BibTeX parsed back, pybtex's plain style, APA, RIS, CSL-JSON."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import time
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import bibtexparser
+import pybtex.errors
+import pytest
+from bibtexparser import middlewares
+from pybtex.database import parse_string as pybtex_parse
+from pybtex.plugin import find_plugin
+from pylatexenc.latex2text import LatexNodes2Text
+
+from paperdeck.core.citations import (
+    FORMATS,
+    Citation,
+    bibtex_title,
+    citation_keys,
+    cite,
+    cite_many,
+    parse_name,
+    venue_edition,
+)
+from paperdeck.core.library import load_library
+from paperdeck.core.model import Paper
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+from paperdeck.core.text.render import latex_to_text
+
+DATA = Path(__file__).parents[1] / "data"
+SAMPLE = DATA / "icml_sample.jsonl"
+BOOKTITLE_2026 = "Proceedings of the 43rd International Conference on Machine Learning"
+EDITORS_2026 = [
+    "Tong Zhang",
+    "Miroslav Dudik",
+    "Martin Jaggi",
+    "Alekh Agarwal",
+    "Sharon Li",
+    "Dale Schuurmans",
+    "Jerry Zhu",
+    "Felix Berkenkamp",
+    "Hanze Dong",
+    "Alberto Bietti",
+]
+
+
+@pytest.fixture(scope="module")
+def bundled() -> list[Paper]:
+    return load_library([bundled_list()]).papers
+
+
+@pytest.fixture(scope="module")
+def bundled_bare() -> list[Paper]:
+    """The bundled list without its metadata sidecar: derived titles, no authors."""
+    return load_library([bundled_list()], use_sidecar=False).papers
+
+
+@pytest.fixture(scope="module")
+def sample() -> list[Paper]:
+    return load_library([SAMPLE]).papers
+
+
+def by_pmlr(papers: list[Paper], pmlr_id: str) -> Paper:
+    return next(paper for paper in papers if paper.extra.get("pmlr_id") == pmlr_id)
+
+
+def by_title(papers: list[Paper], start: str) -> Paper:
+    return next(paper for paper in papers if paper.title.startswith(start))
+
+
+def parse_bibtex(text: str) -> Any:
+    library = bibtexparser.parse_string(
+        text,
+        append_middleware=[middlewares.SeparateCoAuthors(), middlewares.SplitNameParts()],
+    )
+    assert not library.failed_blocks, [block.error for block in library.failed_blocks]
+    return library
+
+
+def _latex_decode(text: str) -> str:
+    # pylatexenc, as bibtexparser's LatexDecodingMiddleware uses it: independent of paperdeck.
+    decoded_text = LatexNodes2Text(math_mode="text").latex_to_text(text)
+    decoded_text = decoded_text.replace("{", "").replace("}", "")
+    # It renders \textasciicircum and \textasciitilde as the spacing modifier letters.
+    decoded_text = decoded_text.replace("\u02c6", "^").replace("\u02dc", "~")
+    return unicodedata.normalize("NFC", " ".join(decoded_text.split()))
+
+
+def decoded(value: str) -> str:
+    """A BibTeX value as a reader of the .bib sees it: LaTeX decoded, protecting braces gone."""
+    return _latex_decode(value)
+
+
+def expected_title(title: str) -> str:
+    """The source title read the same way; it is not LaTeX, so its bare specials are literal."""
+    for char, escape in (("%", r"\%"), ("&", r"\&"), ("#", r"\#"), ("~", r"\textasciitilde{}")):
+        title = re.sub(rf"(?<!\\){char}", lambda _m, e=escape: e, title)
+    return _latex_decode(title)
+
+
+def name_from_parts(parts: Any) -> str:
+    words = [*parts.first, *parts.von, *parts.last, *parts.jr]
+    return " ".join(decoded(word) for word in words)
+
+
+def expected_name(raw: str) -> str:
+    if re.search(r"[\\{}&,]", raw):
+        return parse_name(raw).display  # LaTeX, HTML or "Family, Given" in the source
+    return unicodedata.normalize("NFC", " ".join(raw.replace("ı̈", "ï").split()))
+
+
+def check_round_trip(paper: Paper, citation: Citation) -> Any:
+    library = parse_bibtex(citation.text)
+    assert len(library.entries) == 1
+    entry = library.entries[0]
+    assert entry.key == citation.key
+    fields = entry.fields_dict
+    assert decoded(fields["title"].value) == expected_title(paper.title)
+    if paper.authors:
+        names = [name_from_parts(parts) for parts in fields["author"].value]
+        assert names == [expected_name(name) for name in paper.authors]
+    else:
+        assert "author" not in fields
+    return entry
+
+
+# --- the bundled list -----------------------------------------------------------------------
+
+
+def test_formats_menu_starts_with_bibtex_and_names_every_format() -> None:
+    assert next(iter(FORMATS)) == "bibtex"
+    assert set(FORMATS) == {
+        "bibtex", "biblatex", "apa", "text", "markdown", "cite", "pandoc", "ris", "csljson",
+    }  # fmt: skip
+
+
+def test_bundled_keys_are_pmlr_ids_or_pmlr_style_and_unique(bundled: list[Paper]) -> None:
+    keys = citation_keys(bundled)
+    assert len(set(keys.values())) == len(bundled) == 19
+    with_pmlr = [paper for paper in bundled if paper.extra.get("pmlr_id")]
+    assert len(with_pmlr) == 11
+    for paper in with_pmlr:
+        assert keys[paper.id] == f"pmlr-v306-{paper.extra['pmlr_id']}"
+    interact = by_title(bundled, "InteractScience")
+    assert keys[interact.id] == "chen26a"  # Qiaosheng Chen, 2026, no PMLR id
+    for paper in bundled:
+        if not paper.extra.get("pmlr_id") and not paper.authors:
+            assert re.fullmatch(r"[a-z0-9]+2026[a-z]?", keys[paper.id])
+
+
+def test_every_bundled_bibtex_entry_parses_back_with_title_and_authors(
+    bundled: list[Paper],
+) -> None:
+    keys = citation_keys(bundled)
+    for paper in bundled:
+        citation = cite(paper, key=keys[paper.id])
+        entry = check_round_trip(paper, citation)
+        fields = {key: field.value for key, field in entry.fields_dict.items()}
+        assert entry.entry_type == "inproceedings"
+        assert fields["booktitle"] == BOOKTITLE_2026
+        assert fields["series"] == "Proceedings of Machine Learning Research"
+        assert fields["volume"] == "306"
+        assert fields["publisher"] == "PMLR"
+        assert fields["year"] == "2026"
+        assert fields["address"] == "Seoul, South Korea"
+        assert [name_from_parts(parts) for parts in fields["editor"]] == EDITORS_2026
+        assert fields["url"] == paper.url
+        if paper.extra.get("pages"):
+            assert fields["pages"] == paper.extra["pages"]
+            assert "pages" not in citation.missing
+        else:
+            assert "pages" not in fields
+            assert "pages" in citation.missing
+
+
+def test_bibtex_of_a_pmlr_paper_is_the_proceedings_entry(bundled: list[Paper]) -> None:
+    paper = by_pmlr(bundled, "hubotter26a")
+    citation = cite(paper, "bibtex", key="pmlr-v306-hubotter26a")
+    assert citation.missing == ()
+    assert citation.text.startswith("@inproceedings{pmlr-v306-hubotter26a,\n")
+    assert "  title         = {Reinforcement Learning via Self-Distillation},\n" in citation.text
+    assert "Jonas Hübotter and Frederike Lübeck" in citation.text
+    assert "  pages         = {48677--48721},\n" in citation.text
+    assert "  url           = {https://proceedings.mlr.press/v306/hubotter26a.html},\n" in (
+        citation.text
+    )
+    assert "% paperdeck" not in citation.text
+
+
+def test_missing_authors_and_pages_are_marked_never_invented(bundled: list[Paper]) -> None:
+    paper = by_title(bundled, "Differentially Private Cross-Silo")
+    citation = cite(paper, key="k")
+    assert citation.missing == ("authors", "pages")
+    assert citation.text.splitlines()[0] == "% paperdeck: authors unknown; pages unknown"
+    assert not re.search(r"^\s+(author|pages)\s+=", citation.text, re.MULTILINE)
+    text = cite(paper, "text", key="k")
+    assert text.text.endswith("[incomplete: authors unknown; pages unknown]")
+    apa = cite(paper, "apa", key="k")
+    assert apa.text.startswith(
+        "Differentially Private Cross-Silo Recommendation from Implicit Feedback. (2026). In "
+    )
+    assert apa.text.endswith("[incomplete: authors unknown; pages unknown]")
+
+
+def test_a_derived_title_is_marked_in_every_format(bundled_bare: list[Paper]) -> None:
+    paper = bundled_bare[0]
+    assert paper.title_derived
+    for fmt in ("bibtex", "biblatex", "apa", "text", "ris", "csljson", "markdown"):
+        citation = cite(paper, fmt, key="k")
+        assert "title (derived)" in citation.missing, fmt
+    bib = cite(paper, "bibtex", key="k").text
+    assert bib.startswith("% paperdeck: title derived from the abstract; authors unknown")
+    check_round_trip(paper, cite(paper, key="k"))
+    assert "[incomplete: title derived from the abstract" in cite(paper, "text", key="k").text
+    assert "[incomplete: title derived from the abstract" in cite(paper, "markdown", key="k").text
+    assert "title derived from the abstract" in cite(paper, "ris", key="k").text
+    assert cite(paper, "cite", key="k").missing == ()
+
+
+def test_corrections_from_the_notes_store_take_precedence(bundled_bare: list[Paper]) -> None:
+    paper = bundled_bare[5]
+    fixes = {
+        "title": "Differentially Private Cross-Silo Recommendation from Implicit Feedback",
+        "authors": ["Ada Lovelace", "Alan Turing"],
+        "url": "https://example.org/dp",
+    }
+    citation = cite(paper, key="k", corrections=fixes)
+    entry = parse_bibtex(citation.text).entries[0].fields_dict
+    assert decoded(entry["title"].value) == fixes["title"]
+    assert [name_from_parts(parts) for parts in entry["author"].value] == fixes["authors"]
+    assert entry["url"].value == "https://example.org/dp"
+    assert "title (derived)" not in citation.missing and "authors" not in citation.missing
+    apa = cite(paper, "apa", key="k", corrections=fixes).text
+    assert apa.startswith("Lovelace, A., & Turing, A. (2026). Differentially Private")
+
+
+def test_acronyms_and_method_names_are_brace_protected(bundled: list[Paper]) -> None:
+    bubble = cite(by_pmlr(bundled, "xu26bc"), key="k").text
+    assert "title         = {{BubbleSpec}: Turning Long-Tail Bubbles" in bubble
+    safe = cite(by_pmlr(bundled, "xu26cg"), key="k").text
+    assert "{SafeSpec}: Fast and Safe {LLM} via" in safe
+    assert bibtex_title("MARI: Steering with LLMs") == "{MARI}: Steering with {LLM}s"
+    assert bibtex_title("Calibrating Mari adapters", method="Mari") == "Calibrating {Mari} adapters"
+    # In a sentence-case title a capital marks a proper noun that styles must not lower.
+    assert "linear {Markov} games" in cite(by_pmlr(bundled, "viano26a"), key="k").text
+
+
+def test_special_characters_are_escaped_and_math_kept() -> None:
+    title = r"Save 50% & more: $\ell_1$-Means for C# with a_b, {x} ~ ^ \ and G$^2$CN"
+    paper = Paper(
+        id="0123abcd", position=1, list_name="t", title=title, title_derived=False,
+        abstract="x", authors=("Ann O'Neil", "Hal Daumé III", "Bob and Sons"), venue="ICML",
+        year=2024, url="https://example.org/a_b%20c",
+    )  # fmt: skip
+    citation = cite(paper, key="k")
+    value = parse_bibtex(citation.text).entries[0].fields_dict["title"].value
+    assert value == (
+        r"Save 50\% \& more: {$\ell_1$}-{Means} for C\# with a\_b, {\textbraceleft}x"
+        r"{\textbraceright} {\textasciitilde} {\textasciicircum} {\textbackslash} and "
+        r"{G}{$^2$}{CN}"
+    ) or value.startswith(r"Save 50\% \& more: {$\ell_1$}-")
+    assert r"\&" in value and r"\%" in value and r"\#" in value and r"\_" in value
+    assert "{$\\ell_1$}" in value
+    assert "booktitle = {Proceedings of the 41st International Conference on Machine Learning}" in (
+        citation.text
+    )
+    authors = parse_bibtex(citation.text).entries[0].fields_dict["author"].value
+    assert [name_from_parts(parts) for parts in authors] == [
+        "Ann O'Neil", "Hal Daumé III", "Bob and Sons",
+    ]  # fmt: skip
+    assert authors[1].jr == ["III"]
+
+
+def test_unicode_is_kept_by_default_and_latex_on_request(bundled: list[Paper]) -> None:
+    paper = by_pmlr(bundled, "hubotter26a")
+    assert "Hübotter" in cite(paper, key="k").text
+    latex = cite(paper, key="k", latex=True)
+    assert r"H{\"u}botter" in latex.text
+    assert latex.text.isascii()
+    check_round_trip(paper, latex)
+    azizian = by_pmlr(bundled, "azizian26a")  # "Waı̈ss": dotless i and a combining diaeresis
+    encoded = cite(azizian, key="k", latex=True)
+    assert encoded.text.isascii()
+    check_round_trip(azizian, encoded)
+
+
+def test_biblatex_uses_date_venue_and_eventdate(bundled: list[Paper]) -> None:
+    text = cite(by_pmlr(bundled, "hubotter26a"), "biblatex", key="k").text
+    entry = parse_bibtex(text).entries[0].fields_dict
+    assert entry["date"].value == "2026"
+    assert entry["venue"].value == "Seoul, South Korea"
+    assert entry["eventdate"].value == "2026-07-06/2026-07-11"
+    assert entry["eprinttype"].value == "arxiv" and entry["eprint"].value == "2601.20802"
+    assert "year" not in entry and "address" not in entry
+
+
+def test_apa_7_of_a_proceedings_paper(bundled: list[Paper]) -> None:
+    text = cite(by_pmlr(bundled, "doumeche26a"), "apa", key="k").text
+    assert text == (
+        "Doumèche, N., Bach, F., Biau, G., & Boyer, C. (2026). Fast kernel methods: Sobolev, "
+        "physics-informed, and additive models. In Proceedings of the 43rd International "
+        "Conference on Machine Learning (Vol. 306, pp. 26319–26340). PMLR. "
+        "https://proceedings.mlr.press/v306/doumeche26a.html"
+    )
+    one = cite(by_title(bundled, "Chiral Symmetry"), "apa", key="k").text
+    assert one.startswith("Du, H. (2026). Chiral Symmetry Breaking")
+
+
+def test_apa_lists_19_authors_an_ellipsis_and_the_last_beyond_20() -> None:
+    names = tuple(f"Given{n} Family{n}" for n in range(1, 23))
+    paper = Paper(
+        id="0123abcd", position=1, list_name="t", title="Many Hands", title_derived=False,
+        abstract="x", authors=names, venue="ICML", year=2025,
+    )  # fmt: skip
+    text = cite(paper, "apa", key="k").text
+    assert "Family19, G., . . . Family22, G. (2025)." in text
+    assert "Family20" not in text
+    assert "(Vol. 267)" in text
+
+
+def test_text_and_markdown(bundled: list[Paper]) -> None:
+    paper = by_pmlr(bundled, "haghighat26a")
+    assert cite(paper, "text", key="k").text == (
+        "Anahita Haghighat and Dominik Janzing. Formalizing and Falsifying Causal Pathways of "
+        "Rare Events. Proceedings of the 43rd International Conference on Machine Learning, "
+        "PMLR 306, pp. 39330–39355, 2026. https://proceedings.mlr.press/v306/haghighat26a.html"
+    )
+    assert cite(paper, "markdown", key="k").text == (
+        "[Formalizing and Falsifying Causal Pathways of Rare Events]"
+        "(https://proceedings.mlr.press/v306/haghighat26a.html)"
+    )
+    odd = paper.with_changes(title="Arrays [i] and *stars*", url="https://x.org/a_(b)")
+    assert cite(odd, "markdown", key="k").text == (
+        r"[Arrays \[i\] and stars](https://x.org/a_%28b%29)"
+    )
+
+
+def test_cite_and_pandoc_keys_alone_and_many(bundled: list[Paper]) -> None:
+    keys = citation_keys(bundled)
+    two = bundled[1:3]
+    assert cite(two[0], "cite", key=keys[two[0].id]).text == r"\cite{pmlr-v306-yu26v}"
+    assert cite(two[0], "pandoc", key=keys[two[0].id]).text == "[@pmlr-v306-yu26v]"
+    assert cite_many(two, "cite", keys=keys).text == (
+        r"\cite{pmlr-v306-yu26v,pmlr-v306-wurzberger26a}"
+    )
+    assert cite_many(two, "pandoc", keys=keys).text == (
+        "[@pmlr-v306-yu26v; @pmlr-v306-wurzberger26a]"
+    )
+
+
+def test_ris_records(bundled: list[Paper]) -> None:
+    keys = citation_keys(bundled)
+    paper = by_pmlr(bundled, "wurzberger26a")
+    lines = cite(paper, "ris", key=keys[paper.id]).text.split("\n")
+    assert lines[0] == "TY  - CPAPER" and lines[-1] == "ER  - "
+    assert all(re.fullmatch(r"[A-Z][A-Z0-9]  - .*", line) for line in lines)
+    assert [line[6:] for line in lines if line.startswith("AU")] == [
+        "Wurzberger, Fabian", "Gottwald, Sebastian", "Zhang, Zeqiang", "Braun, Daniel Alexander",
+    ]  # fmt: skip
+    tags = dict(line.split("  - ", 1) for line in lines if not line.startswith(("AU", "ED")))
+    assert tags["TI"] == "Hierarchical Goal Abstractions via Learned Subset Relations"
+    assert tags["PY"] == "2026" and tags["VL"] == "306" and tags["PB"] == "PMLR"
+    assert tags["T2"] == BOOKTITLE_2026
+    assert (tags["SP"], tags["EP"]) == ("137856", "137880")
+    assert tags["UR"] == "https://proceedings.mlr.press/v306/wurzberger26a.html"
+    many = cite_many(bundled, "ris", keys=keys).text
+    assert many.count("TY  - CPAPER") == many.count("ER  - ") == 19
+
+
+def test_csl_json_items(bundled: list[Paper]) -> None:
+    keys = citation_keys(bundled)
+    items = json.loads(cite_many(bundled, "csljson", keys=keys).text)
+    assert len(items) == 19
+    item = next(item for item in items if item["id"] == "pmlr-v306-hubotter26a")
+    assert item["type"] == "paper-conference"
+    assert item["author"][0] == {"family": "Hübotter", "given": "Jonas"}
+    assert item["issued"] == {"date-parts": [[2026]]}
+    assert item["container-title"] == BOOKTITLE_2026
+    assert item["volume"] == "306" and item["page"] == "48677-48721"
+    assert item["publisher"] == "PMLR"
+    assert item["URL"] == "https://proceedings.mlr.press/v306/hubotter26a.html"
+    anonymous = next(item for item in items if item["title"].startswith("Differentially"))
+    assert "author" not in anonymous
+    assert anonymous["note"] == "paperdeck: incomplete: authors unknown; pages unknown"
+
+
+def test_cite_many_joins_texts_and_unites_what_is_missing(bundled: list[Paper]) -> None:
+    keys = citation_keys(bundled)
+    chosen = [by_pmlr(bundled, "hubotter26a"), by_title(bundled, "Differentially Private")]
+    many = cite_many(chosen, "bibtex", keys=keys)
+    assert many.missing == ("authors", "pages")
+    assert len(parse_bibtex(many.text).entries) == 2
+    assert cite_many(chosen[:1], "bibtex", keys=keys).missing == ()
+
+
+def test_unknown_format_is_refused(bundled: list[Paper]) -> None:
+    with pytest.raises(ValueError, match="unknown citation format"):
+        cite(bundled[0], "mla", key="k")
+
+
+# --- venue facts ----------------------------------------------------------------------------
+
+
+def test_venue_facts_come_from_the_data_file() -> None:
+    facts = {year: venue_edition("ICML", year) for year in (2023, 2024, 2025, 2026)}
+    assert {year: (e.volume, e.booktitle[19:23]) for year, e in facts.items() if e} == {
+        2023: ("202", "40th"), 2024: ("235", "41st"), 2025: ("267", "42nd"), 2026: ("306", "43rd"),
+    }  # fmt: skip
+    assert venue_edition("International Conference on Machine Learning", 2024) == facts[2024]
+    assert venue_edition("ICML 2026", None) == facts[2026]
+    assert venue_edition("NeurIPS", 2024) is None
+    assert venue_edition("ICML", 1999) is None
+
+
+def test_a_venue_without_facts_is_cited_as_given_and_no_venue_as_misc() -> None:
+    paper = Paper(
+        id="0123abcd", position=1, list_name="t", title="A Study", title_derived=False,
+        abstract="x", authors=("Ann Smith",), venue="NeurIPS", year=2024,
+    )  # fmt: skip
+    text = cite(paper, key="k").text
+    assert "booktitle = {NeurIPS}" in text and "volume" not in text and "editor" not in text
+    bare = paper.with_changes(venue=None)
+    misc = cite(bare, key="k")
+    assert misc.text.startswith("% paperdeck: venue unknown\n@misc{k,")
+    assert "venue" in misc.missing
+
+
+# --- keys -----------------------------------------------------------------------------------
+
+
+def make(title: str, authors: tuple[str, ...], year: int | None = 2026, pid: str = "") -> Paper:
+    return Paper(
+        id=pid or format(abs(hash(title)) % 16**8, "08x"), position=1, list_name="t",
+        title=title, title_derived=False, abstract=title, authors=authors, venue="ICML",
+        year=year,
+    )  # fmt: skip
+
+
+def test_pmlr_style_keys_count_a_b_c_and_fold_to_ascii() -> None:
+    papers = [
+        make("One", ("Jonas Hübotter",)),
+        make("Two", ("Jonas Hübotter", "X Y")),
+        make("Three", ("Laurens van der Maaten",)),
+        make("Four", ("张三",)),
+        make("On the Power of Gaussians", ()),
+        make("Power Laws", ()),
+    ]
+    keys = citation_keys(papers)
+    assert [keys[p.id] for p in papers] == [
+        "hubotter26a", "hubotter26b", "vandermaaten26a", "four2026", "power2026", "power2026b",
+    ]  # fmt: skip
+
+
+def test_keys_are_unique_across_lists(bundled: list[Paper], sample: list[Paper]) -> None:
+    papers = bundled + sample
+    keys = citation_keys(papers)
+    assert len(set(keys.values())) == len({paper.id for paper in papers})
+    assert all(re.fullmatch(r"[A-Za-z0-9_.:-]+", key) for key in keys.values())
+
+
+def test_a_key_never_changes_once_a_note_uses_it(tmp_path: Path, bundled: list[Paper]) -> None:
+    store = NotesStore(tmp_path / "notes.json")
+    interact = by_title(bundled, "InteractScience")
+    assert citation_keys(bundled, store)[interact.id] == "chen26a"
+    store.set_note(interact, r"Cite as \cite{chen26a}.")
+    citation_keys(bundled, store)
+    entry = store.get(interact)
+    assert entry is not None and entry.corrections["citation_key"] == "chen26a"
+    store.save()
+    # Another list opened first now holds an earlier Chen, 2026: the noted paper keeps its key.
+    earlier = make("Another Chen Paper", ("Wei Chen",), pid="feedface")
+    reopened = NotesStore(tmp_path / "notes.json")
+    keys = citation_keys([earlier, *bundled], reopened)
+    assert keys[interact.id] == "chen26a"
+    assert keys[earlier.id] == "chen26b"
+    # Without the note, the order of the lists would have decided.
+    assert citation_keys([earlier, *bundled])[interact.id] == "chen26b"
+    # A pinned key that would break BibTeX is not used.
+    reopened.set_correction(interact, "citation_key", "bad key,}")
+    assert citation_keys(bundled, reopened)[interact.id] == "chen26a"
+
+
+# --- the 5,000-paper list -------------------------------------------------------------------
+
+
+def test_sample_of_the_5000_list_round_trips_through_bibtexparser(sample: list[Paper]) -> None:
+    assert len(sample) == 300
+    keys = citation_keys(sample)
+    tricky = 0
+    for paper in sample:
+        citation = cite(paper, key=keys[paper.id])
+        check_round_trip(paper, citation)
+        check_round_trip(paper, cite(paper, key=keys[paper.id], latex=True))
+        tricky += bool(re.search(r"[$\\&%#_{}]", paper.title))
+    assert tricky >= 50  # the sample holds every title with LaTeX or specials
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not os.environ.get("PAPERDECK_ICML5K_JSONL"),
+    reason="set PAPERDECK_ICML5K_JSONL to the 5,000-paper JSONL to run",
+)
+def test_the_full_5000_list_round_trips() -> None:
+    papers = load_library([Path(os.environ["PAPERDECK_ICML5K_JSONL"])]).papers
+    keys = citation_keys(papers)
+    assert len(set(keys.values())) == len({paper.id for paper in papers})
+    text = cite_many(papers, "bibtex", keys=keys).text
+    library = parse_bibtex(text)
+    assert len(library.entries) == len({paper.id for paper in papers})
+    for paper in papers:
+        check_round_trip(paper, cite(paper, key=keys[paper.id]))
+
+
+# --- pybtex ---------------------------------------------------------------------------------
+
+
+def test_pybtex_plain_style_formats_a_sample_without_errors_or_warnings(
+    bundled: list[Paper], sample: list[Paper]
+) -> None:
+    # Papers whose authors are known: without them BibTeX itself warns (see the next test).
+    papers = [paper for paper in bundled + sample[::3] if paper.authors]
+    keys = citation_keys(papers)
+    text = cite_many(papers, "bibtex", keys=keys).text
+    pybtex.errors.set_strict_mode(True)  # a warning raises
+    try:
+        data = pybtex_parse(text, "bibtex")
+        style = find_plugin("pybtex.style.formatting", "plain")()
+        formatted = list(style.format_bibliography(data).entries)
+    finally:
+        pybtex.errors.set_strict_mode(False)
+    assert len(formatted) == len(papers)
+    backend = find_plugin("pybtex.backends", "text")()
+    rendered = {entry.key: entry.text.render(backend) for entry in formatted}
+    hubotter = rendered["pmlr-v306-hubotter26a"]
+    assert hubotter.startswith("Jonas Hübotter, Frederike Lübeck, ")
+    assert "Reinforcement learning via self-distillation. In " in hubotter
+    assert "volume 306 of Proceedings of Machine Learning Research, 48677–48721" in hubotter
+    bubble = rendered["pmlr-v306-xu26bc"]
+    assert "BubbleSpec: turning long-tail bubbles" in bubble  # the braces kept its capitals
+    for paper in papers[len(bundled) :]:
+        words = re.findall(r"[A-Za-z]{4,}", html.unescape(latex_to_text(paper.title)))
+        assert words[0].lower() in rendered[keys[paper.id]].lower()
+
+
+def test_pybtex_names_the_missing_author_paperdeck_already_marked(bundled: list[Paper]) -> None:
+    paper = by_title(bundled, "Differentially Private Cross-Silo")
+    citation = cite(paper, key="anonymous")
+    assert citation.text.startswith("% paperdeck: authors unknown")
+    pybtex.errors.set_strict_mode(True)
+    try:
+        data = pybtex_parse(citation.text, "bibtex")
+        style = find_plugin("pybtex.style.formatting", "plain")()
+        with pytest.raises(Exception, match="missing author in anonymous"):
+            list(style.format_bibliography(data).entries)
+    finally:
+        pybtex.errors.set_strict_mode(False)
+
+
+def test_a_bibtex_lists_own_key_or_a_pmlr_url_gives_the_key() -> None:
+    own = make("Own Key", ("Ann Smith",)).with_changes(extra={"bibkey": "zhou2021incentivized"})
+    url = "http://proceedings.mlr.press/v139/zhou21d.html"
+    from_url = make("From a URL", ("Tianchen Zhou",), year=2021).with_changes(url=url)
+    broken = make("Bad Key", ("Ann Smith",)).with_changes(extra={"bibkey": "a key, with}"})
+    keys = citation_keys([own, from_url, broken])
+    assert [keys[p.id] for p in (own, from_url, broken)] == [
+        "zhou2021incentivized", "pmlr-v139-zhou21d", "smith26a",
+    ]  # fmt: skip
+
+
+def test_pinning_keys_keeps_the_notes_order(tmp_path: Path) -> None:
+    from paperdeck.core.library import load_library
+    from paperdeck.core.notes.store import NotesStore
+    from paperdeck.core.resources import bundled_list
+
+    papers = load_library([bundled_list()]).papers
+    store = NotesStore(tmp_path / "notes.json")
+    store.set_note(papers[0], "first")
+    time.sleep(0.01)
+    store.set_note(papers[1], "second, written later")
+    before = {paper_id: entry.updated for paper_id, entry in store.entries.items()}
+    keys = citation_keys(papers, store)
+    after = store.entries
+    assert {paper_id: entry.updated for paper_id, entry in after.items()} == before
+    assert after[papers[0].id].corrections["citation_key"] == keys[papers[0].id]
+    store.save()
+    reopened = NotesStore(tmp_path / "notes.json")
+    assert reopened.entries[papers[1].id].updated > reopened.entries[papers[0].id].updated
+    assert citation_keys(papers, reopened) == keys
+
+
+@pytest.mark.parametrize(
+    ("venue", "expected"),
+    [
+        ("ICML", "40th"),
+        ("ICML 2023", "40th"),
+        ("International Conference on Machine Learning", "40th"),
+        ("Proceedings of the 40th International Conference on Machine Learning", "40th"),
+        (
+            "Proceedings of the 40th International Conference on Machine Learning (ICML 2023)",
+            "40th",
+        ),
+        ("ICML Workshop on Foundation Models", None),
+        ("Findings of ICML", None),
+    ],
+)
+def test_only_the_venue_itself_gets_its_proceedings_facts(venue: str, expected: str | None) -> None:
+    from paperdeck.core.citations import venue_edition
+
+    edition = venue_edition(venue, 2023)
+    assert (edition.booktitle.split()[3] if edition else None) == expected

@@ -1,0 +1,318 @@
+"""Tests for abstract rendering: Unicode output, styles, links, and that no word is ever lost."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperdeck.core.text.render import (
+    RenderedText,
+    Span,
+    find_links,
+    latex_to_text,
+    render_abstract,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = ROOT / "seeds" / "icml2026.txt"
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "abstracts_sample.txt"
+
+
+def _seed_abstracts() -> list[str]:
+    return [p.strip() for p in SEED.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
+
+
+def _sample_abstracts() -> list[str]:
+    return [p.strip() for p in SAMPLE.read_text(encoding="utf-8").split("\n\n") if p.strip()]
+
+
+def _styled(rendered: RenderedText, style: str) -> list[str]:
+    return [rendered.text[s.start : s.end] for s in rendered.spans if s.style == style]
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _source_words(source: str) -> list[str]:
+    """Alphabetic words of 3+ letters outside math and outside LaTeX command names."""
+    text = source.replace("\\$", " ")
+    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", " ", text, flags=re.S)
+    text = re.sub(r"\\(?:begin|end|color|label|ref|eqref)\{[^{}]*\}", " ", text)
+    # \href{URL}{text} renders as "text (URL)": the URL is a link, its words come second
+    text = re.sub(r"\\href\s*\{[^{}]*\}", " ", text)
+    text = re.sub(r"\\[A-Za-z]+", " ", text)
+    return re.findall(r"[A-Za-z]{3,}", _fold(text))
+
+
+def _first_lost_word(source: str) -> str | None:
+    rendered = _fold(render_abstract(source).text)
+    pos = 0
+    for word in _source_words(source):
+        found = rendered.find(word, pos)
+        if found < 0:
+            return word
+        pos = found + len(word)
+    return None
+
+
+# --- unicode from LaTeX -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (r"$\mathcal{O}(n \log n)$", "𝒪(n log n)"),
+        (r"$\tau$", "τ"),
+        (r"$2 \times 3$", "2 × 3"),
+        (r"$a \leq b$", "a ≤ b"),
+        (r"$\sim$", "∼"),
+        (r"50\% more", "50% more"),
+        (r"$x^2$", "x²"),
+        (r"$x_i$", "xᵢ"),
+        (r"$x^{n+1}$", "xⁿ⁺¹"),
+        (r"$\sum_{i=1}^{n} x_i$", "∑ᵢ₌₁ⁿ xᵢ"),
+        (r"$W^\top$", "Wᵀ"),
+        (r"$\epsilon^{-2}$", "ϵ⁻²"),
+        (r"$\tilde{O}(\sqrt{T})$", "Õ(√(T))"),
+        (r"$O(d\log d)$", "O(d log d)"),
+        (r"$\|x\|_2$", "‖x‖₂"),
+        (r"Schr\"odinger", "Schrödinger"),
+        (r"``safe'' RL", "“safe” RL"),
+        (r"a `win-loss' signal", "a ‘win-loss’ signal"),
+        (r"\cite{smith2020} shows", "[smith2020] shows"),
+        (r"\foo{bar} baz", "bar baz"),
+        (r"we call it \ourmethod here", "we call it ourmethod here"),
+        (r"$\mathcalO(\sqrtT)$", "𝒪(√(T))"),
+        ("optimization~(ODPO) scheme", "optimization (ODPO) scheme"),
+        ("an $f$-divergence", "an f-divergence"),
+    ],
+)
+def test_latex_becomes_unicode(source: str, expected: str) -> None:
+    assert latex_to_text(source) == expected
+
+
+def test_script_without_unicode_form_keeps_its_mark() -> None:
+    assert latex_to_text(r"$x^{1/2}$") == "x^(1/2)"
+    assert latex_to_text(r"$\|A\|_F$") == "‖A‖_F"
+
+
+# --- things that are not markup ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "accuracy rises by 50% over the baseline, and the rest of the line stays",
+        r"accuracy rises by 50\% over the baseline, and the rest of the line stays",
+        "it costs $5 and the rest of the sentence stays",
+        "it costs $5 and $10, and the rest stays",
+        "an unclosed ** stays literal and the text after it too",
+        "products like a*b*c and 2*3 stay as they are",
+        "snake_case names and x^2 outside math stay",
+    ],
+)
+def test_plain_text_constructs_keep_everything(source: str) -> None:
+    text = latex_to_text(source)
+    assert re.findall(r"[A-Za-z]{3,}", source) == re.findall(r"[A-Za-z]{3,}", text)
+    assert text.endswith(source[-10:].replace("\\%", "%"))
+
+
+def test_unmatched_dollar_stays_literal() -> None:
+    assert latex_to_text("it costs $5 and the rest stays") == "it costs $5 and the rest stays"
+
+
+def test_unclosed_double_star_stays_literal() -> None:
+    rendered = render_abstract("an unclosed ** stays")
+    assert rendered.text == "an unclosed ** stays"
+    assert rendered.spans == ()
+
+
+def test_fast_path_returns_the_source_untouched() -> None:
+    source = "Plain abstract, with (parentheses), 3.5 numbers and 10% gains."
+    assert render_abstract(source) == RenderedText(source, ())
+
+
+# --- styles -----------------------------------------------------------------------------------
+
+
+def test_bold_from_textsc_and_double_stars() -> None:
+    rendered = render_abstract(r"we introduce \textsc{InteractScience} and **BubbleSpec** here")
+    assert rendered.text == "we introduce InteractScience and BubbleSpec here"
+    assert _styled(rendered, "bold") == ["InteractScience", "BubbleSpec"]
+
+
+def test_italic_from_emph_textit_and_single_stars() -> None:
+    rendered = render_abstract(r"\emph{all policy} and \textit{x} and *why* and {\em this}")
+    assert rendered.text == "all policy and x and why and this"
+    assert _styled(rendered, "italic") == ["all policy", "x", "why", "this"]
+
+
+def test_code_from_texttt_and_backticks() -> None:
+    rendered = render_abstract(r"run \texttt{SD} or `pip install x_y` now")
+    assert rendered.text == "run SD or pip install x_y now"
+    assert _styled(rendered, "code") == ["SD", "pip install x_y"]
+
+
+def test_math_spans_nest_inside_bold() -> None:
+    rendered = render_abstract(r"reduces steps by **$\sim$50\%** and **1.8$\times$**")
+    assert rendered.text == "reduces steps by ∼50% and 1.8×"
+    assert _styled(rendered, "bold") == ["∼50%", "1.8×"]
+    assert _styled(rendered, "math") == ["∼", "×"]
+
+
+def test_links_are_styled_and_trailing_punctuation_is_not_part_of_them() -> None:
+    rendered = render_abstract("Code: https://github.com/V1centNevwake/MARI.")
+    assert rendered.text == "Code: https://github.com/V1centNevwake/MARI."
+    assert _styled(rendered, "link") == ["https://github.com/V1centNevwake/MARI"]
+
+
+def test_url_and_href_commands() -> None:
+    rendered = render_abstract(r"see \url{https://x.org/a\_b} or \href{https://y.org}{the site}")
+    assert rendered.text == "see https://x.org/a_b or the site (https://y.org)"
+    assert _styled(rendered, "link") == ["https://x.org/a_b", "the site", "https://y.org"]
+
+
+def test_url_with_percent_and_underscore_is_not_latex() -> None:
+    url = "https://example.org/a_b%20c~d"
+    assert latex_to_text(f"at {url} now") == f"at {url} now"
+
+
+# --- links -----------------------------------------------------------------------------------
+
+
+def test_find_links_in_order_without_trailing_punctuation() -> None:
+    text = (
+        "Code (https://github.com/a/b), data at https://x.org/p_(q). "
+        "More: http://site.com/page?x=1; and https://github.com/MM-Speech/SwanSphere"
+    )
+    assert find_links(text) == (
+        "https://github.com/a/b",
+        "https://x.org/p_(q)",
+        "http://site.com/page?x=1",
+        "https://github.com/MM-Speech/SwanSphere",
+    )
+
+
+def test_find_links_none_and_markdown() -> None:
+    assert find_links("no links here, only http as a word") == ()
+    assert find_links("see [repo](https://github.com/a/b).") == ("https://github.com/a/b",)
+    assert find_links(r"at \url{https://github.com/a/b\_c}.") == ("https://github.com/a/b_c",)
+
+
+def test_seed_links() -> None:
+    abstracts = _seed_abstracts()
+    links = [link for a in abstracts for link in find_links(a)]
+    assert links == [
+        "https://github.com/V1centNevwake/MARI",
+        "https://github.com/MM-Speech/SwanSphere",
+    ]
+
+
+# --- the seed renders as a reader expects ------------------------------------------------------
+
+
+def test_seed_renders_without_latex_left() -> None:
+    for abstract in _seed_abstracts():
+        text = latex_to_text(abstract)
+        assert "\\" not in text
+        assert "$" not in text
+        assert "**" not in text
+    texts = [latex_to_text(a) for a in _seed_abstracts()]
+    assert "we introduce InteractScience, the first benchmark" in texts[0]
+    assert (
+        "reduces decoding steps by ∼50% and increases rollout throughput by up to 1.8×"
+        in (texts[3])
+    )
+    assert "with 𝒪(n log n) complexity" in texts[17]
+    assert "limited to d ≤ 3." in texts[17]
+    assert "τ-leaping" in texts[8]
+    assert "reduces attack success rates by 15% while preserving" in texts[11]
+
+
+# --- the property: every word of the source survives -------------------------------------------
+
+
+def test_every_word_survives_in_the_seed() -> None:
+    for abstract in _seed_abstracts():
+        assert _first_lost_word(abstract) is None, abstract[:80]
+
+
+def test_every_word_survives_in_real_abstracts() -> None:
+    abstracts = _sample_abstracts()
+    assert len(abstracts) >= 250
+    lost = {a[:60]: w for a in abstracts if (w := _first_lost_word(a)) is not None}
+    assert lost == {}
+
+
+def test_the_word_check_catches_a_swallowed_line() -> None:
+    # pylatexenc alone reads a bare % as a comment; the check must notice that kind of loss.
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    source = r"gains of 50% and \emph{more} words after the percent sign"
+    naive = LatexNodes2Text().latex_to_text(source)
+    assert "words" not in naive
+    assert _first_lost_word(source) is None
+
+
+def _check_spans(rendered: RenderedText) -> None:
+    n = len(rendered.text)
+    open_spans: list[Span] = []
+    for span in rendered.spans:
+        assert 0 <= span.start < span.end <= n
+        while open_spans and open_spans[-1].end <= span.start:
+            open_spans.pop()
+        if open_spans:
+            assert span.end <= open_spans[-1].end, "spans cross"
+        open_spans.append(span)
+    assert list(rendered.spans) == sorted(rendered.spans, key=lambda s: (s.start, -s.end))
+
+
+_MARKUP = st.sampled_from(
+    [
+        "$", "$$", "\\", "*", "**", "`", "``", "''", "%", "\\%", "_", "^", "{", "}", "~",
+        "\\emph{", "\\textsc{", "\\frac{", "\\mathcal{O}", "\\(", "\\)", "\\[", "\\]",
+        "https://a.org/x", "\\url{", "\\href{", "{\\em ", "\\\\", "\\$", "x^{", "_{",
+        "\\cite{", "\\begin{itemize}", "\\item", " ", "\n", "word", "Ünï", "\U000f1000",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_MARKUP, st.text(max_size=8)), max_size=30).map("".join))
+def test_arbitrary_text_never_raises_and_spans_are_sound(source: str) -> None:
+    rendered = render_abstract(source)
+    _check_spans(rendered)
+    assert latex_to_text(source) == rendered.text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_arbitrary_unicode_never_raises(source: str) -> None:
+    _check_spans(render_abstract(source))
+    for link in find_links(source):
+        assert link.startswith(("http://", "https://"))
+
+
+def test_sample_spans_are_sound() -> None:
+    for abstract in _sample_abstracts() + _seed_abstracts():
+        _check_spans(render_abstract(abstract))
+
+
+def test_bibtex_fields() -> None:
+    assert latex_to_text("{BERT}: Pre-training of {D}eep Transformers") == (
+        "BERT: Pre-training of Deep Transformers"
+    )
+    assert latex_to_text(r"Schr{\"o}dinger and G{\"u}nther") == "Schrödinger and Günther"
+    assert latex_to_text("the set {0, 1} stays") == "the set {0, 1} stays"
+
+
+def test_space_after_an_accent_macro_is_kept() -> None:
+    assert latex_to_text(r"Jos\'e {van der} Berg") == "José van der Berg"
+    assert latex_to_text(r"M{\"u}ller and Sch\"olkopf") == "Müller and Schölkopf"

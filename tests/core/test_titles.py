@@ -1,0 +1,279 @@
+"""Tests for method names and derived titles, on the bundled list and on the patterns they read."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from paperdeck.core.titles.derive import (
+    MAX_TITLE,
+    derive_title,
+    find_method,
+    method_and_title,
+    plain_title_text,
+)
+
+SEED = Path(__file__).resolve().parents[2] / "seeds" / "icml2026.txt"
+
+
+def _seed_abstracts() -> list[str]:
+    return [p.strip() for p in SEED.read_text(encoding="utf-8").split("\n\n")[1:] if p.strip()]
+
+
+# Per seed paper: the method name (None where the abstract names none), and words the derived
+# title must contain to name the contribution.
+SEED_EXPECTED: list[tuple[str | None, tuple[str, ...]]] = [
+    ("InteractScience", ("InteractScience", "benchmark")),
+    ("MARI", ("MARI", "Multi-Adapter Representation Interventions via Energy Calibration")),
+    (None, ("hierarchical latent goal spaces",)),
+    ("BubbleSpec", ("BubbleSpec", "accelerates RL rollouts")),
+    (None, ("formal definition of a causal pathway",)),
+    ("DPIMF", ("DPIMF", "differentially private implicit matrix factorization")),
+    (None, ("method to extract", "Transformers")),
+    (None, ("multi-agent imitation learning", "Markov")),
+    ("TR-CIE", ("TR-CIE", "Time-Reparameterized Cumulative Intensity Extrapolation")),
+    ("ASTRA", ("ASTRA", "communication-efficient framework")),
+    (None, ("Chiral Transformer",)),
+    ("SafeSpec", ("SafeSpec", "speculative inference framework")),
+    ("FIPN", ("FIPN", "polynomial network")),
+    ("SwanSphere", ("SwanSphere", "spatial audio generation")),
+    ("SPRINT", ("SPRINT", "training-free plug-and-play framework")),
+    ("SDPO", ("SDPO", "Self-Distillation Policy Optimization")),
+    (None, ("pretraining distribution", "ICL")),
+    (None, ("kernel regression", "O(n log n)")),
+    ("Dune", ("Dune", "unitary GNN", "edge features")),
+]
+
+
+def test_seed_has_nineteen_abstracts() -> None:
+    assert len(_seed_abstracts()) == len(SEED_EXPECTED) == 19
+
+
+@pytest.mark.parametrize(("index", "expected"), list(enumerate(SEED_EXPECTED)))
+def test_seed_method_and_title(index: int, expected: tuple[str | None, tuple[str, ...]]) -> None:
+    abstract = _seed_abstracts()[index]
+    method, phrases = expected
+    assert find_method(abstract) == method
+    title = derive_title(abstract, method)
+    for phrase in phrases:
+        assert phrase in title, title
+    if method is not None:
+        assert title.startswith(f"{method}: "), title
+
+
+def test_seed_titles_are_distinct_short_and_clean() -> None:
+    titles = [derive_title(a, find_method(a)) for a in _seed_abstracts()]
+    assert len(set(titles)) == 19
+    for title in titles:
+        assert 20 <= len(title) <= MAX_TITLE, title
+        assert not re.search(r"[\\$*{}_^`~]", title), title
+        assert title[0].isupper(), title
+        assert not title.endswith("."), title
+        assert not re.search(r"\s{2}", title), title
+
+
+def test_mari_title_is_the_expansion() -> None:
+    abstract = _seed_abstracts()[1]
+    assert derive_title(abstract, "MARI") == (
+        "MARI: Multi-Adapter Representation Interventions via Energy Calibration"
+    )
+
+
+# --- method names from each pattern ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method"),
+    [
+        ("We propose FooNet, a network for bar. FooNet is fast.", "FooNet"),
+        (r"We introduce \textsc{BarBench}, the first benchmark for baz.", "BarBench"),
+        ("In this paper we present **QuxLM**, a model. QuxLM wins.", "QuxLM"),
+        ("We propose Sparse Gradient Routing (SGR). SGR beats baselines.", "SGR"),
+        ("We design a method called ZetaOpt that converges. ZetaOpt is simple.", "ZetaOpt"),
+        ("We train a network, dubbed TinyNet, on small data.", "TinyNet"),
+        ("This paper introduces mSOP-765k, a large-scale benchmark for retrieval.", "mSOP-765k"),
+        ("We introduce dnaHNet, a tokenizer-free model. dnaHNet scales.", "dnaHNet"),
+        ("We introduce Localize-and-Stitch, a novel approach.", "Localize-and-Stitch"),
+        (r"We propose $\textbf{DecodeShare}$, a protocol that shares.", "DecodeShare"),
+        ("We propose _UniMapping_, a unified SLAM framework.", "UniMapping"),
+        ("We propose a *Constraint-Sensitive Policy Optimization (CSPO)*, a method.", "CSPO"),
+        ("We formalize X and introduce Self-Distillation Policy Optimization (SDPO).", "SDPO"),
+        ("An algorithm, termed ''WaterSIC'', is proposed. WaterSIC is optimal.", "WaterSIC"),
+    ],
+)  # fmt: skip
+def test_method_patterns(abstract: str, method: str) -> None:
+    assert find_method(abstract) == method
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        "Large Language Models (LLMs) are widely used. We study how LLMs fail on math.",
+        "Reinforcement Learning (RL) is hard. We analyse RL with function approximation.",
+        "We present the first theoretical analysis of multi-agent imitation learning (MAIL).",
+        "We study continual pre-training (CPT) as a mechanism for adapting models. CPT helps.",
+        "We evaluate GPT-4 and Llama-3 on MMLU and ARC, and find gaps. GPT-4 leads on MMLU.",
+        "We propose a PTQ algorithm for transformers that quantizes weights to 4 bits.",
+        "The Edge of Stability (EoS) is a phenomenon where sharpness hovers. EoS appears often.",
+        "Our results hold on ImageNet, a standard benchmark. ImageNet has many classes.",
+        "",
+    ],
+)
+def test_mentioned_names_are_not_methods(abstract: str) -> None:
+    assert find_method(abstract) is None
+
+
+# --- derived titles without a method -----------------------------------------------------------
+
+
+def test_title_from_contribution_clause() -> None:
+    abstract = (
+        "Kernel methods are slow. In this work, we introduce a scalable framework for kernel "
+        "regression with $\\mathcal{O}(n \\log n)$ complexity, and designed to use GPUs."
+    )
+    assert derive_title(abstract, None) == (
+        "A scalable framework for kernel regression with O(n log n) complexity"
+    )
+
+
+def test_title_drops_trailing_coordinated_verb() -> None:
+    abstract = "We propose a formal definition of a causal pathway and discuss its implications."
+    assert derive_title(abstract, None) == "A formal definition of a causal pathway"
+
+
+def test_title_falls_back_to_first_sentence_cut_on_a_word() -> None:
+    abstract = (
+        "Graph neural networks with message passing are limited in expressive power by the "
+        "Weisfeiler-Leman test and cannot count substructures such as cycles in large graphs. "
+        "Other sentences follow."
+    )
+    title = derive_title(abstract, None)
+    assert len(title) <= MAX_TITLE
+    assert title.startswith("Graph neural networks with message passing are limited")
+    assert title.endswith("…")
+    assert abstract.startswith(title[:-1].rstrip())
+
+
+def test_title_of_empty_and_markup_only_abstracts() -> None:
+    assert derive_title("", None) == "(untitled)"
+    assert derive_title("$$ ** ~", None) == "(untitled)"
+
+
+def test_plain_title_text_strips_latex_and_markdown() -> None:
+    assert plain_title_text(r"**Fast** $\mathcal{O}(n \log n)$ \emph{kernel} ~ 50\% $\tau$") == (
+        "Fast O(n log n) kernel 50% τ"
+    )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "This position paper argues that interpretability can be actionable when it is tied "
+            "to decisions. We propose a framework.",
+            "Interpretability can be actionable when it is tied to decisions",
+        ),
+        (
+            "We present an open-source pure-Python library called PyPop7 for black-box "
+            "optimization. PyPop7 is fast.",
+            "PyPop7: An open-source pure-Python library for black-box optimization",
+        ),
+        (
+            "This paper introduces mSOP-765k, a large-scale benchmark for structured outputs.",
+            "mSOP-765k: A large-scale benchmark for structured outputs",
+        ),
+        (
+            "We propose RGR-GRPO (Reward and Guidance through Rubrics), a method. RGR-GRPO wins.",
+            "RGR-GRPO: Reward and Guidance through Rubrics",
+        ),
+        (
+            "We introduce a novel and general domain-adversarial framework for transfer.",
+            "A general domain-adversarial framework for transfer",
+        ),
+        (
+            "We propose and examine six alternative measures of data spread, all of which help.",
+            "Six alternative measures of data spread",
+        ),
+    ],
+)
+def test_titles_from_patterns(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+# --- the scan for naming phrases, appositions and sentence ends ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (
+            "Planning is slow. In this work we aim to further propose FooPlan, a planner for "
+            "robots. FooPlan is fast.",
+            "FooPlan",
+            "FooPlan: A planner for robots",
+        ),
+        (
+            "This paper addresses retrieval by proposing RetroNet, a retriever. RetroNet wins.",
+            "RetroNet",
+            "RetroNet: A retriever",
+        ),
+        (
+            "Can models plan? We propose PlanNet, a planner for long horizons. PlanNet wins.",
+            "PlanNet",
+            "PlanNet: A planner for long horizons",
+        ),
+        (
+            "Existing planners are slow. FooPlan, a planner for robots, fixes this. FooPlan is "
+            "fast and FooPlan is small.",
+            "FooPlan",
+            "FooPlan: A planner for robots, fixes this",
+        ),
+        (
+            "We propose a formal definition of a causal pathway, and discuss its implications.",
+            None,
+            "A formal definition of a causal pathway",
+        ),
+    ],
+)
+def test_naming_phrases_and_appositions(abstract: str, method: str | None, title: str) -> None:
+    assert method_and_title(abstract) == (method, title)
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method"),
+    [
+        ("We design a new compressor, namely GraphZip, for graphs.", "GraphZip"),
+        ("In 2020 we proposed TurboPlan for robots. TurboPlan is fast.", "TurboPlan"),
+        (r"Planners are slow. \textsc{Zeta} plans fast. Zeta is small and Zeta is simple.", "Zeta"),
+        # apposed but said only twice, or proposed by someone else: not the paper's own
+        ("Planners are slow. FooPlan, a planner for robots, fixes this. FooPlan is fast.", None),
+        ("The recently proposed BarNet is slow. We study BarNet on graphs. BarNet fails.", None),
+    ],
+)  # fmt: skip
+def test_method_from_naming_words_and_marks(abstract: str, method: str | None) -> None:
+    assert find_method(abstract) == method
+
+
+def test_method_and_title_matches_the_two_calls_on_the_seed() -> None:
+    for abstract in _seed_abstracts():
+        method = find_method(abstract)
+        assert method_and_title(abstract) == (method, derive_title(abstract, method))
+
+
+def test_cut_titles_do_not_end_on_a_small_word() -> None:
+    abstracts = [
+        *_seed_abstracts(),
+        "We present a benchmark for the evaluation of the robustness of large vision-language "
+        "models of the kind and of the sort that practitioners deploy in the wild every day.",
+        "We study the problem of learning to rank items for users of a recommender system in the "
+        "presence of the feedback loops that such a system creates over time.",
+    ]
+    small = {"of", "for", "to", "and", "or", "the", "a", "an", "with", "in", "on", "by", "from"}
+    for abstract in abstracts:
+        title = derive_title(abstract, find_method(abstract))
+        assert len(title) <= MAX_TITLE, title
+        assert title.rstrip("…").split()[-1] not in small, title

@@ -1,0 +1,876 @@
+"""Journeys through the reader with Textual's Pilot: what a user presses and what they then see."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from textual import events
+
+from paperdeck.core.errors import LoadError
+from paperdeck.core.library import Library, load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+from paperdeck.core.search.index import SearchIndex, SearchResult
+from paperdeck.ui.app import BackgroundLoad, PaperdeckApp
+from paperdeck.ui.dialogs.citation_dialog import CitationDialog
+from paperdeck.ui.dialogs.format_dialog import FormatDialog
+from paperdeck.ui.dialogs.help_screen import HelpScreen
+from paperdeck.ui.dialogs.tags_dialog import TagsDialog
+
+MakeApp = Callable[..., PaperdeckApp]
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> MakeApp:
+    """A reader on the bundled list (or `path`), notes and settings in the test's folder."""
+
+    def make(path: Path | None = None, autosave_delay: float = 30.0) -> PaperdeckApp:
+        library = load_library([path or bundled_list()])
+        store = NotesStore(tmp_path / "notes.json")
+        return PaperdeckApp(
+            library,
+            store,
+            settings_file=tmp_path / "settings.json",
+            autosave_delay=autosave_delay,
+        )
+
+    return make
+
+
+@pytest.fixture
+def long_list(tmp_path: Path) -> Path:
+    """300 distinct papers made from the bundled abstracts, enough to scroll."""
+    text = bundled_list().read_text(encoding="utf-8")
+    abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    papers = [f"{abstracts[i % len(abstracts)]} (Variant {i}.)" for i in range(300)]
+    path = tmp_path / "long.txt"
+    path.write_text("A long list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def x_display() -> Iterator[str]:
+    """A private X server (Xvfb) for the system clipboard through xclip."""
+    if not shutil.which("Xvfb") or not shutil.which("xclip"):
+        pytest.skip("needs Xvfb and xclip (apt-get install xvfb xclip)")
+    number = next(
+        n
+        for n in range(300, 400)
+        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists()
+    )
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            assert time.monotonic() < deadline, "Xvfb did not start"
+            time.sleep(0.05)
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def saved_notes(tmp_path: Path) -> dict[str, dict[str, object]]:
+    data = json.loads((tmp_path / "notes.json").read_text(encoding="utf-8"))
+    papers: dict[str, dict[str, object]] = data["papers"]
+    return papers
+
+
+def row_text(app: PaperdeckApp, y: int) -> str:
+    return app.paper_list.render_line(y).text
+
+
+def header_text(app: PaperdeckApp) -> str:
+    return str(app.query_one("#header").render())
+
+
+async def settle(app: PaperdeckApp, pilot: object) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def type_text(pilot: object, text: str) -> None:
+    await pilot.press(*[{" ": "space"}.get(c, c) for c in text])  # type: ignore[attr-defined]
+
+
+# --- browsing -------------------------------------------------------------------------------
+
+
+async def test_browse_moves_the_cursor_and_the_detail_follows(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        papers = app.papers
+        assert app.screen.focused is app.paper_list
+        assert papers[0].title in app.detail.text
+        assert "19 papers · 0 noted · 0 starred" in header_text(app)
+        await pilot.press("j", "j")
+        assert app.current_paper is papers[2]
+        assert papers[2].title in app.detail.text
+        assert "Abstract" in app.detail.text
+        await pilot.press("G")
+        assert app.current_paper is papers[-1]
+        await pilot.press("k")
+        assert app.current_paper is papers[-2]
+        await pilot.press("g")
+        assert app.current_paper is papers[0]
+        await pilot.press("end", "home", "down")
+        assert app.current_paper is papers[1]
+        # The first row shows the unread marker, its position and the real title.
+        first = row_text(app, 0)
+        assert "●" in first and " 1 " in first
+        assert first.split(" 1 ", 1)[1].strip().startswith(papers[0].title[:20])
+
+
+async def test_click_selects_and_wheel_scrolls(make_app: MakeApp, long_list: Path) -> None:
+    app = make_app(long_list)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        # What the user sees on the clicked screen line (the list's border is above row 0).
+        seen = row_text(app, 5 - paper_list.gutter.top)
+        await pilot.click("#papers", offset=(10, 5))
+        clicked = paper_list.cursor
+        assert clicked > 0
+        assert app.current_paper is app.papers[clicked]
+        # Four marker cells, then the position of the paper that row showed.
+        assert seen[4:].split()[0] == str(clicked + 1)
+        assert app.papers[clicked].title[:30] in app.detail.text
+        assert paper_list.scroll_y == 0
+        for _ in range(3):
+            paper_list.post_message(
+                events.MouseScrollDown(paper_list, 5, 5, 0, 0, 0, False, False, False)
+            )
+            await pilot.pause()
+        assert paper_list.scroll_y > 0
+        assert app.current_paper is app.papers[clicked]
+
+
+async def test_page_keys_and_a_long_list(make_app: MakeApp, long_list: Path) -> None:
+    app = make_app(long_list)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        height = paper_list.scrollable_content_region.height
+        await pilot.press("pagedown")
+        assert paper_list.cursor == height
+        assert paper_list.scroll_y > 0
+        await pilot.press("pageup")
+        assert paper_list.cursor == 0
+        await pilot.press("G")
+        assert paper_list.cursor == 299
+        assert row_text(app, height - 1).split("●", 1)[1].strip().startswith("300 ")
+
+
+# --- search ---------------------------------------------------------------------------------
+
+
+async def test_search_filters_highlights_and_clears(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        assert app.screen.focused is app.search_box
+        await type_text(pilot, "speculative decoding")
+        await settle(app, pilot)
+        titles = [app.papers[i].title for i in app.paper_list.rows]
+        assert len(titles) == 2
+        assert {"BubbleSpec", "SafeSpec"} == {t.split(":")[0] for t in titles}
+        assert "2 / 19" in header_text(app)
+        # Typing never fired the printable bindings (s star, c cite, ...).
+        assert not any(entry.starred for entry in app.store.entries.values())
+        # The match is highlighted in the detail pane's text.
+        detail = app.detail.content
+        assert any("warning" in str(span.style) for span in detail.spans)
+        await pilot.press("enter")
+        assert app.screen.focused is app.paper_list
+        await pilot.press("slash", "escape")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 19
+        assert "19 papers" in header_text(app)
+        assert app.screen.focused is app.paper_list
+        # ↑ in the search field recalls the earlier search.
+        await pilot.press("slash", "up")
+        assert app.search_box.value == "speculative decoding"
+        await pilot.press("down")
+        await settle(app, pilot)
+        assert app.screen.focused is app.paper_list
+        assert len(app.paper_list.rows) == 2
+
+
+async def test_search_on_an_index_built_by_helper_processes_then_cached(
+    make_app: MakeApp, long_list: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("PAPERDECK_CACHE", str(cache))
+    monkeypatch.setenv("PAPERDECK_HELPERS", "2")  # titles and index, each in 3 parts
+    app = make_app(long_list)
+    with monkeypatch.context() as patch:
+        patch.setenv("PAPERDECK_HELPERS", "0")
+        patch.setenv("PAPERDECK_CACHE", "off")
+        expected = list(SearchIndex(app.papers).search("speculative decoding").indices)
+    assert len(expected) > 20
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        # Written once the index answered, by the same worker.
+        assert len(list(cache.glob("search-*.bin"))) == 1
+        await pilot.press("slash")
+        await type_text(pilot, "speculative decoding")
+        await settle(app, pilot)
+        assert list(app.paper_list.rows) == expected
+        assert f"{len(expected)} / 300" in header_text(app)
+
+
+async def test_keys_typed_in_a_burst_land_in_the_search_field(make_app: MakeApp) -> None:
+    # A paste or a fast typist: "/" and the query arrive before the reader has repainted.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app._driver is not None
+        for key, character in [("slash", "/"), ("s", "s"), ("a", "a"), ("f", "f"), ("e", "e")]:
+            app._driver.send_message(events.Key(key, character))
+        await settle(app, pilot)
+        assert app.search_box.value == "safe"
+        assert not app.store.entries  # the "s" did not star anything
+        await pilot.press("slash", "n")
+        assert app.search_box.value == "safe/n"
+        await pilot.press("escape", "n", "slash", "n")
+        assert app.notes.editor.text == "/n"
+
+
+async def test_a_search_with_no_match_says_so(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "zzqqxx")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 0
+        assert "No papers match" in row_text(app, 0)
+        assert "0 / 19" in header_text(app)
+        assert "No paper selected" in app.detail.text
+
+
+# --- notes ----------------------------------------------------------------------------------
+
+
+async def test_note_survives_switching_papers_and_is_saved(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        first = app.papers[0]
+        await pilot.press("n")
+        assert app.screen.focused is app.notes.editor
+        await type_text(pilot, "read the proofs")
+        assert "unsaved" in str(app.query_one("#notes-status").render())
+        # Printable keys typed into the note never star, tag or quit.
+        await type_text(pilot, " sqrt")
+        await pilot.press("escape")
+        assert app.screen.focused is app.paper_list
+        await pilot.press("j")
+        assert app.notes.editor.text == ""
+        await pilot.press("k")
+        assert app.notes.editor.text == "read the proofs sqrt"
+        assert saved_notes(tmp_path)[first.id]["note"] == "read the proofs sqrt"
+        assert "saved" in str(app.query_one("#notes-status").render())
+        assert "✎" in row_text(app, 0)
+        assert "1 noted" in header_text(app)
+        entry = app.store.get(first)
+        assert entry is not None and not entry.starred
+
+
+async def test_note_autosaves_after_typing_stops(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app(autosave_delay=0.3)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "draft")
+        await pilot.pause(0.6)
+        assert saved_notes(tmp_path)[app.papers[0].id]["note"] == "draft"
+        assert app.screen.focused is app.notes.editor
+
+
+async def test_quit_saves_what_was_typed(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app(autosave_delay=60.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "n")
+        await type_text(pilot, "last words")
+        # Ctrl+Q quits from inside the editor, without leaving it first.
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_value == 0
+    assert saved_notes(tmp_path)[app.papers[1].id]["note"] == "last words"
+
+
+async def test_ctrl_q_quits_from_the_search_field(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "sq")
+        assert app.search_box.value == "sq"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_value == 0
+
+
+async def test_a_save_error_is_shown_and_the_text_kept(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.store.path = tmp_path / "not-a-folder" / "notes.json"
+        (tmp_path / "not-a-folder").write_text("a file where a folder should be")
+        await pilot.press("n")
+        await type_text(pilot, "keep me")
+        await pilot.press("escape")
+        status = str(app.query_one("#notes-status").render())
+        assert "not saved" in status
+        await pilot.press("j", "k")
+        assert app.notes.editor.text == "keep me"
+        # q refuses once while the notes are unsaved, and says why.
+        await pilot.press("q")
+        assert app.is_running
+        assert any("not saved" in n.message for n in app._notifications)
+
+
+# --- star, read state, tags -----------------------------------------------------------------
+
+
+async def test_star_read_and_tags(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        paper = app.papers[0]
+        await pilot.press("s")
+        assert "★" in row_text(app, 0)
+        assert "1 starred" in header_text(app)
+        await pilot.press("r")
+        assert "●" not in row_text(app, 0)
+        await pilot.press("t")
+        assert isinstance(app.screen, TagsDialog)
+        await type_text(pilot, "theory rl")
+        await pilot.press("enter")
+        assert not isinstance(app.screen, TagsDialog)
+        row = row_text(app, 0)
+        assert "#theory" in row and "#rl" in row
+        status = str(app.query_one("#notes-status").render())
+        assert "★ starred" in status and "#theory #rl" in status and "read" in status
+        saved = saved_notes(tmp_path)[paper.id]
+        assert saved["starred"] is True and saved["state"] == "read"
+        assert saved["tags"] == ["theory", "rl"]
+        # Esc in the tags dialog changes nothing.
+        await pilot.press("t", "x", "escape")
+        assert saved_notes(tmp_path)[paper.id]["tags"] == ["theory", "rl"]
+        await pilot.press("s", "r")
+        assert "★" not in row_text(app, 0) and "●" in row_text(app, 0)
+
+
+# --- citations ------------------------------------------------------------------------------
+
+
+async def test_cite_without_a_clipboard_shows_the_citation(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no xclip, xsel, wl-copy ...
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j", "c")
+        await settle(app, pilot)
+        assert isinstance(app.screen, CitationDialog)
+        assert app.last_copied.startswith("@inproceedings{")
+        assert "BubbleSpec" in app.last_copied
+        target = tmp_path / "out.bib"
+        app.screen.write_file(str(target))
+        await pilot.pause()
+        assert "BubbleSpec" in target.read_text(encoding="utf-8")
+        assert not isinstance(app.screen, CitationDialog)
+
+
+async def test_choose_a_format_mark_papers_and_copy_them(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("C")
+        assert isinstance(app.screen, FormatDialog)
+        formats = [name for name, _ in app.format_names()]
+        await pilot.press(*["down"] * formats.index("markdown"), "enter")
+        assert app.settings.citation_format == "markdown"
+        assert json.loads((tmp_path / "settings.json").read_text())["citation_format"] == "markdown"
+        await pilot.press("space", "space")
+        assert "2 marked" in header_text(app)
+        await pilot.press("c")
+        await settle(app, pilot)
+        lines = app.last_copied.strip().splitlines()
+        assert len(lines) == 2 and all(line.startswith("[") for line in lines)
+        assert app.papers[0].title in lines[0] and app.papers[1].title in lines[1]
+        assert "marked" not in header_text(app)
+
+
+@pytest.mark.slow
+async def test_cite_with_the_x_clipboard(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, x_display: str
+) -> None:
+    monkeypatch.setenv("DISPLAY", x_display)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("TMUX", raising=False)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j", "c")
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, CitationDialog)
+        messages = [n.message for n in app._notifications]
+        assert any(m.startswith("Copied BibTeX for “BubbleSpec") for m in messages), messages
+        assert any("the system clipboard" in m for m in messages)
+    copied = subprocess.run(
+        ["xclip", "-display", x_display, "-o", "-selection", "clipboard"],
+        capture_output=True,
+        text=True,
+        timeout=5,
+        check=True,
+    ).stdout
+    assert copied.startswith("@inproceedings{") and "BubbleSpec" in copied
+
+
+# --- help, palette, settings ----------------------------------------------------------------
+
+
+async def test_help_screen_lists_the_keys(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("#help-text").render())
+        for expected in ("Star", "Search", "Cite", "j ↓", "PgDn", "Esc", "Ctrl+P", "is:starred"):
+            assert expected in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_sort_and_theme_are_remembered(make_app: MakeApp, tmp_path: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.set_sort("list")
+        app.theme = "nord"
+        await settle(app, pilot)
+        assert "sort: list order" in header_text(app)
+    settings = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))
+    assert settings["sort"] == "list" and settings["theme"] == "nord"
+    again = make_app()
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(again, pilot)
+        assert again.theme == "nord"
+        assert again.settings.sort == "list"
+
+
+async def test_command_palette_offers_the_reader_commands(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for expected in (
+            "Theme",
+            "Sort: relevance",
+            "Sort: list order",
+            "Sort: recently noted",
+            "Export notes",
+            "Open another list",
+            "Copy as BibTeX",
+            "Copy as RIS",
+        ):
+            assert expected in titles
+
+
+async def test_export_and_open_another_list(
+    make_app: MakeApp, tmp_path: Path, long_list: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "exported note")
+        await pilot.press("escape")
+        target = tmp_path / "export.md"
+        app._export_to(target)
+        assert "exported note" in target.read_text(encoding="utf-8")
+        app._load_list(long_list)
+        await settle(app, pilot)
+        assert len(app.papers) == 300
+        assert "300 papers" in header_text(app)
+        assert "A long list" in header_text(app)
+
+
+# --- layout ---------------------------------------------------------------------------------
+
+
+async def test_narrow_terminal_folds_the_notes(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert app.screen.has_class("-narrow")
+        assert app.notes.region.height == 0
+        assert app.paper_list.region.width >= 70
+        assert app.detail.region.height > 0
+        await pilot.press("j")
+        assert app.papers[1].title[:20] in app.detail.text
+        await pilot.press("n")
+        assert app.notes.region.height > 0
+        assert app.screen.focused is app.notes.editor
+        await type_text(pilot, "small screen")
+        await pilot.press("escape")
+        assert app.notes.region.height == 0
+        assert app.screen.focused is app.paper_list
+        await pilot.resize_terminal(140, 40)
+        await pilot.pause()
+        assert not app.screen.has_class("-narrow")
+        assert app.notes.region.height > 0
+        assert app.notes.editor.text == "small screen"
+
+
+# --- start-up -------------------------------------------------------------------------------
+
+
+async def test_background_loader_paints_first_then_shows_the_list(tmp_path: Path) -> None:
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=lambda: load_library([bundled_list()]),
+        loading_label="icml2026.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert len(app.papers) == 19
+        assert "19 papers" in header_text(app)
+        assert app.papers[0].title in app.detail.text
+        await pilot.press("j")
+        assert app.current_paper is app.papers[1]
+
+
+def test_a_background_load_runs_before_anyone_waits_and_hands_over_its_result() -> None:
+    started = threading.Event()
+
+    def load() -> Library:
+        started.set()
+        return load_library([bundled_list()])
+
+    pending = BackgroundLoad(load)
+    assert started.wait(5), "the load waits for nobody: it starts when created"
+    assert [paper.id for paper in pending.wait().papers] == [
+        paper.id for paper in load_library([bundled_list()]).papers
+    ]
+
+
+def test_a_background_load_error_reaches_the_one_who_waits(tmp_path: Path) -> None:
+    pending = BackgroundLoad(lambda: load_library([tmp_path / "gone.txt"]))
+    with pytest.raises(LoadError, match=r"gone\.txt"):
+        pending.wait()
+
+
+async def test_a_started_background_load_fills_the_reader(tmp_path: Path) -> None:
+    pending = BackgroundLoad(lambda: load_library([bundled_list()]))
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="icml2026.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await settle(app, pilot)
+        assert "19 papers" in header_text(app)
+        assert app.papers[0].title in app.detail.text
+        await pilot.press("j")
+        assert app.current_paper is app.papers[1]
+
+
+async def test_a_slow_background_load_shows_a_loading_line_then_the_list(tmp_path: Path) -> None:
+    release = threading.Event()
+
+    def load() -> Library:
+        release.wait(10)
+        return load_library([bundled_list()])
+
+    pending = BackgroundLoad(load)
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="[b]slow[/b].txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert "Loading [b]slow[/b].txt" in header_text(app)
+        assert app.paper_list.empty_text.startswith("Loading [b]slow[/b].txt")
+        release.set()
+        pending.wait()
+        for _ in range(100):  # the load's thread tells the app just after `wait` returns
+            await settle(app, pilot)
+            if "19 papers" in header_text(app):
+                break
+        assert "19 papers" in header_text(app)
+        assert app.papers[0].title in app.detail.text
+
+
+async def test_a_background_load_error_exits_with_status_2(tmp_path: Path) -> None:
+    pending = BackgroundLoad(lambda: load_library([tmp_path / "[/gone].txt"]))
+    app = PaperdeckApp(None, NotesStore(tmp_path / "notes.json"), loader=pending)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+    assert app.return_value == 2
+    assert app.load_error is not None and "[/gone].txt" in app.load_error
+
+
+async def test_a_load_error_in_the_background_exits_with_status_2(tmp_path: Path) -> None:
+    missing = tmp_path / "[/missing].txt"
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=lambda: load_library([missing]),
+        loading_label=missing.name,
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+    assert app.return_value == 2
+    assert app.load_error is not None and "[/missing].txt" in app.load_error
+
+
+# --- review fixes: focus, notes and late results ----------------------------------------------
+
+
+async def test_a_late_result_without_the_edited_paper_closes_the_editor(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        first = app.papers[0]
+        await pilot.press("n")
+        await type_text(pilot, "abc")
+        # A search result that arrives while typing and no longer holds the paper.
+        app._apply_result("zz", SearchResult("zz", [3, 4], [1.0, 1.0], None))
+        await pilot.pause()
+        await type_text(pilot, "def")
+        await pilot.pause()
+        assert app.screen.focused is app.paper_list
+        assert saved_notes(tmp_path)[first.id]["note"] == "abc"
+        assert app.store.get(app.papers[3]) is None
+        assert any("not in the results" in n.message for n in app._notifications)
+
+
+async def test_a_late_result_keeps_the_edited_paper_under_the_cursor(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "n")
+        await type_text(pilot, "abc")
+        app._apply_result("zz", SearchResult("zz", [5, 1, 2], [3.0, 2.0, 1.0], None))
+        await pilot.pause()
+        await type_text(pilot, "def")
+        assert app.screen.focused is app.notes.editor
+        assert app.current_paper is app.papers[1]
+        assert app.paper_list.cursor == 1
+        entry = app.store.get(app.papers[1])
+        assert entry is not None and entry.note == "abcdef"
+
+
+async def test_viewing_a_note_with_a_tab_leaves_it_as_it_was(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    library = load_library([bundled_list()])
+    store = NotesStore(tmp_path / "notes.json")
+    store.set_note(library.papers[1], "step\tone\x07")
+    store.save()
+    before = (tmp_path / "notes.json").read_bytes()
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j")
+        await pilot.pause()
+        assert app.notes.editor.text == "step\tone"
+        await pilot.press("n", "escape", "k", "j", "k")
+        await pilot.pause()
+        assert not app.store.dirty
+        assert "saved" in str(app.query_one("#notes-status").render())
+    assert (tmp_path / "notes.json").read_bytes() == before
+
+
+async def test_a_cursor_move_while_a_dialog_opens_reaches_the_panes(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Moves closer together than this are shown once, after it: here, with the dialog open.
+    monkeypatch.setattr("paperdeck.ui.app.SHOW_COALESCE", 0.4)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "t")
+        assert isinstance(app.screen, TagsDialog)
+        await pilot.pause(0.6)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.current_paper is app.papers[2]
+        assert app.papers[2].title in app.detail.text
+        assert app.notes.paper is app.papers[2]
+
+
+async def test_narrow_leaving_the_note_with_tab_shows_the_detail_again(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "tabbed away")
+        assert app.detail.region.height == 0
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.screen.focused is not app.notes.editor
+        assert app.detail.region.height > 0
+        assert app.notes.region.height == 0
+        assert saved_notes(tmp_path)[app.papers[0].id]["note"] == "tabbed away"
+
+
+async def test_opening_another_list_after_a_search_leaves_no_indexing_line(
+    make_app: MakeApp, long_list: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "speculative")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        app._load_list(long_list)
+        await settle(app, pilot)
+        await settle(app, pilot)
+        status = app.query_one("#search-status")
+        assert "indexing" not in str(status.render()) or not status.display
+        assert not status.display
+        assert len(app.paper_list.rows) == 300
+
+
+async def test_typing_a_note_repaints_no_list_row_and_keeps_one_autosave_timer(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "a")
+        await pilot.pause()
+        assert "✎" in row_text(app, 0)
+        timer = app._autosave_timer
+        assert timer is not None
+        painted: list[int] = []
+        paint = app.paper_list.render_line
+
+        def counting(y: int) -> object:
+            painted.append(y)
+            return paint(y)
+
+        app.paper_list.render_line = counting  # type: ignore[method-assign,assignment]
+        await type_text(pilot, "bcdef")
+        await pilot.pause()
+        assert painted == []
+        assert app._autosave_timer is timer
+        assert app.notes.editor.text == "abcdef"
+
+
+async def test_a_save_error_at_quit_keeps_exactly_the_changed_notes_in_a_recovery_file(
+    make_app: MakeApp, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dataclasses import replace
+
+    from paperdeck.cli.main import main
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        first, second = app.papers[0], app.papers[1]
+        app.store.set_note(first, "saved before")
+        app.store.save()
+        # Saving now fails: the notes file's place is taken by a folder.
+        broken = tmp_path / "broken"
+        (broken / "notes.json").mkdir(parents=True)
+        app.store.path = broken / "notes.json"
+        elsewhere = replace(second, id="paper-in-no-open-list")
+        app.store.set_note(elsewhere, "a note from another list")
+        await pilot.press("j", "n")
+        await type_text(pilot, "typed while the disk failed")
+        await pilot.press("escape", "q")  # refused once, saying so
+        assert app.is_running
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_value == 0
+    message = app.exit_message or ""
+    assert message.startswith("paperdeck: notes not saved (") and "\n" not in message
+    [recovered] = list(broken.glob("notes.json.recovered-*"))
+    assert message.endswith(f"your unsaved notes are in {recovered}")
+    papers = json.loads(recovered.read_text(encoding="utf-8"))["papers"]
+    assert {key: value["note"] for key, value in papers.items()} == {
+        second.id: "typed while the disk failed",
+        "paper-in-no-open-list": "a note from another list",
+    }
+    # The recovery file merges back into a notes file.
+    target = tmp_path / "restored.json"
+    assert main(["notes", "import", str(recovered), "--notes", str(target)]) == 0
+    capsys.readouterr()
+    restored = json.loads(target.read_text(encoding="utf-8"))["papers"]
+    assert restored[second.id]["note"] == "typed while the disk failed"
+    assert restored["paper-in-no-open-list"]["note"] == "a note from another list"
+
+
+def test_a_recovery_file_goes_to_the_temporary_folder_when_the_notes_folder_is_unwritable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from paperdeck.ui.app import save_or_recover
+
+    paper = load_library([bundled_list()]).papers[0]
+    store = NotesStore(tmp_path / "notes.json")
+    store.set_note(paper, "unsaved words")
+    # The notes file's folder is a plain file: nothing can be written beside it.
+    (tmp_path / "file").write_text("not a folder")
+    store.path = tmp_path / "file" / "notes.json"
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    message = save_or_recover(store)
+    [recovered] = list(temporary.glob("notes.json.recovered-*"))
+    assert message is not None and message.endswith(f"your unsaved notes are in {recovered}")
+    assert json.loads(recovered.read_text(encoding="utf-8"))["papers"][paper.id]["note"] == (
+        "unsaved words"
+    )
+    assert store.dirty  # kept in memory too

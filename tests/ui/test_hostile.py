@@ -1,0 +1,249 @@
+"""Hostile text in lists, notes and file names is shown literally and never reaches the terminal."""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static
+
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.ui.app import PaperdeckApp
+
+DATA = Path(__file__).parents[1] / "data"
+HOSTILE = DATA / "hostile.txt"
+ROOT = Path(__file__).resolve().parents[2]
+LITERALS = (
+    "[@click=app.quit]x[/]",
+    "[/ and a closing [/foo] tag",
+    "a[i] and [x] and [bold]not bold[/bold]",
+    "[link=https://x]y[/link]",
+)
+FORBIDDEN = ("\x1b", "\x9b", "\x07", "\x08", "\u202e", "\u202c", "\u2066", "\u2069")
+
+
+def make_app(tmp_path: Path, path: Path = HOSTILE) -> PaperdeckApp:
+    return PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+
+
+async def test_hostile_abstracts_are_shown_literally(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "Hostile abstracts [red]list[/red]" in str(app.query_one("#header").render())
+        shown: list[str] = []
+        rows: list[str] = []
+        for y in range(len(app.papers)):
+            shown.append(app.detail.text)
+            rows.append(app.paper_list.render_line(y).text)
+            # Clicking where the abstract is must not run anything it contains.
+            await pilot.click("#detail", offset=(5, 8))
+            await pilot.press("tab", "shift+tab")
+            app.paper_list.focus()
+            await pilot.press("j")
+        assert app.is_running
+        everything = "\n".join(shown + rows)
+        for literal in LITERALS:
+            assert literal in everything
+        assert "[@click=app.quit]x[/]" in rows[0]
+        for character in FORBIDDEN:
+            assert character not in everything, repr(character)
+        assert "clear the screen" in everything and "evil" in everything
+        # The raw source view is just as literal.
+        await pilot.press("g", "R")
+        assert "[@click=app.quit]x[/]" in app.detail.text
+        assert app.is_running
+
+
+async def test_hostile_queries_notes_and_tags(tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("slash", "left_square_bracket", "slash")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running
+        assert app.search_box.value == "[/"
+        await pilot.press(*"qzxv")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.search_box.value == "[/qzxv"
+        assert len(app.paper_list.rows) == 0
+        assert "No papers match '[/qzxv'" in app.paper_list.render_line(0).text
+        assert "0 / 7" in str(app.query_one("#header", Static).render())
+        assert app.is_running
+        await pilot.press("escape", "n")
+        app.notes.editor.insert("[@click=app.quit]note[/] \x1b]52;c;SGFja2Vk\x07 [/")
+        await pilot.press("escape", "j", "k")
+        assert app.is_running
+        entry = app.store.get(app.papers[0])
+        assert entry is not None and "[@click=app.quit]note[/]" in entry.note
+        assert "\x1b" not in entry.note and "\x07" not in entry.note
+        await pilot.press("t")
+        await pilot.press(*"[b]x[/b]")
+        await pilot.press("enter")
+        row = app.paper_list.render_line(0).text
+        assert "#[b]x[/b]" in row
+        assert app.is_running
+
+
+async def test_hostile_file_names(tmp_path: Path) -> None:
+    named = tmp_path / "[red]evil[@click=app.quit]x.txt"
+    named.write_text(HOSTILE.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        app._load_list(named)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "#1 in [red]evil[@click=app.quit]x" in app.detail.text
+        app._load_list(tmp_path / "[/missing].txt")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running
+        assert any("[/missing].txt" in n.message for n in app._notifications)
+
+
+def _read_until(fd: int, needle: bytes, timeout: float) -> bytes:
+    output = b""
+    deadline = time.monotonic() + timeout
+    while needle not in output and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+    return output
+
+
+@pytest.mark.slow
+def test_no_escape_sequence_from_a_list_reaches_the_terminal(tmp_path: Path) -> None:
+    if sys.platform == "win32" or shutil.which("stty") is None:
+        pytest.skip("needs a POSIX pseudo-terminal")
+    import pty
+
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLUMNS": "120",
+        "LINES": "40",
+        "PYTHONPATH": str(ROOT / "src"),
+        "PAPERDECK_CONFIG": str(tmp_path / "settings.json"),
+    }
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the reader in a terminal
+        os.execvpe(
+            sys.executable,
+            [sys.executable, "-m", "paperdeck", str(HOSTILE), "--notes", str(tmp_path / "n.json")],
+            env,
+        )
+    try:
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        output = _read_until(fd, b"Hostile abstracts", 20)
+        assert b"Hostile abstracts" in output
+        for key in (b"j", b"j", b"j", b"j", b"j", b"j", b"R", b"k", b"k"):
+            os.write(fd, key)
+            output += _read_until(fd, b"\x00never", 0.3)
+        os.write(fd, b"q")
+        output += _read_until(fd, b"\x00never", 3)
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+    text = output.decode("utf-8", "replace")
+    assert "[@click=app.quit]x[/]" in text
+    assert "SGFja2Vk" not in text, "an OSC 52 payload from the list reached the terminal"
+    for character in ("\u202e", "\u2066", "\x9b", "\x08"):
+        assert character not in text, repr(character)
+
+
+def _reader_with_a_typed_note(tmp_path: Path, note: str) -> tuple[int, int, Path]:
+    """A reader in a real pty on the hostile list, with `note` typed into the first paper's note."""
+    import pty
+
+    notes = tmp_path / "n.json"
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "PYTHONPATH": str(ROOT / "src"),
+        "PAPERDECK_CONFIG": str(tmp_path / "settings.json"),
+    }
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvpe(
+            sys.executable,
+            [sys.executable, "-m", "paperdeck", str(HOSTILE), "--notes", str(notes)],
+            env,
+        )
+    try:
+        _read_until(fd, b"Hostile abstracts", 20)
+        os.write(fd, b"n")
+        _read_until(fd, b"\x00never", 0.5)
+        os.write(fd, note.encode())
+        _read_until(fd, b"\x00never", 0.5)
+    except BaseException:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+        raise
+    return pid, fd, notes
+
+
+@pytest.mark.slow
+def test_sigterm_saves_the_note(tmp_path: Path) -> None:
+    pid, fd, notes = _reader_with_a_typed_note(tmp_path, "typed before the terminal closed")
+    try:
+        os.kill(pid, signal.SIGTERM)
+        _read_until(fd, b"\x00never", 3)
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert "typed before the terminal closed" in notes.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_closing_the_terminal_saves_the_note(tmp_path: Path) -> None:
+    pid, fd, notes = _reader_with_a_typed_note(tmp_path, "typed as the window closed")
+    try:
+        # Closing the master is the terminal window closing: the kernel sends SIGHUP.
+        os.close(fd)
+        deadline = time.monotonic() + 10
+        while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert done[0] == pid, "the reader did not exit after its terminal closed"
+        pid = 0
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    assert "typed as the window closed" in notes.read_text(encoding="utf-8")
