@@ -19,6 +19,7 @@ import tracemalloc
 from collections.abc import Callable, Generator, Iterator, Sequence
 from pathlib import Path
 
+from paperdeck.core import config
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing import helper_process
 from paperdeck.core.plumbing.slices import finish
@@ -262,15 +263,15 @@ def _helper_peak(papers: list[Paper]) -> float:
 @contextlib.contextmanager
 def _helpers(count: int) -> Iterator[None]:
     """Index with this many helper processes, restored afterwards."""
-    before = os.environ.get(helper_process.HELPERS_ENV)
-    os.environ[helper_process.HELPERS_ENV] = str(count)
+    before = os.environ.get(config.HELPERS_ENV)
+    os.environ[config.HELPERS_ENV] = str(count)
     try:
         yield
     finally:
         if before is None:
-            del os.environ[helper_process.HELPERS_ENV]
+            del os.environ[config.HELPERS_ENV]
         else:
-            os.environ[helper_process.HELPERS_ENV] = before
+            os.environ[config.HELPERS_ENV] = before
 
 
 def _longest_slice(start: Callable[[], Generator[object, None, object]]) -> float:

@@ -83,7 +83,7 @@ def _contents(index: SearchIndex) -> list[object]:
 
 def _index(papers: list[Paper], helpers: int, monkeypatch: pytest.MonkeyPatch) -> SearchIndex:
     with monkeypatch.context() as patch:
-        patch.setenv(helper_process.HELPERS_ENV, str(helpers))
+        patch.setenv("PAPERDECK_HELPERS", str(helpers))
         return SearchIndex(papers)
 
 
@@ -230,7 +230,7 @@ def test_an_abandoned_build_stops_its_helpers(
 ) -> None:
     # A helper that would take a minute: the build is given up long before.
     helpers_run("import time; time.sleep(60)")
-    monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "2")
     steps: Generator[float, None, SearchIndex] = SearchIndex.build_steps(papers)
     next(steps)
     assert len(started_helpers) == 2
@@ -275,12 +275,12 @@ def test_a_paper_the_helper_cannot_be_sent_has_its_part_built_here(
 def test_helper_count_follows_the_setting_the_cores_and_the_size(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv(helper_process.HELPERS_ENV, "3")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "3")
     assert index_parts.helper_count(100) == 3
     assert index_parts.helper_count(2) == 1  # every part has a paper
-    monkeypatch.setenv(helper_process.HELPERS_ENV, "0")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "0")
     assert index_parts.helper_count(100_000) == 0
-    monkeypatch.setenv(helper_process.HELPERS_ENV, "many")  # not a number: as if unset
+    monkeypatch.setenv("PAPERDECK_HELPERS", "many")  # not a number: as if unset
     monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
     assert index_parts.helper_count(100_000) == 1
     assert index_parts.helper_count(5_000) == 0  # a small list is indexed faster alone

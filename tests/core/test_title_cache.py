@@ -27,7 +27,7 @@ def _cache_files(folder: Path) -> list[Path]:
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "cache"
-    monkeypatch.setenv(title_cache.CACHE_ENV, str(folder))
+    monkeypatch.setenv("PAPERDECK_CACHE", str(folder))
     return folder
 
 
@@ -122,13 +122,13 @@ def test_unwritable_cache_folder_is_ignored(
 ) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    monkeypatch.setenv(title_cache.CACHE_ENV, str(blocker / "cache"))
+    monkeypatch.setenv("PAPERDECK_CACHE", str(blocker / "cache"))
     papers = load_library([listing]).papers
     assert papers and not (blocker / "cache").exists()
 
 
 def test_off_writes_nothing(tmp_path: Path, listing: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(title_cache.CACHE_ENV, "off")
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
     monkeypatch.setattr(
         "platformdirs.user_cache_path", lambda *a, **k: pytest.fail("cache folder asked for")
     )

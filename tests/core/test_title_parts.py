@@ -35,7 +35,7 @@ def test_helpers_derive_what_this_process_derives(
     monkeypatch: pytest.MonkeyPatch,
     started_helpers: list[helper_process.HelperProcess],
 ) -> None:
-    monkeypatch.setenv(helper_process.HELPERS_ENV, str(helpers))
+    monkeypatch.setenv("PAPERDECK_HELPERS", str(helpers))
     derived_here: list[str] = []
 
     def counting(abstract: str) -> tuple[str | None, str]:
@@ -71,7 +71,7 @@ def test_a_failing_helper_has_its_part_derived_here(
     started_helpers: list[helper_process.HelperProcess],
     helpers_run: Callable[[str], None],
 ) -> None:
-    monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "2")
     helpers_run(command)
     derived = title_parts.methods_and_titles(abstracts)
     assert len(started_helpers) == 2
@@ -90,7 +90,7 @@ def test_a_request_that_cannot_be_written_has_its_part_derived_here(
 
         return write
 
-    monkeypatch.setenv(helper_process.HELPERS_ENV, "1")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "1")
     monkeypatch.setattr(title_parts, "_request_writer", broken)
     derived = title_parts.methods_and_titles(abstracts)
     assert started_helpers[0].result_code() not in (None, 0)
@@ -103,9 +103,9 @@ def test_a_list_loads_the_same_with_and_without_helpers(
     started_helpers: list[helper_process.HelperProcess],
 ) -> None:
     monkeypatch.setenv("PAPERDECK_CACHE", "off")
-    monkeypatch.setenv(helper_process.HELPERS_ENV, "0")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "0")
     alone = load_library([SAMPLE]).papers
-    monkeypatch.setenv(helper_process.HELPERS_ENV, "2")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "2")
     shared = load_library([SAMPLE]).papers
     assert len(started_helpers) == 2
     # Papers compare by identity: compare their fields.

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from paperdeck.core.config import settings_path as settings_path
 from paperdeck.core.plumbing.atomic_write import atomic_write
-
-CONFIG_ENV = "PAPERDECK_CONFIG"
-SETTINGS_NAME = "settings.json"
 
 
 @dataclass
@@ -21,16 +18,6 @@ class Settings:
     theme: str = "textual-dark"
     sort: str = "relevance"
     citation_format: str = "bibtex"
-
-
-def settings_path() -> Path:
-    """`$PAPERDECK_CONFIG` (a file) when set, else the user config folder's settings.json."""
-    override = os.environ.get(CONFIG_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_config_path
-
-    return user_config_path("paperdeck") / SETTINGS_NAME
 
 
 def load_settings(path: Path) -> Settings:

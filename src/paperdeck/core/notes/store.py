@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from paperdeck.core import model
+from paperdeck.core.config import notes_path as notes_path
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing.atomic_write import atomic_write as _atomic_write
@@ -94,18 +95,6 @@ class NoteEntry:
             and not self.starred
             and not self.corrections
         )
-
-
-def notes_path(option: str | None) -> Path:
-    """The notes file: `--notes FILE`, else $PAPERDECK_NOTES, else the user data folder."""
-    if option:
-        return Path(option).expanduser()
-    from_env = os.environ.get("PAPERDECK_NOTES")
-    if from_env:
-        return Path(from_env).expanduser()
-    import platformdirs
-
-    return platformdirs.user_data_path("paperdeck") / "notes.json"
 
 
 def normalise_tag(text: str) -> str:

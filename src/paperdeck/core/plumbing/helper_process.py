@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 
 Writer = Callable[[IO[bytes]], None]
 """Writes a job's request to a helper's input."""
-HELPERS_ENV = "PAPERDECK_HELPERS"
-"""How many helper processes a job may use (0: none); unset: one per spare core."""
 MAX_HELPERS = 7
 PATIENCE = 5.0
 """Seconds a helper may take beyond twice the caller's own part before it is given up."""
@@ -44,10 +42,10 @@ def helper_count(items: int, per_part: int) -> int:
     and feeding a helper costs more than it saves)."""
     if not sys.executable or getattr(sys, "frozen", False):
         return 0
-    setting = os.environ.get(HELPERS_ENV, "").strip()
-    if setting.isdigit():
-        wanted = int(setting)
-    else:
+    from paperdeck.core.config import helpers_wanted
+
+    wanted = helpers_wanted()
+    if wanted is None:
         cores = (
             len(os.sched_getaffinity(0))
             if hasattr(os, "sched_getaffinity")

@@ -14,8 +14,8 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from paperdeck.core.config import cache_dir
 from paperdeck.core.model import Paper
-from paperdeck.core.titles.cache import cache_dir
 
 FORMAT = "paperdeck-search-1"
 MAX_FILES = 4

@@ -10,9 +10,9 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
+from paperdeck.core.config import cache_dir
 from paperdeck.core.plumbing.atomic_write import atomic_write
 
-CACHE_ENV = "PAPERDECK_CACHE"
 """A folder for the cache files; the value `off` disables the cache."""
 FORMAT = "paperdeck-titles-3"
 MAX_FILES = 16
@@ -79,18 +79,6 @@ def _ids_code_version() -> bytes:
         unicode_tables = unicodedata.unidata_version.encode("ascii")
         _ids_code = hashlib.sha1(sources + unicode_tables).digest() if sources else b""
     return _ids_code
-
-
-def cache_dir() -> Path | None:
-    """`$PAPERDECK_CACHE`, else the user cache folder; None when caching is off."""
-    from_env = os.environ.get(CACHE_ENV)
-    if from_env is not None and from_env.strip():
-        if from_env.strip().lower() == "off":
-            return None
-        return Path(from_env).expanduser()
-    import platformdirs
-
-    return platformdirs.user_cache_path("paperdeck")
 
 
 def cache_file(list_path: Path) -> Path | None:
