@@ -10,7 +10,7 @@ import pytest
 from paperdeck.core.library import load_library
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing.slices import finish
-from paperdeck.core.search import index_cache
+from paperdeck.core.search import build, index_cache
 from paperdeck.core.search.index import SearchIndex
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,15 +66,15 @@ def _cache_files(folder: Path) -> list[Path]:
 def _loads_from_cache(papers: list[Paper]) -> bool:
     """Whether building finds the index in the cache (without building it)."""
     called = False
-    original = SearchIndex._build
+    original = build.build_steps
 
-    def build(self: SearchIndex, given: list[Paper]):  # type: ignore[no-untyped-def]
+    def counting(given: list[Paper]):  # type: ignore[no-untyped-def]
         nonlocal called
         called = True
-        return original(self, given)
+        return original(given)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(SearchIndex, "_build", build)
+        patch.setattr(build, "build_steps", counting)
         SearchIndex(papers)
     return not called
 

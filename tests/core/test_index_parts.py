@@ -68,16 +68,16 @@ def _contents(index: SearchIndex) -> list[object]:
         return {word: postings[word].tolist() for word in sorted(postings)}
 
     # Word starts are worked out as queries ask for them: all of them, here.
-    steps = index._all_word_starts_steps(Clock())
+    steps = index.word_index.all_word_starts_steps(Clock())
     for _ in steps:
         pass
     return [
-        [table(field) for field in index._postings],
-        [table(prefixes) for prefixes in index._short_prefixes],
-        index._vocabulary,
-        index._buckets,
-        {year: docs.tolist() for year, docs in sorted(index._years.items())},
-        index._ids,
+        [table(field) for field in index.word_index.postings],
+        [table(prefixes) for prefixes in index.word_index.short_prefixes],
+        index.word_index.vocabulary,
+        index.word_index.buckets,
+        {year: docs.tolist() for year, docs in sorted(index.word_index.years.items())},
+        index.word_index.ids,
     ]
 
 
@@ -325,7 +325,7 @@ def test_word_starts_worked_out_on_demand_match_the_words(
 ) -> None:
     index = _index(papers, 0, monkeypatch)
     for field in (0, 2):  # title, authors
-        words = list(index._postings[field])
+        words = list(index.word_index.postings[field])
         prefixes = {word[:1] for word in words} | {word[:2] for word in words}
         assert len(prefixes) > 20
         for prefix in sorted(prefixes):
@@ -334,10 +334,10 @@ def test_word_starts_worked_out_on_demand_match_the_words(
                     number
                     for word in words
                     if word.startswith(prefix)
-                    for number in index._postings[field][word]
+                    for number in index.word_index.postings[field][word]
                 }
             )
-            steps = index._word_starts_steps(field, prefix, Clock())
+            steps = index.word_index.word_starts_steps(field, prefix, Clock())
             while True:
                 try:
                     next(steps)

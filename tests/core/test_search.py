@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from paperdeck.core.library import load_library
 from paperdeck.core.model import Paper
-from paperdeck.core.search.index import SearchIndex, SearchResult, highlight_spans, highlighter
+from paperdeck.core.search.index import SearchIndex, SearchResult
+from paperdeck.core.search.spans import highlight_spans, highlighter
 from paperdeck.core.text.fold import words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -557,8 +558,8 @@ def _noted_library(count: int) -> tuple[SearchIndex, dict[str, Note]]:
 def test_note_search_yields_between_slices_at_5000_notes(query: str) -> None:
     import time
 
-    from paperdeck.core.search.index import _text_spans
     from paperdeck.core.search.query import parse_query
+    from paperdeck.core.search.spans import _text_spans
 
     index, notes = _noted_library(5000)
     term = parse_query(query).positive_terms()[0]
@@ -772,3 +773,22 @@ def test_arbitrary_queries_never_raise(index: SearchIndex, query: str) -> None:
 def test_operator_soup_never_raises(index: SearchIndex, query: str) -> None:
     result = index.search(query, annotations={})
     assert len(result.indices) == len(result.scores)
+
+
+def test_a_result_carries_its_parsed_query_and_highlighting_reads_it(
+    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core.search import spans
+    from paperdeck.core.search.query import parse_query
+
+    index = SearchIndex(papers)
+    result = index.search("speculative decoding")
+    assert result.parsed == parse_query("speculative decoding")
+    title = papers[result.indices[0]].title
+
+    def no_parse(text: str) -> None:
+        raise AssertionError(f"parsed again: {text!r}")
+
+    monkeypatch.setattr(spans, "parse_query", no_parse)
+    marked = [title[a:b].lower() for a, b in spans.highlighter(result.parsed, "title")(title)]
+    assert marked and all(word.startswith(("specul", "decod")) for word in marked)

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from paperdeck.core.library import Library
     from paperdeck.core.notes.store import NotesStore
     from paperdeck.core.search.index import SearchIndex, SearchResult, SortMode
+    from paperdeck.core.search.query import Query
 
 AUTOSAVE_DELAY = 1.0
 SORT_MODES = {"relevance": "relevance", "list": "list order", "noted": "recently noted"}
@@ -386,7 +387,7 @@ class PaperdeckApp(App[int]):
         else:
             rows = result.indices
             self._filtered = len(rows)
-            paper_list.set_highlighter(query, _highlighter(query))
+            paper_list.set_highlighter(query, _highlighter(result.parsed))
             self._set_search_status(result.message or "")
         paper_list.empty_text = (
             f"No papers match {one_line(query)!r}" if query.strip() else "No papers"
@@ -898,9 +899,9 @@ class PaperdeckApp(App[int]):
         self.exit(0)
 
 
-def _highlighter(query: str, field: str = "title") -> Highlighter:
+def _highlighter(query: str | Query, field: str = "title") -> Highlighter:
     """Match spans of `query` in one field's text (each field highlights only its own terms)."""
-    from paperdeck.core.search.index import highlighter
+    from paperdeck.core.search.spans import highlighter
 
     def spans(text: str) -> Sequence[tuple[int, int]]:
         try:

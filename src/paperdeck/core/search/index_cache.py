@@ -31,17 +31,16 @@ _algorithm_version: str | None = None
 
 
 def algorithm_version() -> str:
-    """A hash of the sources that shape an index (search.py, fold.py, this module) and of the
-    machine's array layout; "" when a source cannot be read."""
+    """A hash of the sources that shape a cached index (its build, its codec, folding, this
+    module) and of the machine's array layout; "" when a source cannot be read."""
     global _algorithm_version
     if _algorithm_version is None:
-        from paperdeck.core.search import index as search
-        from paperdeck.core.search import index_parts
+        from paperdeck.core.search import build, codec, index_parts, word_index
         from paperdeck.core.text import fold
 
         digest = hashlib.sha1()
         try:
-            for module in (search, index_parts, fold, sys.modules[__name__]):
+            for module in (build, codec, word_index, index_parts, fold, sys.modules[__name__]):
                 digest.update(Path(str(module.__file__)).read_bytes())
         except (OSError, TypeError):
             _algorithm_version = ""

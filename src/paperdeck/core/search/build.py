@@ -1,0 +1,145 @@
+"""Building the word index of a list of papers, in slices, with helper processes for big lists."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import time
+from array import array
+from collections import defaultdict
+from collections.abc import Generator, Sequence
+from itertools import compress, repeat
+from operator import attrgetter, is_not
+
+from paperdeck.core.model import Paper
+from paperdeck.core.plumbing import helper_process
+from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.search import index_parts
+from paperdeck.core.search.steps import as_progress, scaled
+from paperdeck.core.search.word_index import FIELDS, WordIndex
+from paperdeck.core.text.fold import words
+
+_NUMBERS_PER_SLICE = 16384
+"""Papers numbered per slice by `ids_steps` and `_years_venues_steps` (~3 ms)."""
+_ID = attrgetter("id")
+_YEAR = attrgetter("year")
+_VENUE = attrgetter("venue")
+
+
+def build_steps(papers: Sequence[Paper]) -> Generator[float, None, WordIndex]:
+    """The word index of `papers`, built in slices yielding progress from 0 to 1; parts of a
+    big list are indexed by helper processes meanwhile."""
+    ranges = helper_process.plan(
+        len(papers), index_parts.helper_count(len(papers)), index_parts.OWN_WEIGHT
+    )
+    # Helpers start first: they index their parts while this process indexes its own.
+    helpers = [index_parts.Helper(papers[start:stop], start) for start, stop in ranges[1:]]
+    try:
+        return (yield from _build_parts(papers, ranges, helpers))
+    finally:
+        for helper in helpers:
+            helper.close()
+
+
+def _build_parts(
+    papers: Sequence[Paper],
+    ranges: list[tuple[int, int]],
+    helpers: list[index_parts.Helper],
+) -> Generator[float, None, WordIndex]:
+    clock = Clock()
+    began = time.monotonic()
+    start, stop = ranges[0] if ranges else (0, 0)
+    # The helpers index their parts at the same pace: this part's progress is the whole's.
+    postings = yield from scaled(
+        index_parts.postings_steps(index_parts.field_texts(papers[start:stop]), start, clock),
+        0.0,
+        0.85,
+    )
+    own_part = time.monotonic() - began
+    ids = yield from as_progress(ids_steps(papers), 0.86)
+    years, venues = yield from as_progress(_years_venues_steps(papers), 0.87)
+    for helper, (start, stop) in zip(helpers, ranges[1:], strict=True):
+        merged = yield from as_progress(helper.merge_steps(postings, own_part), 0.88)
+        if not merged:  # the helper failed: its part is indexed here instead
+            part = yield from scaled(
+                index_parts.postings_steps(
+                    index_parts.field_texts(papers[start:stop]), start, clock
+                ),
+                0.88,
+                0.88,
+            )
+            yield from as_progress(index_parts.merge_steps(postings, part, clock), 0.9)
+    by_first: defaultdict[str, set[str]] = defaultdict(set)
+    for known in postings:
+        for count, text in enumerate(known):
+            by_first[text[0]].add(text)
+            if count & 1023 == 1023 and clock.due():
+                yield 0.93
+                clock.reset()
+    # Sorted group by group: one sort of the whole vocabulary would hold the GIL.
+    vocabulary: list[str] = []
+    buckets: dict[str, tuple[list[str], list[int]]] = {}
+    for first in sorted(by_first):
+        group = sorted(by_first.pop(first))
+        vocabulary.extend(group)
+        buckets[first] = _by_length(group)
+        if clock.due():
+            yield 0.95
+            clock.reset()
+    yield 1.0
+    return WordIndex(
+        papers=papers,
+        ids=ids,
+        postings=tuple(postings),
+        vocabulary=vocabulary,
+        buckets=buckets,
+        # Filled as queries need them, and all of them before the index is cached.
+        short_prefixes=[{} for _ in FIELDS],
+        years=years,
+        venues={venue: (tuple(words(venue)), docs) for venue, docs in venues.items()},
+    )
+
+
+def ids_steps(papers: Sequence[Paper]) -> Generator[None, None, dict[str, int]]:
+    """Each paper's number by its id (the last paper's with a repeated id), in slices."""
+    ids: dict[str, int] = {}
+    for start in range(0, len(papers), _NUMBERS_PER_SLICE):
+        ids.update(
+            zip(map(_ID, papers[start : start + _NUMBERS_PER_SLICE]), itertools.count(start))
+        )
+        yield
+    return ids
+
+
+def _years_venues_steps(
+    papers: Sequence[Paper],
+) -> Generator[None, None, tuple[dict[int, array[int]], dict[str, array[int]]]]:
+    """The numbers of the papers of each year and of each venue, in slices."""
+    years: defaultdict[int, array[int]] = defaultdict(_new_postings)
+    venues: defaultdict[str, array[int]] = defaultdict(_new_postings)
+    for start in range(0, len(papers), _NUMBERS_PER_SLICE):
+        chunk = papers[start : start + _NUMBERS_PER_SLICE]
+        # Only the papers that have one take a step in Python: a plain text list has none.
+        year_of = list(map(_YEAR, chunk))
+        for i in compress(range(len(chunk)), map(is_not, year_of, repeat(None))):
+            years[year_of[i]].append(start + i)
+        venue_of = list(map(_VENUE, chunk))
+        for i in compress(range(len(chunk)), venue_of):
+            venues[venue_of[i]].append(start + i)
+        yield
+    return dict(years), dict(venues)
+
+
+def _new_postings() -> array[int]:
+    return array("I")
+
+
+def _by_length(group: list[str]) -> tuple[list[str], list[int]]:
+    """Words of three letters or more sorted by length, and where each length starts."""
+    ordered = sorted(group, key=len)  # stable: alphabetical within a length, as `group` is
+    lengths = list(map(len, ordered))
+    short = bisect.bisect_left(lengths, 3)
+    del ordered[:short], lengths[:short]
+    longest = lengths[-1] if lengths else 0
+    starts = [bisect.bisect_left(lengths, length) for length in range(longest + 2)]
+    return ordered, starts

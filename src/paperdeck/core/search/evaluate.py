@@ -1,0 +1,265 @@
+"""Query evaluation: each clause's papers and scores from the word index, combined into a result."""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import filterfalse
+
+from paperdeck.core.model import Annotation
+from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.search.query import Clause, Flag, Query, Term, YearRange, parse_query
+from paperdeck.core.search.rank import (
+    SortMode,
+    intersect_steps,
+    rank_tiers_steps,
+    rerank_steps,
+    sorted_all,
+    totals_steps,
+)
+from paperdeck.core.search.spans import tokens_match
+from paperdeck.core.search.steps import CHUNK
+from paperdeck.core.search.terms import EXACT, FIELD_WEIGHT, KIND_WEIGHT, TermHits, TermMatcher
+from paperdeck.core.search.word_index import TITLE, WordIndex
+from paperdeck.core.text.fold import raw_tokens, words
+
+_UNPARSED = Query("", (), None)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The papers a query matched, best first (or in the chosen sort order)."""
+
+    query: str
+    indices: Sequence[int]
+    """Indexes into the papers given to the SearchIndex."""
+    scores: Sequence[float]
+    """One per index; higher is better."""
+    message: str | None
+    """One line when the query could not be parsed fully, else None."""
+    parsed: Query = _UNPARSED
+    """The query as parsed: what highlighting reads, so a keystroke is parsed once (a result
+    made by hand parses its query)."""
+
+    def __post_init__(self) -> None:
+        if self.parsed is _UNPARSED:
+            object.__setattr__(self, "parsed", parse_query(self.query))
+
+
+class Evaluator:
+    """Evaluates parsed queries against one word index."""
+
+    def __init__(self, index: WordIndex) -> None:
+        self._index = index
+        self._terms = TermMatcher(index)
+        self._note_tokens: dict[str, tuple[str, ...]] = {}
+        """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
+
+    def search_steps(
+        self,
+        parsed: Query,
+        annotations: Mapping[str, Annotation] | None,
+        sort: SortMode,
+    ) -> Generator[None, None, SearchResult]:
+        """The papers passing every clause of `parsed`, ranked, in slices."""
+        clock = Clock()
+        index = self._index
+        query = parsed.text
+        if not parsed.clauses:
+            indices = sorted_all(index, range(len(index)), annotations, sort)
+            return SearchResult(query, indices, [0.0] * len(indices), parsed.message, parsed)
+        positive: list[tuple[TermHits, float]] = []
+        excluded: set[int] = set()
+        for clause in parsed.clauses:
+            hits, weight, negative = yield from self._clause(clause, annotations, clock)
+            if negative:
+                excluded.update((yield from hits.scores_steps(clock)))
+            else:
+                positive.append((hits, weight))
+            if clock.due():
+                yield
+                clock.reset()
+        if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
+            ranked, scores = yield from rank_tiers_steps(positive[0][0], excluded, clock)
+            return SearchResult(query, ranked, scores, parsed.message, parsed)
+        candidates, columns = yield from intersect_steps(index, positive, excluded, clock)
+        totals = yield from totals_steps(candidates, columns, clock)
+        if sort != "relevance":
+            indices = sorted_all(index, candidates, annotations, sort)
+            return SearchResult(
+                query, indices, list(map(totals.__getitem__, indices)), parsed.message, parsed
+            )
+        ranked = sorted(candidates, key=totals.__getitem__, reverse=True)
+        if clock.due():
+            yield
+            clock.reset()
+        yield from rerank_steps(index, ranked, totals, parsed, clock)
+        return SearchResult(
+            query, ranked, list(map(totals.__getitem__, ranked)), parsed.message, parsed
+        )
+
+    def _clause(
+        self,
+        clause: Clause,
+        annotations: Mapping[str, Annotation] | None,
+        clock: Clock,
+    ) -> Generator[None, None, tuple[TermHits, float, bool]]:
+        """Papers passing the clause with their scores, its weight, and whether it excludes."""
+        atoms = clause.alternatives
+        if len(atoms) == 1:
+            hits = yield from self._atom(atoms[0], annotations, clock)
+            if atoms[0].negated:
+                return hits, 1.0, True
+        else:
+            alternatives: list[TermHits] = []
+            for atom in atoms:
+                alternatives.append((yield from self._atom(atom, annotations, clock)))
+            hits = yield from self._either(atoms, alternatives, clock)
+        # Rare terms tell papers apart better than common ones.
+        weight = 1.0 + math.log(
+            (len(self._index) + 1) / (min(len(self._index), hits.size_estimate()) + 1)
+        )
+        return hits, weight, False
+
+    def _either(
+        self, atoms: Sequence[Term | YearRange | Flag], alternatives: list[TermHits], clock: Clock
+    ) -> Generator[None, None, TermHits]:
+        """Papers passing any alternative, each scored by its best one."""
+        if not any(atom.negated for atom in atoms) and all(
+            found.tiers is not None for found in alternatives
+        ):
+            # Tiers already mean "the best weight wins": the union of all of them is the answer.
+            return TermHits(
+                None,
+                frozenset().union(*(found.matched for found in alternatives)),
+                [tier for found in alternatives for tier in found.tiers or ()],
+            )
+        merged: dict[int, float] = {}
+        for atom, found in zip(atoms, alternatives, strict=True):
+            scores = yield from found.scores_steps(clock)
+            if atom.negated:
+                # Every paper the atom does not match scores 0: added where nothing better is.
+                everything = self._index.all
+                for start in range(0, len(self._index), CHUNK):
+                    chunk = everything[start : start + CHUNK]
+                    outside = filterfalse(scores.__contains__, chunk)
+                    merged.update(dict.fromkeys(filterfalse(merged.__contains__, outside), 0.0))
+                    if clock.due():
+                        yield
+                        clock.reset()
+                continue
+            for i, score in scores.items():
+                if merged.get(i, -1.0) < score:
+                    merged[i] = score
+            if clock.due():
+                yield
+                clock.reset()
+        return TermHits(merged)
+
+    def _atom(
+        self,
+        atom: Term | YearRange | Flag,
+        annotations: Mapping[str, Annotation] | None,
+        clock: Clock,
+    ) -> Generator[None, None, TermHits]:
+        if isinstance(atom, YearRange):
+            low = -(10**9) if atom.low is None else atom.low
+            high = 10**9 if atom.high is None else atom.high
+            found: dict[int, float] = {}
+            for year, docs in self._index.years.items():
+                if low <= year <= high:
+                    found.update(dict.fromkeys(docs, 0.0))
+            return TermHits(found)
+        if isinstance(atom, Flag):
+            if atom.name == "unread":
+                return self._unread(annotations)
+            return TermHits(self._flag(atom, annotations))
+        if atom.field == "venue":
+            return TermHits(self._venue(atom))
+        if atom.field in ("tag", "note"):
+            return TermHits((yield from self._annotation_term(atom, annotations, clock)))
+        hits = yield from self._terms.term_steps(atom, clock)
+        return hits
+
+    def _unread(self, annotations: Mapping[str, Annotation] | None) -> TermHits:
+        """Papers not marked read or reading: every paper but the few that are, as one tier
+        cut out of `_all` (copies of its runs, not a set or dict of every paper)."""
+        ids = self._index.ids
+        marked = sorted(
+            {
+                i
+                for paper_id, entry in (annotations or {}).items()
+                if entry.state != "unread" and (i := ids.get(paper_id)) is not None
+            }
+        )
+        if not marked:
+            return TermHits(None, frozenset(), [(0.0, self._index.all)])
+        everything = self._index.all
+        docs = array("I")
+        previous = 0
+        for i in marked:
+            docs.extend(everything[previous:i])
+            previous = i + 1
+        docs.extend(everything[previous:])
+        return TermHits(None, frozenset(), [(0.0, docs)])
+
+    def _flag(self, flag: Flag, annotations: Mapping[str, Annotation] | None) -> dict[int, float]:
+        if annotations is None:
+            return {}
+        found: dict[int, float] = {}
+        for paper_id, entry in annotations.items():
+            i = self._index.ids.get(paper_id)
+            if i is None:
+                continue
+            if (
+                (flag.name == "starred" and entry.starred)
+                or (flag.name in ("read", "reading") and entry.state == flag.name)
+                or (flag.name == "note" and entry.note.strip())
+                or (flag.name == "tags" and entry.tags)
+            ):
+                found[i] = 0.0
+        return found
+
+    def _venue(self, term: Term) -> dict[int, float]:
+        wanted = tuple(word.lower() for word in term.words)
+        found: dict[int, float] = {}
+        for venue_words, docs in self._index.venues.values():
+            if all(any(v.startswith(w) for v in venue_words) for w in wanted):
+                found.update(dict.fromkeys(docs, 0.0))
+        return found
+
+    def _annotation_term(
+        self, term: Term, annotations: Mapping[str, Annotation] | None, clock: Clock
+    ) -> Generator[None, None, dict[int, float]]:
+        """Papers whose tags or note match `term`, a few hundred entries per slice."""
+        if not annotations:
+            return {}
+        found: dict[int, float] = {}
+        weight = FIELD_WEIGHT[TITLE] * KIND_WEIGHT[EXACT]
+        # Each distinct note word is tested once per term, however many notes share it.
+        verdicts: dict[str, bool] = {}
+        tokens_of = self._note_tokens
+        if len(tokens_of) > 2 * len(annotations) + 1024:
+            tokens_of.clear()
+        for count, (paper_id, entry) in enumerate(annotations.items()):
+            i = self._index.ids.get(paper_id)
+            if i is not None:
+                if term.field == "tag":
+                    ok = any(
+                        tuple(words(tag, keep_case=term.case_sensitive)) == term.words
+                        for tag in entry.tags
+                    )
+                else:
+                    note = entry.note
+                    tokens = tokens_of.get(note)
+                    if tokens is None:
+                        tokens = tokens_of[note] = tuple(token for token, _, _ in raw_tokens(note))
+                    ok = bool(tokens) and tokens_match(term, tokens, verdicts)
+                if ok:
+                    found[i] = weight
+            if count & 31 == 31 and clock.due():
+                yield
+                clock.reset()
+        return found

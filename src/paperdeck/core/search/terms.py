@@ -1,0 +1,393 @@
+"""Matching one query term against the word index: whole words, word starts, typos, phrases."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from array import array
+from collections import OrderedDict, defaultdict
+from collections.abc import Generator, Iterable
+from itertools import compress
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from paperdeck.core.plumbing.slices import Clock, finish
+from paperdeck.core.search.query import Term
+from paperdeck.core.search.steps import update_steps
+from paperdeck.core.search.word_index import ABSTRACT, AUTHORS, MAX_CHAR, TITLE, WordIndex
+from paperdeck.core.text.fold import words
+
+# A match in the title or method name outranks one in the authors, which outranks the abstract.
+FIELD_WEIGHT = (10.0, 9.0, 7.0, 4.0)
+EXACT, PREFIX, FUZZY = range(3)
+# A whole word outranks a word start, which outranks a typo-tolerant match; a typo in the
+# title ranks below the exact word in an abstract.
+KIND_WEIGHT = (10.0, 7.0, 3.5)
+_TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
+_CACHE_SIZE = 8
+"""Terms whose hits are kept: typing a query re-evaluates its finished words."""
+
+
+def fuzzy_distance(word: str) -> int:
+    """How many edits a typo-tolerant match of `word` allows: none for short words."""
+    if len(word) >= 8:
+        return 2
+    if len(word) >= 4:
+        return 1
+    return 0
+
+
+class TermHits:
+    """What one term matched: paper index -> score of its best match, and words it matched."""
+
+    __slots__ = ("_scores", "matched", "tiers")
+
+    def __init__(
+        self,
+        scores: dict[int, float] | None,
+        matched: frozenset[str] = frozenset(),
+        tiers: list[tuple[float, array[int]]] | None = None,
+    ) -> None:
+        self._scores = scores
+        self.matched = matched
+        self.tiers = tiers
+        """Where known: the postings with their weights that the scores are made of, so that a
+        one-term query can be ranked with set operations, without building the scores."""
+
+    def scores_steps(self, clock: Clock) -> Generator[None, None, dict[int, float]]:
+        """Paper -> best weight: weights applied lowest first so that the best one wins."""
+        if self._scores is None:
+            assert self.tiers is not None
+            scores: dict[int, float] = {}
+            done = 0
+            for weight, docs in sorted(self.tiers, key=lambda item: item[0]):
+                scores.update(dict.fromkeys(docs, weight))
+                done += len(docs)
+                if done > 20000:
+                    done = 0
+                    if clock.due():
+                        yield
+                        clock.reset()
+            self._scores = scores
+        return self._scores
+
+    def has_scores(self) -> bool:
+        """Whether the scores are built."""
+        return self._scores is not None
+
+    def size_estimate(self) -> int:
+        """How many papers matched, or an upper bound while the scores are not built."""
+        if self._scores is not None or self.tiers is None:
+            return len(self.scores)
+        return sum(len(docs) for _, docs in self.tiers)
+
+    @property
+    def scores(self) -> dict[int, float]:
+        """The scores (built now if need be)."""
+        return finish(self.scores_steps(Clock()))
+
+
+class TermMatcher:
+    """The papers each term matches in a word index, with a score per paper; the last few
+    terms' answers kept."""
+
+    def __init__(self, index: WordIndex) -> None:
+        self._index = index
+        self._cache: OrderedDict[tuple[object, ...], TermHits] = OrderedDict()
+
+    def term_steps(self, term: Term, clock: Clock) -> Generator[None, None, TermHits]:
+        key = (term.words, term.mode, term.field, term.case_sensitive, term.negated)
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        fields = _TERM_FIELDS.get(term.field, (0, 1, 2, 3))
+        lowered = tuple(word.lower() for word in term.words)
+        if term.mode == "exact":
+            hits = yield from self._exact_term(term, lowered, fields, clock)
+        elif len(lowered) > 1 or term.mode == "phrase":
+            hits = yield from self._phrase_term(term, lowered, fields, clock)
+        else:
+            hits = yield from self._word_term(term, lowered[0], fields, clock)
+        self._cache[key] = hits
+        if len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return hits
+
+    def _expand(self, word: str, prefix: bool, fuzzy: bool) -> list[tuple[int, str]]:
+        """Vocabulary words `word` stands for, each with how it matched."""
+        found: list[tuple[int, str]] = []
+        vocabulary = self._index.vocabulary
+        at = bisect.bisect_left(vocabulary, word)
+        if at < len(vocabulary) and vocabulary[at] == word:
+            found.append((EXACT, word))
+            at += 1
+        if prefix:
+            stop = bisect.bisect_left(vocabulary, word + MAX_CHAR, at)
+            found.extend((PREFIX, other) for other in vocabulary[at:stop])
+        limit = fuzzy_distance(word) if fuzzy else 0
+        if limit:
+            typos = self._typos(word, limit, [word[:1]])
+            if not typos and not found:
+                # Nothing at all: perhaps the typo is in the first letter.
+                typos = self._typos(
+                    word, limit, [first for first in self._index.buckets if first != word[:1]]
+                )
+            # With word starts allowed, a word that starts with this one is one of those.
+            found.extend(
+                (FUZZY, other) for other in typos if not (prefix and other.startswith(word))
+            )
+        return found
+
+    def _typos(self, word: str, limit: int, firsts: list[str]) -> list[str]:
+        """Words within `limit` edits of `word` (not itself), among those starting with `firsts`."""
+        found: list[str] = []
+        for first in firsts:
+            bucket = self._index.buckets.get(first)
+            if bucket is None:
+                continue
+            group, starts = bucket
+            low = starts[min(len(starts) - 1, max(0, len(word) - limit))]
+            high = starts[min(len(starts) - 1, len(word) + limit + 1)]
+            if high > low:
+                found.extend(
+                    other
+                    for other, _, _ in process.extract(
+                        word, group[low:high], scorer=OSA.distance, score_cutoff=limit, limit=None
+                    )
+                    if other != word
+                )
+        return found
+
+    def _word_term(
+        self, term: Term, word: str, fields: tuple[int, ...], clock: Clock
+    ) -> Generator[None, None, TermHits]:
+        weighted: list[tuple[float, array[int]]] = []
+        if len(word) < 3:
+            # One or two letters: a word or word start in the short fields, and in the
+            # abstract only as a whole word that is not in most abstracts ("rl", not "in").
+            expansions = [(EXACT, word)]
+            for field in fields:
+                exact = self._index.postings[field].get(word)
+                if field == ABSTRACT:
+                    if exact is not None and len(exact) <= self._index.common_short:
+                        weighted.append((FIELD_WEIGHT[field] * KIND_WEIGHT[EXACT], exact))
+                    continue
+                if exact is not None:
+                    weighted.append((FIELD_WEIGHT[field] * KIND_WEIGHT[EXACT], exact))
+                starts = yield from self._index.word_starts_steps(field, word, clock)
+                if starts:
+                    weighted.append((FIELD_WEIGHT[field] * KIND_WEIGHT[PREFIX], starts))
+        else:
+            # Excluding papers on a guess would hide what the user did not ask to hide.
+            expansions = self._expand(word, prefix=True, fuzzy=not term.negated)
+            # A start of three letters is a word start in every field, abstracts included: as
+            # a word is typed, each key must keep every paper the finished word will match.
+            for field in fields:
+                postings = self._index.postings[field]
+                if clock.due():
+                    yield
+                    clock.reset()
+                for kind, other in expansions:
+                    docs = postings.get(other)
+                    if docs is not None:
+                        weighted.append((FIELD_WEIGHT[field] * KIND_WEIGHT[kind], docs))
+            if not term.negated and len(word) >= 6 and all(kind == FUZZY for kind, _ in expansions):
+                yield from self._compound(term, word, fields, weighted, clock)
+        hits = TermHits(None, frozenset(other for _, other in expansions), weighted)
+        if term.case_sensitive:
+            yield from hits.scores_steps(clock)
+            hits = yield from self._verify(term, hits, fields, clock)
+        return hits
+
+    def _compound(
+        self,
+        term: Term,
+        word: str,
+        fields: tuple[int, ...],
+        weighted: list[tuple[float, array[int]]],
+        clock: Clock,
+    ) -> Generator[None, None, None]:
+        """A word no paper has may be two that one has, hyphenated: `selfsupervised`."""
+        vocabulary = self._index.vocabulary
+        for cut in range(2, len(word) - 1):
+            left, right = word[:cut], word[cut:]
+            if not (_in_sorted(vocabulary, left) and _in_sorted(vocabulary, right)):
+                continue
+            cased = term.words[0]
+            pair = Term(
+                term.text, (cased[:cut], cased[cut:]), "phrase", term.field, term.case_sensitive
+            )
+            found = yield from self._phrase_term(pair, (left, right), fields, clock)
+            by_weight: defaultdict[float, list[int]] = defaultdict(list)
+            for i, score in found.scores.items():
+                by_weight[score].append(i)
+            weighted.extend((score, array("I", sorted(docs))) for score, docs in by_weight.items())
+
+    def _union(
+        self, postings: dict[str, array[int]], matched: Iterable[str], clock: Clock
+    ) -> Generator[None, None, set[int]]:
+        """Papers with any of the `matched` words in one field."""
+        docs: set[int] = set()
+        for count, other in enumerate(matched):
+            found = postings.get(other)
+            if found is not None:
+                yield from update_steps(docs, found, clock)
+            if count & 255 == 255 and clock.due():
+                yield
+                clock.reset()
+        return docs
+
+    def _phrase_term(
+        self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: Clock
+    ) -> Generator[None, None, TermHits]:
+        """Words next to each other: a quoted phrase, or a term like `self-supervised`.
+
+        A plain term's words are typo-tolerant and its last word may be a word start once it
+        has three letters ("self-sup"); a quoted phrase takes its words as they are.
+        """
+        plain = term.mode != "phrase"
+        fuzzy = plain and not term.case_sensitive and not term.negated
+        last_prefix = plain and len(lowered[-1]) >= 3
+        # For each position: the vocabulary words allowed there, with how they match.
+        allowed: list[dict[str, int]] = []
+        for at, word in enumerate(lowered):
+            prefix = last_prefix and at == len(lowered) - 1
+            kinds: dict[str, int] = {}
+            for kind, other in reversed(self._expand(word, prefix=prefix, fuzzy=fuzzy)):
+                kinds[other] = kind
+            allowed.append(kinds)
+        scores: dict[int, float] = {}
+        for field in sorted(fields, key=lambda f: FIELD_WEIGHT[f]):
+            candidates: set[int] | None = None
+            # Rarest position first: the intersection shrinks fastest.
+            for kinds in sorted(allowed, key=len):
+                docs = yield from self._union(self._index.postings[field], kinds, clock)
+                candidates = docs if candidates is None else candidates & docs
+                if not candidates:
+                    break
+            for count, i in enumerate(sorted(candidates or ())):
+                quality = _window_kind(term, allowed, self._index.field_text(i, field))
+                if quality is not None:
+                    scores[i] = FIELD_WEIGHT[field] * KIND_WEIGHT[quality]
+                if count & 15 == 15 and clock.due():
+                    yield
+                    clock.reset()
+        return TermHits(scores, frozenset(w for kinds in allowed for w in kinds))
+
+    def _exact_term(
+        self, term: Term, lowered: tuple[str, ...], fields: tuple[int, ...], clock: Clock
+    ) -> Generator[None, None, TermHits]:
+        # Words of the vocabulary that contain each word of the term.
+        containing: list[list[str]] = []
+        vocabulary = self._index.vocabulary
+        for word in lowered:
+            found: list[str] = []
+            for start in range(0, len(vocabulary), 8192):
+                found.extend(other for other in vocabulary[start : start + 8192] if word in other)
+                if clock.due():
+                    yield
+                    clock.reset()
+            containing.append(found)
+        needle = " ".join(term.words)
+        scores: dict[int, float] = {}
+        tiers: list[tuple[float, array[int]]] = []
+        for field in sorted(fields, key=lambda f: FIELD_WEIGHT[f]):
+            candidates: set[int] | None = None
+            for matched in sorted(containing, key=len):
+                docs = yield from self._union(self._index.postings[field], matched, clock)
+                candidates = docs if candidates is None else candidates & docs
+                if not candidates:
+                    break
+            weight = FIELD_WEIGHT[field] * KIND_WEIGHT[EXACT]
+            if len(term.words) == 1 and not term.case_sensitive:
+                # Nothing to check: ranked like a plain term, from its tiers.
+                tiers.append((weight, array("I", sorted(candidates or ()))))
+                continue
+            for count, i in enumerate(sorted(candidates or ())):
+                text = " " + " ".join(
+                    words(self._index.field_text(i, field), keep_case=term.case_sensitive)
+                )
+                if needle in text:
+                    scores[i] = weight
+                if count & 15 == 15 and clock.due():
+                    yield
+                    clock.reset()
+        words_found = frozenset(word for found in containing for word in found)
+        if len(term.words) == 1 and not term.case_sensitive:
+            return TermHits(None, words_found, tiers)
+        return TermHits(scores, words_found)
+
+    def _verify(
+        self, term: Term, hits: TermHits, fields: tuple[int, ...], clock: Clock
+    ) -> Generator[None, None, TermHits]:
+        """Keep papers where a case-sensitive term matches with its case; rescore them."""
+        word = term.words[0]
+        limit = fuzzy_distance(word)
+        scores: dict[int, float] = {}
+        for count, i in enumerate(sorted(hits.scores)):
+            best = 0.0
+            for field in fields:
+                text = self._index.field_text(i, field)
+                # Folding makes no capitals in ASCII text: the cased word must be there as is,
+                # unless a typo-tolerant match is allowed.
+                if not text or (not limit and text.isascii() and word not in text):
+                    continue
+                for token in set(words(text, keep_case=True)):
+                    if token == word:
+                        kind = EXACT
+                    elif token.startswith(word) and (len(word) >= 3 or field != ABSTRACT):
+                        kind = PREFIX
+                    elif (
+                        limit
+                        and token.lower() in hits.matched
+                        and OSA.distance(token, word) <= limit
+                    ):
+                        kind = FUZZY
+                    else:
+                        continue
+                    best = max(best, FIELD_WEIGHT[field] * KIND_WEIGHT[kind])
+            if best:
+                scores[i] = best
+            if count & 31 == 31 and clock.due():
+                yield
+                clock.reset()
+        return TermHits(scores, hits.matched)
+
+
+def _in_sorted(ordered: list[str], word: str) -> bool:
+    at = bisect.bisect_left(ordered, word)
+    return at < len(ordered) and ordered[at] == word
+
+
+def _window_kind(term: Term, allowed: list[dict[str, int]], text: str) -> int | None:
+    """How well the best run of consecutive words of `text` matches the allowed words, if any
+    does.
+
+    A run is as good as its worst word (a typo anywhere makes it a typo-tolerant match).
+    """
+    tokens = words(text)
+    # Smart case: the words as typed must be there with their capitals.
+    cased = words(text, keep_case=True) if term.case_sensitive else None
+    size = len(allowed)
+    last = len(tokens) - size
+    best: int | None = None
+    # Where a run can start, found without a Python step per word (texts run to 300 words).
+    for start in compress(itertools.count(), map(allowed[0].__contains__, tokens)):
+        if start > last:
+            break
+        worst = EXACT
+        for offset, kinds in enumerate(allowed):
+            kind = kinds.get(tokens[start + offset])
+            if kind is None or (
+                cased is not None and not cased[start + offset].startswith(term.words[offset])
+            ):
+                break
+            worst = max(worst, kind)
+        else:
+            if best is None or worst < best:
+                best = worst
+            if best == EXACT:
+                break
+    return best
