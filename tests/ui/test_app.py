@@ -18,11 +18,12 @@ from paperdeck.core.library import Library, load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.search.index import SearchIndex, SearchResult
-from paperdeck.ui.app import BackgroundLoad, PaperdeckApp
+from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.format_dialog import FormatDialog
 from paperdeck.ui.dialogs.help_screen import HelpScreen
 from paperdeck.ui.dialogs.tags_dialog import TagsDialog
+from paperdeck.ui.loading import BackgroundLoad
 
 MakeApp = Callable[..., PaperdeckApp]
 
@@ -515,9 +516,9 @@ async def test_export_and_open_another_list(
         await type_text(pilot, "exported note")
         await pilot.press("escape")
         target = tmp_path / "export.md"
-        app._export_to(target)
+        app.export_notes_to(target)
         assert "exported note" in target.read_text(encoding="utf-8")
-        app._load_list(long_list)
+        app.loading.open_file(long_list)
         await settle(app, pilot)
         assert len(app.papers) == 300
         assert "300 papers" in header_text(app)
@@ -677,7 +678,7 @@ async def test_a_late_result_without_the_edited_paper_closes_the_editor(
         await pilot.press("n")
         await type_text(pilot, "abc")
         # A search result that arrives while typing and no longer holds the paper.
-        app._apply_result("zz", SearchResult("zz", [3, 4], [1.0, 1.0], None))
+        app.search.apply("zz", SearchResult("zz", [3, 4], [1.0, 1.0], None))
         await pilot.pause()
         await type_text(pilot, "def")
         await pilot.pause()
@@ -695,7 +696,7 @@ async def test_a_late_result_keeps_the_edited_paper_under_the_cursor(
         await settle(app, pilot)
         await pilot.press("j", "n")
         await type_text(pilot, "abc")
-        app._apply_result("zz", SearchResult("zz", [5, 1, 2], [3.0, 2.0, 1.0], None))
+        app.search.apply("zz", SearchResult("zz", [5, 1, 2], [3.0, 2.0, 1.0], None))
         await pilot.pause()
         await type_text(pilot, "def")
         assert app.screen.focused is app.notes.editor
@@ -771,7 +772,7 @@ async def test_opening_another_list_after_a_search_leaves_no_indexing_line(
         await type_text(pilot, "speculative")
         await settle(app, pilot)
         await pilot.press("enter")
-        app._load_list(long_list)
+        app.loading.open_file(long_list)
         await settle(app, pilot)
         await settle(app, pilot)
         status = app.query_one("#search-status")
@@ -790,7 +791,7 @@ async def test_typing_a_note_repaints_no_list_row_and_keeps_one_autosave_timer(
         await type_text(pilot, "a")
         await pilot.pause()
         assert "✎" in row_text(app, 0)
-        timer = app._autosave_timer
+        timer = app.note_flow.autosave_timer
         assert timer is not None
         painted: list[int] = []
         paint = app.paper_list.render_line
@@ -803,7 +804,7 @@ async def test_typing_a_note_repaints_no_list_row_and_keeps_one_autosave_timer(
         await type_text(pilot, "bcdef")
         await pilot.pause()
         assert painted == []
-        assert app._autosave_timer is timer
+        assert app.note_flow.autosave_timer is timer
         assert app.notes.editor.text == "abcdef"
 
 
@@ -856,7 +857,7 @@ def test_a_recovery_file_goes_to_the_temporary_folder_when_the_notes_folder_is_u
 ) -> None:
     import tempfile
 
-    from paperdeck.ui.app import save_or_recover
+    from paperdeck.ui.launch import save_or_recover
 
     paper = load_library([bundled_list()]).papers[0]
     store = NotesStore(tmp_path / "notes.json")

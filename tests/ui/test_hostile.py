@@ -106,11 +106,11 @@ async def test_hostile_file_names(tmp_path: Path) -> None:
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await app.workers.wait_for_complete()
-        app._load_list(named)
+        app.loading.open_file(named)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "#1 in [red]evil[@click=app.quit]x" in app.detail.text
-        app._load_list(tmp_path / "[/missing].txt")
+        app.loading.open_file(tmp_path / "[/missing].txt")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.is_running

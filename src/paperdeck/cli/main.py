@@ -84,7 +84,7 @@ def run_reader(args: argparse.Namespace) -> int:
     paths: list[Path] = list(args.paths) or [bundled_list()]
     for path in [*paths, *args.meta]:
         _check_openable(path)
-    from paperdeck.ui.app import run_app
+    from paperdeck.ui.launch import run_app
 
     def load() -> Library:
         return load_library(paths, fmt=args.format, meta=args.meta, use_sidecar=not args.no_meta)

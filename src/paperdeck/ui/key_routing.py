@@ -8,6 +8,8 @@ from textual import events
 from textual.app import App
 from textual.widget import Widget
 
+from paperdeck.ui.textual_private import forward_key
+
 # Textual routes a key to the widget focused when the key arrives; bindings run only when the
 # key has bubbled up to the app. In a burst (a paste, a fast typist, tmux send-keys) "/" and the
 # query arrive together: the query's keys are routed to the list before "/" has moved the focus
@@ -30,5 +32,5 @@ def follow_focus(app: App[Any], event: events.Key) -> bool:
     if origin is None or focused is None or focused is origin:
         return False
     event.stop()
-    focused._forward_event(events.Key(event.key, event.character))
+    forward_key(focused, events.Key(event.key, event.character))
     return True

@@ -37,3 +37,9 @@ def with_spans(
         if end > start:
             content = content.stylize(style, start, end)
     return content
+
+
+def short(title: str, length: int = 40) -> str:
+    """A title cut to `length` characters on one line, for messages."""
+    text = one_line(title)
+    return text if len(text) <= length else text[: length - 1].rstrip() + "…"

@@ -30,8 +30,21 @@ class NoteEditor(TextArea):
     class Left(Message):
         """The user left the editor with Esc."""
 
+    class Edited(Message):
+        """The user changed the note's text."""
+
+    class Blurred(Message):
+        """The editor lost the focus (Tab, a click, a dialog on top)."""
+
     def action_leave(self) -> None:
         self.post_message(self.Left())
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self.post_message(self.Edited())
+
+    def on_blur(self) -> None:
+        self.post_message(self.Blurred())
 
 
 class NotesPanel(Vertical):

@@ -23,6 +23,13 @@ class SearchBox(Input):
     class Leave(Message):
         """The user wants the list (Enter, ↓, Esc)."""
 
+    class QueryChanged(Message):
+        """The query was edited: the list filters as the user types."""
+
+        def __init__(self, query: str) -> None:
+            super().__init__()
+            self.query = query
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(
             placeholder='/ search: words, \'exact, !not, a | b, "phrase", title: year:2026',
@@ -31,6 +38,10 @@ class SearchBox(Input):
         )
         self.history: list[str] = []
         self._history_pos: int | None = None
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.QueryChanged(event.value))
 
     def remember(self) -> None:
         """Add the current query to the history (most recent last, no repeats)."""

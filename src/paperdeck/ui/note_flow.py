@@ -1,0 +1,224 @@
+"""The reader's notes: editing a paper's note, autosave, and its star, reading state and tags."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from textual.timer import Timer
+
+from paperdeck.ui.safe_text import one_line, short
+
+if TYPE_CHECKING:
+    from paperdeck.core.model import Annotation, Paper
+    from paperdeck.core.notes.store import NotesStore
+    from paperdeck.ui.app import PaperdeckApp
+
+
+class NoteFlow:
+    """Moves text between the note editor and the notes store, and saves it."""
+
+    def __init__(self, app: PaperdeckApp, store: NotesStore, autosave_delay: float) -> None:
+        self.app = app
+        self.store = store
+        self.autosave_delay = autosave_delay
+        self.autosave_timer: Timer | None = None
+        self._counts: tuple[int, int] | None = None
+        """(noted, starred) among the papers shown; None when the store changed since."""
+
+    # -- reading the store ------------------------------------------------------------------
+
+    def annotation(self, paper: Paper) -> Annotation | None:
+        """The notes-store entry of a paper, if it has one."""
+        entry: Annotation | None = self.store.get(paper.id)
+        return entry
+
+    def corrections(self, paper: Paper) -> Mapping[str, Any]:
+        entry = self.store.get(paper.id)
+        return entry.corrections if entry is not None else {}
+
+    def entries(self) -> Mapping[str, Annotation]:
+        entries: Mapping[str, Annotation] = self.store.entries
+        return entries
+
+    def take_messages(self) -> list[str]:
+        messages = list(self.store.messages)
+        self.store.messages.clear()
+        return messages
+
+    def counts(self) -> tuple[int, int]:
+        """(noted, starred) among the open papers."""
+        # A walk over every entry: done again only after the store changed, not per update.
+        if self._counts is None:
+            shown = self.app.paper_ids
+            noted = starred = 0
+            for paper_id, entry in self.entries().items():
+                if paper_id in shown:
+                    noted += bool(entry.note)
+                    starred += bool(entry.starred)
+            self._counts = (noted, starred)
+        return self._counts
+
+    def forget_counts(self) -> None:
+        self._counts = None
+
+    # -- the editor -------------------------------------------------------------------------
+
+    def paper_being_edited(self) -> Paper | None:
+        notes = self.app.notes
+        return notes.paper if self.app.focused is notes.editor else None
+
+    def edit(self) -> None:
+        app = self.app
+        if app.current_paper is None:
+            return
+        if app.notes.paper is not app.current_paper:
+            app.show_current()
+        app.screen.add_class("-notes-open")
+        editor = app.notes.editor
+        app.focus_now(editor)
+        editor.move_cursor(editor.document.end)
+
+    def leave(self) -> None:
+        """Save the note and hand the focus to the list."""
+        self.save_open_note()
+        self.app.paper_list.screen.remove_class("-notes-open")
+        self.app.focus_now(self.app.paper_list)
+
+    def left_results(self, paper: Paper) -> None:
+        """The edited paper left the search results: keep its note and close the editor.
+
+        So the next keys cannot land in another paper's note.
+        """
+        self.leave()
+        self.app.notify(
+            one_line(f"“{short(paper.title)}” is not in the results: its note is saved."),
+            markup=False,
+        )
+
+    def edited(self) -> None:
+        if self.commit():
+            self.app.notes.set_save_state("unsaved")
+            # One timer per note session, restarted by each key, not one timer per key.
+            if self.autosave_timer is None:
+                self.autosave_timer = self.app.set_timer(self.autosave_delay, self._autosave)
+            else:
+                self.autosave_timer.reset()
+
+    def blurred(self) -> None:
+        self.save_open_note()
+        editor = self.app.notes.editor
+        if editor.screen is self.app.screen:
+            # Left with Tab or a click (not for a dialog on top): the narrow layout
+            # shows the detail pane again.
+            editor.screen.remove_class("-notes-open")
+
+    def save_open_note(self) -> None:
+        """Put the editor's text into the store and write the store if it changed."""
+        self.commit()
+        if self.store.dirty:
+            self.save()
+
+    def show(self, paper: Paper | None) -> None:
+        """Show `paper`'s note, saving the previous paper's first."""
+        if paper is not self.app.notes.paper:
+            self.save_open_note()
+            self.app.notes.load(paper, self.annotation(paper) if paper else None)
+
+    def commit(self) -> bool:
+        """Put the editor's text into the store; True when it changed the note."""
+        app = self.app
+        notes = app.notes
+        paper = notes.paper
+        if paper is None:
+            return False
+        text = notes.editor.text
+        if text == notes.loaded_text:
+            return False  # not typed since it was loaded: viewing a note never rewrites it
+        notes.loaded_text = text
+        entry = self.store.get(paper.id)
+        before = entry.note if entry is not None else ""
+        if before == text:
+            return False
+        self.store.set_note(paper, text)
+        if bool(before) != bool(text):
+            # The ✎ marker and the noted count change only when a note appears or goes.
+            self._counts = None
+            index = app.paper_list.paper_index
+            if index is not None and app.papers[index] is paper:
+                app.paper_list.refresh_paper(index)
+            else:
+                app.paper_list.refresh()
+        return True
+
+    def _autosave(self) -> None:
+        self.autosave_timer = None
+        self.save_open_note()
+
+    def save(self) -> bool:
+        """Write the store now; show the result beside the note. True when saved."""
+        from paperdeck.core.notes.store import NotesSaveError
+
+        app = self.app
+        self._counts = None  # saving may merge what another reader wrote
+        try:
+            self.store.save()
+        except NotesSaveError as error:
+            self.take_messages()  # the same failure, already in `error`
+            app.notes.set_save_state("error", str(error))
+            app.notify(
+                one_line(f"Notes not saved: {error}. They are kept in memory; saving retries."),
+                severity="error",
+                markup=False,
+            )
+            return False
+        if self.autosave_timer is not None:
+            self.autosave_timer.stop()
+            self.autosave_timer = None
+        app.notes.set_save_state("saved")
+        for message in self.take_messages():
+            app.notify(one_line(message), severity="warning", markup=False, timeout=8)
+        app.update_header()
+        return True
+
+    # -- star, state, tags ------------------------------------------------------------------
+
+    def _changed(self, paper: Paper) -> None:
+        self._counts = None
+        self.save()
+        self.app.paper_list.refresh()
+        if paper is self.app.notes.paper:
+            self.app.notes.show_annotation(self.annotation(paper))
+        self.app.update_header()
+
+    def toggle_star(self) -> None:
+        paper = self.app.current_paper
+        if paper is None:
+            return
+        entry = self.store.get(paper.id)
+        self.store.set_starred(paper, not (entry is not None and entry.starred))
+        self._changed(paper)
+
+    def toggle_read(self) -> None:
+        paper = self.app.current_paper
+        if paper is None:
+            return
+        entry = self.store.get(paper.id)
+        state = entry.state if entry is not None else "unread"
+        self.store.set_state(paper, "unread" if state == "read" else "read")
+        self._changed(paper)
+
+    def edit_tags(self) -> None:
+        from paperdeck.ui.dialogs.tags_dialog import TagsDialog
+
+        paper = self.app.current_paper
+        if paper is None:
+            return
+        entry = self.store.get(paper.id)
+
+        def done(tags: list[str] | None) -> None:
+            if tags is not None:
+                self.store.set_tags(paper, tags)
+                self._changed(paper)
+
+        self.app.push_screen(TagsDialog(paper.title, entry.tags if entry else ()), done)

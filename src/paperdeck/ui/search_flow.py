@@ -1,0 +1,168 @@
+"""The reader's search: the index built in slices, each query run in slices, results to the list."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+from textual.widgets import Static
+from textual.worker import Worker
+
+from paperdeck.ui.loading import freeze_long_lived
+from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
+
+if TYPE_CHECKING:
+    from paperdeck.core.search.index import SearchIndex, SearchResult, SortMode
+    from paperdeck.core.search.query import Query
+    from paperdeck.ui.app import PaperdeckApp
+
+BIG_LIST = 2000
+"""Papers above which the header shows the indexing progress."""
+
+
+class SearchFlow:
+    """Owns the index and the query; filters the list as the user types."""
+
+    def __init__(self, app: PaperdeckApp) -> None:
+        self.app = app
+        self.index: SearchIndex | None = None
+        self.query = ""
+        self.filtered: int | None = None
+        """How many papers the query keeps; None when nothing is filtered."""
+        self.index_progress: float | None = None
+        self.parsed: Query | None = None
+        """The shown result's parsed query: highlighting does not parse it again."""
+
+    def reset(self) -> None:
+        """A new library: no index, no query."""
+        self.index = None
+        self.filtered = None
+        self.query = ""
+        self.parsed = None
+
+    def build_index(self) -> Worker[None]:
+        """Build the index of the shown papers in slices; searches wait for it."""
+        return self.app.run_worker(self._build_index, exclusive=True, group="index")
+
+    async def _build_index(self) -> None:
+        from paperdeck.core.search.index import SearchIndex
+
+        app = self.app
+        papers = app.papers
+        steps = SearchIndex.build_steps(papers)
+        while True:
+            try:
+                progress = next(steps)
+            except StopIteration as stop:
+                self.index = stop.value
+                break
+            if isinstance(progress, float | int) and len(papers) > BIG_LIST:
+                self.index_progress = float(progress) if progress <= 1 else None
+                app.update_header()
+            await asyncio.sleep(0)
+        self.index_progress = None
+        freeze_long_lived()  # the index lives as long as its papers
+        app.update_header()
+        if self.query or app.settings.sort == "noted":
+            self.run(self.query)
+        # Searches run meanwhile: the index answers before it is cached.
+        for _ in self.index.save_steps():
+            await asyncio.sleep(0)
+
+    def query_changed(self, query: str) -> None:
+        self.query = query
+        self.run(query)
+
+    def run(self, query: str) -> Worker[None]:
+        """Search for `query` in slices (a newer query cancels it) and show the result."""
+
+        async def search() -> None:
+            await self._run(query)
+
+        return self.app.run_worker(search, exclusive=True, group="search")
+
+    async def _run(self, query: str) -> None:
+        app = self.app
+        if not query.strip() and app.settings.sort != "noted":
+            self.apply(query, None)  # no filter: needs no index
+            return
+        index = self.index
+        if index is None:
+            # Applied when the index is ready; until then the list stays as it is.
+            self.set_status("indexing… the search runs when the index is ready")
+            return
+        sort: SortMode = (
+            "noted"
+            if app.settings.sort == "noted"
+            else ("list" if app.settings.sort == "list" else "relevance")
+        )
+        steps = index.search_steps(query, annotations=app.entries(), sort=sort)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                result: SearchResult = stop.value
+                break
+            await asyncio.sleep(0)
+        if query == self.query:
+            self.apply(query, result)
+
+    def apply(self, query: str, result: SearchResult | None) -> None:
+        """Show a search's result in the list, keeping the paper under the cursor if it can."""
+        app = self.app
+        paper_list = app.paper_list
+        keep = paper_list.paper_index
+        # A result never moves the note being typed to another paper.
+        edited = app.note_flow.paper_being_edited()
+        if edited is not None:
+            app.note_flow.commit()
+            if keep is None or app.papers[keep] is not edited:
+                keep = next((i for i, paper in enumerate(app.papers) if paper is edited), None)
+        if result is None or not query.strip():
+            rows: Sequence[int] = result.indices if result is not None else range(len(app.papers))
+            self.filtered = None
+            self.parsed = None
+            paper_list.set_highlighter("", no_highlight)
+            self.set_status(result.message if result is not None else "")
+        else:
+            rows = result.indices
+            self.filtered = len(rows)
+            self.parsed = result.parsed
+            paper_list.set_highlighter(query, highlighter(result.parsed))
+            self.set_status(result.message or "")
+        paper_list.empty_text = (
+            f"No papers match {one_line(query)!r}" if query.strip() else "No papers"
+        )
+        paper_list.set_rows(rows, keep_paper=keep)
+        if edited is not None and app.current_paper is not edited:
+            app.note_flow.left_results(edited)
+        app.update_header()
+        if not app.loading.panes_deferred:
+            app.show_current()
+
+    def set_status(self, message: str | None) -> None:
+        status = self.app.query_one("#search-status", Static)
+        status.update(Content(one_line(message or "")))
+        status.display = bool(message)
+
+    def shown_query(self) -> Query | str:
+        """The query the panes highlight: none while the list is not filtered."""
+        if self.filtered is None:
+            return ""
+        return self.parsed if self.parsed is not None else self.query
+
+
+def highlighter(query: Query | str, field: str = "title") -> Highlighter:
+    """Match spans of `query` in one field's text (each field highlights only its own terms)."""
+    from paperdeck.core.search.spans import highlighter as spans_of
+
+    def spans(text: str) -> Sequence[tuple[int, int]]:
+        try:
+            return spans_of(query, field)(text)
+        except Exception:  # a highlight is decoration: never let it break a paint
+            return ()
+
+    return spans
