@@ -171,6 +171,14 @@ def test_a_second_copy_replaces_the_first(display: str) -> None:
     assert read_x_clipboard(display) == "second"
 
 
+def test_copies_in_quick_succession_are_each_confirmed(display: str) -> None:
+    # Each copy's read-back can meet the previous copy's owner still serving its text.
+    for number in range(8):
+        report = copy_text(f"copy {number}", environ=bare_environ(DISPLAY=display))
+        assert report.confirmed, report.errors
+        assert read_x_clipboard(display) == f"copy {number}"
+
+
 def test_over_ssh_the_remote_clipboard_is_skipped_unless_x_is_forwarded(display: str) -> None:
     sent: list[str] = []
     ssh = {"SSH_CONNECTION": "10.0.0.2 50000 10.0.0.1 22"}

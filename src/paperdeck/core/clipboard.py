@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -23,6 +24,8 @@ OSC52_LIMIT = 1_000_000
 SCREEN_CHUNK = 768
 """GNU screen passes at most this many bytes per DCS string through."""
 _TIMEOUT = 3.0
+_READ_BACK_PATIENCE = 1.0
+"""Seconds a read-back may show the previous copy before the copy counts as failed."""
 
 SYSTEM = "the system clipboard"
 TMUX_BUFFER = "tmux's paste buffer"
@@ -242,22 +245,28 @@ def _run_copy(
 
 
 def _check_read_back(command: list[str], text: str, env: dict[str, str]) -> _Failure | None:
-    try:
-        completed = subprocess.run(
-            command,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            env=env,
-            timeout=_TIMEOUT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return _Failure(f"could not read the clipboard back: {_timed_out()}", timed_out=True)
-    except (OSError, subprocess.SubprocessError) as error:
-        return _Failure(f"could not read the clipboard back: {error}")
-    if completed.stdout.decode("utf-8", "replace") != text:
-        return _Failure("the clipboard did not take the text")
-    return None
+    # xclip and xsel hand the selection to a background child: until that child owns it, the
+    # previous owner still answers with the previous copy. Ask again for a little while.
+    deadline = time.monotonic() + _READ_BACK_PATIENCE
+    while True:
+        try:
+            completed = subprocess.run(
+                command,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                env=env,
+                timeout=_TIMEOUT,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return _Failure(f"could not read the clipboard back: {_timed_out()}", timed_out=True)
+        except (OSError, subprocess.SubprocessError) as error:
+            return _Failure(f"could not read the clipboard back: {error}")
+        if completed.stdout.decode("utf-8", "replace") == text:
+            return None
+        if time.monotonic() >= deadline:
+            return _Failure("the clipboard did not take the text")
+        time.sleep(0.05)
 
 
 def _copy_pyperclip(text: str) -> _Outcome:
