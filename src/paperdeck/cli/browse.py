@@ -52,7 +52,7 @@ def _count(text: str) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    papers = open_library(args).papers
+    papers = open_library(args, abstracts=False).papers
     if args.json:
         _print_json([paper.to_json() for paper in papers])
         return 0
@@ -65,8 +65,8 @@ def run_list(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     from paperdeck.core.text.render import render_abstract
 
-    library = open_library(args)
-    paper = resolve_ref(library.papers, args.ref)
+    library = open_library(args, abstracts=False)
+    paper = library.with_abstract(resolve_ref(library.papers, args.ref))
     print(paper_header(paper))
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text

@@ -65,11 +65,16 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_library(args: argparse.Namespace) -> Library:
-    """Load the lists the command names, or the bundled one."""
+def open_library(args: argparse.Namespace, *, abstracts: bool = True) -> Library:
+    """Load the lists the command names, or the bundled one (`abstracts=False`: see
+    load_library)."""
     paths: list[Path] = list(args.paths) or [bundled_list()]
     library = load_library(
-        paths, fmt=args.format, meta=list(args.meta), use_sidecar=not args.no_meta
+        paths,
+        fmt=args.format,
+        meta=list(args.meta),
+        use_sidecar=not args.no_meta,
+        abstracts=abstracts,
     )
     for warning in library.warnings:
         warn(warning)

@@ -13,8 +13,12 @@ from paperdeck.core.errors import RefError
 from paperdeck.core.formats import RawList, read_list
 from paperdeck.core.ids import assign_ids
 from paperdeck.core.model import Paper
+from paperdeck.core.store import database
+from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
+from paperdeck.core.store.database import PATH_MARK, ListInfo, ListStore, StoreUnavailable
+from paperdeck.core.store.key import list_key
 from paperdeck.core.text.render import find_links
-from paperdeck.core.titles.cache import TitleCache
+from paperdeck.core.text.sanitize import clean_line
 from paperdeck.core.titles.parts import methods_and_titles
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
@@ -30,25 +34,56 @@ class Library:
     warnings: list[str] = field(default_factory=list)
     enrichment: list[Any] = field(default_factory=list)
     """One report per list that metadata was applied to (see paperdeck.core.enrich)."""
+    keys: list[str | None] = field(default_factory=list)
+    """Each list's key in the list store (None when it is not stored), in `lists` order: a
+    client may keep what it derives from a list under it (ListStore.put_blob)."""
+    counts: list[int] = field(default_factory=list)
+    """Each list's number of papers, in `lists` order."""
+    abstracts_loaded: bool = True
+    """False when opened with `abstracts=False` from the store: each paper's abstract is ""
+    until `with_abstract` reads it."""
+
+    def with_abstract(self, paper: Paper) -> Paper:
+        """The paper with its abstract, read from the store when the library was opened without."""
+        if self.abstracts_loaded or paper.abstract:
+            return paper
+        start = 0
+        at = next(index for index, one in enumerate(self.papers) if one is paper)
+        for raw, key, count in zip(self.lists, self.keys, self.counts, strict=True):  # noqa: B007
+            if at < start + count:
+                break
+            start += count
+        else:
+            return paper
+        local = at - start
+        messages: list[str] = []
+        store = ListStore.open(messages) if key else None
+        try:
+            if store is None or key is None:
+                raise StoreUnavailable("gone")
+            abstracts = store.abstracts(key, local // CHUNK_PAPERS)
+        except (Damaged, StoreUnavailable):
+            # The store changed under us: read the list itself.
+            fresh = papers_from_raw(read_list(raw.path, raw.format))
+            return paper.with_changes(abstract=fresh[local].abstract)
+        finally:
+            if store is not None:
+                store.close()
+        return paper.with_changes(abstract=abstracts[local % CHUNK_PAPERS])
 
 
 def papers_from_raw(raw: RawList) -> list[Paper]:
-    """Turn one list's records into papers (method names and derived titles cached per list)."""
+    """Turn one list's records into papers: ids, method names, derived titles, links."""
     records = raw.records
-    cache = TitleCache.for_list(raw.path)
-    ids = cache.ids_for([_identity_text(record) for record in records], assign_ids, raw.format)
+    ids = assign_ids([_identity_text(record) for record in records])
     venue = raw.venue or None
     abstracts = [str(record.get("abstract") or "") for record in records]
-    entries = [
-        cache.get(paper_id, abstract) if abstract else None
-        for paper_id, abstract in zip(ids, abstracts, strict=True)
-    ]
-    # Titles not in the cache are derived all at once: a long list's on several cores.
-    missing = [at for at, entry in enumerate(entries) if entry is None and abstracts[at]]
+    entries: list[tuple[str | None, str] | None] = [None] * len(records)
+    # Titles are derived all at once: a long list's on several cores.
+    missing = [at for at, abstract in enumerate(abstracts) if abstract]
     derived_titles = methods_and_titles([abstracts[at] for at in missing]) if missing else []
-    for at, (method, title) in zip(missing, derived_titles, strict=True):
-        entries[at] = (method, title)
-        cache.put(ids[at], abstracts[at], method, title)
+    for at, derived_entry in zip(missing, derived_titles, strict=True):
+        entries[at] = derived_entry
     papers: list[Paper] = []
     for position, (record, paper_id, abstract, entry) in enumerate(
         zip(records, ids, abstracts, entries, strict=True), start=1
@@ -76,7 +111,6 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
                 meta_source="list" if given_title else "derived",
             )
         )
-    cache.save()
     return papers
 
 
@@ -110,10 +144,25 @@ def load_library(
     fmt: str | None = None,
     meta: Iterable[Path] = (),
     use_sidecar: bool = True,
+    *,
+    abstracts: bool = True,
 ) -> Library:
-    """Read every list, build its papers and apply metadata sources (explicit and sidecar)."""
-    with _gc_paused():
-        return _load_library(paths, fmt, meta, use_sidecar)
+    """Read every list, build its papers and apply metadata sources (explicit and sidecar).
+
+    A list opened before comes from the list store as it was kept, unless its bytes changed.
+    With `abstracts=False` a stored list's abstracts are left unread ("" until
+    `Library.with_abstract`): listing needs only ids and titles.
+    """
+    messages: list[str] = []
+    store = ListStore.open(messages)
+    try:
+        with _gc_paused():
+            library = _load_library(paths, fmt, list(meta), use_sidecar, store, abstracts, messages)
+    finally:
+        if store is not None:
+            store.close()
+    library.warnings[:0] = [f"paperdeck: {message}" for message in messages]
+    return library
 
 
 @contextmanager
@@ -130,25 +179,93 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _load_library(
-    paths: Sequence[Path], fmt: str | None, meta: Iterable[Path], use_sidecar: bool
+    paths: Sequence[Path],
+    fmt: str | None,
+    meta: list[Path],
+    use_sidecar: bool,
+    store: ListStore | None,
+    abstracts: bool,
+    messages: list[str],
 ) -> Library:
     meta_sources = [read_list(path) for path in meta]
     library = Library(papers=[], lists=[])
     for path in paths:
-        raw = read_list(path, fmt)
-        library.lists.append(raw)
-        library.warnings.extend(raw.warnings)
-        papers = papers_from_raw(raw)
-        sources = list(meta_sources)
         sidecar = sidecar_for(path) if use_sidecar else None
+        sources = list(meta_sources)
         if sidecar is not None:
             sources.append(read_list(sidecar))
+        # Matching against metadata reads the abstracts.
+        with_abstracts = abstracts or bool(sources)
+        raw, papers, key, store = _open_list(path, fmt, store, with_abstracts, messages)
+        if not with_abstracts and not raw.records:
+            library.abstracts_loaded = False
+        library.lists.append(raw)
+        library.keys.append(key)
+        library.counts.append(len(papers))
+        library.warnings.extend(raw.warnings)
         if sources:
             papers = _enrich(papers, sources, library)
         library.papers.extend(papers)
     for source in meta_sources:
         library.warnings.extend(source.warnings)
     return library
+
+
+def _open_list(
+    path: Path, fmt: str | None, store: ListStore | None, abstracts: bool, messages: list[str]
+) -> tuple[RawList, list[Paper], str | None, ListStore | None]:
+    """One list's papers, from the store when it keeps this list's bytes, else read and kept.
+
+    Returns the store to go on with: None once it has failed.
+    """
+    key = list_key(path, fmt) if store is not None and path.is_file() else None
+    name = clean_line(path.stem)
+    if store is not None and key is not None:
+        try:
+            found = store.info(key)
+            if found is not None:
+                count, info = found
+                papers = store.papers(key, count, name, with_abstracts=abstracts)
+                warnings = [w.replace(PATH_MARK, str(path)) for w in info.warnings]
+                raw = RawList(
+                    path, name, info.format, info.header, info.venue, info.year, [], warnings
+                )
+                return raw, papers, key, store
+        except Damaged:
+            messages.append(f"{path}: its copy in the list store was damaged; read again")
+        except StoreUnavailable as error:
+            store = _given_up(store, error, messages)
+    raw = read_list(path, fmt)
+    papers = papers_from_raw(raw)
+    if store is not None and key is not None and list_key(path, fmt) == key:
+        info = ListInfo(
+            raw.format,
+            raw.header,
+            raw.venue,
+            raw.year,
+            [w.replace(str(path), PATH_MARK) for w in raw.warnings],
+        )
+        try:
+            store.save(key, info, papers)
+        except ValueError:
+            key = None  # a value the store cannot hold: this list is read each time
+        except StoreUnavailable as error:
+            store = _given_up(store, error, messages)
+            key = None
+    else:
+        key = None
+    return raw, papers, key, store
+
+
+def _given_up(store: ListStore, error: StoreUnavailable, messages: list[str]) -> ListStore | None:
+    """Close a failed store, say why in one line, and go on without it (None)."""
+    store.close()
+    if isinstance(error, database.StoreDamaged):
+        database.discard(store.path)
+        messages.append(f"list store {store.path} was damaged ({error}); started afresh")
+    else:
+        messages.append(f"list store {store.path} unavailable ({error}); lists read without it")
+    return None
 
 
 def _enrich(papers: list[Paper], sources: list[RawList], library: Library) -> list[Paper]:

@@ -1,0 +1,435 @@
+"""The store file: one SQLite database in the cache folder holding every recently opened list.
+
+Whatever goes wrong with it (damaged, locked, from another version, unwritable) costs a rebuild
+or a read without it, said in one line; never a crash, and never another list's papers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import xxhash
+
+from paperdeck.core.config import cache_dir
+from paperdeck.core.model import Paper
+from paperdeck.core.store.columns import CHUNK_PAPERS, HEAD_COLUMNS, Chunk, Damaged, decode, encode
+from paperdeck.core.text.sanitize import clean_line
+
+FILE_NAME = "lists-1.sqlite3"
+APPLICATION_ID = 0x70646B31  # "pdk1"
+SCHEMA_VERSION = 1
+MAX_LISTS = 16
+MAX_BYTES = 2 * 1024**3
+"""Least recently opened lists are dropped beyond this many, or beyond this much stored text
+(a 100,000-paper list takes ~130 MB; a 1,000,000-paper one ~1.3 GB)."""
+READ_PATIENCE = 1.0
+"""Seconds a read waits for a lock held by another process before reading the list itself."""
+WRITE_PATIENCE = 20.0
+"""Seconds a save waits for another process's save (a big list's takes seconds)."""
+_TOUCH_AFTER = 3600.0
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS lists (
+    key TEXT PRIMARY KEY, count INTEGER NOT NULL, info TEXT NOT NULL, info_sum INTEGER NOT NULL,
+    bytes INTEGER NOT NULL, used REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    key TEXT NOT NULL, number INTEGER NOT NULL, count INTEGER NOT NULL,
+    {", ".join(f"{name} BLOB NOT NULL" for name in HEAD_COLUMNS)},
+    head_sum INTEGER NOT NULL, abstracts_sum INTEGER NOT NULL, abstracts BLOB NOT NULL,
+    PRIMARY KEY (key, number)
+);
+CREATE TABLE IF NOT EXISTS blobs (
+    key TEXT NOT NULL, name TEXT NOT NULL, data BLOB NOT NULL, data_sum INTEGER NOT NULL,
+    PRIMARY KEY (key, name)
+);
+"""
+_HEAD_SELECT = ", ".join(HEAD_COLUMNS)
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be used now; the message says why in one line."""
+
+
+class StoreDamaged(StoreUnavailable):
+    """SQLite finds the file itself damaged: it is to be started afresh."""
+
+
+@dataclass
+class ListInfo:
+    """What a stored list keeps besides its papers."""
+
+    format: str
+    header: str | None
+    venue: str | None
+    year: int | None
+    warnings: list[str] = field(default_factory=list)
+    """Loading warnings with the list's path written as PATH_MARK."""
+
+
+PATH_MARK = "\0"
+"""Stands for the list's path in stored warnings (a list may be opened under other names)."""
+
+
+class ListStore:
+    """An open store file. Methods raise StoreUnavailable when the file fails them."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+        self._db = connection
+        self.path = path
+
+    # ------------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(cls, messages: list[str]) -> ListStore | None:
+        """The store in the cache folder; None when caching is off or the file cannot be used
+        (the reason appended to `messages`). A damaged or foreign file is started afresh."""
+        folder = cache_dir()
+        if folder is None:
+            return None
+        path = folder / FILE_NAME
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            return cls._open_file(path, messages)
+        except (OSError, sqlite3.Error, StoreUnavailable) as error:
+            messages.append(
+                f"list store {path} unavailable ({_reason(error)}); lists read without it"
+            )
+            return None
+
+    @classmethod
+    def _open_file(cls, path: Path, messages: list[str]) -> ListStore:
+        for attempt in range(2):
+            connection = sqlite3.connect(
+                path, timeout=READ_PATIENCE, isolation_level=None, check_same_thread=False
+            )
+            try:
+                problem = _prepare(connection)
+            except sqlite3.DatabaseError as error:
+                if _is_busy(error) or attempt:
+                    connection.close()
+                    raise
+                problem = "damaged"
+            if problem is None:
+                return cls(connection, path)
+            connection.close()
+            if attempt:
+                break
+            _discard(path)
+            messages.append(f"list store {path} was {problem}; started afresh")
+        raise StoreUnavailable("cannot be started afresh")
+
+    def close(self) -> None:
+        """Close the file."""
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+
+    # ------------------------------------------------------------------------ reading
+
+    def info(self, key: str) -> tuple[int, ListInfo] | None:
+        """The paper count and info of a stored list; None when it is not stored (or damaged:
+        then it is dropped)."""
+        row = self._query_one("SELECT count, info, info_sum, used FROM lists WHERE key = ?", key)
+        if row is None:
+            return None
+        count, info_text, info_sum, used = row
+        try:
+            if type(count) is not int or type(info_text) is not str or count <= 0:
+                raise Damaged("a list's count")
+            if _text_sum(key, count, info_text) != info_sum:
+                raise Damaged("a list's checksum")
+            info = _info_from_json(info_text)
+        except Damaged:
+            self.drop(key)
+            raise
+        if type(used) is not float or time.time() - used > _TOUCH_AFTER:
+            # Marks the list as recently opened, so pruning drops the others first.
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("UPDATE lists SET used = ? WHERE key = ?", (time.time(), key))
+        return count, info
+
+    def papers(
+        self, key: str, count: int, list_name: str, *, with_abstracts: bool = True
+    ) -> list[Paper]:
+        """Every paper of a stored list (abstracts "" unless asked for); Damaged drops it."""
+        columns = f"number, count, {_HEAD_SELECT}, head_sum, abstracts_sum"
+        if with_abstracts:
+            columns += ", abstracts"
+        papers: list[Paper] = []
+        try:
+            for number, row in enumerate(
+                self._query(f"SELECT {columns} FROM chunks WHERE key = ? ORDER BY number", key)
+            ):
+                papers.extend(_chunk_papers(row, key, number, len(papers) + 1, list_name))
+            if len(papers) != count or len({paper.id for paper in papers}) != count:
+                raise Damaged("a list's count or ids")
+        except Damaged:
+            self.drop(key)
+            raise
+        return papers
+
+    def abstracts(self, key: str, number: int) -> list[str]:
+        """The abstracts of one stored chunk; Damaged drops the list."""
+        row = self._query_one(
+            f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum, abstracts "
+            "FROM chunks WHERE key = ? AND number = ?",
+            key,
+            number,
+        )
+        try:
+            if row is None:
+                raise Damaged("a missing chunk")
+            return [p.abstract for p in _chunk_papers(row, key, number, 1, "")]
+        except Damaged:
+            self.drop(key)
+            raise
+
+    # ------------------------------------------------------------------------ writing
+
+    def save(self, key: str, info: ListInfo, papers: Sequence[Paper]) -> None:
+        """Keep a list's papers (unless another process already did) and prune old lists."""
+        chunks = [
+            encode(papers[start : start + CHUNK_PAPERS], key, number)
+            for number, start in enumerate(range(0, len(papers), CHUNK_PAPERS))
+        ]
+        info_text = json.dumps(
+            {
+                "format": info.format,
+                "header": info.header,
+                "venue": info.venue,
+                "year": info.year,
+                "warnings": info.warnings,
+            },
+            ensure_ascii=False,
+        )
+        size = sum(len(c.abstracts) + sum(map(len, c.head)) for c in chunks)
+        with self._writing():
+            if self._db.execute("SELECT 1 FROM lists WHERE key = ?", (key,)).fetchone():
+                return  # another process kept it meanwhile
+            self._delete(key)
+            self._db.execute(
+                "INSERT INTO lists VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    key,
+                    len(papers),
+                    info_text,
+                    _text_sum(key, len(papers), info_text),
+                    size,
+                    time.time(),
+                ),
+            )
+            marks = ", ".join("?" * (len(HEAD_COLUMNS) + 6))
+            self._db.executemany(
+                f"INSERT INTO chunks VALUES ({marks})",
+                (
+                    (key, number, c.count, *c.head, c.head_sum, c.abstracts_sum, c.abstracts)
+                    for number, c in enumerate(chunks)
+                ),
+            )
+            self._prune(keep=key)
+
+    def drop(self, key: str) -> None:
+        """Forget a stored list (a damaged one); failures are ignored."""
+        with contextlib.suppress(sqlite3.Error, StoreUnavailable), self._writing():
+            self._delete(key)
+
+    # ------------------------------------------------------------------------ opaque blobs
+
+    def put_blob(self, key: str, name: str, data: bytes) -> None:
+        """Keep bytes a client derived from a stored list (a search index), under its key.
+
+        They go when the list goes; a list not stored takes none.
+        """
+        with self._writing():
+            if self._db.execute("SELECT 1 FROM lists WHERE key = ?", (key,)).fetchone() is None:
+                return
+            self._db.execute(
+                "INSERT OR REPLACE INTO blobs VALUES (?, ?, ?, ?)",
+                (key, name, data, _blob_sum(key, name, data)),
+            )
+
+    def get_blob(self, key: str, name: str) -> bytes | None:
+        """Bytes kept by put_blob, checked against their checksum; None when absent or damaged."""
+        row = self._query_one(
+            "SELECT data, data_sum FROM blobs WHERE key = ? AND name = ?", key, name
+        )
+        if row is None:
+            return None
+        data, data_sum = row
+        if type(data) is not bytes or _blob_sum(key, name, data) != data_sum:
+            with contextlib.suppress(sqlite3.Error, StoreUnavailable), self._writing():
+                self._db.execute("DELETE FROM blobs WHERE key = ? AND name = ?", (key, name))
+            return None
+        return data
+
+    # ------------------------------------------------------------------------ internals
+
+    def _query(self, sql: str, *parameters: Any) -> Iterator[tuple[Any, ...]]:
+        try:
+            yield from self._db.execute(sql, parameters)
+        except sqlite3.Error as error:
+            raise _failure(error) from None
+
+    def _query_one(self, sql: str, *parameters: Any) -> tuple[Any, ...] | None:
+        for row in self._query(sql, *parameters):
+            return row
+        return None
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        db = self._db
+        try:
+            db.execute(f"PRAGMA busy_timeout = {int(WRITE_PATIENCE * 1000)}")
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise StoreUnavailable(_reason(error)) from None
+        try:
+            yield
+            db.execute("COMMIT")
+        except BaseException as error:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            if isinstance(error, sqlite3.Error):
+                raise _failure(error) from None
+            raise
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute(f"PRAGMA busy_timeout = {int(READ_PATIENCE * 1000)}")
+
+    def _delete(self, key: str) -> None:
+        for table in ("lists", "chunks", "blobs"):
+            self._db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
+
+    def _prune(self, keep: str) -> None:
+        rows = self._db.execute("SELECT key, bytes FROM lists ORDER BY used DESC").fetchall()
+        total = 0
+        for index, (key, size) in enumerate(rows):
+            total += size if type(size) is int else 0
+            if key != keep and (index >= MAX_LISTS or total > MAX_BYTES):
+                self._delete(key)
+
+
+def _prepare(connection: sqlite3.Connection) -> str | None:
+    """Make the file ready; what is wrong with it (it is not ours, or another version's)."""
+    application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    if application_id == APPLICATION_ID and version == SCHEMA_VERSION:
+        connection.execute("PRAGMA synchronous = NORMAL")
+        return None
+    if application_id not in (0, APPLICATION_ID) or (tables and application_id == 0):
+        return "not a paperdeck list store"
+    if application_id == APPLICATION_ID:
+        return f"written by another version (schema {version})"
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = NORMAL")
+    connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    connection.execute(f"PRAGMA busy_timeout = {int(WRITE_PATIENCE * 1000)}")
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                connection.execute(statement)
+        connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            connection.execute("ROLLBACK")
+        raise
+    connection.execute(f"PRAGMA busy_timeout = {int(READ_PATIENCE * 1000)}")
+    return None
+
+
+def _chunk_papers(
+    row: tuple[Any, ...], key: str, number: int, first: int, list_name: str
+) -> list[Paper]:
+    width = len(HEAD_COLUMNS)
+    stored_number, count = row[0], row[1]
+    head = row[2 : 2 + width]
+    head_sum, abstracts_sum = row[2 + width], row[3 + width]
+    abstracts = row[4 + width] if len(row) > 4 + width else b""
+    if stored_number != number or type(count) is not int:
+        raise Damaged("a chunk's number")
+    if not all(type(part) is bytes for part in (*head, abstracts)):
+        raise Damaged("a chunk's columns")
+    if type(head_sum) is not int or type(abstracts_sum) is not int:
+        raise Damaged("a chunk's checksum")
+    chunk = Chunk(count, tuple(head), abstracts, head_sum, abstracts_sum)
+    return decode(chunk, key, number, first, list_name, with_abstracts=len(row) > 4 + width)
+
+
+def _info_from_json(text: str) -> ListInfo:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Damaged("a list's info") from None
+    if type(value) is not dict:
+        raise Damaged("a list's info")
+    fmt, header, venue, year, warnings = (
+        value.get(name) for name in ("format", "header", "venue", "year", "warnings")
+    )
+    if (
+        type(fmt) is not str
+        or not (header is None or type(header) is str)
+        or not (venue is None or type(venue) is str)
+        or not (year is None or (type(year) is int and 1000 <= year <= 9999))
+        or type(warnings) is not list
+        or not all(type(w) is str for w in warnings)
+    ):
+        raise Damaged("a list's info")
+    return ListInfo(
+        clean_line(fmt),
+        None if header is None else clean_line(header),
+        None if venue is None else clean_line(venue),
+        year,
+        # The path mark is NUL, which clean_line would remove: keep it between cleaned parts.
+        [PATH_MARK.join(clean_line(part) for part in w.split(PATH_MARK)) for w in warnings],
+    )
+
+
+def _text_sum(key: str, count: int, text: str) -> int:
+    digest = xxhash.xxh3_64(f"{key}\0{count}\0".encode())
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.intdigest() - (1 << 63)
+
+
+def _blob_sum(key: str, name: str, data: bytes) -> int:
+    digest = xxhash.xxh3_64(f"{key}\0{name}\0".encode("utf-8", "surrogatepass"))
+    digest.update(data)
+    return digest.intdigest() - (1 << 63)
+
+
+def _failure(error: sqlite3.Error) -> StoreUnavailable:
+    text = str(error)
+    if "malformed" in text or "not a database" in text or "corrupt" in text:
+        return StoreDamaged(_reason(error))
+    return StoreUnavailable(_reason(error))
+
+
+def discard(path: Path) -> None:
+    """Delete a store file and its companions (a damaged one)."""
+    _discard(path)
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    return "locked" in str(error) or "busy" in str(error)
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError):
+        return error.strerror or str(error)
+    return str(error) or type(error).__name__
+
+
+def _discard(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):
+            Path(f"{path}{suffix}").unlink()
