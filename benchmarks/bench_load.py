@@ -1,11 +1,17 @@
-"""Benchmark rows: opening a list (read, ids, derived titles, links), cold and warm cache."""
+"""Benchmark rows: opening a list into papers — first open (read, ids, titles, kept in the list
+store), reopen from the store, listing without abstracts, `paperdeck list`/`show` as whole
+processes, helper processes on and off, and peak memory."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from paperdeck.core.library import load_library
@@ -15,41 +21,116 @@ Row = tuple[str, float, str, str]
 
 def rows(paths: dict[str, Path | None]) -> list[Row]:
     out: list[Row] = []
+    for key in ("seed", "icml5k_txt", "conf100k_txt"):
+        path = paths.get(key)
+        if path is None:
+            continue
+        out.extend(rows_for(path, use_sidecar=key == "seed", processes=key != "seed"))
+    big = paths.get("conf100k_txt")
+    if big is not None:
+        out.extend(helper_rows(big))
+    return out
+
+
+@contextmanager
+def fresh_store() -> Iterator[str]:
+    """A new, empty cache folder for the time of the block: the first open is a first open."""
     previous = os.environ.get("PAPERDECK_CACHE")
     with tempfile.TemporaryDirectory(prefix="paperdeck-bench-cache-") as cache:
-        # A fresh cache folder: the first open is cold, the second finds the first one's work.
         os.environ["PAPERDECK_CACHE"] = cache
         try:
-            for key in ("seed", "icml5k_txt", "conf100k_txt"):
-                path = paths.get(key)
-                if path is None:
-                    continue
-                out.extend(_rows_for(path, use_sidecar=key == "seed"))
+            yield cache
         finally:
             if previous is None:
                 os.environ.pop("PAPERDECK_CACHE", None)
             else:
                 os.environ["PAPERDECK_CACHE"] = previous
-    return out
 
 
-def _rows_for(path: Path, *, use_sidecar: bool) -> list[Row]:
+def timed(work: Callable[[], object]) -> float:
+    """Seconds one call takes (its result dropped after the clock stops)."""
     started = time.perf_counter()
-    library = load_library([path], use_sidecar=use_sidecar)
-    cold = time.perf_counter() - started
-    size = f"{len(library.papers):,}"
-    del library
-    started = time.perf_counter()
-    library = load_library([path], use_sidecar=use_sidecar)
-    warm = time.perf_counter() - started
-    del library
+    result = work()
+    elapsed = time.perf_counter() - started
+    del result
+    return elapsed
+
+
+def best_of(count: int, work: Callable[[], object]) -> float:
+    return min(timed(work) for _ in range(count))
+
+
+def peak_mib(work: Callable[[], object]) -> float:
+    """Peak Python heap while `work` runs (tracemalloc: the objects made, not the process)."""
     tracemalloc.start()
-    library = load_library([path], use_sidecar=use_sidecar)
+    result = work()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    del library
-    return [
-        ("load list, cold cache (read + ids + titles)", cold * 1000, "ms", size),
-        ("load list, warm cache", warm * 1000, "ms", size),
-        ("load list peak memory (warm)", peak / 2**20, "MiB", size),
-    ]
+    del result
+    return peak / 2**20
+
+
+def process_seconds(*arguments: str) -> float:
+    """Best of three whole `paperdeck` processes (start, open, print), output thrown away."""
+    command = [sys.executable, "-m", "paperdeck", *arguments]
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def rows_for(path: Path, *, use_sidecar: bool, processes: bool) -> list[Row]:
+    with fresh_store():
+        first = timed(lambda: load_library([path], use_sidecar=use_sidecar))
+        library = load_library([path], use_sidecar=use_sidecar)
+        size = f"{len(library.papers):,}"
+        del library
+        reopen = best_of(3, lambda: load_library([path], use_sidecar=use_sidecar))
+        listing = best_of(3, lambda: load_library([path], use_sidecar=use_sidecar, abstracts=False))
+        memory = peak_mib(lambda: load_library([path], use_sidecar=use_sidecar))
+        found = [
+            ("load list, first open (read + ids + titles + store)", first * 1000, "ms", size),
+            ("load list, reopen from the list store", reopen * 1000, "ms", size),
+            ("load list, reopen without abstracts (list)", listing * 1000, "ms", size),
+            ("load list peak memory (reopen)", memory, "MiB", size),
+        ]
+        if processes:
+            found += [
+                (
+                    "`paperdeck list` whole process (stored)",
+                    process_seconds("list", str(path)) * 1000,
+                    "ms",
+                    size,
+                ),
+                (
+                    "`paperdeck show 5` whole process (stored)",
+                    process_seconds("show", "5", str(path)) * 1000,
+                    "ms",
+                    size,
+                ),
+            ]
+    return found
+
+
+def helper_rows(path: Path) -> list[Row]:
+    """First open with and without helper processes, on this machine's cores."""
+    found: list[Row] = []
+    previous = os.environ.get("PAPERDECK_HELPERS")
+    try:
+        for setting in ("0", None):
+            if setting is None:
+                os.environ.pop("PAPERDECK_HELPERS", None)
+            else:
+                os.environ["PAPERDECK_HELPERS"] = setting
+            with fresh_store():
+                seconds = timed(lambda: load_library([path], use_sidecar=False))
+            label = "no helpers" if setting == "0" else "default helpers"
+            found.append((f"load list, first open, {label}", seconds * 1000, "ms", "100,000"))
+    finally:
+        if previous is None:
+            os.environ.pop("PAPERDECK_HELPERS", None)
+        else:
+            os.environ["PAPERDECK_HELPERS"] = previous
+    return found

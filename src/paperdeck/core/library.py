@@ -190,7 +190,8 @@ def _load_library(
     meta_sources = [read_list(path) for path in meta]
     library = Library(papers=[], lists=[])
     for path in paths:
-        sidecar = sidecar_for(path) if use_sidecar else None
+        # A path that is not a file is refused by read_list, with its own message.
+        sidecar = sidecar_for(path) if use_sidecar and path.is_file() else None
         sources = list(meta_sources)
         if sidecar is not None:
             sources.append(read_list(sidecar))

@@ -15,7 +15,7 @@ import xxhash
 from paperdeck.core.model import Paper
 from paperdeck.core.text.sanitize import clean_line, clean_text
 
-CHUNK_PAPERS = 1024
+CHUNK_PAPERS = 256
 """Papers per stored chunk: `show 5` reads one chunk, and no column string grows past ~1 MB
 (one character above U+FFFF makes a whole string four bytes a character)."""
 SEPARATOR = "\0"
