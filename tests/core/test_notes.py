@@ -14,16 +14,10 @@ from hypothesis import strategies as st
 
 from paperdeck.core.ids import assign_ids
 from paperdeck.core.model import Annotation, Paper
+from paperdeck.core.notes.entry import NoteEntry
 from paperdeck.core.notes.exchange import export_json, export_markdown, parse_export
-from paperdeck.core.notes.store import (
-    CONFLICT_END,
-    CONFLICT_START,
-    NoteEntry,
-    NotesSaveError,
-    NotesStore,
-    merge_text,
-    notes_path,
-)
+from paperdeck.core.notes.merge import CONFLICT_END, CONFLICT_START, merge_text
+from paperdeck.core.notes.store import NotesSaveError, NotesStore, notes_path
 
 MESSY = Path(__file__).parents[1] / "data" / "messy"
 
@@ -530,7 +524,7 @@ def test_entries_is_a_live_read_only_view(path: Path, papers: list[Paper]) -> No
 def test_every_character_sanitising_changes_sends_a_file_the_careful_way() -> None:
     import unicodedata
 
-    from paperdeck.core.notes import store as notes
+    from paperdeck.core.notes import codec as notes
     from paperdeck.core.text.sanitize import clean_text
 
     caught = 0

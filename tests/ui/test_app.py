@@ -857,7 +857,7 @@ def test_a_recovery_file_goes_to_the_temporary_folder_when_the_notes_folder_is_u
 ) -> None:
     import tempfile
 
-    from paperdeck.ui.launch import save_or_recover
+    from paperdeck.core.notes.recovery import save_or_recover
 
     paper = load_library([bundled_list()]).papers[0]
     store = NotesStore(tmp_path / "notes.json")

@@ -24,14 +24,9 @@ from paperdeck.cli.common import (
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.library import resolve_ref
 from paperdeck.core.model import Paper
+from paperdeck.core.notes.entry import NoteEntry, normalise_tag
 from paperdeck.core.notes.exchange import export_json, export_markdown, parse_export
-from paperdeck.core.notes.store import (
-    NoteEntry,
-    NotesSaveError,
-    NotesStore,
-    normalise_tag,
-    notes_path,
-)
+from paperdeck.core.notes.store import NotesSaveError, NotesStore, notes_path
 
 MARKS = ("read", "unread", "reading", "star", "unstar")
 EXPORT_FORMATS = ("markdown", "json")

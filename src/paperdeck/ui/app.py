@@ -355,7 +355,7 @@ class PaperdeckApp(App[int]):
         self.push_screen(HelpScreen(sections))
 
     async def action_quit(self) -> None:
-        from paperdeck.ui.launch import save_or_recover
+        from paperdeck.core.notes.recovery import save_or_recover
 
         self.note_flow.commit()
         if self.store.dirty and not self.note_flow.save() and not self._quit_refused:
@@ -466,7 +466,7 @@ class PaperdeckApp(App[int]):
                     loop.remove_signal_handler(signum)
 
     def _on_terminate_signal(self) -> None:
-        from paperdeck.ui.launch import save_or_recover
+        from paperdeck.core.notes.recovery import save_or_recover
 
         # The terminal closed or we were asked to stop: keep every word, then leave.
         self.note_flow.commit()

@@ -10,13 +10,9 @@ from typing import Any
 
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.model import Paper
-from paperdeck.core.notes.store import (
-    NoteEntry,
-    NotesStore,
-    entry_from_json,
-    entry_to_json,
-    parse_document,
-)
+from paperdeck.core.notes.codec import entry_from_json, entry_to_json, parse_document
+from paperdeck.core.notes.entry import NoteEntry
+from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.text.sanitize import clean_line
 
 _NOTE_BLOCK = re.compile(

@@ -12,11 +12,15 @@ from pathlib import Path
 def atomic_write(path: Path, data: bytes | str, *, sync: bool = True) -> None:
     """Replace `path` with `data` (str is written as UTF-8), keeping an existing file's mode.
 
-    A new file gets the mode the umask allows, as `open()` would give it. With `sync` the data
+    A symbolic link stays one: the file it points to is replaced (a notes file linked into a
+    synced folder keeps syncing). A new file gets the mode the umask allows, as `open()` would
+    give it. With `sync` the data
     and the rename are flushed to disk; caches pass `sync=False`, as losing one costs little.
     Raises OSError; the temporary file is removed on any failure.
     """
     content = data.encode("utf-8") if isinstance(data, str) else data
+    if os.path.islink(path):
+        path = Path(os.path.realpath(path))
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
