@@ -101,10 +101,14 @@ def test_a_writer_killed_at_random_moments_never_loses_a_saved_note(tmp_path: Pa
         probe.set_note(papers[number], "probe")
         probe.save()
     window = 0.01 + 6 * (time.perf_counter() - started) / 5
-    saw_work = 0
     for run in range(kills):
         before = len(acked(ack))
         pid = in_child(functools.partial(append_loop, path, ack, papers, f"r{run}", 10**9))
+        # Each writer is killed at a random moment after its first acknowledged save, so that
+        # every run puts acknowledged words at risk however slowly this machine saves today.
+        deadline = time.monotonic() + 60
+        while len(acked(ack)) == before and time.monotonic() < deadline:
+            time.sleep(0.001)
         time.sleep(rng.uniform(0.0, window))
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
@@ -112,16 +116,12 @@ def test_a_writer_killed_at_random_moments_never_loses_a_saved_note(tmp_path: Pa
             f"run {run}: the writer stopped by itself (status {status})"
         )
         saved = acked(ack)
-        saw_work += len(saved) > before
-        if not path.exists():
-            assert saved == [], f"run {run}: saves were acknowledged but there is no file"
-            continue
+        assert len(saved) > before, f"run {run}: the writer saved nothing in a minute"
+        assert path.exists(), f"run {run}: saves were acknowledged but there is no file"
         missing = set(saved) - tokens_in(path)
         assert not missing, f"run {run}: lost {sorted(missing)[:5]}"
         check = NotesStore(path)
         assert check.messages == [], check.messages
-    assert saw_work > kills // 4, "the writer hardly ever got to save before being killed"
-    assert len(acked(ack)) > kills
 
 
 # -- rival processes -----------------------------------------------------------------------

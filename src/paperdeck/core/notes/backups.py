@@ -42,7 +42,8 @@ def hold(path: Path, data: bytes) -> HeldVersion:
     newest = backup_path(path, 1)
     link = newest.with_name(f".{newest.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
     try:
-        os.link(path, link)
+        # The file itself, not a symbolic link to it (os.link would link the link).
+        os.link(os.path.realpath(path), link)
     except OSError:
         return HeldVersion(None, data)
     return HeldVersion(link, data)

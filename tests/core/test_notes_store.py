@@ -16,7 +16,7 @@ from paperdeck.core.ids import assign_ids
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.notes.entry import NoteEntry
 from paperdeck.core.notes.exchange import export_json, export_markdown, parse_export
-from paperdeck.core.notes.merge import CONFLICT_END, CONFLICT_START, merge_text
+from paperdeck.core.notes.merge import CONFLICT_END, CONFLICT_START
 from paperdeck.core.notes.store import NotesSaveError, NotesStore, notes_path
 
 MESSY = Path(__file__).parents[1] / "data" / "messy"
@@ -322,28 +322,6 @@ def test_edits_to_different_lines_of_one_note_merge_cleanly(
     assert entry.state == "read"
 
 
-@pytest.mark.parametrize(
-    ("base", "ours", "theirs", "expected"),
-    [
-        ("a", "a\nx", "a", "a\nx"),
-        ("a", "a", "a\ny", "a\ny"),
-        ("a", "a\nx", "a\ny", "a\ny\nx"),
-        ("", "x", "y", "y\nx"),
-        ("a\nb\nc", "a\nc", "a\nb\nc\nd", "a\nc\nd"),
-    ],
-)
-def test_merge_text_without_conflicts(base: str, ours: str, theirs: str, expected: str) -> None:
-    assert merge_text(base, ours, theirs, "other") == (expected, False)
-
-
-def test_merge_text_marks_a_real_conflict() -> None:
-    text, conflict = merge_text("a\nb", "a\nB1", "a\nB2", "other paperdeck (saved X)")
-    assert conflict
-    assert text == "\n".join(
-        ["a", CONFLICT_START, "B1", "=======", "B2", f"{CONFLICT_END} other paperdeck (saved X)"]
-    )
-
-
 def test_a_save_while_another_paperdeck_holds_the_lock_fails_then_retries(
     path: Path, papers: list[Paper]
 ) -> None:
@@ -519,27 +497,6 @@ def test_entries_is_a_live_read_only_view(path: Path, papers: list[Paper]) -> No
 
 
 # -- the fast paths give what the careful ones would ---------------------------------------
-
-
-def test_every_character_sanitising_changes_sends_a_file_the_careful_way() -> None:
-    import unicodedata
-
-    from paperdeck.core.notes import codec as notes
-    from paperdeck.core.text.sanitize import clean_text
-
-    caught = 0
-    for code in range(0x110000):
-        text = f"a{chr(code)}b"
-        if clean_text(text) == text or unicodedata.normalize("NFC", text) != text:
-            continue
-        document = json.dumps({"version": 1, "papers": {"abcd1234": {"note": text}}})
-        raw = json.dumps(json.loads(document), ensure_ascii=False).encode("utf-8", "surrogatepass")
-        assert not notes._is_plain(raw), hex(code)  # raw in the file
-        assert not notes._is_plain(document.encode()), hex(code)  # or as a \u escape
-        caught += 1
-    assert caught > 2000
-    latex = json.dumps({"note": "$\\beta + \\rho \\frac{1}{2} \\u$ é 中文"}, ensure_ascii=False)
-    assert notes._is_plain(latex.encode())
 
 
 def test_latex_backslashes_read_back_exactly(path: Path, papers: list[Paper]) -> None:
