@@ -465,3 +465,28 @@ def test_the_byte_check_finds_every_character_clean_text_removes(text: str) -> N
         "NFC", text.replace("\0", "")
     )
     assert columns.may_hold_unsafe(data) == unsafe
+
+
+def test_one_paper_is_read_from_the_ids_and_its_own_chunk(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core.library import load_paper, resolve_ref
+
+    # Enough papers for several chunks, in two lists.
+    text = SAMPLE.read_text(encoding="utf-8")
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    first.write_text("\n\n".join([text] * 3) + "\n\nOne more abstract, about the lists.\n")
+    second.write_text(text, encoding="utf-8")
+    fresh = _fresh([first, second], monkeypatch).papers
+    assert len(fresh) > 2 * columns.CHUNK_PAPERS
+    load_library([first, second])
+
+    def fail(*args: object, **kwargs: object) -> list[Paper]:
+        raise AssertionError("every paper built to show one")
+
+    monkeypatch.setattr(ListStore, "papers", fail)
+    prefixes = [p.id[:7] for p in fresh]
+    unique = next(prefix for prefix in reversed(prefixes) if prefixes.count(prefix) == 1)
+    for ref in ("1", "300", str(len(fresh)), fresh[700].id, unique):
+        paper, warnings = load_paper([first, second], ref)
+        assert _shown([paper]) == _shown([resolve_ref(fresh, ref)]) and warnings == []

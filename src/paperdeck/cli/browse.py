@@ -8,8 +8,7 @@ import shutil
 import sys
 import textwrap
 
-from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, warn
-from paperdeck.core.library import resolve_ref
+from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, open_paper, warn
 from paperdeck.core.model import Paper
 
 DEFAULT_SEARCH_LIMIT = 20
@@ -57,16 +56,20 @@ def run_list(args: argparse.Namespace) -> int:
         _print_json([paper.to_json() for paper in papers])
         return 0
     width = len(str(len(papers)))
-    for number, paper in enumerate(papers, start=1):
-        print(f"{number:>{width}}  {paper.id}  {paper.title}")
+    # One write: a print per line costs ~0.5 s for 100,000 papers.
+    sys.stdout.write(
+        "".join(
+            f"{number:>{width}}  {paper.id}  {paper.title}\n"
+            for number, paper in enumerate(papers, start=1)
+        )
+    )
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
     from paperdeck.core.text.render import render_abstract
 
-    library = open_library(args, abstracts=False)
-    paper = library.with_abstract(resolve_ref(library.papers, args.ref))
+    paper = open_paper(args, args.ref)
     print(paper_header(paper))
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from paperdeck.core.formats import FORMAT_NAMES
-from paperdeck.core.library import Library, load_library
+from paperdeck.core.library import Library, load_library, load_paper
+from paperdeck.core.model import Paper
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.text.sanitize import clean_line
 
@@ -79,6 +80,17 @@ def open_library(args: argparse.Namespace, *, abstracts: bool = True) -> Library
     for warning in library.warnings:
         warn(warning)
     return library
+
+
+def open_paper(args: argparse.Namespace, ref: str) -> Paper:
+    """The one paper a command names in the lists it names, reading as little as it can."""
+    paths: list[Path] = list(args.paths) or [bundled_list()]
+    paper, warnings = load_paper(
+        paths, ref, fmt=args.format, meta=list(args.meta), use_sidecar=not args.no_meta
+    )
+    for warning in warnings:
+        warn(warning)
+    return paper
 
 
 def warn(message: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import xxhash
 
+from paperdeck.core.ids import MIN_ID_LENGTH
 from paperdeck.core.model import Paper
 from paperdeck.core.text.sanitize import clean_line, clean_text
 
@@ -77,6 +78,26 @@ def decode_head(
     return decode(chunk, key, number, first_position, list_name, with_abstracts=False)
 
 
+def decode_ids(chunk: Chunk, key: str, number: int) -> list[str]:
+    """The paper ids of a stored chunk, checked like `decode` checks them."""
+    _check_head(chunk, key, number)
+    return _ids(chunk.head[0], chunk.count)
+
+
+def _check_head(chunk: Chunk, key: str, number: int) -> None:
+    if not 0 < chunk.count <= CHUNK_PAPERS or len(chunk.head) != len(HEAD_COLUMNS):
+        raise Damaged("a chunk's count or columns")
+    if _checksum(key, number, chunk.count, chunk.head) != chunk.head_sum:
+        raise Damaged("a chunk's checksum")
+
+
+def _ids(data: bytes, count: int) -> list[str]:
+    ids = _split(data, count, line=True)
+    if data.translate(None, _ID_BYTES) or min(map(len, ids)) < MIN_ID_LENGTH:
+        raise Damaged("a paper id")
+    return ids
+
+
 def decode(
     chunk: Chunk,
     key: str,
@@ -88,10 +109,7 @@ def decode(
 ) -> list[Paper]:
     """The papers of a stored chunk; Damaged unless checksums, counts and values all hold."""
     count = chunk.count
-    if not 0 < count <= CHUNK_PAPERS or len(chunk.head) != len(HEAD_COLUMNS):
-        raise Damaged("a chunk's count or columns")
-    if _checksum(key, number, count, chunk.head) != chunk.head_sum:
-        raise Damaged("a chunk's checksum")
+    _check_head(chunk, key, number)
     if with_abstracts:
         if _checksum(key, number, count, (chunk.abstracts,)) != chunk.abstracts_sum:
             raise Damaged("a chunk's checksum")
@@ -100,14 +118,12 @@ def decode(
         abstracts = [""] * count
     values = {
         name: _split(data, count, line=name in _LINE_COLUMNS, authors=name == "authors")
-        for name, data in zip(HEAD_COLUMNS, chunk.head, strict=True)
+        for name, data in zip(HEAD_COLUMNS[1:], chunk.head[1:], strict=True)
     }
+    values["ids"] = ids = _ids(chunk.head[0], count)
     flags = values["flags"]
     if any(flag not in ("0", "1") for flag in flags):
         raise Damaged("a title flag")
-    ids = values["ids"]
-    if chunk.head[0].translate(None, _ID_BYTES) or min(map(len, ids)) < _MIN_ID:
-        raise Damaged("a paper id")
     columns: dict[str, Any] = {
         "id": ids,
         "position": range(first_position, first_position + count),
@@ -174,7 +190,6 @@ bidi marks and controls, line and paragraph separators, the byte order mark."""
 
 
 _ID_BYTES = b"0123456789abcdef\0"
-_MIN_ID = 8
 
 
 def may_hold_unsafe(data: bytes) -> bool:

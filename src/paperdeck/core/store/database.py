@@ -19,7 +19,15 @@ import xxhash
 
 from paperdeck.core.config import cache_dir
 from paperdeck.core.model import Paper
-from paperdeck.core.store.columns import CHUNK_PAPERS, HEAD_COLUMNS, Chunk, Damaged, decode, encode
+from paperdeck.core.store.columns import (
+    CHUNK_PAPERS,
+    HEAD_COLUMNS,
+    Chunk,
+    Damaged,
+    decode,
+    decode_ids,
+    encode,
+)
 from paperdeck.core.text.sanitize import clean_line
 
 FILE_NAME = "lists-1.sqlite3"
@@ -175,8 +183,27 @@ class ListStore:
             raise
         return papers
 
-    def abstracts(self, key: str, number: int) -> list[str]:
-        """The abstracts of one stored chunk; Damaged drops the list."""
+    def ids(self, key: str, count: int) -> list[str]:
+        """The ids of a stored list's papers in order, checked, without building the papers."""
+        ids: list[str] = []
+        try:
+            for number, row in enumerate(
+                self._query(
+                    f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum "
+                    "FROM chunks WHERE key = ? ORDER BY number",
+                    key,
+                )
+            ):
+                ids.extend(_chunk_ids(row, key, number))
+            if len(ids) != count or len(set(ids)) != count:
+                raise Damaged("a list's count or ids")
+        except Damaged:
+            self.drop(key)
+            raise
+        return ids
+
+    def chunk(self, key: str, number: int, list_name: str) -> list[Paper]:
+        """The papers of one stored chunk, abstracts and all; Damaged drops the list."""
         row = self._query_one(
             f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum, abstracts "
             "FROM chunks WHERE key = ? AND number = ?",
@@ -186,10 +213,14 @@ class ListStore:
         try:
             if row is None:
                 raise Damaged("a missing chunk")
-            return [p.abstract for p in _chunk_papers(row, key, number, 1, "")]
+            return _chunk_papers(row, key, number, number * CHUNK_PAPERS + 1, list_name)
         except Damaged:
             self.drop(key)
             raise
+
+    def abstracts(self, key: str, number: int) -> list[str]:
+        """The abstracts of one stored chunk; Damaged drops the list."""
+        return [paper.abstract for paper in self.chunk(key, number, "")]
 
     # ------------------------------------------------------------------------ writing
 
@@ -364,6 +395,15 @@ def _chunk_papers(
         raise Damaged("a chunk's checksum")
     chunk = Chunk(count, tuple(head), abstracts, head_sum, abstracts_sum)
     return decode(chunk, key, number, first, list_name, with_abstracts=len(row) > 4 + width)
+
+
+def _chunk_ids(row: tuple[Any, ...], key: str, number: int) -> list[str]:
+    width = len(HEAD_COLUMNS)
+    head = tuple(row[2 : 2 + width])
+    if row[0] != number or type(row[1]) is not int or not all(type(p) is bytes for p in head):
+        raise Damaged("a chunk's columns")
+    chunk = Chunk(row[1], head, b"", row[2 + width], row[3 + width])
+    return decode_ids(chunk, key, number)
 
 
 def _info_from_json(text: str) -> ListInfo:
