@@ -1,4 +1,4 @@
-"""The `paperdeck enrich` command: a list joined with metadata sources, written as JSON Lines."""
+"""The `paperdeck enrich` command: a list joined with metadata sources, local or online."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ from paperdeck.core.plumbing.atomic_write import atomic_write
 if TYPE_CHECKING:
     # Only loading a list with sources needs the matcher; `paperdeck --help` should not.
     from paperdeck.core.enrich import EnrichReport, Match
+    from paperdeck.core.enrich.online import OnlineReport
 
 _SHOWN_TITLE = 70
+ONLINE_SOURCES = ("openalex", "arxiv", "s2", "crossref")
 
 
 def register(add: AddCommand) -> None:
@@ -28,8 +30,26 @@ def register(add: AddCommand) -> None:
         "Match each paper of PATH ... to a record of --meta SOURCE (and of NAME.meta.jsonl "
         "beside NAME.txt) by its abstract, and write the merged list as JSON Lines: one object "
         "per paper, in order, with `match` (source and confidence, or null). Counts, and the "
-        "ambiguous or weak matches that were not applied, go to stderr.",
+        "ambiguous or weak matches that were not applied, go to stderr. With --online, "
+        "papers without metadata are looked up on the scholarly web instead (a few rare words "
+        "of each abstract are sent) and the matches are added to NAME.meta.jsonl.",
         run_enrich,
+    )
+    parser.add_argument(
+        "--online",
+        action="store_true",
+        help="ask OpenAlex, arXiv, Semantic Scholar and Crossref about papers without metadata",
+    )
+    parser.add_argument(
+        "--source",
+        metavar="NAMES",
+        default=",".join(ONLINE_SOURCES),
+        help=f"with --online: the sources to ask, in order (default: {','.join(ONLINE_SOURCES)})",
+    )
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="with --online: ask again about papers the cache has answers for",
     )
     parser.add_argument(
         "-o",
@@ -37,13 +57,15 @@ def register(add: AddCommand) -> None:
         metavar="OUT.jsonl",
         type=Path,
         default=None,
-        help="write the JSON Lines here (default: stdout)",
+        help="write the JSON Lines here (default: stdout; with --online: NAME.meta.jsonl)",
     )
     add_paths_argument(parser)
 
 
 def run_enrich(args: argparse.Namespace) -> int:
     """Open the lists with their metadata sources and write every paper with its match."""
+    if args.online:
+        return run_online(args)
     library = open_library(args)
     if not library.enrichment:
         raise PaperdeckError(
@@ -129,3 +151,134 @@ def _candidate(match: Match) -> str:
 
 def _short(text: str) -> str:
     return text if len(text) <= _SHOWN_TITLE else text[: _SHOWN_TITLE - 1] + "…"
+
+
+def run_online(args: argparse.Namespace) -> int:
+    """Ask the scholarly web about every paper without metadata; keep the matches."""
+    from paperdeck.core import config
+    from paperdeck.core.enrich.cache import AnswerCache
+    from paperdeck.core.enrich.client import PoliteClient
+    from paperdeck.core.enrich.online import enrich_online, make_sources, parse_source_names
+
+    searches, crossref = make_sources(parse_source_names(args.source))
+    library = open_library(args)
+    cache = AnswerCache(config.cache_dir())
+    if cache.problem:
+        warn(f"enrich: the answer cache cannot be used ({cache.problem}); asking afresh")
+    progress = _Progress(sys.stderr.isatty())
+    client = PoliteClient(
+        email=config.contact_email(), pacing=config.pacing_wanted(), notice=progress.notice
+    )
+    try:
+        report = enrich_online(
+            library.papers,
+            searches,
+            crossref,
+            client=client,
+            cache=cache,
+            refresh=args.refresh,
+            notice=progress.notice,
+            progress=progress.show,
+        )
+    finally:
+        client.close()
+        cache.close()
+        progress.end()
+    if not report.matched and (report.unreachable or report.interrupted):
+        warn(f"{report.unreachable or 'enrich: interrupted'}; nothing changed")
+        return 2 if report.unreachable else 130
+    written = _write_online(args, library.lists, report)
+    _print_online_summary(report, written)
+    if report.unreachable:
+        warn(f"{report.unreachable}; kept the {len(report.matched)} matches made before")
+        return 2
+    if report.interrupted:
+        warn(f"enrich: interrupted; kept the {len(report.matched)} matches made so far")
+        return 130
+    return 0
+
+
+class _Progress:
+    """Papers asked so far, on one line of a terminal (nothing when stderr is a file)."""
+
+    def __init__(self, live: bool) -> None:
+        self.live = live
+        self.shown = False
+
+    def show(self, done: int, total: int, matched: int) -> None:
+        if self.live:
+            sys.stderr.write(f"\rpaperdeck: enrich: {done}/{total} asked, {matched} matched")
+            sys.stderr.flush()
+            self.shown = True
+
+    def notice(self, message: str) -> None:
+        self.end()
+        warn(message)
+
+    def end(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            self.shown = False
+
+
+def _write_online(args: argparse.Namespace, lists: list[Any], report: OnlineReport) -> str:
+    """Write the matches (-o: every paper as JSON Lines; else each list's sidecar); say where."""
+    from paperdeck.core.enrich.sidecar import add_to_sidecar
+
+    if args.output is not None:
+        lines = (
+            json.dumps(_online_record(paper, report), ensure_ascii=False) for paper in report.papers
+        )
+        _write_file(args.output, lines)
+        return str(args.output)
+    written: list[str] = []
+    start = 0
+    for raw in lists:
+        papers = report.papers[start : start + len(raw.records)]
+        start += len(raw.records)
+        records = [report.matched[p.id] for p in papers if p.id in report.matched]
+        if not records:
+            continue
+        try:
+            written.append(add_to_sidecar(raw.path, records).name)
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not UTF-8"
+            raise PaperdeckError(
+                f"{raw.path.name}: cannot update its metadata file: {reason or error}"
+            ) from None
+    return ", ".join(written)
+
+
+def _online_record(paper: Paper, report: OnlineReport) -> dict[str, Any]:
+    record = paper_record(paper, None)
+    kept = report.matched.get(paper.id)
+    if kept is not None:
+        for key in ("doi", "openalex", "arxiv", "s2"):
+            if key in kept:
+                record.setdefault(key, kept[key])
+        record["match"] = dict(kept["online"])
+    return record
+
+
+def _print_online_summary(report: OnlineReport, written: str) -> None:
+    by_source: dict[str, int] = {}
+    for record in report.matched.values():
+        label = str(record["online"]["source"])
+        by_source[label] = by_source.get(label, 0) + 1
+    sources = ", ".join(f"{label} {count}" for label, count in by_source.items())
+    warn(
+        f"enrich: {len(report.matched)} matched online"
+        + (f" ({sources})" if sources else "")
+        + f", {len(report.unmatched)} unmatched, {len(report.rejected)} look-alikes rejected "
+        f"(of {report.to_ask} papers without metadata); {report.requests} requests, "
+        f"{report.answers_from_cache} answers from the cache"
+        + (f"; wrote {written}" if written else "; nothing written")
+    )
+    by_id = {paper.id: paper for paper in report.papers}
+    for paper_id, match in report.rejected.items():
+        paper = by_id[paper_id]
+        print(
+            f"  look-alike rejected #{paper.position} {paper_id}: {match.source} "
+            f"@{match.confidence:.2f} {_short(match.title)!r}",
+            file=sys.stderr,
+        )

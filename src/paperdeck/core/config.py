@@ -6,6 +6,14 @@
 | `PAPERDECK_CACHE` | the cache folder (`off`: no cache) | the user cache folder |
 | `PAPERDECK_CONFIG` | the reader's settings file | the user config folder's `settings.json` |
 | `PAPERDECK_HELPERS` | helper processes a big job may start (`0`: none) | one per spare core |
+| `PAPERDECK_EMAIL` | the address sent to OpenAlex and Crossref (polite pools) | none |
+| `OPENALEX_API_KEY` | OpenAlex's `api_key` | none |
+| `S2_API_KEY` | Semantic Scholar's `x-api-key` | none |
+| `PAPERDECK_OPENALEX_URL` | OpenAlex's base URL (a mirror, a test server) | api.openalex.org |
+| `PAPERDECK_ARXIV_URL` | the arXiv API's base URL | export.arxiv.org/api |
+| `PAPERDECK_S2_URL` | Semantic Scholar's Graph API base URL | api.semanticscholar.org/graph/v1 |
+| `PAPERDECK_CROSSREF_URL` | Crossref's REST API base URL | api.crossref.org |
+| `PAPERDECK_PACING` | `off`: no pause between requests to a source (a mirror) | the source's |
 """
 
 from __future__ import annotations
@@ -19,6 +27,15 @@ CACHE_ENV = "PAPERDECK_CACHE"
 CONFIG_ENV = "PAPERDECK_CONFIG"
 HELPERS_ENV = "PAPERDECK_HELPERS"
 SETTINGS_NAME = "settings.json"
+EMAIL_ENV = "PAPERDECK_EMAIL"
+PACING_ENV = "PAPERDECK_PACING"
+API_KEY_ENVS = {"openalex": "OPENALEX_API_KEY", "s2": "S2_API_KEY"}
+BASE_URL_ENVS = {
+    "openalex": ("PAPERDECK_OPENALEX_URL", "https://api.openalex.org"),
+    "arxiv": ("PAPERDECK_ARXIV_URL", "https://export.arxiv.org/api"),
+    "s2": ("PAPERDECK_S2_URL", "https://api.semanticscholar.org/graph/v1"),
+    "crossref": ("PAPERDECK_CROSSREF_URL", "https://api.crossref.org"),
+}
 
 
 def notes_path(option: str | None = None) -> Path:
@@ -59,3 +76,27 @@ def helpers_wanted() -> int | None:
     """`$PAPERDECK_HELPERS` when it is a number; None (one per spare core) otherwise."""
     setting = os.environ.get(HELPERS_ENV, "").strip()
     return int(setting) if setting.isdigit() else None
+
+
+def contact_email() -> str | None:
+    """`$PAPERDECK_EMAIL`, sent to the sources that keep a polite pool for callers who give one."""
+    email = os.environ.get(EMAIL_ENV, "").strip()
+    return email or None
+
+
+def api_key(source: str) -> str | None:
+    """The API key for `source` ("openalex", "s2") from its environment variable, if set."""
+    name = API_KEY_ENVS.get(source)
+    key = os.environ.get(name, "").strip() if name else ""
+    return key or None
+
+
+def base_url(source: str) -> str:
+    """The base URL of an online source ("openalex", "arxiv", "s2", "crossref"), no final /."""
+    name, default = BASE_URL_ENVS[source]
+    return (os.environ.get(name, "").strip() or default).rstrip("/")
+
+
+def pacing_wanted() -> bool:
+    """False when `$PAPERDECK_PACING` is `off`: the sources' own pacing is skipped."""
+    return os.environ.get(PACING_ENV, "").strip().lower() != "off"

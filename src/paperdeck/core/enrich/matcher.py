@@ -1,4 +1,4 @@
-"""Give papers real titles and authors by matching their abstracts against metadata sources."""
+"""The abstract matcher: a paper takes a record's metadata only when both abstracts are one."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rapidfuzz.distance import Indel
@@ -38,6 +39,7 @@ Shingle = tuple[str, str, str]
 _NOT_EXTRA = frozenset(
     {"title", "authors", "abstract", "year", "venue", "url"}
     | {"position", "id", "title_derived", "method", "links", "list", "meta_source", "match"}
+    | {"online"}
 )
 
 
@@ -183,6 +185,15 @@ def _same_metadata(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
     return bool(title) and title == normalise_abstract(_record_title(second))
 
 
+def judge_records(text: str, records: list[dict[str, Any]], name: str) -> tuple[Match | None, bool]:
+    """The record among `records` most like `text`'s abstract, and whether it is accepted:
+    confident and without a close rival, the rule that keeps enrichment's precision at 100%."""
+    raw = RawList(Path(name), name, "online", None, None, None, records)
+    verdict = _SourceIndex(raw).judge(normalise_abstract(text))
+    best = verdict.best
+    return best, best is not None and best.confidence >= MIN_CONFIDENCE and not verdict.close
+
+
 def source_label(source: RawList) -> str:
     """How a source is named in reports and in Paper.meta_source: its file name."""
     return source.path.name or source.name
@@ -262,6 +273,12 @@ def apply_record(paper: Paper, record: Mapping[str, Any], match: Match) -> Paper
         changes["extra"] = {**paper.extra, **added}
     if "title" in changes or "authors" in changes:
         changes["meta_source"] = f"matched:{match.source}@{match.confidence:.2f}"
+        online = record.get("online")
+        if isinstance(online, dict) and online.get("source"):
+            # A record `enrich --online` wrote: the web source and its own match confidence.
+            changes["meta_source"] = "matched:{} {}@{}".format(
+                online.get("source"), online.get("id") or "", online.get("confidence") or ""
+            ).replace(" @", "@")
     return paper.with_changes(**changes) if changes else paper
 
 

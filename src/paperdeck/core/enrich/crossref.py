@@ -1,0 +1,68 @@
+"""Crossref: the DOI, venue and pages of a paper whose title and authors are already known."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from paperdeck.core.enrich.candidates import Garbage, Record, as_list, json_object, line
+from paperdeck.core.enrich.client import PoliteClient
+from paperdeck.core.enrich.matcher import normalise_abstract
+
+ROWS = 5
+SELECT = "DOI,title,container-title,page,author,type"
+
+
+@dataclass
+class Crossref:
+    """GET /works?query.bibliographic=TITLE; an item counts only with the very same title and
+    (when both have authors) the same first author's family name."""
+
+    base_url: str
+    email: str | None = None
+    interval: float = 0.1
+    name: str = "crossref"
+    label: str = "Crossref"
+
+    def details(self, client: PoliteClient, title: str, authors: Sequence[str]) -> Record | None:
+        """{"doi", "venue", "pages"} (those it has) of the work with this title, else None."""
+        params: dict[str, str | int] = {
+            "query.bibliographic": title,
+            "rows": ROWS,
+            "select": SELECT,
+        }
+        if self.email:
+            params["mailto"] = self.email
+        response = client.get(self.label, f"{self.base_url}/works", params, interval=self.interval)
+        message = json_object(response.text).get("message")
+        if not isinstance(message, dict):
+            raise Garbage("no message in the answer")
+        wanted = normalise_abstract(title)
+        for item in as_list(message.get("items"), "items"):
+            if isinstance(item, dict) and _same_work(item, wanted, authors):
+                return _details(item)
+        return None
+
+
+def _same_work(item: dict[str, Any], wanted: str, authors: Sequence[str]) -> bool:
+    titles = item.get("title")
+    title = titles[0] if isinstance(titles, list) and titles else titles
+    if not wanted or normalise_abstract(line(title)) != wanted:
+        return False
+    people = item.get("author")
+    first = people[0] if isinstance(people, list) and people else None
+    family = normalise_abstract(line(first.get("family"))) if isinstance(first, dict) else ""
+    if not authors or not family:
+        return True
+    return family in normalise_abstract(authors[0])
+
+
+def _details(item: dict[str, Any]) -> Record:
+    venues = item.get("container-title")
+    venue = venues[0] if isinstance(venues, list) and venues else venues
+    found: Record = {}
+    for key, value in (("doi", item.get("DOI")), ("venue", venue), ("pages", item.get("page"))):
+        if text := line(value):
+            found[key] = text
+    return found

@@ -1,0 +1,40 @@
+"""Keeping online matches in a list's `NAME.meta.jsonl`, beside what the user put there."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from paperdeck.core.library import SIDECAR_SUFFIX
+from paperdeck.core.plumbing.atomic_write import atomic_write
+
+
+def sidecar_path(list_path: Path) -> Path:
+    """Where `NAME.txt`'s metadata goes: `NAME.meta.jsonl` beside it."""
+    return list_path.with_name(list_path.stem + SIDECAR_SUFFIX)
+
+
+def add_to_sidecar(list_path: Path, records: Sequence[dict[str, Any]]) -> Path:
+    """Write `records` into the list's sidecar atomically, keeping every line already there
+    except earlier online matches of the same papers (a re-asked paper's line is replaced).
+    Raises OSError."""
+    path = sidecar_path(list_path)
+    replaced = {str(record.get("id")) for record in records}
+    kept: list[str] = []
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip() and not _earlier_online_match(line, replaced):
+                kept.append(line)
+    new = [json.dumps(record, ensure_ascii=False) for record in records]
+    atomic_write(path, "".join(f"{line}\n" for line in [*kept, *new]))
+    return path
+
+
+def _earlier_online_match(line: str, ids: set[str]) -> bool:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and "online" in record and str(record.get("id")) in ids
