@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from benchmarks.scholarly_server import Fault, ScholarlyServer
 
 from paperdeck.cli.main import main
+from paperdeck.core.library import load_library
 from paperdeck.core.model import Paper
 from paperdeck.core.resources import seeds_dir
+from paperdeck.ui.widgets.detail_pane import describe_source
 
 DATA = Path(__file__).parents[1] / "data" / "enrich"
 SEED_META = seeds_dir() / "icml2026.meta.jsonl"
@@ -185,3 +190,128 @@ def test_enrich_output_has_a_normal_mode(three_papers: tuple[Path, Path], tmp_pa
     assert out.stat().st_mode & 0o777 == 0o664  # rewriting keeps the file's mode
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
+
+
+# -- enrich --online, against a real HTTP server on 127.0.0.1 ---------------------------------
+
+
+@pytest.fixture
+def web(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[ScholarlyServer]:
+    """The scholarly APIs, holding 15 of the 19 seed papers; paperdeck pointed at them."""
+    with ScholarlyServer(seed_records()[:15]) as server:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+        monkeypatch.setenv("PAPERDECK_EMAIL", "reader@example.org")
+        yield server
+
+
+def seed_list(tmp_path: Path) -> Path:
+    listing = tmp_path / "icml.txt"
+    abstracts = [record["abstract"] for record in seed_records()]
+    listing.write_text("ICML 2026\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    return listing
+
+
+def test_online_writes_the_sidecar_and_the_list_opens_with_real_titles(
+    web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = seed_list(tmp_path)
+    assert main(["enrich", "--online", str(listing)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    [summary] = captured.err.splitlines()
+    assert summary.startswith(
+        "paperdeck: enrich: 15 matched online (OpenAlex 15), 4 unmatched, 0 look-alikes "
+        "rejected (of 19 papers without metadata);"
+    )
+    assert summary.endswith("0 answers from the cache; wrote icml.meta.jsonl")
+    assert all(
+        seen.params["mailto"] == "reader@example.org" for seen in web.requests_to("openalex")
+    )
+    # The list now opens as a local match does: real titles, the source in the Source line.
+    papers = load_library([listing]).papers
+    records = seed_records()
+    assert [p.title for p in papers[:15]] == [r["title"] for r in records[:15]]
+    assert all(p.title_derived for p in papers[15:])
+    assert describe_source(papers[0].meta_source).startswith(
+        "matched from OpenAlex W4100000000 (confidence "
+    )
+    assert papers[1].extra["doi"] == "10.5555/paperdeck.test.1"
+    # Asked again: the 15 have metadata now; the 4 others are answered by the cache (3 sources).
+    sent = len(web.seen)
+    assert main(["enrich", "--online", str(listing)]) == 0
+    assert "0 requests, 12 answers from the cache; nothing written" in capsys.readouterr().err
+    assert len(web.seen) == sent
+
+
+def test_online_with_output_writes_every_paper_and_leaves_the_list_alone(
+    web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = seed_list(tmp_path)
+    out = tmp_path / "out.jsonl"
+    command = ["enrich", str(listing), "--online", "--source", "arxiv,crossref", "-o", str(out)]
+    assert main(command) == 0
+    capsys.readouterr()
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 19
+    assert not (tmp_path / "icml.meta.jsonl").exists()
+    first = rows[0]
+    assert first["title"] == seed_records()[0]["title"]
+    assert first["match"]["source"] == "arXiv" and first["match"]["id"] == "2605.10000"
+    assert first["match"]["details"] == "Crossref"
+    assert first["doi"] == "10.5555/paperdeck.test.0" and first["arxiv"].endswith("2605.10000")
+    assert first["meta_source"].startswith("matched:arXiv 2605.10000@")
+    assert rows[18]["match"] is None and rows[18]["title_derived"] is True
+    assert not web.requests_to("openalex") and not web.requests_to("s2")
+
+
+def test_offline_is_one_line_status_2_and_nothing_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for name in ("OPENALEX", "ARXIV", "S2", "CROSSREF"):
+        monkeypatch.setenv(f"PAPERDECK_{name}_URL", f"http://127.0.0.1:{port}")
+    listing = seed_list(tmp_path)
+    before = sorted(tmp_path.iterdir())
+    assert main(["enrich", "--online", str(listing)]) == 2
+    captured = capsys.readouterr()
+    [line] = captured.err.splitlines()
+    assert line.startswith(f"paperdeck: cannot reach 127.0.0.1:{port} (")
+    assert line.endswith("; nothing changed")
+    assert captured.out == ""
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_a_rate_limited_source_waits_and_says_so(
+    web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    web.fail_next("openalex", Fault(429, "", {"Retry-After": "1"}))
+    listing = tmp_path / "one.txt"
+    listing.write_text(seed_records()[3]["abstract"] + "\n", encoding="utf-8")
+    assert main(["enrich", "--online", "--source", "openalex", str(listing)]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == "paperdeck: OpenAlex rate-limited; waiting 1 s as it asks"
+    assert "1 matched online" in lines[1]
+
+
+def test_an_unknown_source_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["enrich", "--online", "--source", "google"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("paperdeck: --source: unknown source google")
+
+
+def test_online_runs_as_a_command(web: ScholarlyServer, tmp_path: Path) -> None:
+    listing = seed_list(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdeck", "enrich", "--online", str(listing)],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "15 matched online" in result.stderr
+    assert len((tmp_path / "icml.meta.jsonl").read_text(encoding="utf-8").splitlines()) == 15
