@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -80,7 +80,9 @@ def make(titles_abstracts: Sequence[tuple[str, str]], **extra: object) -> list[P
 
 
 def found(index: SearchIndex, query: str, **kwargs: object) -> list[int]:
-    return list(index.search(query, **kwargs).indices)  # type: ignore[arg-type]
+    """The papers matching every term of `query` (those with only some come after them)."""
+    result = index.search(query, **kwargs)  # type: ignore[arg-type]
+    return list(result.indices[: result.matched_all])
 
 
 # ---- ranking on the bundled list ----
@@ -792,3 +794,73 @@ def test_a_result_carries_its_parsed_query_and_highlighting_reads_it(
     monkeypatch.setattr(spans, "parse_query", no_parse)
     marked = [title[a:b].lower() for a, b in spans.highlighter(result.parsed, "title")(title)]
     assert marked and all(word.startswith(("specul", "decod")) for word in marked)
+
+
+# ---- papers with some of the words, below those with all of them ----
+
+
+def _some_words_papers() -> list[Paper]:
+    return make(
+        [
+            ("Sparse attention", "We make attention sparse for long documents."),
+            ("Graph kernels", "Kernels on graphs; attention is not used."),
+            ("Tokenizers", "A study of tokenizers for speech."),
+            ("Sparse graph attention", "Attention over sparse graphs."),
+            ("Speech attention", "Attention for speech with long context."),
+        ]
+        + [(f"Filler {i}", "attention models for language") for i in range(10)]
+    )
+
+
+def test_papers_with_every_word_come_first_then_those_with_some() -> None:
+    index = SearchIndex(_some_words_papers())
+    result = index.search("sparse graph attention")
+    assert result.matched_all == 1
+    assert result.indices[0] == 3
+    some = list(result.indices[1:])
+    # "graph" and "sparse" are rare, "attention" is in every paper: the papers with one of the
+    # rare words come before the many with only "attention".
+    assert set(some[:2]) == {0, 1}
+    assert set(some[2:]) == set(range(15)) - {0, 1, 2, 3}  # 2 has none of the words
+    assert len(result.scores) == len(result.indices)
+
+
+def test_all_terms_keeps_only_the_papers_with_every_word() -> None:
+    index = SearchIndex(_some_words_papers())
+    result = index.search("sparse graph attention", all_terms=True)
+    assert list(result.indices) == [3] and result.matched_all == 1
+
+
+def test_a_query_no_paper_matches_in_full_still_finds_the_closest() -> None:
+    index = SearchIndex(_some_words_papers())
+    result = index.search("tokenizers speech sparse")
+    assert result.matched_all == 0
+    # The only paper with two of the three words, the rarest two, first.
+    assert result.indices[0] == 2
+    assert set(result.indices) == {0, 2, 3, 4}
+
+
+def test_filters_and_exclusions_hold_below_the_divider() -> None:
+    index = SearchIndex(_some_words_papers())
+    result = index.search("sparse graph attention !speech !filler")
+    assert set(result.indices) == {0, 1, 3}
+    years = make([("Sparse", "x"), ("Graph", "y"), ("Sparse graph", "z")])
+    years = [replace(paper, year=2020 + i) for i, paper in enumerate(years)]
+    result = SearchIndex(years).search("sparse graph year:2020..2021")
+    assert list(result.indices) == [0, 1] and result.matched_all == 0
+
+
+def test_a_single_word_has_no_papers_below_the_divider() -> None:
+    index = SearchIndex(_some_words_papers())
+    result = index.search("sparse")
+    assert result.matched_all == len(result.indices) == 2
+
+
+def test_alternatives_are_weighted_by_rarity() -> None:
+    index = SearchIndex(_some_words_papers())
+    result = index.search("graph | attention")
+    # Both words beat one.
+    assert set(result.indices[:2]) == {1, 3}
+    assert result.matched_all == len(result.indices) == 14
+    # The rare word alone beats the common one alone (both in a title).
+    assert index.search("tokenizers | attention").indices[0] == 2

@@ -12,6 +12,9 @@ from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, o
 from paperdeck.core.model import Paper
 
 DEFAULT_SEARCH_LIMIT = 20
+SOME_WORDS_DIVIDER = "-- papers with some of the words --"
+"""The line `search` prints between the papers with every word and those with some."""
+NO_PAPER_HAS_ALL = "-- no paper has every word; papers with some of them --"
 
 
 def register(add: AddCommand) -> None:
@@ -31,6 +34,11 @@ def register(add: AddCommand) -> None:
         "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
     )
     search.add_argument("--json", action="store_true", help="print a JSON array of results")
+    search.add_argument(
+        "--all-terms",
+        action="store_true",
+        help="only papers with every word of the query (default: then those with some)",
+    )
     search.add_argument(
         "--sort",
         choices=("relevance", "list", "noted"),
@@ -103,22 +111,30 @@ def run_search(args: argparse.Namespace) -> int:
 
     papers = open_library(args).papers
     index = SearchIndex(papers)
-    result = index.search(args.query, annotations=open_store(args).entries, sort=args.sort)
+    result = index.search(
+        args.query,
+        annotations=open_store(args).entries,
+        sort=args.sort,
+        all_terms=args.all_terms,
+    )
     if result.message:
         warn(result.message)
     limit = args.limit if args.limit and args.limit > 0 else len(result.indices)
     chosen = list(zip(result.indices, result.scores, strict=True))[:limit]
     if args.json:
         rows = []
-        for paper_index, score in chosen:
+        for rank, (paper_index, score) in enumerate(chosen):
             row = papers[paper_index].to_json()
             row["score"] = round(score, 4)
-            row["matches"] = index.match_spans(args.query, paper_index)
+            row["match"] = "all" if rank < result.matched_all else "some"
+            row["matches"] = index.match_spans(result.parsed, paper_index)
             rows.append(row)
         _print_json(rows)
         return 0
     width = len(str(len(papers)))
-    for paper_index, score in chosen:
+    for rank, (paper_index, score) in enumerate(chosen):
+        if rank == result.matched_all:
+            print(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         paper = papers[paper_index]
         print(f"{paper_index + 1:>{width}}  {paper.id}  {score:6.2f}  {paper.title}")
     return 0

@@ -6,15 +6,19 @@ import math
 from array import array
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import filterfalse
+from itertools import filterfalse, repeat
+from operator import attrgetter, mul
 
 from paperdeck.core.model import Annotation
 from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search.query import Clause, Flag, Query, Term, YearRange, parse_query
 from paperdeck.core.search.rank import (
     SortMode,
+    frequency_steps,
     intersect_steps,
+    partial_steps,
     rank_tiers_steps,
+    rarity,
     rerank_steps,
     sorted_all,
     totals_steps,
@@ -26,6 +30,7 @@ from paperdeck.core.search.word_index import TITLE, WordIndex
 from paperdeck.core.text.fold import raw_tokens, words
 
 _UNPARSED = Query("", (), None)
+_ABSTRACT = attrgetter("abstract")
 
 
 @dataclass(frozen=True)
@@ -43,9 +48,15 @@ class SearchResult:
     """The query as parsed: what highlighting reads, so a keystroke is parsed once (a result
     made by hand parses its query)."""
 
+    matched_all: int = -1
+    """How many of the first papers match every word of the query; those after them match
+    some (-1 when made by hand: all of them)."""
+
     def __post_init__(self) -> None:
         if self.parsed is _UNPARSED:
             object.__setattr__(self, "parsed", parse_query(self.query))
+        if self.matched_all < 0:
+            object.__setattr__(self, "matched_all", len(self.indices))
 
 
 class Evaluator:
@@ -54,6 +65,7 @@ class Evaluator:
     def __init__(self, index: WordIndex) -> None:
         self._index = index
         self._terms = TermMatcher(index)
+        self._average_length: float | None = None
         self._note_tokens: dict[str, tuple[str, ...]] = {}
         """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
 
@@ -62,43 +74,95 @@ class Evaluator:
         parsed: Query,
         annotations: Mapping[str, Annotation] | None,
         sort: SortMode,
+        all_terms: bool = False,
     ) -> Generator[None, None, SearchResult]:
-        """The papers passing every clause of `parsed`, ranked, in slices."""
+        """The papers passing every clause of `parsed`, ranked, in slices; then, unless
+        `all_terms`, those missing some of the query's words but not all of them."""
         clock = Clock()
         index = self._index
         query = parsed.text
         if not parsed.clauses:
             indices = sorted_all(index, range(len(index)), annotations, sort)
             return SearchResult(query, indices, [0.0] * len(indices), parsed.message, parsed)
-        positive: list[tuple[TermHits, float]] = []
+        positive: list[tuple[TermHits, float, bool]] = []
         excluded: set[int] = set()
         for clause in parsed.clauses:
             hits, weight, negative = yield from self._clause(clause, annotations, clock)
             if negative:
                 excluded.update((yield from hits.scores_steps(clock)))
             else:
-                positive.append((hits, weight))
+                positive.append((hits, weight, _is_words(clause)))
             if clock.due():
                 yield
                 clock.reset()
         if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
             ranked, scores = yield from rank_tiers_steps(positive[0][0], excluded, clock)
             return SearchResult(query, ranked, scores, parsed.message, parsed)
-        candidates, columns = yield from intersect_steps(index, positive, excluded, clock)
+        columns_in = [(hits, weight) for hits, weight, _ in positive]
+        candidates, columns = yield from intersect_steps(index, columns_in, excluded, clock)
         totals = yield from totals_steps(candidates, columns, clock)
-        if sort != "relevance":
-            indices = sorted_all(index, candidates, annotations, sort)
-            return SearchResult(
-                query, indices, list(map(totals.__getitem__, indices)), parsed.message, parsed
+        if sort == "relevance":
+            ranked = sorted(candidates, key=totals.__getitem__, reverse=True)
+            if clock.due():
+                yield
+                clock.reset()
+            counted = yield from self._counted(parsed, positive, False, clock)
+            yield from frequency_steps(index, ranked, totals, counted, self._average(), clock)
+            yield from rerank_steps(index, ranked, totals, parsed, clock)
+        else:
+            ranked = sorted_all(index, candidates, annotations, sort)
+        matched_all = len(ranked)
+        if not all_terms and sum(optional for _, _, optional in positive) >= 2:
+            some, some_totals = yield from partial_steps(
+                len(index), positive, excluded, candidates, clock
             )
-        ranked = sorted(candidates, key=totals.__getitem__, reverse=True)
-        if clock.due():
-            yield
-            clock.reset()
-        yield from rerank_steps(index, ranked, totals, parsed, clock)
+            if sort == "relevance":
+                counted = yield from self._counted(parsed, positive, True, clock)
+                average = self._average()
+                yield from frequency_steps(index, some, some_totals, counted, average, clock)
+                yield from rerank_steps(index, some, some_totals, parsed, clock)
+            else:
+                some = sorted_all(index, some, annotations, sort)
+            totals.update(some_totals)
+            ranked.extend(some)
         return SearchResult(
-            query, ranked, list(map(totals.__getitem__, ranked)), parsed.message, parsed
+            query,
+            ranked,
+            list(map(totals.__getitem__, ranked)),
+            parsed.message,
+            parsed,
+            matched_all,
         )
+
+    def _average(self) -> float:
+        if self._average_length is None:
+            papers = self._index.papers
+            self._average_length = max(
+                1.0, sum(len(p.abstract) for p in papers) / max(1, len(papers))
+            )
+        return self._average_length
+
+    def _counted(
+        self,
+        parsed: Query,
+        positive: list[tuple[TermHits, float, bool]],
+        partial: bool,
+        clock: Clock,
+    ) -> Generator[None, None, list[tuple[str, dict[int, float], float]]]:
+        """Per word clause: the word counted in abstracts, its scores, its weight (as
+        `partial_steps` weighs it below the divider)."""
+        counted: list[tuple[str, dict[int, float], float]] = []
+        word_clauses = [c for c in parsed.clauses if _is_words(c)]
+        optional = [(hits, weight) for hits, weight, is_words in positive if is_words]
+        for clause, (hits, weight) in zip(word_clauses, optional, strict=False):
+            atom = clause.alternatives[0]
+            assert isinstance(atom, Term)
+            needle = max(atom.words, key=len).lower() if len(clause.alternatives) == 1 else ""
+            scores = yield from hits.scores_steps(clock)
+            if partial:
+                weight = rarity(len(self._index), hits.size_estimate())
+            counted.append((needle, scores, weight))
+        return counted
 
     def _clause(
         self,
@@ -126,7 +190,23 @@ class Evaluator:
     def _either(
         self, atoms: Sequence[Term | YearRange | Flag], alternatives: list[TermHits], clock: Clock
     ) -> Generator[None, None, TermHits]:
-        """Papers passing any alternative, each scored by its best one."""
+        """Papers passing any alternative: words score the sum over the alternatives they
+        pass, each weighted by its rarity (a paper with both words, or with the rare one, comes
+        first); other alternatives score by the best one."""
+        if all(isinstance(atom, Term) and not atom.negated for atom in atoms):
+            n = len(self._index)
+            summed: dict[int, float] = {}
+            for found in alternatives:
+                weight = 1.0 + math.log((n + 1) / (min(n, found.size_estimate()) + 1))
+                scores = yield from found.scores_steps(clock)
+                added = dict(zip(scores, map(mul, scores.values(), repeat(weight)), strict=True))
+                both = {i: summed[i] + added[i] for i in added.keys() & summed.keys()}
+                summed.update(added)
+                summed.update(both)
+                if clock.due():
+                    yield
+                    clock.reset()
+            return TermHits(summed, frozenset().union(*(found.matched for found in alternatives)))
         if not any(atom.negated for atom in atoms) and all(
             found.tiers is not None for found in alternatives
         ):
@@ -263,3 +343,12 @@ class Evaluator:
                 yield
                 clock.reset()
         return found
+
+
+def _is_words(clause: Clause) -> bool:
+    """Whether a clause is only words to find (which a paper may miss, below the divider), not
+    a filter (a year, a flag, a venue, a tag, a note) that every paper shown must pass."""
+    return all(
+        isinstance(atom, Term) and atom.field in ("any", "title", "author")
+        for atom in clause.alternatives
+    )

@@ -105,9 +105,13 @@ class SearchIndex:
         *,
         annotations: Mapping[str, Annotation] | None = None,
         sort: SortMode = "relevance",
+        all_terms: bool = False,
     ) -> SearchResult:
-        """Papers matching `query`, best first (or in `sort` order)."""
-        return finish(self.search_steps(query, annotations=annotations, sort=sort))
+        """Papers matching `query`, best first (or in `sort` order); then, unless `all_terms`,
+        the papers with some of its words (from `result.matched_all` on)."""
+        return finish(
+            self.search_steps(query, annotations=annotations, sort=sort, all_terms=all_terms)
+        )
 
     def search_steps(
         self,
@@ -115,10 +119,11 @@ class SearchIndex:
         *,
         annotations: Mapping[str, Annotation] | None = None,
         sort: SortMode = "relevance",
+        all_terms: bool = False,
     ) -> Generator[None, None, SearchResult]:
         """The work of `search` in slices of a few milliseconds; stop resuming to abandon it."""
         parsed = query if isinstance(query, Query) else parse_query(query)
-        return (yield from self._evaluator.search_steps(parsed, annotations, sort))
+        return (yield from self._evaluator.search_steps(parsed, annotations, sort, all_terms))
 
     def match_spans(self, query: str | Query, index: int) -> dict[str, list[tuple[int, int]]]:
         """Spans per field ("title", "method", "authors", "abstract") of the paper's raw text.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from array import array
 from collections import defaultdict
@@ -23,8 +25,14 @@ SortMode = Literal["relevance", "list", "noted"]
 _ADJACENT_BONUS = (30.0, 25.0, 10.0, 12.0)
 _RERANK = 300
 """The best this many are reordered by how closely the query's words follow each other."""
-_RERANKABSTRACT = 40
+_RERANK_ABSTRACT = 40
 """Of those, the best this many are checked in their abstract too."""
+_FREQUENCY_HEAD = 300
+"""The best this many of each group are reordered by how often they use the query's words."""
+_K1 = 1.2
+"""BM25's term-frequency saturation: the third use of a word adds less than the second."""
+_B = 0.75
+"""BM25's length normalisation: a word used in a short abstract says more."""
 
 
 def rank_tiers_steps(
@@ -142,23 +150,112 @@ def rerank_steps(
     if len(sequence) < 2 or not ranked:
         return
     # Query words next to each other, in order, each may be a word start.
+    word_pairs = list(pairwise(sequence))
     pairs = [
         re.compile(r"(?<!\S)" + re.escape(first) + r"\S* " + re.escape(second))
-        for first, second in pairwise(sequence)
+        for first, second in word_pairs
     ]
     head = ranked[:_RERANK]
     for count, i in enumerate(head):
         bonus = 0.0
-        fields = (TITLE, METHOD, ABSTRACT) if count < _RERANKABSTRACT else (TITLE, METHOD)
+        fields = (TITLE, METHOD, ABSTRACT) if count < _RERANK_ABSTRACT else (TITLE, METHOD)
         for field in fields:
             text = index.field_text(i, field)
             if text:
+                if text.isascii():
+                    # Folding an ASCII text only lower-cases it and splits its words: a text
+                    # without both words of some pair cannot have them side by side.
+                    lowered = text.lower()
+                    if not any(a in lowered and b in lowered for a, b in word_pairs):
+                        continue
                 folded = " ".join(words(text))
                 found = sum(1 for pattern in pairs if pattern.search(folded))
                 if found:
                     bonus = max(bonus, _ADJACENT_BONUS[field] * found / len(pairs))
         totals[i] += bonus
         if count & 15 == 15 and clock.due():
+            yield
+            clock.reset()
+    head.sort(key=totals.__getitem__, reverse=True)
+    ranked[: len(head)] = head
+
+
+def rarity(count: int, found: int) -> float:
+    """BM25's weight of a word that `found` of `count` papers have: below the divider, where
+    papers miss some words, a paper with the rare ones comes first."""
+    found = min(count, found)
+    return math.log(1 + (count - found + 0.5) / (found + 0.5))
+
+
+def partial_steps(
+    count: int,
+    positive: list[tuple[TermHits, float, bool]],
+    excluded: set[int],
+    matched_all: Iterable[int],
+    clock: Clock,
+) -> Generator[None, None, tuple[list[int], dict[int, float]]]:
+    """The papers that pass every required clause and some of the optional ones (the query's
+    words) but not all of them, best first: each scores its weighted sum over the clauses it
+    passes, so a paper with the rarer words of the query comes first."""
+    totals: dict[int, float] = {}
+    for hits, _, optional in positive:
+        if not optional:
+            continue
+        weight = rarity(count, hits.size_estimate())
+        scores = yield from hits.scores_steps(clock)
+        added = dict(zip(scores, map(mul, scores.values(), repeat(weight)), strict=True))
+        if totals:
+            both = added.keys() & totals.keys()
+            summed = {i: totals[i] + added[i] for i in both}
+            totals.update(added)
+            totals.update(summed)
+        else:
+            totals = added
+        if clock.due():
+            yield
+            clock.reset()
+    for i in itertools.chain(excluded, matched_all):
+        totals.pop(i, None)
+    for hits, weight, optional in positive:
+        if not optional:
+            scores = yield from hits.scores_steps(clock)
+            totals = {i: total + weight * scores[i] for i, total in totals.items() if i in scores}
+    ranked = sorted(totals, key=totals.__getitem__, reverse=True)
+    return ranked, totals
+
+
+def frequency_steps(
+    index: WordIndex,
+    ranked: list[int],
+    totals: dict[int, float],
+    counted: list[tuple[str, dict[int, float], float]],
+    average_length: float,
+    clock: Clock,
+) -> Generator[None, None, None]:
+    """Reorder the best few by how often they use the query's words (BM25's saturating term
+    frequency, shorter abstracts favoured): a paper about a word says it more than once.
+
+    `counted` holds, per word clause, the text counted in a paper's lower-cased abstract, the
+    clause's scores and its weight.
+    """
+    head = ranked[:_FREQUENCY_HEAD]
+    k1, b = _K1, _B
+    for count, i in enumerate(head):
+        paper = index.papers[i]
+        text = paper.abstract.lower()
+        norm = k1 * (1 - b + b * len(text) / average_length)
+        extra = 0.0
+        for needle, scores, weight in counted:
+            score = scores.get(i)
+            if score is None:
+                continue
+            # Counted in the abstract only: a word found elsewhere is ranked by its field.
+            tf = text.count(needle) if needle else 0
+            if not tf:
+                continue
+            extra += weight * score * (tf * (k1 + 1) / (tf + norm) - 1)
+        totals[i] += extra
+        if count & 31 == 31 and clock.due():
             yield
             clock.reset()
     head.sort(key=totals.__getitem__, reverse=True)

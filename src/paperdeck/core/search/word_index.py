@@ -6,6 +6,7 @@ import bisect
 from array import array
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing.slices import Clock
@@ -14,6 +15,7 @@ from paperdeck.core.search.steps import update_steps
 FIELDS = ("title", "method", "authors", "abstract")
 TITLE, METHOD, AUTHORS, ABSTRACT = range(4)
 MAX_CHAR = "\U0010ffff"
+_DERIVED = attrgetter("title_derived")
 _COMMON_SHORT = 10
 """A short word in more than 1 in this many abstracts says nothing about a paper."""
 
@@ -41,10 +43,22 @@ class WordIndex:
     """Every paper's number, in order: what `is:unread` or a negation starts from."""
     common_short: int = field(init=False)
     """A one- or two-letter word in more abstracts than this is not searched in them."""
+    derived_count: int = field(init=False)
+    """How many papers' titles were derived from their abstract (known once asked for)."""
+    _derived: bytes | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.all = array("I", range(len(self.papers)))
         self.common_short = max(1000, len(self.papers) // _COMMON_SHORT)
+        self.derived_count = 0
+        self._derived = None
+
+    def derived_titles(self) -> bytes:
+        """Per paper, 1 when its title was derived from its abstract (worked out once)."""
+        if self._derived is None:
+            self._derived = bytes(map(_DERIVED, self.papers))
+            self.derived_count = self._derived.count(1)
+        return self._derived
 
     def __len__(self) -> int:
         return len(self.papers)
