@@ -136,7 +136,8 @@ class SearchFlow:
         paper_list.empty_text = (
             f"No papers match {one_line(query)!r}" if query.strip() else "No papers"
         )
-        paper_list.set_rows(rows, keep_paper=keep)
+        divider = result.matched_all if result is not None and query.strip() else None
+        paper_list.set_rows(rows, keep_paper=keep, divider=divider)
         if edited is not None and app.current_paper is not edited:
             app.note_flow.left_results(edited)
         app.update_header()

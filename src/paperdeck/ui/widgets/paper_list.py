@@ -30,6 +30,9 @@ STATE_MARKERS = {"unread": "●", "reading": "◐", "read": " "}
 MARK_MARKER = "▍"
 STAR_MARKER = "★"
 NOTE_MARKER = "✎"
+DIVIDER_LABEL = "some of the words"
+"""The rule between the papers with every word of a search and those with some."""
+NO_FULL_MATCH_LABEL = "no paper has every word"
 
 
 def _no_annotation(_paper: Paper) -> Annotation | None:
@@ -70,6 +73,7 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--position",
         "paper-list--tags",
         "paper-list--empty",
+        "paper-list--divider",
     }
 
     cursor: reactive[int] = reactive(0, repaint=False, init=False)
@@ -93,6 +97,9 @@ class PaperList(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self.papers: Sequence[Paper] = ()
         self.rows: Sequence[int] = ()
+        self.divider: int | None = None
+        """The row above which a rule is drawn (papers with every word above it, with some
+        below); a line of its own that the cursor passes over."""
         self.marked: set[int] = set()
         self.empty_text = "No papers"
         self.annotation_for = annotation_for
@@ -118,15 +125,19 @@ class PaperList(ScrollView, can_focus=True):
         self._last_posted = -1  # the same row may now hold another paper
         self.set_rows(range(len(papers)))
 
-    def set_rows(self, rows: Sequence[int], keep_paper: int | None = None) -> None:
-        """Show only these papers (indices into `papers`), keeping the cursor on `keep_paper`."""
+    def set_rows(
+        self, rows: Sequence[int], keep_paper: int | None = None, divider: int | None = None
+    ) -> None:
+        """Show only these papers (indices into `papers`), keeping the cursor on `keep_paper`,
+        with a rule above row `divider` when one is given (and is above a row)."""
         self.rows = rows
+        self.divider = divider if divider is not None and 0 <= divider < len(rows) else None
         row = 0
         if keep_paper is not None and rows:
             row = _find(rows, keep_paper)
-        self.virtual_size = Size(0, len(rows))
+        self.virtual_size = Size(0, len(rows) + (self.divider is not None))
         self.set_reactive(PaperList.cursor, row)
-        self.scroll_to(y=max(0, row - self._page_height() // 2), animate=False)
+        self.scroll_to(y=max(0, self._line_of(row) - self._page_height() // 2), animate=False)
         self.refresh()
         self._post_highlighted()
 
@@ -153,7 +164,7 @@ class PaperList(ScrollView, can_focus=True):
     def refresh_paper(self, paper_index: int) -> None:
         """Repaint after one paper's annotation changed: only its row when it is the cursor's."""
         if self.paper_index == paper_index:
-            self.refresh_line(self.cursor)
+            self.refresh_line(self._line_of(self.cursor))
         else:
             self.refresh()
 
@@ -167,6 +178,17 @@ class PaperList(ScrollView, can_focus=True):
     def _page_height(self) -> int:
         return max(1, self.scrollable_content_region.height)
 
+    def _line_of(self, row: int) -> int:
+        """The line a row is drawn on: one lower below the divider."""
+        return row + (self.divider is not None and row >= self.divider)
+
+    def _row_at(self, line: int) -> int | None:
+        """The row drawn on a line; None for the divider's line."""
+        divider = self.divider
+        if divider is None or line < divider:
+            return line
+        return None if line == divider else line - 1
+
     def move_cursor(self, row: int) -> None:
         """Put the cursor on a row (clamped) and scroll it into view."""
         if not self.rows:
@@ -175,14 +197,17 @@ class PaperList(ScrollView, can_focus=True):
         self.cursor = row
         height = self._page_height()
         top = round(self.scroll_y)
-        if row < top:
-            self.scroll_to(y=row, animate=False)
-        elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False)
+        line = self._line_of(row)
+        if row == 0:
+            line = 0  # the first row brings a divider above it into view
+        if line < top:
+            self.scroll_to(y=line, animate=False)
+        elif line >= top + height:
+            self.scroll_to(y=line - height + 1, animate=False)
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh_line(old)
-        self.refresh_line(new)
+        self.refresh_line(self._line_of(old))
+        self.refresh_line(self._line_of(new))
         self._post_highlighted()
 
     def _post_highlighted(self) -> None:
@@ -221,7 +246,7 @@ class PaperList(ScrollView, can_focus=True):
             self.marked.discard(index)
         else:
             self.marked.add(index)
-        self.refresh_line(self.cursor)
+        self.refresh_line(self._line_of(self.cursor))
         self.post_message(self.MarksChanged(len(self.marked)))
         self.move_cursor(self.cursor + 1)
 
@@ -241,8 +266,8 @@ class PaperList(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        row = offset.y + round(self.scroll_y)
-        if 0 <= row < len(self.rows):
+        row = self._row_at(offset.y + round(self.scroll_y))
+        if row is not None and 0 <= row < len(self.rows):
             self.focus()
             self.move_cursor(row)
 
@@ -250,7 +275,9 @@ class PaperList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        row = y + round(self.scroll_y)
+        row = self._row_at(y + round(self.scroll_y))
+        if row is None:
+            return self._divider_strip(width)
         if row >= len(self.rows):
             if row == 0:
                 style = self.get_visual_style("paper-list--empty")
@@ -282,6 +309,12 @@ class PaperList(ScrollView, can_focus=True):
             strip = self._render_row(index, paper, annotation, is_cursor, width)
             self._cache[key] = strip
         return strip
+
+    def _divider_strip(self, width: int) -> Strip:
+        style = self.get_visual_style("paper-list--divider")
+        label = NO_FULL_MATCH_LABEL if self.divider == 0 else DIVIDER_LABEL
+        text = Content(f"── {label} " + "─" * max(0, width)).truncate(width)
+        return Strip(text.render_segments(style)).extend_cell_length(width, style.rich_style)
 
     def _on_focus(self, event: events.Focus) -> None:
         self.refresh()

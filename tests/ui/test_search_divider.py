@@ -1,0 +1,73 @@
+"""The reader's list after a search: papers with every word, a rule, then those with some."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.widgets.paper_list import DIVIDER_LABEL, NO_FULL_MATCH_LABEL
+
+
+def _app(tmp_path: Path) -> PaperdeckApp:
+    return PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+
+
+def _line(app: PaperdeckApp, y: int) -> str:
+    return app.paper_list.render_line(y).text
+
+
+async def _search(app: PaperdeckApp, pilot: object, query: str) -> None:
+    await pilot.press("slash", *[{" ": "space"}.get(c, c) for c in query])  # type: ignore[attr-defined]
+    await app.workers.wait_for_complete()
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def test_a_rule_separates_papers_with_every_word_from_those_with_some(
+    tmp_path: Path,
+) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await _search(app, pilot, "speculative rollout")
+        paper_list = app.paper_list
+        assert paper_list.divider == 1
+        assert "BubbleSpec" in _line(app, 0)
+        assert DIVIDER_LABEL in _line(app, 1)
+        assert "SafeSpec" in _line(app, 2)
+        # The cursor passes over the rule: one key from the full match to the next paper.
+        assert app.current_paper is not None and app.current_paper.title.startswith("BubbleSpec")
+        await pilot.press("j")
+        assert app.current_paper.title.startswith("SafeSpec")
+        await pilot.press("k")
+        assert app.current_paper.title.startswith("BubbleSpec")
+        # A click on the rule selects nothing; a click below it selects the paper drawn there.
+        top = paper_list.gutter.top  # the list's border is above its first line
+        await pilot.click(paper_list, offset=(10, top + 1))
+        assert app.current_paper.title.startswith("BubbleSpec")
+        await pilot.click(paper_list, offset=(10, top + 2))
+        assert app.current_paper.title.startswith("SafeSpec")
+        # Cleared: no rule.
+        await pilot.press("slash", "escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert paper_list.divider is None
+        assert all(DIVIDER_LABEL not in _line(app, y) for y in range(20))
+
+
+async def test_when_no_paper_has_every_word_the_rule_says_so_on_top(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await _search(app, pilot, "speculative decoding diffusion")
+        assert app.paper_list.divider == 0
+        assert NO_FULL_MATCH_LABEL in _line(app, 0)
+        assert "BubbleSpec" in _line(app, 1)
+        assert app.current_paper is not None and app.current_paper.title.startswith("BubbleSpec")
