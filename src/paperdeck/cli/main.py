@@ -111,13 +111,54 @@ def _parse_command(parser: argparse.ArgumentParser, arguments: list[str]) -> arg
         return parser.parse_args(arguments)
 
 
+def _command_at(arguments: list[str], commands: Sequence[str]) -> int | None:
+    """Where the command word is, after any global options; None when there is none.
+
+    The first word that is neither an option nor an option's value decides: a command's name
+    or else the reader's first PATH.
+    """
+    takes_value = {
+        option
+        for action in common_options()._actions
+        if action.nargs != 0
+        for option in action.option_strings
+    }
+    index = 0
+    while index < len(arguments):
+        word = arguments[index]
+        if word == "--" or not word.startswith("-") or word == "-":
+            return index if word in commands else None
+        index += 2 if word in takes_value else 1
+    return None
+
+
+def _with_global_options(
+    args: argparse.Namespace, before: argparse.Namespace
+) -> argparse.Namespace:
+    """A command's arguments with the global options given before its name filled in."""
+    for dest, value in vars(before).items():
+        if dest == "paths":
+            continue
+        if dest == "meta":
+            args.meta = [*value, *getattr(args, "meta", [])]
+        elif getattr(args, dest, None) in (None, False):
+            setattr(args, dest, value)
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paperdeck` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     top, commands = build_parser()
     try:
-        if arguments and arguments[0] in commands:
-            args = _parse_command(commands[arguments[0]], arguments[1:])
+        at = _command_at(arguments, list(commands))
+        if at is not None:
+            args = _parse_command(commands[arguments[at]], arguments[at + 1 :])
+            if at:
+                before = top.parse_args(arguments[:at])
+                if before.paths:  # cannot happen: the first bare word is the command
+                    raise UsageError("a PATH comes after the command")
+                args = _with_global_options(args, before)
         else:
             args = top.parse_args(arguments)
             args.run = run_reader

@@ -24,9 +24,11 @@ from paperdeck.cli.common import (
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.library import resolve_ref
 from paperdeck.core.model import Paper
+from paperdeck.core.notes.codec import MAX_FILE_BYTES
 from paperdeck.core.notes.entry import NoteEntry, normalise_tag
 from paperdeck.core.notes.exchange import export_json, export_markdown, parse_export
 from paperdeck.core.notes.store import NotesSaveError, NotesStore, notes_path
+from paperdeck.core.plumbing.regular_file import read_regular
 
 MARKS = ("read", "unread", "reading", "star", "unstar")
 EXPORT_FORMATS = ("markdown", "json")
@@ -230,9 +232,16 @@ def _edit(text: str) -> str:
                 f"the editor exited with status {result.returncode}; the note is unchanged"
             )
         try:
-            edited = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise PaperdeckError(f"could not read the edited note: {error}") from None
+            data = path.read_bytes()
+        except OSError as error:
+            raise PaperdeckError(f"could not read the edited note: {error.strerror}") from None
+    try:
+        edited = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # An editor set to a legacy encoding: what was typed is kept, read the way such
+        # editors write (Windows-1252 is Latin-1 plus printable characters in 0x80-0x9F).
+        edited = data.decode("cp1252", errors="replace")
+        warn("the editor saved the note in a legacy encoding, not UTF-8: read as Windows-1252")
     # Editors end the last line with a newline the note did not have.
     return edited if text.endswith("\n") else edited.removesuffix("\n")
 
@@ -339,11 +348,14 @@ def _run_export(args: argparse.Namespace) -> int:
 def _run_import(args: argparse.Namespace) -> int:
     path: Path = args.file
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data, _ = read_regular(path, MAX_FILE_BYTES)
+        text = data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         raise PaperdeckError(f"{path}: {reason}") from None
     entries = parse_export(text, path.name)
+    if not entries:
+        raise PaperdeckError(f"{path}: nothing imported (it holds no complete note)")
     store = open_store(args, changing=True)
     changed = store.merge_in(entries, path.name)
     save_store(store)

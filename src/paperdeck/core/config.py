@@ -75,7 +75,7 @@ def settings_path() -> Path:
 def helpers_wanted() -> int | None:
     """`$PAPERDECK_HELPERS` when it is a number; None (one per spare core) otherwise."""
     setting = os.environ.get(HELPERS_ENV, "").strip()
-    return int(setting) if setting.isdigit() else None
+    return int(setting) if setting.isascii() and setting.isdigit() and len(setting) < 4 else None
 
 
 def contact_email() -> str | None:

@@ -8,12 +8,20 @@ import csv
 import io
 import json
 import re
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from paperdeck.core.errors import LoadError
+from paperdeck.core.plumbing.regular_file import (
+    FileTooLarge,
+    NotRegularFile,
+    describe_size,
+    read_regular,
+)
+from paperdeck.core.plumbing.safe_json import JsonTooComplex, load_json
 from paperdeck.core.text.sanitize import clean_line, clean_text, clean_utf8
 
 FORMAT_NAMES: tuple[str, ...] = ("txt", "jsonl", "json", "bib", "csv")
@@ -96,27 +104,53 @@ def sniff_format(path: Path, head: bytes) -> str:
 # ---------------------------------------------------------------------------- bytes and text
 
 
+MAX_LIST_BYTES = 512 << 20
+"""The largest paper list read: 100,000 papers with long abstracts take about 150 MB."""
+
+
+def check_list_file(path: Path) -> None:
+    """LoadError (one line) unless `path` is a regular file a list can be read from.
+
+    Looked at before anything reads the file: a FIFO would block, a device never end, and a
+    file of gigabytes is no paper list (it would be read whole before being refused).
+    """
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        raise LoadError(f"{path}: no such file") from None
+    except PermissionError:
+        raise LoadError(f"{path}: permission denied") from None
+    except OSError as error:
+        raise LoadError(f"{path}: cannot read ({error.strerror or error})") from None
+    if stat.S_ISDIR(status.st_mode):
+        raise LoadError(f"{path}: is a directory")
+    if not stat.S_ISREG(status.st_mode):
+        raise LoadError(f"{path}: not a regular file (a pipe or a device cannot be read as a list)")
+    if status.st_size > MAX_LIST_BYTES:
+        raise LoadError(
+            f"{path}: {describe_size(status.st_size)}, larger than any paper list "
+            f"(the limit is {describe_size(MAX_LIST_BYTES)})"
+        )
+
+
 def _read_bytes(path: Path) -> bytes:
     try:
-        if path.is_dir():
-            raise LoadError(f"{path}: is a directory")
-        with path.open("rb") as handle:
-            head = handle.read(_HEAD_BYTES)
-            # Refuse a large binary file (an image, an archive) before reading all of it.
-            if b"\x00" in head and not head.startswith(_UTF16_BOMS):
-                raise LoadError(f"{path}: not a text file")
-            if handle.seekable():
-                handle.seek(0)
-                return handle.read()
-            return head + handle.read()
+        data, _ = read_regular(path, MAX_LIST_BYTES)
     except FileNotFoundError:
         raise LoadError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise LoadError(f"{path}: is a directory") from None
     except PermissionError:
         raise LoadError(f"{path}: permission denied") from None
+    except (NotRegularFile, FileTooLarge):
+        check_list_file(path)  # says why in words
+        raise LoadError(f"{path}: changed while it was read") from None
     except OSError as error:
         raise LoadError(f"{path}: cannot read ({error.strerror or error})") from None
+    # A binary file (an image, an archive) is no list.
+    if b"\x00" in data[:_HEAD_BYTES] and not data.startswith(_UTF16_BOMS):
+        raise LoadError(f"{path}: not a text file")
+    return data
 
 
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
@@ -504,7 +538,7 @@ def _read_jsonl(raw: RawList, data: bytes) -> None:
             continue
         where = f"{raw.path}:{number}"
         try:
-            obj = json.loads(line, strict=False)
+            obj = load_json(line, strict=False)
         except ValueError:
             raw.warnings.append(f"{where}: not valid JSON; skipped")
             continue
@@ -530,10 +564,12 @@ def _read_json_text(raw: RawList, text: str) -> None:
     if not text.strip():
         return
     try:
-        document = json.loads(text, strict=False)
+        document = load_json(text, strict=False)
     except json.JSONDecodeError as error:
         message = f"{raw.path}:{error.lineno}:{error.colno}: not valid JSON ({error.msg})"
         raise LoadError(message) from None
+    except JsonTooComplex as error:
+        raise LoadError(f"{raw.path}: {error}") from None
     items = _json_items(document)
     if items is None or (items and not any(isinstance(item, dict) for item in items)):
         raise LoadError(f"{raw.path}: expected a JSON array of objects")

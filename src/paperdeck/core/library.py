@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from paperdeck.core.errors import RefError
-from paperdeck.core.formats import RawList, read_list
+from paperdeck.core.formats import RawList, check_list_file, read_list
 from paperdeck.core.ids import assign_ids
 from paperdeck.core.model import Paper
 from paperdeck.core.store import database
@@ -228,7 +228,8 @@ def _open_list(
 
     Returns the store to go on with: None once it has failed.
     """
-    key = list_key(path, fmt) if store is not None and path.is_file() else None
+    check_list_file(path)  # before keying reads it: a pipe, a device or gigabytes are refused
+    key = list_key(path, fmt) if store is not None else None
     name = clean_line(path.stem)
     if store is not None and key is not None:
         try:
@@ -304,7 +305,7 @@ def resolve_index(ids: Sequence[str], ref: str) -> int:
     if len(prefixed) == 1:
         return prefixed[0]
     if digits and not prefixed:
-        position = int(text)
+        position = int(text) if len(text) <= 18 else 0
         if 1 <= position <= len(ids):
             return position - 1
         raise RefError(f"{ref}: no paper at that position (1..{len(ids)})")
