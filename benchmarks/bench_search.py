@@ -10,6 +10,7 @@ import os
 import random
 import re
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -75,6 +76,7 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
         path = paths.get(key)
         if path is not None:
             out.extend(_quality_rows(_papers_from_jsonl(path), fzf))
+    out.extend(_known_item_rows(paths))
     return out
 
 
@@ -416,6 +418,165 @@ def _metric_rows(name: str, ranks: list[int], size: str) -> list[Row]:
         (f"{name} recall@1", 100 * at1, "%", size),
         (f"{name} recall@10", 100 * at10, "%", size),
     ]
+
+
+# ---- known-item search on title-less lists ----
+
+
+KNOWN_ITEM_DEPTH = 100
+"""MRR@100: a target found below this rank counts as not found."""
+
+
+def _known_item_rows(paths: dict[str, Path | None]) -> list[Row]:
+    """The user remembers three words of a paper's real title; the list has only abstracts
+    (titles derived from them). The queries come from the JSONL titles and search the TXT
+    lists as the reader loads them; also the 823 papers mixed into the 100k list."""
+    out: list[Row] = []
+    icml_txt, icml_jsonl = paths.get("icml2026_txt"), paths.get("icml2026_jsonl")
+    icml5k_txt, icml5k_jsonl = paths.get("icml5k_txt"), paths.get("icml5k_jsonl")
+    conf = paths.get("conf100k_txt")
+    with tempfile.TemporaryDirectory(prefix="paperdeck-known-item-") as scratch:
+        lists: list[tuple[str, Path, Path, list[int] | None]] = []
+        if icml_txt is not None and icml_jsonl is not None:
+            lists.append(("823", icml_txt, icml_jsonl, None))
+        if icml5k_txt is not None and icml5k_jsonl is not None:
+            lists.append(("5,000", icml5k_txt, icml5k_jsonl, None))
+        if conf is not None and icml_txt is not None and icml_jsonl is not None:
+            mixed, places = _mixed_list(conf, icml_txt, Path(scratch))
+            lists.append(("823 in 100,823", mixed, icml_jsonl, places))
+        for size, txt, jsonl, targets in lists:
+            out.extend(_known_item_list_rows(size, txt, jsonl, targets, Path(scratch)))
+    return out
+
+
+def _mixed_list(conf: Path, icml_txt: Path, scratch: Path) -> tuple[Path, list[int]]:
+    """The 823 ICML 2026 abstracts put at fixed random places among the 100k; where each went."""
+    big = _abstracts(_read_maybe_xz(conf))
+    small = _abstracts(icml_txt.read_text("utf-8"))
+    rng = random.Random(SAMPLE_SEED)
+    places = sorted(rng.sample(range(len(big) + len(small)), len(small)))
+    merged: list[str] = []
+    taken = iter(big)
+    at = 0
+    for position in range(len(big) + len(small)):
+        if at < len(places) and places[at] == position:
+            merged.append(small[at])
+            at += 1
+        else:
+            merged.append(next(taken))
+    path = scratch / "mixed-100k.txt"
+    path.write_text("823 inside 100k\n\n" + "\n\n".join(merged) + "\n", "utf-8")
+    return path, places
+
+
+def _abstracts(text: str) -> list[str]:
+    body = text.split("\n", 1)[1] if "\n" in text else ""
+    return [p.strip() for p in re.split(r"\n[ \t]*\n", body) if p.strip()]
+
+
+def _known_item_cases(
+    titles: list[str], targets: list[int]
+) -> list[tuple[int, list[str], list[str]]]:
+    """Up to 300 queries: three words of a real title (all if it has fewer), and with a typo."""
+    rng = random.Random(SAMPLE_SEED)
+    cases: list[tuple[int, list[str], list[str]]] = []
+    for number in rng.sample(range(len(titles)), len(titles)):
+        words = _title_words(titles[number], rng, 3)
+        if words:
+            cases.append((targets[number], words, _typo(words, rng)))
+        if len(cases) == SAMPLES:
+            break
+    return cases
+
+
+def _title_words(title: str, rng: random.Random, count: int) -> list[str]:
+    candidates = [
+        word
+        for word in (w.strip(".,:;!?()[]{}\"'").lower() for w in title.split())
+        if len(word) >= 3 and word not in _STOP and re.fullmatch(r"[a-z][a-z0-9-]*", word)
+    ]
+    candidates = list(dict.fromkeys(candidates))
+    if len(candidates) < 2:
+        return []
+    chosen = sorted(rng.sample(range(len(candidates)), min(count, len(candidates))))
+    return [candidates[i] for i in chosen]
+
+
+def _known_item_list_rows(
+    size: str, txt: Path, jsonl: Path, targets: list[int] | None, scratch: Path
+) -> list[Row]:
+    from paperdeck.core.library import load_library
+
+    titles = [json.loads(line)["title"] for line in jsonl.read_text("utf-8").splitlines() if line]
+    with _private_cache(off=True):
+        papers = load_library([txt], use_sidecar=False).papers
+        index = SearchIndex(papers)
+    cases = _known_item_cases(titles, targets or list(range(len(titles))))
+    fts = _fts5(papers, scratch)
+    out: list[Row] = []
+    name = f"known-item MRR@100, {len(cases)} three-word title queries on the title-less list"
+    for label, typo in (("", False), (", one typo", True)):
+        ours: list[int] = []
+        all_words: list[int] = []
+        theirs: list[int] = []
+        empty = 0
+        elapsed: list[float] = []
+        for case in cases:
+            target, words = case[0], case[2] if typo else case[1]
+            started = time.perf_counter()
+            result = index.search(" ".join(words))
+            elapsed.append(time.perf_counter() - started)
+            ours.append(_rank(list(result.indices[:KNOWN_ITEM_DEPTH]), target))
+            all_words.append(_rank(list(result.indices[: result.matched_all]), target))
+            empty += not result.matched_all
+            theirs.append(_rank(_fts5_search(fts, words), target))
+        elapsed.sort()
+        out += [
+            (f"search {name}{label}", _mrr(ours), "", size),
+            (f"search {name}{label}, every word only", _mrr(all_words), "", size),
+            (f"search {name}{label}, queries no paper matches in full", empty, "", size),
+            (f"SQLite FTS5 OR (porter, bm25) {name}{label}", _mrr(theirs), "", size),
+            (f"search {name}{label}, p50", 1000 * statistics.median(elapsed), "ms", size),
+            (
+                f"search {name}{label}, p95",
+                1000 * elapsed[int(0.95 * (len(elapsed) - 1))],
+                "ms",
+                size,
+            ),
+        ]
+    fts.close()
+    return out
+
+
+def _p95(ordered: list[float]) -> float:
+    return ordered[int(0.95 * (len(ordered) - 1))]
+
+
+def _mrr(ranks: list[int]) -> float:
+    return sum(1 / rank for rank in ranks if 0 < rank <= KNOWN_ITEM_DEPTH) / max(1, len(ranks))
+
+
+def _fts5(papers: Sequence[Paper], scratch: Path) -> sqlite3.Connection:
+    """The same papers in an SQLite FTS5 table (porter stemming), as the issue measured it."""
+    db = sqlite3.connect(":memory:")
+    db.execute(
+        "CREATE VIRTUAL TABLE papers USING fts5(title, abstract, "
+        "tokenize='porter unicode61 remove_diacritics 2')"
+    )
+    db.executemany(
+        "INSERT INTO papers(rowid, title, abstract) VALUES (?, ?, ?)",
+        ((i, paper.title, paper.abstract) for i, paper in enumerate(papers)),
+    )
+    return db
+
+
+def _fts5_search(db: sqlite3.Connection, words: list[str]) -> list[int]:
+    query = " OR ".join('"' + word.replace('"', "") + '"' for word in words)
+    rows = db.execute(
+        "SELECT rowid FROM papers WHERE papers MATCH ? ORDER BY bm25(papers) LIMIT ?",
+        (query, KNOWN_ITEM_DEPTH),
+    )
+    return [int(row[0]) for row in rows]
 
 
 if __name__ == "__main__":

@@ -142,9 +142,16 @@ def totals_steps(
 
 
 def rerank_steps(
-    index: WordIndex, ranked: list[int], totals: dict[int, float], query: Query, clock: Clock
+    index: WordIndex,
+    ranked: list[int],
+    totals: dict[int, float],
+    query: Query,
+    clock: Clock,
+    depth: int = _RERANK,
+    abstracts: int = _RERANK_ABSTRACT,
 ) -> Generator[None, None, None]:
-    """Reorder the best few by how closely the query's words follow each other in them."""
+    """Reorder the best `depth` by how closely the query's words follow each other in them
+    (in their abstract too for the best `abstracts`)."""
     terms = [t for t in query.positive_terms() if t.field in ("any", "title", "author")]
     sequence = [word.lower() for t in terms for word in t.words]
     if len(sequence) < 2 or not ranked:
@@ -155,10 +162,10 @@ def rerank_steps(
         re.compile(r"(?<!\S)" + re.escape(first) + r"\S* " + re.escape(second))
         for first, second in word_pairs
     ]
-    head = ranked[:_RERANK]
+    head = ranked[:depth]
     for count, i in enumerate(head):
         bonus = 0.0
-        fields = (TITLE, METHOD, ABSTRACT) if count < _RERANK_ABSTRACT else (TITLE, METHOD)
+        fields = (TITLE, METHOD, ABSTRACT) if count < abstracts else (TITLE, METHOD)
         for field in fields:
             text = index.field_text(i, field)
             if text:
