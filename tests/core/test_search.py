@@ -864,3 +864,29 @@ def test_alternatives_are_weighted_by_rarity() -> None:
     assert result.matched_all == len(result.indices) == 14
     # The rare word alone beats the common one alone (both in a title).
     assert index.search("tokenizers | attention").indices[0] == 2
+
+
+# ---- related papers ----
+
+
+def test_related_papers_share_the_seeds_rarest_words() -> None:
+    from paperdeck.core.search.related import related
+
+    papers = make(
+        [
+            ("Speculative decoding", "We draft tokens with a speculative drafter for decoding."),
+            ("Faster decoding", "A speculative drafter makes decoding faster."),
+            ("Graph kernels", "Kernels on graphs compare molecules."),
+            ("Decoding graphs", "We study graphs."),
+        ]
+        + [(f"Filler {i}", "We study models and training.") for i in range(20)]
+    )
+    index = SearchIndex(papers).word_index
+    found = related(index, [0], limit=3)
+    assert found[0].index == 1
+    assert {"speculative", "drafter"} <= set(found[0].shared)
+    assert 0 not in [like.index for like in found]
+    # Several seeds: what they share with others, none of the seeds listed.
+    both = related(index, [0, 2], limit=5)
+    assert {like.index for like in both} >= {1, 3} and not {0, 2} & {x.index for x in both}
+    assert related(index, [], limit=3) == []

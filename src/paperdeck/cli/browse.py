@@ -1,4 +1,4 @@
-"""The browsing commands: `list`, `show` and `search`."""
+"""The browsing commands: `list`, `show`, `search` and `related`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ NO_PAPER_HAS_ALL = "-- no paper has every word; papers with some of them --"
 
 
 def register(add: AddCommand) -> None:
-    """Add `list`, `show` and `search` to the CLI."""
+    """Add `list`, `show`, `search` and `related` to the CLI."""
     listing = add("list", "Print one line per paper: position, id, title.", run_list)
     listing.add_argument("--json", action="store_true", help="print a JSON array of papers")
     add_paths_argument(listing)
@@ -46,6 +46,23 @@ def register(add: AddCommand) -> None:
         help="best first (default), list order, or recently noted first",
     )
     add_paths_argument(search)
+
+    like = add(
+        "related",
+        "Print the papers most like one paper (or like all starred ones), best first.",
+        run_related,
+    )
+    like.add_argument(
+        "ref", metavar="REF", nargs="?", help="a paper id, unique id prefix or position"
+    )
+    like.add_argument(
+        "--starred", action="store_true", help="papers like all the starred ones (no REF)"
+    )
+    like.add_argument(
+        "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N papers (0: all)"
+    )
+    like.add_argument("--json", action="store_true", help="print a JSON array of papers")
+    add_paths_argument(like)
 
 
 def _count(text: str) -> int:
@@ -137,6 +154,45 @@ def run_search(args: argparse.Namespace) -> int:
             print(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         paper = papers[paper_index]
         print(f"{paper_index + 1:>{width}}  {paper.id}  {score:6.2f}  {paper.title}")
+    return 0
+
+
+def run_related(args: argparse.Namespace) -> int:
+    from paperdeck.cli.notes import open_store
+    from paperdeck.core.errors import UsageError
+    from paperdeck.core.library import resolve_index
+    from paperdeck.core.search.index import SearchIndex
+    from paperdeck.core.search.related import related
+
+    if args.starred == (args.ref is not None):
+        raise UsageError("related: name one paper (REF) or give --starred, not both")
+    papers = open_library(args).papers
+    if args.starred:
+        entries = open_store(args).entries
+        seeds = [i for i, paper in enumerate(papers) if (e := entries.get(paper.id)) and e.starred]
+        if not seeds:
+            raise UsageError("related --starred: no paper in these lists is starred")
+    else:
+        seeds = [resolve_index([paper.id for paper in papers], args.ref)]
+    index = SearchIndex(papers)
+    limit = args.limit if args.limit and args.limit > 0 else len(papers)
+    found = related(index.word_index, seeds, limit)
+    if args.json:
+        rows = []
+        for like in found:
+            row = papers[like.index].to_json()
+            row["score"] = round(like.score, 4)
+            row["shared"] = list(like.shared)
+            rows.append(row)
+        _print_json(rows)
+        return 0
+    width = len(str(len(papers)))
+    for like in found:
+        paper = papers[like.index]
+        shared = ", ".join(like.shared)
+        print(
+            f"{like.index + 1:>{width}}  {paper.id}  {like.score:6.2f}  {paper.title}  [{shared}]"
+        )
     return 0
 
 

@@ -1,0 +1,123 @@
+"""Related papers: the papers that share one paper's (or several papers') rarest words."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+
+from paperdeck.core.search.word_index import ABSTRACT, METHOD, TITLE, WordIndex
+from paperdeck.core.text.fold import words
+
+TERMS = 30
+"""The seed's words that are looked for: its rarest (and most used) ones."""
+_TOO_COMMON = 20
+"""A word in more than 1 in this many papers says little of what a paper is about (and its
+papers would cost the most to count)."""
+_K1 = 1.2
+_B = 0.5
+"""BM25's length normalisation, gentler than for a search: a long abstract shares more words
+by chance, but also says more."""
+_TITLE_BOOST = 2
+"""A word of a real title counts as this many uses in the abstract."""
+_SHARED_SHOWN = 5
+_PLAIN_WORDS = frozenset(
+    """
+    about above across after again against all almost along also although always among and
+    another any are around based because been before being below between both but can cannot
+    could does doing done down during each either else even ever every few first for from
+    further given had has have having here how however into its itself just last least less
+    like made make makes many may might more most much must near need needs neither never new
+    not now off often once one only onto other others otherwise our ours out over own per
+    perhaps rather same several shall should show shows shown since some such than that the
+    their them then there these they third this those though three through thus too toward
+    towards two under until upon use used uses using very via was way ways well were what when
+    where whether which while who whom whose why will with within without would yet you your
+    paper propose proposed approach approaches method methods result results work works
+    existing recent recently new novel key main able across remains remain furthermore moreover
+    specifically particular particularly typically often significant significantly demonstrate
+    demonstrates experiments experimental extensive outperforms state art https http www com
+    org github html pdf
+    """.split()  # noqa: SIM905 (a list of 200 quoted words is harder to read)
+)
+"""Words that say how a paper writes, not what it is about: in a short list none is rare
+enough for its rarity alone to rule it out."""
+_ABSTRACT = attrgetter("abstract")
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A paper like the seeds, how much, and the seeds' words it shares (rarest first)."""
+
+    index: int
+    score: float
+    shared: tuple[str, ...]
+
+
+def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Related]:
+    """The papers most like the `seeds` (indices into the index's papers), best first.
+
+    Each seed's words are weighted by how rare they are in the list (BM25's weight) and how
+    often the seed uses them; the papers that share the heaviest words come first, a long
+    abstract weighed down a little. The seeds themselves are not in the answer.
+    """
+    count = len(index)
+    if not seeds or count < 2:
+        return []
+    weights: dict[str, float] = {}
+    for seed in dict.fromkeys(seeds):
+        own = _seed_weights(index, seed, count)
+        top = max(own.values(), default=0.0)
+        for word, weight in own.items():
+            # Each seed counts alike, however long its abstract.
+            weights[word] = weights.get(word, 0.0) + weight / top
+    chosen = sorted(weights.items(), key=lambda item: (-item[1], item[0]))[:TERMS]
+    scores: dict[int, float] = {}
+    sharing: dict[int, list[str]] = {}
+    fields = (index.postings[TITLE], index.postings[METHOD], index.postings[ABSTRACT])
+    for word, weight in chosen:
+        papers: set[int] = set()
+        for postings in fields:
+            papers.update(postings.get(word, ()))
+        for paper in papers:
+            scores[paper] = scores.get(paper, 0.0) + weight
+            sharing.setdefault(paper, []).append(word)
+    for seed in seeds:
+        scores.pop(seed, None)
+    average = max(1.0, sum(map(len, map(_ABSTRACT, index.papers))) / count)
+    normalised = {
+        paper: score
+        * (_K1 + 1)
+        / (1 + _K1 * (1 - _B + _B * len(index.papers[paper].abstract) / average))
+        for paper, score in scores.items()
+    }
+    best = sorted(normalised, key=lambda paper: (-normalised[paper], paper))[:limit]
+    return [
+        Related(paper, normalised[paper], tuple(sharing[paper][:_SHARED_SHOWN])) for paper in best
+    ]
+
+
+def _seed_weights(index: WordIndex, seed: int, count: int) -> dict[str, float]:
+    """Each word of one paper: its BM25 rarity in the list times its saturated use count."""
+    paper = index.papers[seed]
+    uses = Counter(words(paper.abstract))
+    if paper.method:
+        uses.update(words(paper.method))
+    if not paper.title_derived:
+        for word in words(paper.title):
+            uses[word] += _TITLE_BOOST
+    weights: dict[str, float] = {}
+    limit = max(3, count // _TOO_COMMON)
+    for word, used in uses.items():
+        if len(word) < 3 or word.isdigit() or word in _PLAIN_WORDS:
+            continue
+        found = max(
+            len(index.postings[TITLE].get(word, ())), len(index.postings[ABSTRACT].get(word, ()))
+        )
+        if found < 2 or found > limit:  # only this paper has it, or most do
+            continue
+        rarity = math.log(1 + (count - found + 0.5) / (found + 0.5))
+        weights[word] = rarity * used * (_K1 + 1) / (used + _K1)
+    return weights

@@ -1,0 +1,92 @@
+"""`paperdeck search` with papers missing some words, and `paperdeck related`, as run."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperdeck.cli.browse import NO_PAPER_HAS_ALL, SOME_WORDS_DIVIDER
+
+
+def run(*args: str, notes: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PAPERDECK_NOTES=str(notes))
+    return subprocess.run(
+        [sys.executable, "-m", "paperdeck", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def notes(tmp_path: Path) -> Path:
+    return tmp_path / "notes.json"
+
+
+def test_search_json_marks_which_papers_have_every_word(notes: Path) -> None:
+    result = run("search", "speculative rollout", "--json", "--limit", "0", notes=notes)
+    assert result.returncode == 0, result.stderr
+    hits = json.loads(result.stdout)
+    assert [hit["match"] for hit in hits] == ["all"] + ["some"] * (len(hits) - 1)
+    assert hits[0]["title"].startswith("BubbleSpec") and len(hits) >= 2
+    assert "SafeSpec" in hits[1]["title"]
+
+
+def test_all_terms_keeps_only_full_matches(notes: Path) -> None:
+    result = run("search", "speculative rollout", "--json", "--all-terms", notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert [hit["match"] for hit in json.loads(result.stdout)] == ["all"]
+    nothing = run("search", "speculative decoding diffusion", "--all-terms", notes=notes)
+    assert nothing.returncode == 0 and nothing.stdout == ""
+
+
+def test_the_text_output_prints_the_divider(notes: Path) -> None:
+    lines = run("search", "speculative rollout", notes=notes).stdout.splitlines()
+    assert "BubbleSpec" in lines[0]
+    assert lines[1] == SOME_WORDS_DIVIDER
+    assert "SafeSpec" in lines[2]
+    lines = run("search", "speculative decoding diffusion", notes=notes).stdout.splitlines()
+    assert lines[0] == NO_PAPER_HAS_ALL and len(lines) > 1
+
+
+def test_related_lists_the_papers_that_share_rare_words(notes: Path) -> None:
+    result = run("related", "4", "--json", "--limit", "3", notes=notes)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert len(found) == 3
+    assert all(hit["position"] != 4 for hit in found)
+    safe = next(hit for hit in found if hit["title"].startswith("SafeSpec"))
+    assert {"speculative", "decoding"} <= set(safe["shared"])
+    text = run("related", "4", "--limit", "3", notes=notes).stdout.splitlines()
+    assert len(text) == 3 and any("SafeSpec" in line and "speculative" in line for line in text)
+
+
+def test_related_to_the_starred_papers(notes: Path) -> None:
+    assert run("mark", "4", "star", notes=notes).returncode == 0
+    assert run("mark", "12", "star", notes=notes).returncode == 0
+    result = run("related", "--starred", "--json", notes=notes)
+    assert result.returncode == 0, result.stderr
+    positions = [hit["position"] for hit in json.loads(result.stdout)]
+    assert positions and 4 not in positions and 12 not in positions
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("related",), "name one paper"),
+        (("related", "4", "--starred"), "name one paper"),
+        (("related", "--starred"), "no paper in these lists is starred"),
+        (("related", "zzzzzzzz"), "no paper with that id"),
+    ],
+)
+def test_related_bad_input_is_one_line(args: tuple[str, ...], expected: str, notes: Path) -> None:
+    result = run(*args, notes=notes)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("paperdeck: ") and expected in lines[0]
