@@ -68,6 +68,8 @@ class ScholarlyServer:
         self.page_cap = page_cap
         self.faults: dict[str, list[Fault]] = {api: [] for api in APIS}
         self.seen: list[Seen] = []
+        self.delay = 0.0
+        """Seconds every answer waits (a slow network, for watching progress)."""
         self._lock = threading.Lock()
         self._index: dict[str, set[int]] = {}
         self._counts: list[Counter[str]] = []
@@ -249,6 +251,7 @@ class ScholarlyServer:
                     time.sleep(fault.delay)
                     self._send(fault.status, "application/json", fault.body, fault.headers)
                     return
+                time.sleep(server.delay)
                 status, kind, body = server.answer(api, "/" + rest, params)
                 self._send(status, kind, body, {})
 

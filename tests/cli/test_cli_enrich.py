@@ -315,3 +315,15 @@ def test_online_runs_as_a_command(web: ScholarlyServer, tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "15 matched online" in result.stderr
     assert len((tmp_path / "icml.meta.jsonl").read_text(encoding="utf-8").splitlines()) == 15
+
+
+def test_online_adds_to_the_sidecar_of_a_list_read_from_the_list_store(
+    web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listing = seed_list(tmp_path)
+    assert main(["list", str(listing)]) == 0  # the list is now kept in the store
+    capsys.readouterr()
+    assert main(["enrich", "--online", "--source", "openalex", str(listing)]) == 0
+    assert "wrote icml.meta.jsonl" in capsys.readouterr().err
+    lines = (tmp_path / "icml.meta.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 15

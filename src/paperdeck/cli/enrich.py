@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     # Only loading a list with sources needs the matcher; `paperdeck --help` should not.
     from paperdeck.core.enrich import EnrichReport, Match
     from paperdeck.core.enrich.online import OnlineReport
+    from paperdeck.core.library import Library
 
 _SHOWN_TITLE = 70
 ONLINE_SOURCES = ("openalex", "arxiv", "s2", "crossref")
@@ -187,7 +188,7 @@ def run_online(args: argparse.Namespace) -> int:
     if not report.matched and (report.unreachable or report.interrupted):
         warn(f"{report.unreachable or 'enrich: interrupted'}; nothing changed")
         return 2 if report.unreachable else 130
-    written = _write_online(args, library.lists, report)
+    written = _write_online(args, library, report)
     _print_online_summary(report, written)
     if report.unreachable:
         warn(f"{report.unreachable}; kept the {len(report.matched)} matches made before")
@@ -221,9 +222,9 @@ class _Progress:
             self.shown = False
 
 
-def _write_online(args: argparse.Namespace, lists: list[Any], report: OnlineReport) -> str:
+def _write_online(args: argparse.Namespace, library: Library, report: OnlineReport) -> str:
     """Write the matches (-o: every paper as JSON Lines; else each list's sidecar); say where."""
-    from paperdeck.core.enrich.sidecar import add_to_sidecar
+    from paperdeck.core.enrich.sidecar import save_matches
 
     if args.output is not None:
         lines = (
@@ -231,21 +232,8 @@ def _write_online(args: argparse.Namespace, lists: list[Any], report: OnlineRepo
         )
         _write_file(args.output, lines)
         return str(args.output)
-    written: list[str] = []
-    start = 0
-    for raw in lists:
-        papers = report.papers[start : start + len(raw.records)]
-        start += len(raw.records)
-        records = [report.matched[p.id] for p in papers if p.id in report.matched]
-        if not records:
-            continue
-        try:
-            written.append(add_to_sidecar(raw.path, records).name)
-        except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) else "not UTF-8"
-            raise PaperdeckError(
-                f"{raw.path.name}: cannot update its metadata file: {reason or error}"
-            ) from None
+    saved = save_matches(library.lists, library.counts, report.papers, report.matched)
+    written = [path.name for path in saved]
     return ", ".join(written)
 
 

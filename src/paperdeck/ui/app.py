@@ -24,6 +24,7 @@ from paperdeck.core.resources import styles_dir
 from paperdeck.core.settings import Settings, load_settings, save_settings
 from paperdeck.ui.citation_flow import CitationFlow
 from paperdeck.ui.dialogs.help_screen import HelpScreen
+from paperdeck.ui.enrich_flow import EnrichFlow
 from paperdeck.ui.key_routing import follow_focus
 from paperdeck.ui.loading import Loader, LoadingFlow
 from paperdeck.ui.note_flow import NoteFlow
@@ -101,6 +102,7 @@ class PaperdeckApp(App[int]):
         self.search = SearchFlow(self)
         self.note_flow = NoteFlow(self, store, autosave_delay)
         self.citations = CitationFlow(self)
+        self.enrich = EnrichFlow(self)
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
@@ -178,6 +180,7 @@ class PaperdeckApp(App[int]):
         self.loading.start()
 
     def on_unmount(self) -> None:
+        self.enrich.stop()
         self._remove_signal_handlers()
 
     # -- state shared by the controllers ----------------------------------------------------
@@ -228,6 +231,7 @@ class PaperdeckApp(App[int]):
                 marked=len(self.paper_list.marked),
                 sort=SORT_MODES[self.settings.sort],
                 index_progress=self.search.index_progress,
+                activity=self.enrich.progress,
             )
         )
 
@@ -406,6 +410,12 @@ class PaperdeckApp(App[int]):
             "Export notes", "Write every note to a Markdown file", self.export_notes
         )
         yield SystemCommand("Open another list", "Open a paper list from a file", self.open_list)
+        yield SystemCommand(
+            "Look up titles online",
+            "Ask OpenAlex, arXiv, Semantic Scholar and Crossref about papers without a title "
+            "(a few words of each abstract are sent)",
+            self.enrich.start,
+        )
         with contextlib.suppress(ImportError):
             for name, label in self.format_names():
                 yield SystemCommand(

@@ -276,9 +276,10 @@ def apply_record(paper: Paper, record: Mapping[str, Any], match: Match) -> Paper
         online = record.get("online")
         if isinstance(online, dict) and online.get("source"):
             # A record `enrich --online` wrote: the web source and its own match confidence.
-            changes["meta_source"] = "matched:{} {}@{}".format(
-                online.get("source"), online.get("id") or "", online.get("confidence") or ""
-            ).replace(" @", "@")
+            confidence = online.get("confidence")
+            score = f"{confidence:.2f}" if isinstance(confidence, float | int) else "?"
+            name = " ".join(str(part) for part in (online["source"], online.get("id")) if part)
+            changes["meta_source"] = f"matched:{name}@{score}"
     return paper.with_changes(**changes) if changes else paper
 
 

@@ -116,10 +116,12 @@ def enrich_online(
     refresh: bool = False,
     notice: Notice = lambda message: None,
     progress: Progress = lambda done, total, matched: None,
+    stop: Callable[[], bool] = lambda: False,
 ) -> OnlineReport:
     """Ask the sources, in order, about each paper without metadata; keep what matches.
 
-    Stops early, keeping every match made so far, when a host cannot be reached or on Ctrl+C.
+    Stops early, keeping every match made so far, when a host cannot be reached, on Ctrl+C,
+    or when `stop()` turns true (checked between papers; the report is then `interrupted`).
     """
     report = OnlineReport(papers=list(papers))
     wanted = [at for at, paper in enumerate(papers) if needs_metadata(paper)]
@@ -130,6 +132,8 @@ def enrich_online(
     done = 0
     try:
         for at in wanted:
+            if stop():
+                raise KeyboardInterrupt
             paper = papers[at]
             found: tuple[Record, Match] | None = None
             for source in list(live):

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from paperdeck.core.errors import PaperdeckError
+from paperdeck.core.formats import RawList
 from paperdeck.core.library import SIDECAR_SUFFIX
+from paperdeck.core.model import Paper
 from paperdeck.core.plumbing.atomic_write import atomic_write
 
 
@@ -38,3 +41,30 @@ def _earlier_online_match(line: str, ids: set[str]) -> bool:
     except ValueError:
         return False
     return isinstance(record, dict) and "online" in record and str(record.get("id")) in ids
+
+
+def save_matches(
+    lists: Sequence[RawList],
+    counts: Sequence[int],
+    papers: Sequence[Paper],
+    matched: Mapping[str, dict[str, Any]],
+) -> list[Path]:
+    """Add each list's matches to its sidecar: `papers` are the lists' papers in order,
+    `counts[i]` of them from `lists[i]` (Library.counts; a list from the store has no records).
+    Returns the sidecars written; raises PaperdeckError naming one that cannot be written."""
+    written: list[Path] = []
+    start = 0
+    for raw, count in zip(lists, counts, strict=True):
+        own = papers[start : start + count]
+        start += count
+        records = [matched[paper.id] for paper in own if paper.id in matched]
+        if not records:
+            continue
+        try:
+            written.append(add_to_sidecar(raw.path, records))
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "it is not UTF-8"
+            raise PaperdeckError(
+                f"{sidecar_path(raw.path)}: cannot add the matches: {reason or error}"
+            ) from None
+    return written

@@ -23,6 +23,8 @@ class HeaderFacts:
     marked: int
     sort: str
     index_progress: float | None
+    activity: str | None = None
+    """A background job's progress ("online 12/40 · 9 matched")."""
 
 
 class HeaderBar(Static):
@@ -45,4 +47,6 @@ class HeaderBar(Static):
         parts.append((f"   sort: {facts.sort}", "$text-muted"))
         if facts.index_progress is not None:
             parts.append((f"   indexing {facts.index_progress:.0%}", "$text-warning"))
+        if facts.activity:
+            parts.append((f"   {one_line(facts.activity)}", "$text-warning"))
         self.update(Content.assemble(*parts), layout=False)

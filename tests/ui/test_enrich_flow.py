@@ -1,0 +1,136 @@
+"""Looking up titles online from the reader's palette, against a real HTTP server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from benchmarks.scholarly_server import ScholarlyServer
+
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import seeds_dir
+from paperdeck.ui.app import PaperdeckApp
+
+SEED_META = seeds_dir() / "icml2026.meta.jsonl"
+SCREENSHOTS = os.environ.get("PAPERDECK_SCREENSHOTS")
+"""A folder to keep the test's screenshots in (to look at them), when set."""
+
+
+def seed_records() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in SEED_META.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture
+def web(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[ScholarlyServer]:
+    with ScholarlyServer(seed_records()[:15]) as server:
+        for name, value in server.env().items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+        yield server
+
+
+def make_app(tmp_path: Path) -> PaperdeckApp:
+    listing = tmp_path / "talks.txt"
+    abstracts = [record["abstract"] for record in seed_records()]
+    listing.write_text("Talks 2026\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    store = NotesStore(tmp_path / "notes.json")
+    return PaperdeckApp(load_library([listing]), store, settings_file=tmp_path / "s.json")
+
+
+def header_text(app: PaperdeckApp) -> str:
+    return str(app.query_one("#header").render())
+
+
+def notices(app: PaperdeckApp) -> list[str]:
+    return [notification.message for notification in app._notifications]
+
+
+async def run_from_palette(app: PaperdeckApp, pilot: Any) -> None:
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*"titles online")
+    await pilot.pause(0.3)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def test_the_palette_looks_titles_up_with_progress_in_the_header(
+    web: ScholarlyServer, tmp_path: Path
+) -> None:
+    web.delay = 0.05
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.papers[0].title_derived
+        await run_from_palette(app, pilot)
+        seen_progress = ""
+        deadline = time.monotonic() + 60
+        while app.enrich.running and time.monotonic() < deadline:
+            if "online " in header_text(app):
+                if SCREENSHOTS and not seen_progress:
+                    app.save_screenshot(str(Path(SCREENSHOTS) / "enrich-progress-120x40.svg"))
+                seen_progress = header_text(app)
+            await asyncio.sleep(0.05)
+        assert not app.enrich.running
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "matched" in seen_progress and "/19" in seen_progress
+        assert "online" not in header_text(app)
+        records = seed_records()
+        assert [p.title for p in app.papers[:15]] == [r["title"] for r in records[:15]]
+        assert all(p.title_derived for p in app.papers[15:])
+        assert "Found 15 of 19 papers online; added to talks.meta.jsonl" in notices(app)
+        assert "InteractScience: Programmatic" in app.paper_list.render_line(0).text
+        assert "matched from OpenAlex W4100000000" in app.detail.text
+        if SCREENSHOTS:
+            app.save_screenshot(str(Path(SCREENSHOTS) / "enrich-online-120x40.svg"))
+    sidecar = tmp_path / "talks.meta.jsonl"
+    assert len(sidecar.read_text(encoding="utf-8").splitlines()) == 15
+
+
+async def test_offline_the_palette_says_so_and_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for name in ("OPENALEX", "ARXIV", "S2", "CROSSREF"):
+        monkeypatch.setenv(f"PAPERDECK_{name}_URL", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await run_from_palette(app, pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [message] = [m for m in notices(app) if "cannot reach" in m]
+        assert message.startswith(f"cannot reach 127.0.0.1:{port} (")
+        assert message.endswith("; nothing changed")
+        assert all(paper.title_derived for paper in app.papers)
+        assert "online" not in header_text(app)
+    assert not (tmp_path / "talks.meta.jsonl").exists()
+
+
+async def test_a_list_with_every_title_is_not_looked_up(
+    web: ScholarlyServer, tmp_path: Path
+) -> None:
+    app = PaperdeckApp(
+        load_library([seeds_dir() / "icml2026.txt"]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "s.json",
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        app.enrich.start()
+        await pilot.pause()
+        assert "Every paper already has its title and authors" in notices(app)
+        assert web.seen == []
