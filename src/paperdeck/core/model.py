@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
+from paperdeck.core.names import NAMES_FIELD, PersonName, names_of
+
 ReadingState = Literal["unread", "reading", "read"]
 
 
@@ -26,6 +28,7 @@ class Paper:
     """The abstract's sanitised source text (LaTeX and markdown left in)."""
     method: str | None = None
     authors: tuple[str, ...] = ()
+    """Display strings, given names first; `names` has their parts."""
     venue: str | None = None
     year: int | None = None
     url: str | None = None
@@ -35,6 +38,11 @@ class Paper:
     """Fields of the source record paperdeck has no slot for (pmlr_id, pages, arxiv ...)."""
     meta_source: str = "list"
     """Where title and authors came from: "derived", "list", "matched:SOURCE@0.97", "user"."""
+
+    @property
+    def names(self) -> tuple[PersonName, ...]:
+        """The authors in their parts: as the source gave them (kept in `extra`), else parsed."""
+        return names_of(self.authors, self.extra.get(NAMES_FIELD))
 
     def with_changes(self, **changes: Any) -> Paper:
         """A copy with some fields changed."""

@@ -1,0 +1,48 @@
+"""Citations of papers: BibTeX, BibLaTeX, RIS, CSL-JSON, keys, and APA or any CSL style."""
+
+from paperdeck.core.citations.bibtex import bibtex_escape, bibtex_name, bibtex_title
+from paperdeck.core.citations.keys import (
+    CITATION_KEY_FIELD,
+    KeyNotes,
+    citation_keys,
+    fold_ascii,
+    pattern_key,
+)
+from paperdeck.core.citations.output import (
+    DEFAULT_FORMAT,
+    FORMATS,
+    Citation,
+    cite,
+    cite_many,
+    format_label,
+    is_bibtex,
+    resolve_format,
+)
+from paperdeck.core.citations.record import describe_missing
+from paperdeck.core.citations.styles import OFFERED_STYLES, StyleError
+from paperdeck.core.citations.venues import Edition, venue_edition, venue_with_year
+
+__all__ = [
+    "CITATION_KEY_FIELD",
+    "DEFAULT_FORMAT",
+    "FORMATS",
+    "OFFERED_STYLES",
+    "Citation",
+    "Edition",
+    "KeyNotes",
+    "StyleError",
+    "bibtex_escape",
+    "bibtex_name",
+    "bibtex_title",
+    "citation_keys",
+    "cite",
+    "cite_many",
+    "describe_missing",
+    "fold_ascii",
+    "format_label",
+    "is_bibtex",
+    "pattern_key",
+    "resolve_format",
+    "venue_edition",
+    "venue_with_year",
+]

@@ -1,0 +1,255 @@
+"""BibTeX and BibLaTeX entries: titles with math kept and capitals protected, names in parts."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+from paperdeck.core.citations.record import Record, describe_missing
+from paperdeck.core.names import PersonName
+from paperdeck.core.text.render import latex_to_text
+
+# A dotless i with a combining accent ("Waı̈ss") has no composed form; an i does ("ï").
+_DOTLESS_I_ACCENT = re.compile("\u0131(?=[\u0300-\u036f])")
+BIBTEX_NEEDS = ("title (derived)", "authors", "year", "venue", "pages")
+"""What a BibTeX entry reports missing (in a `%` comment line before it)."""
+
+# `$...$` math the way pandoc finds it: no space just inside the dollars, no digit after.
+_MATH = re.compile(r"\$(?=[^\s$])(?:\\\$|[^$])*?(?<=[^\s\\])\$(?!\d)|\\\(.+?\\\)")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    escaped = False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _title_segments(title: str) -> list[tuple[bool, str]]:
+    """(is_math, text) pieces; math only when its braces balance."""
+    segments: list[tuple[bool, str]] = []
+    last = 0
+    for match in _MATH.finditer(title):
+        if not _balanced(match.group(0)):
+            continue
+        segments.append((False, title[last : match.start()]))
+        segments.append((True, match.group(0)))
+        last = match.end()
+    segments.append((False, title[last:]))
+    return [segment for segment in segments if segment[1]]
+
+
+def _is_sentence_case(words: list[str]) -> bool:
+    # Title Case capitalises most long words; sentence case leaves them lower, so a capital
+    # there marks a proper noun ("Markov") that BibTeX styles must not lower-case.
+    long_words = [word for word in words[1:] if len(word) >= 4 and word[0].isalpha()]
+    if len(long_words) < 3:
+        return False
+    lower = sum(1 for word in long_words if word[0].islower())
+    return lower >= 0.6 * len(long_words)
+
+
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ASCII_SPECIALS = {
+    "\\": "{\\textbackslash}",
+    "{": "{\\textbraceleft}",
+    "}": "{\\textbraceright}",
+    "~": "{\\textasciitilde}",
+    "^": "{\\textasciicircum}",
+    "&": "\\&",
+    "%": "\\%",
+    "$": "\\$",
+    "#": "\\#",
+    "_": "\\_",
+}
+_SPECIALS_RE = re.compile(r"[\\{}~^&%$#_]")
+
+
+@lru_cache(maxsize=1)
+def _latex_encoder() -> Any:
+    from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+    return UnicodeToLatexEncoder(
+        non_ascii_only=True,
+        replacement_latex_protection="braces-all",
+        unknown_char_policy="keep",
+        unknown_char_warning=False,
+    )
+
+
+def bibtex_escape(text: str, *, latex: bool = False) -> str:
+    """Text as a BibTeX value: specials escaped, braces balanced; non-ASCII kept or as LaTeX."""
+    text = unicodedata.normalize("NFC", _DOTLESS_I_ACCENT.sub("i", text))
+    escaped = _SPECIALS_RE.sub(lambda match: _ASCII_SPECIALS[match.group(0)], text)
+    if latex and not escaped.isascii():
+        escaped = str(_latex_encoder().unicode_to_latex(escaped))
+    return escaped
+
+
+def _protect_word(word: str, *, proper_noun: bool, method_words: frozenset[str]) -> bool:
+    if any(char.isupper() for char in word[1:]):
+        return True
+    if word in method_words:
+        return True
+    return proper_noun and word[0].isupper()
+
+
+def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) -> str:
+    """A title as a BibTeX value: math kept, specials escaped, acronyms and names in braces."""
+    segments = _title_segments(title)
+    texts = [
+        text.replace("{", "").replace("}", "") if "\\" not in text else text
+        for is_math, text in segments
+        if not is_math
+    ]
+    plain_words = _WORD.findall(" ".join(latex_to_text(text) for text in texts))
+    sentence_case = _is_sentence_case(plain_words)
+    method_words = frozenset(
+        word for word in _WORD.findall(method or "") if any(c.isupper() for c in word)
+    )
+    out: list[str] = []
+    first_word = True
+    after_colon = False
+    for index, (is_math, text) in enumerate(segments):
+        if is_math:
+            out.append("{" + text + "}")
+            first_word = False
+            continue
+        # A word glued to math ("G$^2$CN") is one name: keep its capitals.
+        math_before = index > 0
+        math_after = index + 1 < len(segments)
+        if "\\" in text or "{" in text:
+            text = latex_to_text(text).replace("{", "").replace("}", "")
+        position = 0
+        for match in _WORD.finditer(text):
+            between = text[position : match.start()]
+            out.append(bibtex_escape(between, latex=latex))
+            if ":" in between or "?" in between or "!" in between:
+                after_colon = True
+            word = match.group(0)
+            starts_phrase = first_word or after_colon
+            protect = _protect_word(
+                word, proper_noun=sentence_case and not starts_phrase, method_words=method_words
+            )
+            glued = (math_before and match.start() == 0) or (
+                math_after and match.end() == len(text)
+            )
+            protect = protect or (glued and not word.islower())
+            escaped = bibtex_escape(word, latex=latex)
+            if protect and re.fullmatch(r"[A-Z0-9]{2,}s", word):
+                out.append("{" + escaped[:-1] + "}s")
+            elif protect:
+                out.append("{" + escaped + "}")
+            else:
+                out.append(escaped)
+            first_word = False
+            after_colon = False
+            position = match.end()
+        out.append(bibtex_escape(text[position:], latex=latex))
+    return "".join(out)
+
+
+def bibtex_name(name: PersonName, *, latex: bool = False) -> str:
+    """A name as BibTeX reads it back in the same parts: "von Family, Jr, Given".
+
+    A family name of several capitalised words stays one family name in this form
+    ("Kleine Buening, Thomas"); a lower-case word that is not the particle, a comma or a word
+    "and" inside a part is braced; a literal name is braced whole.
+    """
+
+    def part(text: str) -> str:
+        value = bibtex_escape(text, latex=latex)
+        # A word "and" or a comma inside one part would split the name differently.
+        return "{" + value + "}" if re.search(r"\band\b|,", text, re.IGNORECASE) else value
+
+    if name.literal:
+        if name.literal == "et al.":
+            return "others"
+        return "{" + bibtex_escape(name.literal, latex=latex) + "}"
+    family = part(name.family)
+    if any(word[:1].islower() for word in name.family.split()[:-1]) and not family.startswith("{"):
+        # "Family" words BibTeX would take for a particle ("Torre y Ruiz"): one family name.
+        family = "{" + family + "}"
+    if name.particle:
+        family = part(name.particle) + " " + family
+    if not name.given and not name.suffix:
+        # A one-part name is BibTeX's last name only when it has no spaces left unbraced.
+        return family if " " not in family or family.startswith("{") else "{" + family + "}"
+    pieces = [family]
+    if name.suffix:
+        pieces.append(part(name.suffix))
+    pieces.append(part(name.given))
+    return ", ".join(pieces)
+
+
+def bibtex_entry(record: Record, *, latex: bool, biblatex: bool) -> str:
+    """One entry; `latex` writes non-ASCII as LaTeX; `biblatex` uses BibLaTeX's fields."""
+    fields: list[tuple[str, str]] = []
+
+    def add(name: str, value: str | None, *, raw: bool = False) -> None:
+        if value:
+            fields.append((name, value if raw else "{" + value + "}"))
+
+    add("title", bibtex_title(record.title, method=record.method, latex=latex))
+    add("author", " and ".join(bibtex_name(name, latex=latex) for name in record.authors))
+    edition = record.edition
+    booktitle = record.booktitle
+    add("booktitle", bibtex_escape(booktitle, latex=latex) if booktitle else None)
+    if record.pages:
+        first, last = record.pages
+        pages = first if first == last else f"{first}--{last}"
+        add("pages", bibtex_escape(pages, latex=latex))
+    if biblatex:
+        add("date", str(record.year) if record.year else None)
+    else:
+        add("year", str(record.year) if record.year else None)
+    if edition is not None:
+        editors = " and ".join(bibtex_name(name, latex=latex) for name in edition.editors)
+        add("editor", editors)
+        add("volume", edition.volume)
+        add("series", bibtex_escape(edition.series, latex=latex) if edition.series else None)
+        if biblatex:
+            add("venue", bibtex_escape(edition.location, latex=latex) if edition.location else None)
+            if edition.start and edition.end:
+                add("eventdate", f"{edition.start}/{edition.end}")
+        else:
+            if edition.start:
+                add("month", _MONTHS[int(edition.start[5:7]) - 1], raw=True)
+            add(
+                "address",
+                bibtex_escape(edition.location, latex=latex) if edition.location else None,
+            )
+        add(
+            "publisher",
+            bibtex_escape(edition.publisher, latex=latex) if edition.publisher else None,
+        )
+    add("pdf", record.pdf)
+    add("url", record.url)
+    if record.arxiv:
+        add("eprint", record.arxiv)
+        if biblatex:
+            add("eprinttype", "arxiv")
+        else:
+            add("archiveprefix", "arXiv")
+    entry_type = "inproceedings" if record.is_proceedings else "misc"
+    width = max(len(name) for name, _ in fields)
+    lines = [f"@{entry_type}{{{record.key},"]
+    lines.extend(f"  {name:<{width}} = {value}," for name, value in fields)
+    lines.append("}")
+    notes = [item for item in record.missing if item in BIBTEX_NEEDS]
+    if notes:
+        lines.insert(0, f"% paperdeck: {describe_missing(notes)}")
+    return "\n".join(lines)

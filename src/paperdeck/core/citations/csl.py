@@ -1,0 +1,58 @@
+"""CSL-JSON items (the CSL-JSON 1.0 schema): what citeproc-py renders every CSL style from."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paperdeck.core.citations.record import Record
+from paperdeck.core.names import PersonName
+
+
+def csl_name(name: PersonName) -> dict[str, str]:
+    """A name in CSL-JSON's parts; a literal name as {"literal": ...}."""
+    if name.literal:
+        return {"literal": name.literal}
+    item = {"family": name.family}
+    if name.given:
+        item["given"] = name.given
+    if name.particle:
+        item["non-dropping-particle"] = name.particle
+    if name.suffix:
+        item["suffix"] = name.suffix
+    return item
+
+
+def csl_item(record: Record) -> dict[str, Any]:
+    """One paper as a CSL-JSON item; only facts, never paperdeck's remarks."""
+    item: dict[str, Any] = {
+        "id": record.key,
+        "type": "paper-conference" if record.is_proceedings else "article",
+        "title": record.plain_title,
+    }
+    # "et al." from a BibTeX "and others" has no CSL-JSON form: the known names are cited.
+    authors = [csl_name(name) for name in record.authors if name.literal != "et al."]
+    if authors:
+        item["author"] = authors
+    if record.year:
+        item["issued"] = {"date-parts": [[record.year]]}
+    edition = record.edition
+    if record.booktitle:
+        item["container-title"] = record.booktitle
+    if edition is not None:
+        if edition.editors:
+            item["editor"] = [csl_name(name) for name in edition.editors]
+        if edition.series:
+            item["collection-title"] = edition.series
+        if edition.volume:
+            item["volume"] = edition.volume
+        if edition.publisher:
+            item["publisher"] = edition.publisher
+        item["event-title"] = f"{edition.name} ({edition.short} {edition.year})"
+        if edition.location:
+            item["event-place"] = edition.location
+    if record.pages:
+        first, last = record.pages
+        item["page"] = first if first == last else f"{first}-{last}"
+    if record.url:
+        item["URL"] = record.url
+    return item

