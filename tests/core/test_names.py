@@ -128,3 +128,19 @@ def test_the_bundled_metadata_writes_paper_16s_family_name_first() -> None:
     hubotter = next(p for p in papers if p.extra.get("pmlr_id") == "hubotter26a")
     assert "Thomas Kleine Buening" in hubotter.authors
     assert PersonName("Thomas", "Kleine Buening") in hubotter.names
+
+
+def test_a_bibtex_venue_line_names_its_year_once(tmp_path: Path) -> None:
+    path = tmp_path / "one.bib"
+    path.write_text(
+        "@inproceedings{k, title={T}, author={Ann Smith}, year={2021}, booktitle={Proceedings "
+        "of the 38th International Conference on Machine Learning (ICML 2021)}}\n",
+        encoding="utf-8",
+    )
+    paper = load_library([path]).papers[0]
+    assert paper.venue_line == (
+        "Proceedings of the 38th International Conference on Machine Learning (ICML 2021)"
+    )
+    assert paper.with_changes(venue="ICML").venue_line == "ICML 2021"
+    assert paper.with_changes(venue=None).venue_line == "2021"
+    assert paper.with_changes(year=None, venue=None).venue_line == ""

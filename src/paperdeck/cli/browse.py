@@ -112,7 +112,7 @@ def paper_header(paper: Paper) -> str:
         lines.append(f"Method:  {paper.method}")
     if paper.authors:
         lines.append(f"Authors: {', '.join(paper.authors)}")
-    venue = " ".join(part for part in (paper.venue, str(paper.year or "")) if part)
+    venue = paper.venue_line
     if venue:
         lines.append(f"Venue:   {venue}")
     lines.append(f"Id:      {paper.id}  (#{paper.position} in {paper.list_name})")

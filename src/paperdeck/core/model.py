@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
@@ -43,6 +44,15 @@ class Paper:
     def names(self) -> tuple[PersonName, ...]:
         """The authors in their parts: as the source gave them (kept in `extra`), else parsed."""
         return names_of(self.authors, self.extra.get(NAMES_FIELD))
+
+    @property
+    def venue_line(self) -> str:
+        """ "ICML 2021": the venue and the year, the year once when the venue names it already
+        ("Proceedings of ... (ICML 2021)" from a BibTeX booktitle)."""
+        venue = self.venue or ""
+        if self.year is None or re.search(rf"(?<!\d){self.year}(?!\d)", venue):
+            return venue
+        return f"{venue} {self.year}".strip()
 
     def with_changes(self, **changes: Any) -> Paper:
         """A copy with some fields changed."""

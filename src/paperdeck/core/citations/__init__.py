@@ -16,11 +16,12 @@ from paperdeck.core.citations.output import (
     cite_many,
     format_label,
     is_bibtex,
+    renders_with_csl,
     resolve_format,
 )
 from paperdeck.core.citations.record import describe_missing
 from paperdeck.core.citations.styles import OFFERED_STYLES, StyleError
-from paperdeck.core.citations.venues import Edition, venue_edition, venue_with_year
+from paperdeck.core.citations.venues import Edition, venue_edition
 
 __all__ = [
     "CITATION_KEY_FIELD",
@@ -42,7 +43,7 @@ __all__ = [
     "format_label",
     "is_bibtex",
     "pattern_key",
+    "renders_with_csl",
     "resolve_format",
     "venue_edition",
-    "venue_with_year",
 ]

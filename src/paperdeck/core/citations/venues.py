@@ -73,14 +73,6 @@ def known_venue_name(venue: str) -> str | None:
     return str(entry["name"]) if entry is not None else None
 
 
-def venue_with_year(venue: str | None, year: int | None) -> str:
-    """ "ICML 2021" for a venue line; a venue that already names its year keeps it once."""
-    text = venue or ""
-    if year is None or re.search(rf"(?<!\d){year}(?!\d)", text):
-        return text
-    return f"{text} {year}".strip()
-
-
 # What may surround a venue's name: "Proceedings of the 38th ...", a year. Anything more (a
 # workshop, a findings track) is another venue, whose facts venues.json does not hold.
 _VENUE_FRAME = re.compile(r"(?:proceedings of (?:the )?(?:(?:st|nd|rd|th) )?)?(?P<name>.+)")

@@ -200,7 +200,7 @@ class DetailPane(ScrollView, can_focus=True):
         if isinstance(authors, str):
             authors = [authors]
         field("Authors", ", ".join(str(a) for a in authors) if authors else "unknown", "")
-        venue = " ".join(part for part in (paper.venue or "", str(paper.year or "")) if part)
+        venue = paper.venue_line
         if venue:
             field("Venue", venue)
         field("Id", f"{paper.id}  ·  #{paper.position} in {paper.list_name}")

@@ -1,0 +1,126 @@
+"""The reader's citation formats: CSL styles in the `C` menu, any style typed in, `c` copying it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input, OptionList, Static
+
+from paperdeck.core.citations import citation_keys, cite_many
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.dialogs.format_dialog import FormatDialog
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> PaperdeckApp:
+    # No clipboard tool and no display: every copy ends in the dialog, and `last_copied`.
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("TMUX", raising=False)
+    return PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+
+
+async def settle(app: PaperdeckApp, pilot: object) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def option_labels(dialog: FormatDialog) -> list[str]:
+    options = dialog.query_one(OptionList)
+    return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+
+async def test_the_menu_offers_csl_styles_and_c_copies_ieee(
+    app: PaperdeckApp, tmp_path: Path
+) -> None:
+    async with app.run_test(size=(100, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("C")
+        dialog = app.screen
+        assert isinstance(dialog, FormatDialog)
+        labels = option_labels(dialog)
+        assert labels[:3] == ["BibTeX", "BibLaTeX", "APA 7"]
+        assert "CSL styles, rendered by citeproc-py" in labels
+        assert {"IEEE", "ACM", "Chicago author-date", "Nature"} <= set(labels)
+        ids = [
+            dialog.query_one(OptionList).get_option_at_index(i).id
+            for i in range(dialog.query_one(OptionList).option_count)
+        ]
+        # Down moves over the heading: IEEE is one step after CSL-JSON.
+        await pilot.press(*["down"] * (ids.index("ieee") - 1), "enter")
+        assert app.settings.citation_format == "ieee"
+        saved = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))
+        assert saved["citation_format"] == "ieee"
+        await pilot.press("j", "j", "j", "c")
+        await settle(app, pilot)
+        paper = app.papers[3]
+        expected = cite_many([paper], "ieee", keys=citation_keys(app.papers)).text
+        assert app.last_copied == expected + "\n"
+        assert app.last_copied.startswith("[1] ")
+        messages = [notification.message for notification in app._notifications]
+        assert "c now copies IEEE" in messages
+
+
+async def test_any_csl_style_typed_in_the_menu_and_an_unknown_one_refused(
+    app: PaperdeckApp,
+) -> None:
+    async with app.run_test(size=(100, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("C")
+        dialog = app.screen
+        assert isinstance(dialog, FormatDialog)
+        await pilot.press("tab")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"ieeee", "enter")
+        error = str(dialog.query_one("#format-error", Static).render())
+        assert re.fullmatch(
+            r"No CSL style 'ieeee'; did you mean ieee\? Any of \d{1,2},\d{3} style names, "
+            r"or a FILE\.csl\.",
+            error,
+        )
+        assert app.screen is dialog  # still open: the user corrects what was typed
+        field = dialog.query_one(Input)
+        field.value = "Elsevier-Harvard"
+        await pilot.press("enter")
+        assert app.settings.citation_format == "elsevier-harvard"
+        await pilot.press("space", "space", "c")
+        await settle(app, pilot)
+        lines = app.last_copied.strip().splitlines()
+        assert len(lines) == 2
+        keys = citation_keys(app.papers)
+        assert (
+            app.last_copied == cite_many(app.papers[:2], "elsevier-harvard", keys=keys).text + "\n"
+        )
+        # Reopened (after the no-clipboard dialog), the menu shows the typed style, highlighted.
+        await pilot.press("escape", "C")
+        dialog = app.screen
+        assert isinstance(dialog, FormatDialog)
+        options = dialog.query_one(OptionList)
+        assert options.highlighted is not None
+        assert options.get_option_at_index(options.highlighted).id == "elsevier-harvard"
+
+
+async def test_apa_names_the_editors_and_the_toast_names_what_is_missing(
+    app: PaperdeckApp,
+) -> None:
+    async with app.run_test(size=(100, 36)) as pilot:
+        await settle(app, pilot)
+        app.settings.citation_format = "APA"
+        anonymous = next(i for i, p in enumerate(app.papers) if not p.authors)
+        await pilot.press(*["j"] * anonymous, "c")
+        await settle(app, pilot)
+        assert "(eds.), Proceedings of the 43rd International Conference" in app.last_copied
+        assert "incomplete" not in app.last_copied and "unknown" not in app.last_copied
+        messages = [notification.message for notification in app._notifications]
+        assert "Incomplete citation: authors unknown; pages unknown" in messages
