@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -327,3 +329,39 @@ def test_online_adds_to_the_sidecar_of_a_list_read_from_the_list_store(
     assert "wrote icml.meta.jsonl" in capsys.readouterr().err
     lines = (tmp_path / "icml.meta.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 15
+
+
+def test_ctrl_c_keeps_what_was_matched_and_the_next_run_resumes(
+    web: ScholarlyServer, tmp_path: Path
+) -> None:
+    web.delay = 0.2  # a slow network: the run is still going when Ctrl+C comes
+    listing = seed_list(tmp_path)
+    command = [sys.executable, "-m", "paperdeck", "enrich", "--online", "--source", "openalex"]
+    process = subprocess.Popen(
+        [*command, str(listing)],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
+    deadline = time.monotonic() + 60
+    while len(web.requests_to("openalex")) < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    last = err.splitlines()[-1]
+    assert last.startswith("paperdeck: enrich: interrupted; kept the ") and "Traceback" not in err
+    kept = int(last.split("kept the ")[1].split()[0])
+    assert kept >= 3
+    sidecar = tmp_path / "icml.meta.jsonl"
+    assert len(sidecar.read_text(encoding="utf-8").splitlines()) == kept
+    # The next run asks only about the papers not yet answered.
+    asked = len(web.requests_to("openalex"))
+    web.delay = 0.0
+    result = subprocess.run(
+        [*command, str(listing)], capture_output=True, text=True, env=dict(os.environ), timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert "wrote icml.meta.jsonl" in result.stderr
+    assert len(sidecar.read_text(encoding="utf-8").splitlines()) == 15
+    assert len(web.requests_to("openalex")) - asked <= (19 - kept) * 2
