@@ -90,7 +90,8 @@ async def test_the_palette_looks_titles_up_with_progress_in_the_header(
         assert all(p.title_derived for p in app.papers[15:])
         assert "Found 15 of 19 papers online; added to talks.meta.jsonl" in notices(app)
         assert "InteractScience: Programmatic" in app.paper_list.render_line(0).text
-        assert "matched from OpenAlex W4100000000" in app.detail.text
+        assert "matched from OpenAlex W4100000000 (confidence 1.00)" in app.detail.text
+        assert "DOI      10.5555/paperdeck.test.0" in app.detail.text
         if SCREENSHOTS:
             app.save_screenshot(str(Path(SCREENSHOTS) / "enrich-online-120x40.svg"))
     sidecar = tmp_path / "talks.meta.jsonl"

@@ -208,6 +208,8 @@ class DetailPane(ScrollView, can_focus=True):
         links = ([url] if url else []) + [link for link in paper.links if link != url]
         for link in links:
             field("Link", link, "underline $text-accent")
+        if doi := paper.extra.get("doi"):
+            field("DOI", str(doi))
         corrected = [name for name in ("title", "authors", "url") if corrections.get(name)]
         field("Source", describe_source(paper.meta_source, corrected), "$text-muted")
         return Content("\n").join(lines)
