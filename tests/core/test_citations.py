@@ -655,3 +655,21 @@ def test_only_the_venue_itself_gets_its_proceedings_facts(venue: str, expected: 
 
     edition = venue_edition(venue, 2023)
     assert (edition.booktitle.split()[3] if edition else None) == expected
+
+
+def test_a_doi_from_the_metadata_is_cited_in_every_format_that_has_a_place_for_it() -> None:
+    import rispy
+
+    paper = make("Sparse Codes", ("Ann Smith",)).with_changes(
+        extra={"doi": "https://doi.org/10.5555/Sparse_Codes.1"}
+    )
+    bib = parse_bibtex(cite(paper, key="k").text).entries[0].fields_dict
+    assert bib["doi"].value == "10.5555/Sparse_Codes.1"
+    item = json.loads(cite(paper, "csljson", key="k").text)[0]
+    assert item["DOI"] == "10.5555/Sparse_Codes.1"
+    assert rispy.loads(cite(paper, "ris", key="k").text)[0]["doi"] == "10.5555/Sparse_Codes.1"
+    # APA 7 (apa.csl) links the DOI.
+    assert cite(paper, "apa", key="k").text.endswith("https://doi.org/10.5555/Sparse_Codes.1")
+    # Something that is not a DOI is left out rather than written into a field.
+    odd = paper.with_changes(extra={"doi": "see the paper}"})
+    assert "doi" not in cite(odd, key="k").text

@@ -238,6 +238,7 @@ def bibtex_entry(record: Record, *, latex: bool, biblatex: bool) -> str:
         )
     add("pdf", record.pdf)
     add("url", record.url)
+    add("doi", record.doi)
     if record.arxiv:
         add("eprint", record.arxiv)
         if biblatex:

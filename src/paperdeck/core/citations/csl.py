@@ -55,4 +55,6 @@ def csl_item(record: Record) -> dict[str, Any]:
         item["page"] = first if first == last else f"{first}-{last}"
     if record.url:
         item["URL"] = record.url
+    if record.doi:
+        item["DOI"] = record.doi
     return item

@@ -44,6 +44,7 @@ class Record:
     url: str | None
     pdf: str | None
     arxiv: str | None
+    doi: str | None
     method: str | None
     missing: tuple[str, ...]
 
@@ -102,6 +103,18 @@ def _arxiv_id(value: Any) -> str | None:
     return found.group(1) if found else None
 
 
+# No braces, backslashes, quotes, % or #: they would break a BibTeX value.
+_DOI = re.compile(
+    r"(?:https?://(?:dx\.)?doi\.org/|doi:)?(10\.\d{4,9}/[^\s{}\\\"<>%#]+)", re.IGNORECASE
+)
+
+
+def _doi(value: Any) -> str | None:
+    """A DOI ("10.1234/abc"), from a bare one, a doi: name or a doi.org link; else None."""
+    found = _DOI.fullmatch(clean_line(str(value or "")))
+    return found.group(1) if found else None
+
+
 def _safe_url(value: Any) -> str | None:
     text = clean_line(str(value or ""))
     if not re.match(r"https?://\S+$", text):
@@ -145,6 +158,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
         url=url,
         pdf=_safe_url(paper.extra.get("pdf")),
         arxiv=_arxiv_id(paper.extra.get("arxiv")),
+        doi=_doi(fixes.get("doi") or paper.extra.get("doi")),
         method=paper.method,
         missing=(),
     )

@@ -40,6 +40,8 @@ def ris_record(record: Record) -> str:
             lines.append(("EP", record.pages[1]))
     if edition is not None and edition.publisher:
         lines.append(("PB", edition.publisher))
+    if record.doi:
+        lines.append(("DO", record.doi))
     if record.url:
         lines.append(("UR", record.url))
     if record.pdf:
