@@ -42,6 +42,15 @@ def test_wheel_installs_and_runs_from_another_directory(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert len(result.stdout.splitlines()) == 19
+    # The citation data ships too: venues.json, paperdeck's text.csl, and the CSL styles package.
+    for style, start in (("text", "Jonas Hübotter, "), ("apa", "Hübotter, J., ")):
+        cited = subprocess.run(
+            [str(env_dir / "bin" / "paperdeck"), "cite", "16", "--style", style, "--notes",
+             str(tmp_path / "notes.json")],
+            cwd=elsewhere, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert cited.returncode == 0, cited.stderr
+        assert cited.stdout.startswith(start) and "Proceedings of the 43rd" in cited.stdout
     located = subprocess.run(
         [
             str(python),
