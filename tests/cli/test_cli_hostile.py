@@ -212,3 +212,35 @@ def test_note_edit_keeps_text_an_editor_saved_as_latin1(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "not UTF-8" in result.stderr and "Traceback" not in result.stderr
     assert ok("note", "2", LIST, "--notes", notes) == "Café crème, naïve — résumé\n"
+
+
+# -- show of hostile abstracts ----------------------------------------------------------------
+
+
+def test_show_renders_deep_nesting_and_a_huge_word(tmp_path: Path) -> None:
+    path = tmp_path / "hostile.txt"
+    deep = "\\emph{" * 300 + "deepest" + "}" * 300
+    path.write_text(f"ICML 2026 accepted papers\n\n{deep}\n\n{'w' * 3_000_000}\n", encoding="utf-8")
+    assert "deepest" in ok("show", "1", path, "--notes", tmp_path / "n.json")
+    shown = ok("show", "2", path, "--notes", tmp_path / "n.json", env={"COLUMNS": "80"})
+    wrapped = [line for line in shown.splitlines() if line and set(line) == {"w"}]
+    assert sum(map(len, wrapped)) == 3_000_000 and max(map(len, wrapped)) <= 80
+
+
+def test_long_paragraphs_wrap_as_textwrap_would() -> None:
+    import random
+    import textwrap
+
+    from paperdeck.cli.browse import _fill
+
+    rng = random.Random(19)
+    words = ["a", "paper", "on", "learning", "x" * 79, "representations", "é中"]
+    paragraph = " ".join(rng.choice(words) for _ in range(20_000))
+    assert len(paragraph) > 50_000
+    assert _fill(paragraph, 80) == textwrap.fill(paragraph, 80)
+    long_word = "y" * 100_001
+    assert _fill(f"start {long_word} end", 80).split("\n") == [
+        "start",
+        *[long_word[i : i + 80] for i in range(0, 100_001, 80)][:-1],
+        "y end",
+    ]

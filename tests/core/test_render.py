@@ -316,3 +316,90 @@ def test_bibtex_fields() -> None:
 def test_space_after_an_accent_macro_is_kept() -> None:
     assert latex_to_text(r"Jos\'e {van der} Berg") == "José van der Berg"
     assert latex_to_text(r"M{\"u}ller and Sch\"olkopf") == "Müller and Schölkopf"
+
+
+# -- hostile sources: bounded depth and linear work (issue 19, items 11 and 17) -------------
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "\\emph{" * 300 + "deep" + "}" * 300,
+        "\\textbf{" * 2000 + "deep" + "}" * 2000,
+        "{\\bf " * 500 + "deep" + "}" * 500,
+        "**" + "\\emph{" * 300 + "deep" + "}" * 300 + "**",
+        "$" + "x^{" * 400 + "deep" + "}" * 400 + "$",
+    ],
+    ids=["300 emph", "2000 textbf", "500 bf switches", "bold around 300 emph", "400 scripts"],
+)
+def test_deep_nesting_renders_without_recursion_error(source: str) -> None:
+    rendered = render_abstract(source)  # raised RecursionError at 300 levels
+    assert "deep" in rendered.text
+
+
+def _counting_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The length of every text run handed to pylatexenc from now on."""
+    from paperdeck.core.text import render
+
+    sizes: list[int] = []
+    original = render._Renderer.run
+
+    def run(self: render._Renderer, raw: str) -> None:
+        if "\\" in raw:
+            sizes.append(len(raw))
+        original(self, raw)
+
+    monkeypatch.setattr(render._Renderer, "run", run)
+    return sizes
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "\\" + "a" * 2_000_000,
+        "\\emph{a} $x^2$ **b** word " * 100_000,
+        ("\\alpha " * 10 + "\n\n") * 50_000,
+    ],
+    ids=["one 2 MB word", "2.4 MB of markup", "many paragraphs"],
+)
+def test_a_huge_source_is_rendered_in_bounded_pieces_and_keeps_its_text(
+    source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core.text.render import CHUNK_CHARS, MAX_RENDERED_CHARS
+
+    sizes = _counting_runs(monkeypatch)
+    rendered = render_abstract(source)
+    # pylatexenc (quadratic on long runs) never sees more than one piece at a time, and no
+    # more than the rendered part of the text in all.
+    assert max(sizes) <= CHUNK_CHARS and sum(sizes) <= MAX_RENDERED_CHARS
+    # Past the rendered part, the text is there as it stands.
+    assert rendered.text.endswith(source[MAX_RENDERED_CHARS:])
+    assert all(0 <= span.start < span.end <= len(rendered.text) for span in rendered.spans)
+
+
+def test_unclosed_groups_are_matched_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    from paperdeck.core.text import render
+
+    scans: list[int] = []
+    original = render._find_group_end
+
+    def scan(s: str, open_pos: int, end: int) -> int:
+        scans.append(end - open_pos)
+        return original(s, open_pos, end)
+
+    monkeypatch.setattr(render, "_find_group_end", scan)
+    rendered = render_abstract("\\emph{open " * 3000)
+    # Each unclosed group was scanned to the end of the text: 3,000 scans of ~30,000 chars.
+    assert sum(scans) < 10 * 30_000
+    assert rendered.text.count("open") == 3000
+
+
+def test_a_long_abstract_renders_as_one_piece_would() -> None:
+    # The longest of 100,000 real abstracts has 4,615 characters: one piece.
+    from paperdeck.core.text.render import CHUNK_CHARS
+
+    source = "We study $x^2$ and \\emph{very} **bold** claims. " * (4615 // 48)
+    assert len(source) <= CHUNK_CHARS
+    rendered = render_abstract(source)
+    assert rendered.text.count("x²") == source.count("$x^2$")
+    assert sum(1 for span in rendered.spans if span.style == "italic") == source.count("\\emph")

@@ -203,4 +203,34 @@ def _print_json(value: object) -> None:
 
 def _wrap(text: str) -> str:
     width = min(shutil.get_terminal_size((100, 24)).columns, 100)
-    return "\n".join(textwrap.fill(part, width) if part else "" for part in text.split("\n"))
+    return "\n".join(_fill(part, width) if part else "" for part in text.split("\n"))
+
+
+_PLAIN_WRAP_CHARS = 20_000
+"""Paragraphs longer than this are wrapped by a plain greedy loop instead of textwrap."""
+
+
+def _fill(paragraph: str, width: int) -> str:
+    if len(paragraph) <= _PLAIN_WRAP_CHARS:
+        return textwrap.fill(paragraph, width)
+    # textwrap takes seconds on megabytes, and splits a long word by copying what is left of
+    # it for every line (minutes for a 10 MB word): a greedy loop over the words is linear.
+    lines: list[str] = []
+    line: list[str] = []
+    used = -1
+    for word in paragraph.split():
+        if len(word) > width:
+            if line:
+                lines.append(" ".join(line))
+                line, used = [], -1
+            pieces = [word[start : start + width] for start in range(0, len(word), width)]
+            lines.extend(pieces[:-1])
+            word = pieces[-1]
+        if used + 1 + len(word) > width:
+            lines.append(" ".join(line))
+            line, used = [], -1
+        line.append(word)
+        used += 1 + len(word)
+    if line:
+        lines.append(" ".join(line))
+    return "\n".join(lines)

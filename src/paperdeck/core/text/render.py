@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any, Literal
@@ -357,6 +357,39 @@ _PROTECTING_BRACES_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9\- ]*)\}")
 _TEXT_PROTECT = "%&#_^$*`~'"
 _MATH_PROTECT = "%&#$"
 _MAX_MATH = 2000
+_MAX_DEPTH = 16
+"""Constructs nested deeper than this are rendered as plain text (300 nested \\emph{ ...)."""
+_MAX_BOLD = 500
+"""How far a `**` looks for its closing `**` (bold runs are a few words)."""
+_MAX_TRIES = 16
+"""How many candidate closers (`$`, `*`, `**`) an opener considers before it counts as text."""
+CHUNK_CHARS = 8000
+"""A longer source is rendered in pieces of at most this many characters, cut at spaces:
+every construct's search then spans one piece, so the work grows linearly with the text."""
+MAX_RENDERED_CHARS = 20_000
+"""Past this many characters the text is shown as it stands (the longest of 100,000 real
+abstracts has 4,615)."""
+
+
+def _group_ends(s: str) -> dict[int, int]:
+    """Every `{` of `s` that opens a group, and where it closes (-1: never), in one pass.
+
+    Escaped characters are skipped as _find_group_end skips them, so each answer is what
+    that scan would give from the same `{`.
+    """
+    ends: dict[int, int] = {}
+    stack: list[int] = []
+    for found in _BRACE_RE.finditer(s):
+        token = found.group()
+        if token == "{":
+            stack.append(found.start())
+            ends[found.start()] = -1
+        elif token == "}" and stack:
+            ends[stack.pop()] = found.start()
+    return ends
+
+
+_BRACE_RE = re.compile(r"\\.|[{}]", re.S)
 
 
 def _find_group_end(s: str, open_pos: int, end: int) -> int:
@@ -379,11 +412,20 @@ def _find_group_end(s: str, open_pos: int, end: int) -> int:
 
 
 class _Renderer:
-    def __init__(self) -> None:
+    def __init__(self, source: str) -> None:
         self.parts: list[str] = []
         self.length = 0
         self.spans: list[Span] = []
         self.scripts: list[str] = []
+        self.depth = 0
+        self.group_ends = _group_ends(source)
+
+    def group_end(self, s: str, open_pos: int, end: int) -> int:
+        """Index of the `}` matching the `{` at open_pos before `end`, or -1 (one lookup)."""
+        close = self.group_ends.get(open_pos)
+        if close is None:
+            return _find_group_end(s, open_pos, end)  # not a brace the first pass saw open
+        return close if close < end else -1
 
     def emit(self, text: str) -> None:
         if text:
@@ -425,6 +467,15 @@ class _Renderer:
         content = content.strip()
         if not content:
             return ""
+        if self.depth >= _MAX_DEPTH:  # scripts nested in scripts: x^{y^{z^{...}}}
+            return re.sub(r"\s+", " ", _crude_text(content)).strip()
+        self.depth += 1
+        try:
+            return self.math_text_of(content)
+        finally:
+            self.depth -= 1
+
+    def math_text_of(self, content: str) -> str:
         converter, known = _latex()
         prepared = self.prepare_scripts(_protect(content, _MATH_PROTECT))
         prepared = _fix_unknown_macros(_OPERATOR_RE.sub(r" \\\1", prepared), known)
@@ -485,7 +536,17 @@ class _Renderer:
         return "".join(out)
 
     def parse(self, s: str, start: int, end: int) -> None:
-        """Render s[start:end]."""
+        """Render s[start:end]; deeper than _MAX_DEPTH constructs, as one text run."""
+        if self.depth >= _MAX_DEPTH:
+            self.run(s[start:end])
+            return
+        self.depth += 1
+        try:
+            self.parse_constructs(s, start, end)
+        finally:
+            self.depth -= 1
+
+    def parse_constructs(self, s: str, start: int, end: int) -> None:
         run_start = pos = start
         while pos < end:
             m = _TOKEN_RE.search(s, pos, end)
@@ -528,7 +589,7 @@ class _Renderer:
             return close + 2
         if kind == "macro":
             name = m.group("macro")
-            close = _find_group_end(s, m.end(), end)
+            close = self.group_end(s, m.end(), end)
             if close < 0:
                 return -1
             flush()
@@ -544,7 +605,7 @@ class _Renderer:
             self.styled(_STYLE_MACROS[name], lambda: self.parse(s, m.end() + 1, close))
             return close + 1
         if kind == "switch":
-            close = _find_group_end(s, i, end)
+            close = self.group_end(s, i, end)
             if close < 0:
                 return -1
             flush()
@@ -562,7 +623,7 @@ class _Renderer:
         while after < end and s[after] == " ":
             after += 1
         if after < end and s[after] == "{":
-            text_close = _find_group_end(s, after, end)
+            text_close = self.group_end(s, after, end)
             if text_close > 0:
                 self.styled("link", lambda: self.parse(s, after + 1, text_close))
                 self.emit(" (")
@@ -592,9 +653,12 @@ class _Renderer:
             inner = i + 2
             if inner >= end or s[inner].isspace() or s[inner] == "*":
                 return -1
-            close = s.find("**", inner, end)
+            limit = min(end, inner + _MAX_BOLD)
+            close = s.find("**", inner, limit)
+            tries = 0
             while close > 0 and s[close - 1].isspace():
-                close = s.find("**", close + 2, end)
+                tries += 1
+                close = s.find("**", close + 2, limit) if tries < _MAX_TRIES else -1
             if close < 0 or "\n\n" in s[inner:close]:
                 return -1
             flush()
@@ -604,7 +668,7 @@ class _Renderer:
         if inner >= end or s[inner].isspace() or (i > 0 and s[i - 1].isalnum()):
             return -1
         close = inner
-        while True:
+        for _ in range(_MAX_TRIES):
             close = s.find("*", close + 1, min(end, inner + 300))
             if close < 0:
                 return -1
@@ -614,6 +678,8 @@ class _Renderer:
             if s[close - 1].isspace() or (close + 1 < end and s[close + 1].isalnum()):
                 continue
             break
+        else:
+            return -1
         flush()
         self.styled("italic", lambda: self.parse(s, inner, close))
         return close + 1
@@ -654,7 +720,7 @@ def _closing_dollar(s: str, i: int, end: int) -> int:
     limit = min(end, i + _MAX_MATH)
     first_close = -1
     j = i + 1
-    while True:
+    for _ in range(_MAX_TRIES):
         j = s.find("$", j, limit)
         if j < 0:
             break
@@ -675,15 +741,58 @@ def _closing_dollar(s: str, i: int, end: int) -> int:
 
 
 def render_abstract(source: str) -> RenderedText:
-    """The abstract as plain Unicode text with bold, italic, math, link and code spans."""
+    """The abstract as plain Unicode text with bold, italic, math, link and code spans.
+
+    Linear in the length of `source`: a long one is rendered in pieces (CHUNK_CHARS), and
+    past MAX_RENDERED_CHARS it is shown as it stands.
+    """
+    if not _FAST_PATH_RE.search(source) and not _PRIVATE_RE.search(source):
+        return RenderedText(source, ())
+    if len(source) <= CHUNK_CHARS:
+        return _render_piece(source)
+    texts: list[str] = []
+    spans: list[Span] = []
+    length = 0
+    for piece in _pieces(source[:MAX_RENDERED_CHARS]):
+        rendered = _render_piece(piece)
+        texts.append(rendered.text)
+        spans.extend(
+            Span(span.start + length, span.end + length, span.style) for span in rendered.spans
+        )
+        length += len(rendered.text)
+    texts.append(_PRIVATE_RE.sub("\ufffd", source[MAX_RENDERED_CHARS:]))
+    return RenderedText("".join(texts), tuple(spans))
+
+
+def _render_piece(source: str) -> RenderedText:
     if not _FAST_PATH_RE.search(source) and not _PRIVATE_RE.search(source):
         return RenderedText(source, ())
     source = _PRIVATE_RE.sub("\ufffd", source)
-    renderer = _Renderer()
+    renderer = _Renderer(source)
     renderer.parse(source, 0, len(source))
     text = "".join(renderer.parts)
     spans = sorted(renderer.spans, key=lambda span: (span.start, -span.end))
     return RenderedText(text, tuple(spans))
+
+
+def _pieces(source: str) -> Iterator[str]:
+    """`source` in pieces of at most CHUNK_CHARS, each cut after a blank line, a sentence or
+    a space in its second half when there is one there (a word is split only if very long)."""
+    start = 0
+    while len(source) - start > CHUNK_CHARS:
+        window_end = start + CHUNK_CHARS
+        middle = start + CHUNK_CHARS // 2
+        cut = -1
+        for mark in ("\n\n", ". ", " ", "\n"):
+            found = source.rfind(mark, middle, window_end)
+            if found >= 0:
+                cut = found + len(mark)
+                break
+        if cut <= start:
+            cut = window_end
+        yield source[start:cut]
+        start = cut
+    yield source[start:]
 
 
 def latex_to_text(source: str) -> str:
