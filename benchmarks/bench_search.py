@@ -77,6 +77,7 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
         if path is not None:
             out.extend(_quality_rows(_papers_from_jsonl(path), fzf))
     out.extend(_known_item_rows(paths))
+    out.extend(_related_rows(paths))
     return out
 
 
@@ -577,6 +578,59 @@ def _fts5_search(db: sqlite3.Connection, words: list[str]) -> list[int]:
         (query, KNOWN_ITEM_DEPTH),
     )
     return [int(row[0]) for row in rows]
+
+
+# ---- related papers ----
+
+
+RELATED_SEEDS = 300
+RELATED_TOP = 5
+
+
+def _related_rows(paths: dict[str, Path | None]) -> list[Row]:
+    """How often the 5 papers most like a paper share a word of its real title with it (the
+    list searched is title-less; titles come from the JSONL), against 5 papers at random."""
+    from paperdeck.core.library import load_library
+    from paperdeck.core.search.related import related
+
+    txt, jsonl = paths.get("icml5k_txt"), paths.get("icml5k_jsonl")
+    if txt is None or jsonl is None:
+        return []
+    titles = [json.loads(line)["title"] for line in jsonl.read_text("utf-8").splitlines() if line]
+    with _private_cache(off=True):
+        papers = load_library([txt], use_sidecar=False).papers
+        index = SearchIndex(papers).word_index
+    rng = random.Random(SAMPLE_SEED)
+    title_words = [set(_title_words(title, random.Random(0), 99)) for title in titles]
+    sharing: list[float] = []
+    any_shares = 0
+    chance: list[float] = []
+    elapsed: list[float] = []
+    for seed in rng.sample(range(len(papers)), min(RELATED_SEEDS, len(papers))):
+        own = title_words[seed]
+        started = time.perf_counter()
+        found = related(index, [seed], RELATED_TOP)
+        elapsed.append(time.perf_counter() - started)
+        shares = [bool(own & title_words[like.index]) for like in found]
+        sharing.append(sum(shares) / RELATED_TOP)
+        any_shares += any(shares)
+        others = rng.sample([i for i in range(len(papers)) if i != seed], RELATED_TOP)
+        chance.append(sum(bool(own & title_words[i]) for i in others) / RELATED_TOP)
+    elapsed.sort()
+    size = f"{len(papers):,}"
+    count = len(sharing)
+    name = f"related papers, {count} title-less papers: of the top {RELATED_TOP}"
+    return [
+        (f"{name}, share of those with a word of the paper's real title", mean(sharing), "", size),
+        (f"{name}, papers with at least one such", 100 * any_shares / count, "%", size),
+        (f"{name}: 5 papers at random, share with a title word", mean(chance), "", size),
+        ("related papers of one paper, p50", 1000 * statistics.median(elapsed), "ms", size),
+        ("related papers of one paper, p95", 1000 * _p95(elapsed), "ms", size),
+    ]
+
+
+def mean(values: list[float]) -> float:
+    return sum(values) / max(1, len(values))
 
 
 if __name__ == "__main__":

@@ -890,3 +890,22 @@ def test_related_papers_share_the_seeds_rarest_words() -> None:
     both = related(index, [0, 2], limit=5)
     assert {like.index for like in both} >= {1, 3} and not {0, 2} & {x.index for x in both}
     assert related(index, [], limit=3) == []
+
+
+def test_like_lists_the_paper_then_those_like_it() -> None:
+    papers = make(
+        [
+            ("Speculative decoding", "We draft tokens with a speculative drafter for decoding."),
+            ("Faster decoding", "A speculative drafter makes decoding faster."),
+            ("Graph kernels", "Kernels on graphs compare molecules."),
+        ]
+        + [(f"Filler {i}", "We study models and training.") for i in range(20)]
+    )
+    index = SearchIndex(papers)
+    assert found(index, f"like:{papers[0].id}")[:2] == [0, 1]
+    assert found(index, "like:1")[:2] == [0, 1]  # a position
+    assert found(index, f"like:{papers[0].id} !faster")[:1] == [0]
+    assert 1 not in found(index, f"like:{papers[0].id} !faster")
+    assert found(index, "like:nothing") == []
+    notes = {papers[2].id: Note(starred=True)}
+    assert found(index, "like:starred", annotations=notes)[:1] == [2]

@@ -71,3 +71,27 @@ async def test_when_no_paper_has_every_word_the_rule_says_so_on_top(tmp_path: Pa
         assert NO_FULL_MATCH_LABEL in _line(app, 0)
         assert "BubbleSpec" in _line(app, 1)
         assert app.current_paper is not None and app.current_paper.title.startswith("BubbleSpec")
+
+
+async def test_l_lists_the_papers_like_the_current_one(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("j", "j", "j")  # BubbleSpec, the fourth paper
+        assert app.current_paper is not None and app.current_paper.title.startswith("BubbleSpec")
+        await pilot.press("l")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.search_box.value == f"like:{app.papers[3].id}"
+        assert app.screen.focused is app.paper_list
+        rows = list(app.paper_list.rows)
+        assert rows[0] == 3  # the paper itself, then those like it
+        assert 11 in rows[1:4]  # SafeSpec: speculative decoding too
+        assert "BubbleSpec" in _line(app, 0) and "SafeSpec" in " ".join(
+            _line(app, y) for y in range(1, 4)
+        )
+        # Esc in the search field goes back to the whole list.
+        await pilot.press("slash", "escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(app.paper_list.rows) == 19

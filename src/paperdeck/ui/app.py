@@ -68,6 +68,7 @@ class PaperdeckApp(App[int]):
         Binding("C", "choose_format", "Cite format"),
         Binding("o", "open_link", "Open link"),
         Binding("R", "toggle_raw", "Raw abstract"),
+        Binding("l", "like_this", "Like this"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -294,6 +295,12 @@ class PaperdeckApp(App[int]):
 
     def action_focus_search(self) -> None:
         self.focus_now(self.search_box)
+
+    def action_like_this(self) -> None:
+        """List the papers most like the current one (a `like:` search the user can edit)."""
+        paper = self.current_paper
+        if paper is not None:
+            self.search_box.value = f"like:{paper.id}"
 
     def action_toggle_raw(self) -> None:
         self.detail.raw = not self.detail.raw

@@ -23,6 +23,7 @@ from paperdeck.core.search.rank import (
     sorted_all,
     totals_steps,
 )
+from paperdeck.core.search.related import related
 from paperdeck.core.search.spans import tokens_match
 from paperdeck.core.search.steps import CHUNK
 from paperdeck.core.search.terms import EXACT, FIELD_WEIGHT, KIND_WEIGHT, TermHits, TermMatcher
@@ -30,6 +31,8 @@ from paperdeck.core.search.word_index import TITLE, WordIndex
 from paperdeck.core.text.fold import raw_tokens, words
 
 _UNPARSED = Query("", (), None)
+LIKE_LIMIT = 50
+"""How many papers `like:` lists besides its seeds: the closest, not all that share a word."""
 _ABSTRACT = attrgetter("abstract")
 
 
@@ -259,6 +262,8 @@ class Evaluator:
             return TermHits(self._flag(atom, annotations))
         if atom.field == "venue":
             return TermHits(self._venue(atom))
+        if atom.field == "like":
+            return TermHits(self._like(atom, annotations))
         if atom.field in ("tag", "note"):
             return TermHits((yield from self._annotation_term(atom, annotations, clock)))
         hits = yield from self._terms.term_steps(atom, clock)
@@ -302,6 +307,30 @@ class Evaluator:
             ):
                 found[i] = 0.0
         return found
+
+    def _like(self, term: Term, annotations: Mapping[str, Annotation] | None) -> dict[int, float]:
+        """`like:ID` (an id, or a position in the list) or `like:starred`: that paper (or the
+        starred ones) first, then the papers most like it (see `related`)."""
+        index = self._index
+        ref = term.text.strip()
+        if ref.lower() == "starred":
+            seeds = [
+                i
+                for paper_id, entry in (annotations or {}).items()
+                if entry.starred and (i := index.ids.get(paper_id)) is not None
+            ]
+        else:
+            seed = index.ids.get(ref)
+            if seed is None and ref.isdecimal() and 0 < int(ref) <= len(index):
+                seed = int(ref) - 1
+            seeds = [] if seed is None else [seed]
+        if not seeds:
+            return {}
+        found = related(index, seeds, LIKE_LIMIT)
+        top = found[0].score if found else 1.0
+        scores = {like.index: like.score for like in found}
+        scores.update(dict.fromkeys(seeds, 2 * top))
+        return scores
 
     def _venue(self, term: Term) -> dict[int, float]:
         wanted = tuple(word.lower() for word in term.words)

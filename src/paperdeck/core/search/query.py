@@ -8,7 +8,7 @@ from typing import Literal
 
 from paperdeck.core.text.fold import words
 
-TermField = Literal["any", "title", "author", "venue", "note", "tag"]
+TermField = Literal["any", "title", "author", "venue", "note", "tag", "like"]
 TermMode = Literal["fuzzy", "exact", "phrase"]
 FlagName = Literal["starred", "unread", "reading", "read", "note", "tags"]
 
@@ -19,6 +19,7 @@ _FIELDS: dict[str, TermField] = {
     "venue": "venue",
     "note": "note",
     "tag": "tag",
+    "like": "like",
 }
 _IS_FLAGS: dict[str, FlagName] = {
     "starred": "starred",
