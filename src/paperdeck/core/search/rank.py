@@ -245,6 +245,9 @@ def frequency_steps(
     `counted` holds, per word clause, the text counted in a paper's lower-cased abstract, the
     clause's scores and its weight.
     """
+    counted = [item for item in counted if item[0]]
+    if not counted:
+        return
     head = ranked[:_FREQUENCY_HEAD]
     k1, b = _K1, _B
     for count, i in enumerate(head):
