@@ -403,6 +403,8 @@ def test_every_known_paper_is_matched_and_no_title_is_wrong(
     assert first.authors == tuple(records[0]["authors"])
     assert re.fullmatch(r"matched:OpenAlex W41000000\d\d@(1\.00|0\.9\d)", first.meta_source)
     assert report.matched[first.id]["openalex"] == "W4100000000"
+    assert first.extra["online"]["source"] == "OpenAlex"  # for citations to name the source
+    assert first.extra["online"]["id"] == "W4100000000"
     assert report.matched[first.id]["abstract"] == first.abstract
 
 

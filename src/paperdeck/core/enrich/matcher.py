@@ -35,11 +35,11 @@ MAX_COMPARED_CHARS = 4000
 
 Shingle = tuple[str, str, str]
 # Fields with a slot of their own, and those `paperdeck enrich` writes about the paper itself
-# (so its output can serve as a source without its bookkeeping leaking into `extra`).
+# (so its output can serve as a source without its bookkeeping leaking into `extra`). An online
+# match's `online` (source, identifier, confidence) does go to `extra`: citations name the source.
 _NOT_EXTRA = frozenset(
     {"title", "authors", "abstract", "year", "venue", "url"}
     | {"position", "id", "title_derived", "method", "links", "list", "meta_source", "match"}
-    | {"online"}
 )
 
 
