@@ -27,6 +27,7 @@ class Arxiv:
 
     base_url: str
     interval: float = 3.0
+    max_queries: int = 1
     name: str = "arxiv"
     label: str = "arXiv"
 

@@ -29,6 +29,8 @@ class Source(Protocol):
     label: str
     """The name users read: OpenAlex, arXiv, Semantic Scholar."""
     base_url: str
+    max_queries: int
+    """Word sets tried per paper: a second set costs arXiv another 3 s, so it tries one."""
 
     def search(self, client: PoliteClient, words: Sequence[str], limit: int) -> list[Record]:
         """Up to `limit` candidate records (raises Garbage, GaveUp, Unreachable)."""

@@ -191,7 +191,7 @@ class _Run:
         candidates = []
         seen: set[str] = set()
         try:
-            for query in attempts:
+            for query in attempts[: source.max_queries]:
                 for record in source.search(self.client, query, CANDIDATES_PER_QUERY):
                     identifier = str(record["online"]["id"])
                     if identifier not in seen:

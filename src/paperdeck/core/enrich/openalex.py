@@ -29,6 +29,7 @@ class OpenAlex:
     api_key: str | None = None
     interval: float = 0.1
     """The polite pool allows ten requests a second."""
+    max_queries: int = 2
     name: str = "openalex"
     label: str = "OpenAlex"
 

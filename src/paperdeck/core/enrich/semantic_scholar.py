@@ -20,6 +20,7 @@ class SemanticScholar:
     base_url: str
     api_key: str | None = None
     interval: float = 1.0
+    max_queries: int = 2
     name: str = "s2"
     label: str = "Semantic Scholar"
 
