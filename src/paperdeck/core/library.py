@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,10 +84,28 @@ def methods_and_titles(abstracts: Sequence[str]) -> list[tuple[str | None, str]]
     return [method_and_title(abstract) for abstract in abstracts]
 
 
-def papers_from_raw(raw: RawList) -> list[Paper]:
-    """Turn one list's records into papers: ids, method names, derived titles, links."""
+def papers_from_raw(raw: RawList, report: PartReport | None = None) -> list[Paper]:
+    """Turn one list's records into papers: ids, method names, derived titles, links.
+
+    Titles are derived a batch at a time; `report` gets the papers made so far after each.
+    """
     records = raw.records
     ids = assign_ids([_identity_text(record) for record in records])
+    papers: list[Paper] = []
+    for start in range(0, len(records), _BATCH):
+        papers.extend(_papers_of(raw, records[start : start + _BATCH], ids, start))
+        if report is not None:
+            report(papers, len(records))
+    return papers
+
+
+_BATCH = 1024
+"""Papers titled between two progress reports (~50 ms)."""
+
+
+def _papers_of(
+    raw: RawList, records: list[dict[str, Any]], ids: list[str], offset: int
+) -> list[Paper]:
     venue = raw.venue or None
     abstracts = [str(record.get("abstract") or "") for record in records]
     entries: list[tuple[str | None, str] | None] = [None] * len(records)
@@ -95,7 +115,8 @@ def papers_from_raw(raw: RawList) -> list[Paper]:
         entries[at] = derived_entry
     papers: list[Paper] = []
     for position, (record, paper_id, abstract, entry) in enumerate(
-        zip(records, ids, abstracts, entries, strict=True), start=1
+        zip(records, ids[offset : offset + len(records)], abstracts, entries, strict=True),
+        start=offset + 1,
     ):
         method, derived = entry if entry is not None else (None, "(untitled)")
         links = find_links(abstract) if "http" in abstract else ()
@@ -140,6 +161,43 @@ def _as_year(value: Any) -> int | None:
     except (TypeError, ValueError):
         return None
     return year if 1000 <= year <= 9999 else None
+
+
+Progress = Callable[[list[Paper], int], None]
+"""Told, on the loading thread, the papers loaded so far (in order: each call's list starts with
+the previous one's) and how many the lists opened so far hold in all."""
+PartReport = Callable[[list[Paper], int], None]
+"""Told the papers of one list made so far and how many the list holds."""
+REPORT_EVERY = 0.25
+"""Seconds between two progress reports (the first one comes at once)."""
+_progress: ContextVar[Progress | None] = ContextVar("paperdeck_load_progress", default=None)
+
+
+@contextmanager
+def reporting_progress(progress: Progress) -> Iterator[None]:
+    """Loads run in this block hand `progress` the papers loaded so far, so a reader can show
+    the first rows of a big list while the rest is read. A list matched against metadata is
+    reported only whole (matching changes its papers)."""
+    token = _progress.set(progress)
+    try:
+        yield
+    finally:
+        _progress.reset(token)
+
+
+class _Reporter:
+    """Turns one list's partial papers into throttled reports of the whole library so far."""
+
+    def __init__(self, progress: Progress, before: list[Paper]) -> None:
+        self._progress = progress
+        self._before = before
+        self._last = -1.0
+
+    def __call__(self, papers: list[Paper], total: int) -> None:
+        now = time.monotonic()
+        if now - self._last >= REPORT_EVERY:
+            self._last = now
+            self._progress([*self._before, *papers], len(self._before) + total)
 
 
 def sidecar_for(path: Path) -> Path | None:
@@ -206,7 +264,9 @@ def _load_library(
             sources.append(read_list(sidecar))
         # Matching against metadata reads the abstracts.
         with_abstracts = abstracts or bool(sources)
-        raw, papers, key, store = _open_list(path, fmt, store, with_abstracts, messages)
+        progress = _progress.get()
+        report = _Reporter(progress, library.papers) if progress and not sources else None
+        raw, papers, key, store = _open_list(path, fmt, store, with_abstracts, messages, report)
         if not with_abstracts and not raw.records:
             library.abstracts_loaded = False
         library.lists.append(raw)
@@ -222,7 +282,12 @@ def _load_library(
 
 
 def _open_list(
-    path: Path, fmt: str | None, store: ListStore | None, abstracts: bool, messages: list[str]
+    path: Path,
+    fmt: str | None,
+    store: ListStore | None,
+    abstracts: bool,
+    messages: list[str],
+    report: PartReport | None = None,
 ) -> tuple[RawList, list[Paper], str | None, ListStore | None]:
     """One list's papers, from the store when it keeps this list's bytes, else read and kept.
 
@@ -236,7 +301,7 @@ def _open_list(
             found = store.info(key)
             if found is not None:
                 count, info = found
-                papers = store.papers(key, count, name, with_abstracts=abstracts)
+                papers = store.papers(key, count, name, with_abstracts=abstracts, report=report)
                 warnings = [w.replace(PATH_MARK, str(path)) for w in info.warnings]
                 raw = RawList(
                     path, name, info.format, info.header, info.venue, info.year, [], warnings
@@ -247,7 +312,7 @@ def _open_list(
         except StoreUnavailable as error:
             store = _given_up(store, error, messages)
     raw = read_list(path, fmt)
-    papers = papers_from_raw(raw)
+    papers = papers_from_raw(raw, report)
     if store is not None and key is not None and list_key(path, fmt) == key:
         info = ListInfo(
             raw.format,

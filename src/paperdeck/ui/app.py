@@ -215,7 +215,7 @@ class PaperdeckApp(App[int]):
 
     def _list_title(self) -> str:
         if self.loading.loading:
-            return f"Loading {self.loading.label}…"
+            return self.loading.title()
         names = [raw.header or raw.name for raw in self.library.lists]
         return " + ".join(names) if names else "paperdeck"
 
@@ -224,7 +224,8 @@ class PaperdeckApp(App[int]):
         self._header.show(
             HeaderFacts(
                 title=self._list_title(),
-                loading=self.loading.loading,
+                # Once the first rows show, the header counts them as it does a loaded list.
+                loading=self.loading.loading and not self.loading.shown_so_far,
                 total=len(self.papers),
                 filtered=self.search.filtered,
                 noted=noted,

@@ -1,4 +1,5 @@
-"""Loading lists into the reader: a load on its own thread, the loading line, swapping libraries."""
+"""Loading lists into the reader: a load on its own thread, the loading line, the first rows
+of a big list while the rest loads, swapping libraries."""
 
 from __future__ import annotations
 
@@ -8,17 +9,22 @@ import contextvars
 import gc
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.geometry import Size
 from textual.timer import Timer
 from textual.widgets import Input
+from textual.worker import Worker
 
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.notes_panel import NoteEditor
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
+    from paperdeck.core.model import Paper
+    from paperdeck.core.search.query import Query
     from paperdeck.ui.app import PaperdeckApp
 
 LOADING_TICK = 0.3
@@ -26,11 +32,30 @@ LOADING_TICK = 0.3
 LOADING_FRAMES = ("·  ", "·· ", "···", " ··", "  ·", "   ")
 
 
+class LoadedSoFar:
+    """The latest papers a load reported (from its thread), taken by the reader's timer."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._latest: tuple[list[Paper], int] | None = None
+
+    def __call__(self, papers: list[Paper], total: int) -> None:
+        with self._lock:
+            self._latest = (papers, total)
+
+    def take(self) -> tuple[list[Paper], int] | None:
+        """The papers reported since the last take and the total expected, or None."""
+        with self._lock:
+            latest, self._latest = self._latest, None
+        return latest
+
+
 class BackgroundLoad:
     """A load that starts at once on its own thread; `wait` gives its library or its error."""
 
     def __init__(self, load: Callable[[], Library]) -> None:
         self._load = load
+        self.so_far = LoadedSoFar()
         self._done = threading.Event()
         self._lock = threading.Lock()
         self._callbacks: list[Callable[[], None]] = []
@@ -39,8 +64,11 @@ class BackgroundLoad:
         threading.Thread(target=self._run, name="paperdeck-load", daemon=True).start()
 
     def _run(self) -> None:
+        from paperdeck.core.library import reporting_progress
+
         try:
-            self._library = self._load()
+            with reporting_progress(self.so_far):
+                self._library = self._load()
         except BaseException as error:  # handed to whoever waits, which reports it
             self._error = error
         finally:
@@ -82,6 +110,15 @@ class LoadingFlow:
         self._frame = 0
         self.panes_deferred = False
         """True between a load's list paint and the deferred paint of the panes."""
+        self._so_far = LoadedSoFar()
+        self.shown_so_far = 0
+        """Papers of the loading list already shown (0 before the first rows)."""
+        self.expected = 0
+        """How many papers the loading lists hold, as far as the load knows."""
+        self._indexed_so_far = 0
+        self._indexing: Worker[None] | None = None
+        self.index_covers = 0
+        """Papers the last index finished while loading covers (its results are shown)."""
 
     @property
     def loading(self) -> bool:
@@ -104,12 +141,67 @@ class LoadingFlow:
             # Start after the first paint: the loader competes for the GIL.
             self.app.call_after_refresh(self._start_thread)
 
+    def title(self) -> str:
+        """The header's title while loading: what, and how far."""
+        if self.shown_so_far:
+            return f"Loading {self.label}… {self.shown_so_far:,} of {self.expected:,}"
+        return f"Loading {self.label}…"
+
     def _tick(self) -> None:
         frame = LOADING_FRAMES[self._frame % len(LOADING_FRAMES)]
         self._frame += 1
         paper_list = self.app.paper_list
         paper_list.empty_text = f"Loading {one_line(self.label)} {frame}"
         paper_list.refresh()
+        source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
+        reported = source.take()
+        if reported is not None and self.loader is not None:
+            self._show_so_far(*reported)
+        if self.shown_so_far:
+            self._index_so_far()
+
+    def _show_so_far(self, papers: list[Paper], total: int) -> None:
+        """Show the papers loaded so far: the first time as a new list, then growing it.
+
+        Each report starts with the papers of the one before, so rows, results and the cursor
+        stay valid as it grows; a load that starts again (a damaged store) starts over here.
+        """
+        from paperdeck.core.library import Library
+
+        app = self.app
+        if not papers:
+            return
+        paper_list = app.paper_list
+        if not self.shown_so_far or app.papers[0] is not papers[0]:
+            query = app.search_box.value
+            app.set_papers(Library(papers=papers, lists=[]))
+            paper_list.empty_text = "No papers"
+            paper_list.set_papers(papers)
+            if query:
+                app.search_box.value = query  # the query typed while loading applies
+            self._indexed_so_far = 0
+            app.show_current()
+        else:
+            app.papers = app.library.papers = papers
+            app.paper_ids.update(paper.id for paper in papers[self.shown_so_far :])
+            paper_list.papers = papers
+            if app.search.filtered is None:
+                # Longer, without moving the cursor or the view.
+                paper_list.rows = range(len(papers))
+                paper_list.virtual_size = Size(0, len(papers))
+                paper_list.refresh()
+        self.shown_so_far, self.expected = len(papers), max(total, len(papers))
+        app.update_header()
+
+    def _index_so_far(self) -> None:
+        """While a query is typed, search covers the rows loaded so far: they are indexed, and
+        again each time they have doubled since (a build started over with every report would
+        never finish)."""
+        if self._note_index_done() or not self.app.search.query.strip():
+            return
+        if self.shown_so_far >= 2 * self._indexed_so_far:
+            self._indexed_so_far = self.shown_so_far
+            self._indexing = self.app.search.build_index()
 
     def _take_background_load(self) -> None:
         from paperdeck.core.errors import PaperdeckError
@@ -131,9 +223,12 @@ class LoadingFlow:
         from paperdeck.core.errors import PaperdeckError
 
         assert self.loader is not None
+        from paperdeck.core.library import reporting_progress
+
         load = self.loader.wait if isinstance(self.loader, BackgroundLoad) else self.loader
         try:
-            library = load()
+            with reporting_progress(self._so_far):
+                library = load()
         except PaperdeckError as error:
             self.error = str(error)
             self.app.call_from_thread(self.app.exit, 2)
@@ -164,8 +259,16 @@ class LoadingFlow:
         app = self.app
         freeze_long_lived()  # before the list's paint
         app.note_flow.save_open_note()
-        app.set_papers(library)
+        carried = self._carried_over(library)
+        # The query typed while loading is put back without an event: its results so far stay
+        # shown until the whole list's index answers.
+        with app.search_box.prevent(Input.Changed):
+            app.set_papers(library)
+            if carried is not None:
+                app.search_box.value = carried.query
         self.loader = None
+        self.shown_so_far = self._indexed_so_far = self.index_covers = 0
+        self._indexing = None
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -175,8 +278,40 @@ class LoadingFlow:
         # The list and its counts paint first; the panes, warnings and index follow.
         self.panes_deferred = True
         app.paper_list.set_papers(app.papers)
+        if carried is not None:
+            carried.restore(app)
         app.update_header()
         app.call_after_refresh(self._after_list_paint, library.warnings)
+
+    def _note_index_done(self) -> bool:
+        """Whether an index of the rows so far is being built; notes what a finished one covers."""
+        if self._indexing is None:
+            return False
+        if self._indexing.is_finished:
+            self.index_covers = self._indexed_so_far
+            return False
+        return True
+
+    def _carried_over(self, library: Library) -> _ShownWhileLoading | None:
+        """What the user did with the rows shown while loading, when the loaded library
+        begins with those same papers (it does unless the load had to start over)."""
+        app = self.app
+        shown = app.papers
+        if not self.shown_so_far or not shown or not library.papers:
+            return None
+        if library.papers[0] is not shown[0]:
+            return None
+        paper_list = app.paper_list
+        self._note_index_done()
+        return _ShownWhileLoading(
+            query=app.search_box.value,
+            filtered=app.search.filtered,
+            parsed=app.search.parsed,
+            rows=paper_list.rows,
+            current=paper_list.paper_index,
+            marked=set(paper_list.marked),
+            searched=self.index_covers,
+        )
 
     def _after_list_paint(self, warnings: Sequence[str]) -> None:
         self.panes_deferred = False
@@ -184,6 +319,34 @@ class LoadingFlow:
         for message in warnings:
             self.app.notify(one_line(message), severity="warning", markup=False)
         self.app.search.build_index()
+
+
+@dataclass
+class _ShownWhileLoading:
+    """The query, results, cursor and marks of the rows shown while a list loaded."""
+
+    query: str
+    filtered: int | None
+    parsed: Query | None
+    rows: Sequence[int]
+    current: int | None
+    marked: set[int]
+    searched: int
+
+    def restore(self, app: PaperdeckApp) -> None:
+        """Put them back over the whole list (each loaded row keeps its index in it)."""
+        paper_list = app.paper_list
+        paper_list.marked.update(self.marked)
+        search = app.search
+        search.query = self.query
+        if self.filtered is not None and self.query.strip():
+            search.filtered, search.parsed = self.filtered, self.parsed
+            paper_list.set_rows(self.rows, keep_paper=self.current)
+            search.set_status(
+                f"results from the first {self.searched:,} papers: the rest is being indexed"
+            )
+        elif self.current is not None:
+            paper_list.set_rows(range(len(app.papers)), keep_paper=self.current)
 
 
 def _call_soon(

@@ -10,7 +10,7 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,9 +164,17 @@ class ListStore:
         return count, info
 
     def papers(
-        self, key: str, count: int, list_name: str, *, with_abstracts: bool = True
+        self,
+        key: str,
+        count: int,
+        list_name: str,
+        *,
+        with_abstracts: bool = True,
+        report: Callable[[list[Paper], int], None] | None = None,
     ) -> list[Paper]:
-        """Every paper of a stored list (abstracts "" unless asked for); Damaged drops it."""
+        """Every paper of a stored list (abstracts "" unless asked for); Damaged drops it.
+
+        `report` gets the papers read so far, and the count, after each chunk."""
         columns = f"number, count, {_HEAD_SELECT}, head_sum, abstracts_sum"
         if with_abstracts:
             columns += ", abstracts"
@@ -176,6 +184,8 @@ class ListStore:
                 self._query(f"SELECT {columns} FROM chunks WHERE key = ? ORDER BY number", key)
             ):
                 papers.extend(_chunk_papers(row, key, number, len(papers) + 1, list_name))
+                if report is not None:
+                    report(papers, count)
             if len(papers) != count or len({paper.id for paper in papers}) != count:
                 raise Damaged("a list's count or ids")
         except Damaged:

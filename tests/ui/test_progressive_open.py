@@ -1,0 +1,141 @@
+"""A big list's first rows show while the rest loads; search covers what is loaded and the query
+and its results carry over to the whole list."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from paperdeck.core import library as library_module
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+from paperdeck.core.titles.derive import method_and_title
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.loading import BackgroundLoad
+
+PAPERS = 3000
+EARLY, LATE = 5, 2500
+"""Two papers that mention a quokka: one among the first rows, one loaded later."""
+
+
+@pytest.fixture
+def big_list(tmp_path: Path) -> Path:
+    text = bundled_list().read_text(encoding="utf-8")
+    abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    papers = [f"{abstracts[i % len(abstracts)]} (Variant {i}.)" for i in range(PAPERS)]
+    for at in (EARLY, LATE):
+        papers[at] += " A quokka was consulted."
+    path = tmp_path / "big.txt"
+    path.write_text("A big list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def held_after_first_batch(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Titles for the first batch come at once; the rest wait until the event is set."""
+    release = threading.Event()
+    calls = 0
+
+    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str]]:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            release.wait(30)
+        return [method_and_title(abstract) for abstract in abstracts]
+
+    monkeypatch.setattr(library_module, "methods_and_titles", gated)
+    monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    return release
+
+
+def header_text(app: PaperdeckApp) -> str:
+    return str(app.query_one("#header").render())
+
+
+def shown_rows(app: PaperdeckApp) -> list[int]:
+    return list(app.paper_list.rows)
+
+
+async def wait_until(pilot: object, condition: object, rounds: int = 300) -> None:
+    for _ in range(rounds):
+        if callable(condition) and condition():
+            return
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+    raise AssertionError("the reader never got there")
+
+
+async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
+    tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
+) -> None:
+    pending = BackgroundLoad(lambda: load_library([big_list]))
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="big.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            # The first batch is on screen, the load is still running, the header says how far.
+            assert app.loading.loading
+            first = app.papers[0]
+            assert len(app.papers) == 1024
+            assert f"Loading big.txt… 1,024 of {PAPERS:,}" in header_text(app)
+            assert app.current_paper is first
+            assert first.title in app.detail.text
+            rows_on_screen = [app.paper_list.render_line(y).text for y in range(3)]
+            assert first.title[:25] in rows_on_screen[0]
+            assert app.papers[1].title[:25] in rows_on_screen[1]
+            await pilot.press("j")
+            assert app.current_paper is app.papers[1]
+
+            # A search while loading finds what is loaded, and nothing from the rest.
+            await pilot.press("slash", *"quokka")
+            await wait_until(pilot, lambda: app.search.filtered == 1)
+            assert shown_rows(app) == [EARLY]
+            assert "1 / 1024" in header_text(app).replace(",", "")
+
+            held_after_first_batch.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            # The whole list: the query stays, and once indexed it finds the later paper too.
+            assert app.search_box.value == "quokka"
+            assert app.papers[0] is first
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            assert sorted(shown_rows(app)) == [EARLY, LATE]
+            assert f"2 / {PAPERS}" in header_text(app)
+    finally:
+        held_after_first_batch.set()
+
+
+async def test_the_cursor_kept_while_loading_stays_on_its_paper(
+    tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
+) -> None:
+    pending = BackgroundLoad(lambda: load_library([big_list]))
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="big.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await pilot.press("j", "j", "j")
+            chosen = app.current_paper
+            assert chosen is app.papers[3]
+            held_after_first_batch.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            await pilot.pause(0.1)
+            assert len(app.papers) == PAPERS
+            assert app.current_paper is chosen
+            assert chosen.title in app.detail.text
+    finally:
+        held_after_first_batch.set()
