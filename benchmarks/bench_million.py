@@ -1,0 +1,95 @@
+"""Benchmark rows at 1,000,000 papers, made by reshuffling sentences of the 100k abstracts:
+first open (read, ids, titles, kept in the list store), reopen, reopen without abstracts, one
+paper — each in a process of its own, with its peak resident memory. Slow (minutes): run it by
+name, `benchmarks/run.py --only bench_million`."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+Row = tuple[str, float, str, str]
+PAPERS = 1_000_000
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_MEASURE = """
+import json, resource, sys, time
+from pathlib import Path
+from paperdeck.core.library import load_library, load_paper
+path, what = Path(sys.argv[1]), sys.argv[2]
+started = time.perf_counter()
+if what == "paper":
+    paper, _ = load_paper([path], "777777")
+    count = 1
+else:
+    count = len(load_library([path], abstracts=what != "listing").papers)
+seconds = time.perf_counter() - started
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": seconds, "peak_mib": peak, "count": count}))
+"""
+
+
+def make_list(source: Path, target: Path, papers: int = PAPERS, seed: int = 16) -> None:
+    """`papers` abstracts, each as many sentences as a random real one, drawn from all of them."""
+    text = source.read_text(encoding="utf-8")
+    abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    lengths: list[int] = []
+    sentences: list[str] = []
+    for abstract in abstracts:
+        parts = _SENTENCE_END.split(" ".join(abstract.split()))
+        lengths.append(len(parts))
+        sentences.extend(parts)
+    rng = random.Random(seed)
+    with target.open("w", encoding="utf-8") as out:
+        out.write("A million reshuffled abstracts\n\n")
+        for start in range(0, papers, 10_000):
+            block = []
+            for _ in range(min(10_000, papers - start)):
+                block.append(" ".join(rng.choices(sentences, k=rng.choice(lengths))))
+            out.write("\n\n".join(block))
+            out.write("\n\n")
+
+
+def _measure(path: Path, what: str, cache: str) -> dict[str, float]:
+    env = {**os.environ, "PAPERDECK_CACHE": cache}
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, str(path), what],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def rows(paths: dict[str, Path | None]) -> list[Row]:
+    source = paths.get("conf100k_txt")
+    if source is None:
+        return []
+    out: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="paperdeck-million-") as scratch:
+        listing = Path(scratch) / "million.txt"
+        started = time.perf_counter()
+        make_list(source, listing)
+        size = f"{PAPERS:,}"
+        made = time.perf_counter() - started
+        out.append(("1M: make the list (not paperdeck)", made, "s", size))
+        out.append(("1M: list file size", listing.stat().st_size / 2**20, "MiB", size))
+        cache = str(Path(scratch) / "cache")
+        for what, label in (
+            ("all", "first open (read + ids + titles + store)"),
+            ("all", "reopen from the list store"),
+            ("listing", "reopen without abstracts (list)"),
+            ("paper", "one paper (show)"),
+        ):
+            found = _measure(listing, what, cache)
+            out.append((f"1M: {label}", found["seconds"], "s", size))
+            out.append((f"1M: {label}, peak memory", found["peak_mib"], "MiB", size))
+    return out
