@@ -63,8 +63,9 @@ def _measure(path: Path, what: str, cache: str) -> dict[str, float]:
         capture_output=True,
         text=True,
         env=env,
-        check=True,
     )
+    if done.returncode != 0:
+        raise RuntimeError(f"{what}: {done.stderr.strip()[-2000:]}")
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 

@@ -103,7 +103,7 @@ def test_a_huge_file_is_refused_by_its_size_before_it_is_read(tmp_path: Path) ->
         handle.write(LIST.read_bytes())
         handle.truncate(3 << 30)
     line = refused("list", huge)
-    assert "larger than any paper list (the limit is 512 MB)" in line
+    assert "larger than any paper list (the limit is 2 GB)" in line
     export = tmp_path / "huge.md"
     with export.open("wb") as handle:
         handle.truncate(1 << 30)

@@ -104,8 +104,9 @@ def sniff_format(path: Path, head: bytes) -> str:
 # ---------------------------------------------------------------------------- bytes and text
 
 
-MAX_LIST_BYTES = 512 << 20
-"""The largest paper list read: 100,000 papers with long abstracts take about 150 MB."""
+MAX_LIST_BYTES = 2 << 30
+"""The largest paper list read: 100,000 papers with long abstracts take about 150 MB, and
+1,000,000 (a size paperdeck is measured at) about 1.1 GB."""
 
 
 def check_list_file(path: Path) -> None:
