@@ -62,12 +62,13 @@ async def run_from_palette(app: PaperdeckApp, pilot: Any) -> None:
     await pilot.pause()
 
 
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
 async def test_the_palette_looks_titles_up_with_progress_in_the_header(
-    web: ScholarlyServer, tmp_path: Path
+    web: ScholarlyServer, tmp_path: Path, size: tuple[int, int]
 ) -> None:
     web.delay = 0.05
     app = make_app(tmp_path)
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.papers[0].title_derived
@@ -77,8 +78,12 @@ async def test_the_palette_looks_titles_up_with_progress_in_the_header(
         while app.enrich.running and time.monotonic() < deadline:
             if "online " in header_text(app):
                 if SCREENSHOTS and not seen_progress:
-                    app.save_screenshot(str(Path(SCREENSHOTS) / "enrich-progress-120x40.svg"))
+                    name = f"enrich-progress-{size[0]}x{size[1]}.svg"
+                    app.save_screenshot(str(Path(SCREENSHOTS) / name))
                 seen_progress = header_text(app)
+                # Visible: the line as painted, not only the header's text.
+                painted = app.query_one("#header").render_line(0).text
+                assert "online " in painted and "matched" in painted
             await asyncio.sleep(0.05)
         assert not app.enrich.running
         await app.workers.wait_for_complete()
@@ -90,10 +95,12 @@ async def test_the_palette_looks_titles_up_with_progress_in_the_header(
         assert all(p.title_derived for p in app.papers[15:])
         assert "Found 15 of 19 papers online; added to talks.meta.jsonl" in notices(app)
         assert "InteractScience: Programmatic" in app.paper_list.render_line(0).text
-        assert "matched from OpenAlex W4100000000 (confidence 1.00)" in app.detail.text
-        assert "DOI      10.5555/paperdeck.test.0" in app.detail.text
+        detail = " ".join(app.detail.text.split())
+        assert "matched from OpenAlex W4100000000 (confidence 1.00)" in detail
+        assert "DOI 10.5555/paperdeck.test.0" in detail
         if SCREENSHOTS:
-            app.save_screenshot(str(Path(SCREENSHOTS) / "enrich-online-120x40.svg"))
+            name = f"enrich-online-{size[0]}x{size[1]}.svg"
+            app.save_screenshot(str(Path(SCREENSHOTS) / name))
     sidecar = tmp_path / "talks.meta.jsonl"
     assert len(sidecar.read_text(encoding="utf-8").splitlines()) == 15
 

@@ -44,9 +44,10 @@ class HeaderBar(Static):
             )
         if facts.marked:
             parts.append((f" · {facts.marked} marked", "$text-warning"))
+        if facts.activity:
+            # Before the sort order: at 80 columns the end of the line is cut off.
+            parts.append((f"   {one_line(facts.activity)}", "$text-warning"))
         parts.append((f"   sort: {facts.sort}", "$text-muted"))
         if facts.index_progress is not None:
             parts.append((f"   indexing {facts.index_progress:.0%}", "$text-warning"))
-        if facts.activity:
-            parts.append((f"   {one_line(facts.activity)}", "$text-warning"))
         self.update(Content.assemble(*parts), layout=False)
