@@ -209,13 +209,17 @@ def partial_steps(
         if not optional:
             continue
         weight = rarity(count, hits.size_estimate())
-        scores = yield from hits.scores_steps(clock)
-        added = dict(zip(scores, map(mul, scores.values(), repeat(weight)), strict=True))
+        added = yield from _weighted_scores_steps(hits, weight, clock)
         if totals:
-            both = added.keys() & totals.keys()
-            summed = {i: totals[i] + added[i] for i in both}
+            both = list(added.keys() & totals.keys())
+            for start in range(0, len(both), CHUNK):
+                chunk = both[start : start + CHUNK]
+                summed = map(add, map(totals.__getitem__, chunk), map(added.__getitem__, chunk))
+                added.update(zip(chunk, summed, strict=True))
+                if clock.due():
+                    yield
+                    clock.reset()
             totals.update(added)
-            totals.update(summed)
         else:
             totals = added
         if clock.due():
@@ -227,8 +231,39 @@ def partial_steps(
         if not optional:
             scores = yield from hits.scores_steps(clock)
             totals = {i: total + weight * scores[i] for i, total in totals.items() if i in scores}
+    if clock.due():
+        yield
+        clock.reset()
     ranked = sorted(totals, key=totals.__getitem__, reverse=True)
     return ranked, totals
+
+
+def _weighted_scores_steps(
+    hits: TermHits, weight: float, clock: Clock
+) -> Generator[None, None, dict[int, float]]:
+    """A clause's scores times `weight`, built from its tiers where it has them (no unweighted
+    copy), a chunk per step."""
+    weighted: dict[int, float] = {}
+    if hits.tiers is not None and not hits.has_scores():
+        # Lowest first: a paper in several tiers keeps its best.
+        for tier_weight, docs in sorted(hits.tiers, key=lambda item: item[0]):
+            for start in range(0, len(docs), CHUNK):
+                weighted.update(dict.fromkeys(docs[start : start + CHUNK], tier_weight * weight))
+                if clock.due():
+                    yield
+                    clock.reset()
+        return weighted
+    scores = yield from hits.scores_steps(clock)
+    keys = list(scores)
+    for start in range(0, len(keys), CHUNK):
+        chunk = keys[start : start + CHUNK]
+        weighted.update(
+            zip(chunk, map(mul, map(scores.__getitem__, chunk), repeat(weight)), strict=True)
+        )
+        if clock.due():
+            yield
+            clock.reset()
+    return weighted
 
 
 def frequency_steps(
