@@ -34,15 +34,16 @@ def code_version() -> str:
     """
     global _code_version
     if _code_version is None:
-        from paperdeck.core import formats, ids, library
+        from paperdeck.core import formats, ids, library, names
         from paperdeck.core.store import columns
         from paperdeck.core.text import render, sanitize
         from paperdeck.core.titles import derive
 
         hasher = hashlib.sha1()
         try:
-            for module in (formats, ids, library, columns, render, sanitize, derive):
-                hasher.update(Path(module.__file__ or "").read_bytes())
+            for module in (formats, ids, library, names, columns, render, sanitize, derive):
+                for source in _sources(Path(module.__file__ or "")):
+                    hasher.update(source.read_bytes())
         except OSError:
             _code_version = ""
             return _code_version
@@ -50,6 +51,13 @@ def code_version() -> str:
         hasher.update(sys.version.encode("utf-8", "replace"))
         _code_version = hasher.hexdigest()[:24]
     return _code_version
+
+
+def _sources(module_file: Path) -> list[Path]:
+    """A module's source file, or every source file of a package (its `__init__.py` given)."""
+    if module_file.name == "__init__.py":
+        return sorted(module_file.parent.rglob("*.py"))
+    return [module_file]
 
 
 def list_key(path: Path, fmt: str | None) -> str | None:

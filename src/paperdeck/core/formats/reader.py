@@ -1,0 +1,85 @@
+"""Reading a list: its format from the name or the first bytes, then that format's reader."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from paperdeck.core.errors import LoadError
+from paperdeck.core.formats.bibtex_lists import read_bib
+from paperdeck.core.formats.csv_lists import csv_delimiter, read_csv
+from paperdeck.core.formats.decoding import as_utf8_or_legacy, read_bytes
+from paperdeck.core.formats.json_lists import read_json, read_jsonl
+from paperdeck.core.formats.plain_text import read_txt
+from paperdeck.core.formats.raw_list import FORMAT_NAMES, HEAD_BYTES, RawList
+from paperdeck.core.formats.records import names_a_paper
+from paperdeck.core.text.sanitize import clean_line
+
+_EXTENSIONS = {
+    ".txt": "txt",
+    ".text": "txt",
+    ".md": "txt",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".bib": "bib",
+    ".bibtex": "bib",
+    ".csv": "csv",
+    ".tsv": "csv",
+}
+
+
+def read_list(path: Path, fmt: str | None = None) -> RawList:
+    """Read one paper list; `fmt` (one of FORMAT_NAMES) overrides the extension and sniffing."""
+    path = Path(path)
+    if fmt is not None and fmt not in FORMAT_NAMES:
+        raise LoadError(f"{path}: unknown format {fmt!r} (choose from {', '.join(FORMAT_NAMES)})")
+    data = read_bytes(path)
+    data = as_utf8_or_legacy(path, data)
+    fmt = fmt or sniff_format(path, data[:HEAD_BYTES])
+    raw = RawList(path, clean_line(path.stem), fmt, None, None, None, [])
+    try:
+        _READERS[fmt](raw, data)
+    except RecursionError:
+        # json and the BibTeX parser recurse on nesting; a hostile file must not crash us.
+        raise LoadError(f"{path}: nested too deeply to read") from None
+    if not raw.records:
+        skipped = sum(1 for w in raw.warnings if w.endswith("skipped"))
+        detail = f" ({skipped} skipped)" if skipped else ""
+        raise LoadError(f"{path}: no papers found{detail}")
+    return raw
+
+
+def sniff_format(path: Path, head: bytes) -> str:
+    """The format named by the extension, else guessed from the first bytes of the file."""
+    by_extension = _EXTENSIONS.get(path.suffix.lower())
+    if by_extension is not None:
+        return by_extension
+    text = head.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace").lstrip()
+    if text.startswith("["):
+        return "json"
+    if text.startswith("{"):
+        first_line = text.split("\n", 1)[0].strip()
+        try:
+            first = json.loads(first_line)
+        except (ValueError, RecursionError):
+            return "json"
+        return "jsonl" if isinstance(first, dict) and names_a_paper(first) else "json"
+    if re.search(r"(?m)^[ \t]*@[A-Za-z]+[ \t]*[{(]", text):
+        return "bib"
+    first_line = text.split("\n", 1)[0]
+    if csv_delimiter(first_line) is not None:
+        return "csv"
+    return "txt"
+
+
+_READERS: dict[str, Callable[[RawList, bytes], None]] = {
+    "txt": read_txt,
+    "jsonl": read_jsonl,
+    "json": read_json,
+    "bib": read_bib,
+    "csv": read_csv,
+}
