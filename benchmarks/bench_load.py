@@ -1,6 +1,6 @@
 """Benchmark rows: opening a list into papers — first open (read, ids, titles, kept in the list
 store), reopen from the store, listing without abstracts, `paperdeck list`/`show` as whole
-processes, helper processes on and off, and peak memory."""
+processes, and peak memory."""
 
 from __future__ import annotations
 
@@ -26,9 +26,6 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
         if path is None:
             continue
         out.extend(rows_for(path, use_sidecar=key == "seed", processes=key != "seed"))
-    big = paths.get("conf100k_txt")
-    if big is not None:
-        out.extend(helper_rows(big))
     return out
 
 
@@ -111,26 +108,4 @@ def rows_for(path: Path, *, use_sidecar: bool, processes: bool) -> list[Row]:
                     size,
                 ),
             ]
-    return found
-
-
-def helper_rows(path: Path) -> list[Row]:
-    """First open with and without helper processes, on this machine's cores."""
-    found: list[Row] = []
-    previous = os.environ.get("PAPERDECK_HELPERS")
-    try:
-        for setting in ("0", None):
-            if setting is None:
-                os.environ.pop("PAPERDECK_HELPERS", None)
-            else:
-                os.environ["PAPERDECK_HELPERS"] = setting
-            with fresh_store():
-                seconds = timed(lambda: load_library([path], use_sidecar=False))
-            label = "no helpers" if setting == "0" else "default helpers"
-            found.append((f"load list, first open, {label}", seconds * 1000, "ms", "100,000"))
-    finally:
-        if previous is None:
-            os.environ.pop("PAPERDECK_HELPERS", None)
-        else:
-            os.environ["PAPERDECK_HELPERS"] = previous
     return found

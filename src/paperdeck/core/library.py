@@ -242,6 +242,10 @@ def _gc_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            # Else the first allocation after enabling scans every object the load made, all
+            # young (0.24 s at 200,000 papers): they are set aside as the reader does with
+            # what lives as long as it. Refcounting still frees them; they hold no cycles.
+            gc.freeze()
             gc.enable()
 
 

@@ -33,7 +33,14 @@ def read_regular(path: Path, limit: int | None = None) -> tuple[bytes, os.stat_r
         if limit is not None and status.st_size > limit:
             raise FileTooLarge(errno.EFBIG, f"larger than {describe_size(limit)}", str(path))
         with os.fdopen(os.dup(descriptor), "rb") as handle:
-            data = handle.read() if limit is None else handle.read(limit + 1)
+            if limit is None:
+                data = handle.read()
+            else:
+                # Sized to the file, not to the limit: read(n) sets n bytes aside first (2 GB
+                # for every sidecar of a few kB).
+                data = handle.read(min(limit, status.st_size) + 1)
+                if len(data) > status.st_size:  # it grew while read
+                    data += handle.read(limit + 1 - len(data))
         if limit is not None and len(data) > limit:
             raise FileTooLarge(errno.EFBIG, f"larger than {describe_size(limit)}", str(path))
         return data, status
