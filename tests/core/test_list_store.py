@@ -490,3 +490,28 @@ def test_one_paper_is_read_from_the_ids_and_its_own_chunk(
     for ref in ("1", "300", str(len(fresh)), fresh[700].id, unique):
         paper, warnings = load_paper([first, second], ref)
         assert _shown([paper]) == _shown([resolve_ref(fresh, ref)]) and warnings == []
+
+
+@pytest.mark.parametrize("stored", [False, True], ids=["first-open", "reopen"])
+def test_a_load_reports_growing_prefixes_of_its_papers(
+    cache: Path, tmp_path: Path, stored: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core import library as library_module
+    from paperdeck.core.library import reporting_progress
+
+    text = SAMPLE.read_text(encoding="utf-8")
+    path = tmp_path / "many.txt"
+    path.write_text("\n\n".join(f"{text}\n\nNumber {n} of the copies." for n in range(8)))
+    if stored:
+        load_library([path])
+    monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
+    reports: list[tuple[list[Paper], int]] = []
+    with reporting_progress(lambda papers, total: reports.append((papers, total))):
+        library = load_library([path])
+    whole = library.papers
+    assert len(reports) > 2
+    assert all(total == len(whole) for _, total in reports)
+    sizes = [len(papers) for papers, _ in reports]
+    assert sizes == sorted(sizes) and sizes[-1] == len(whole)
+    for papers, _ in reports:
+        assert all(one is two for one, two in zip(papers, whole, strict=False))
