@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.timer import Timer
 
+from paperdeck.core.text.sanitize import clean_text
 from paperdeck.ui.safe_text import one_line, short
 
 if TYPE_CHECKING:
@@ -161,6 +162,7 @@ class NoteFlow:
 
         app = self.app
         self._counts = None  # saving may merge what another reader wrote
+        self.commit()  # what was typed goes into this save, so the merge below includes it
         try:
             self.store.save()
         except NotesSaveError as error:
@@ -176,10 +178,31 @@ class NoteFlow:
             self.autosave_timer.stop()
             self.autosave_timer = None
         app.notes.set_save_state("saved")
+        self._show_merged_note()
         for message in self.take_messages():
             app.notify(one_line(message), severity="warning", markup=False, timeout=8)
         app.update_header()
         return True
+
+    def _show_merged_note(self) -> None:
+        """After a save merged another writer's text into the open note, show the merge.
+
+        Else the editor keeps the old text, and the next key typed would save it over the
+        merge, dropping the other writer's words.
+        """
+        notes = self.app.notes
+        paper = notes.paper
+        if paper is None:
+            return
+        entry = self.store.get(paper.id)
+        merged = clean_text(entry.note) if entry is not None else ""
+        if merged == clean_text(notes.editor.text):
+            return
+        notes.show_merged(merged)
+        self.app.notify(
+            "This note was changed elsewhere too; the editor shows both changes merged.",
+            markup=False,
+        )
 
     # -- star, state, tags ------------------------------------------------------------------
 

@@ -86,6 +86,39 @@ class NotesPanel(Vertical):
             editor.load_text(text)
         self._paint_status()
 
+    def show_merged(self, text: str) -> None:
+        """Show the note as a save merged it, changing only what differs from the editor.
+
+        The cursor keeps its place in the text around it: before the change it stays, after
+        it it moves with the text (another writer's lines usually arrive at the end).
+        """
+        editor = self.editor
+        old = editor.text
+        self.loaded_text = text
+        if old == text:
+            return
+        prefix = 0
+        limit = min(len(old), len(text))
+        while prefix < limit and old[prefix] == text[prefix]:
+            prefix += 1
+        suffix = 0
+        while suffix < limit - prefix and old[-1 - suffix] == text[-1 - suffix]:
+            suffix += 1
+        row, column = editor.cursor_location
+        lines = old.split("\n")
+        cursor = sum(len(line) + 1 for line in lines[:row]) + column
+        if cursor > len(old) - suffix:  # after the change: moves with the text after it
+            cursor += len(text) - len(old)
+        elif cursor > prefix:  # inside the change: to its end
+            cursor = len(text) - suffix
+        editor.replace(
+            text[prefix : len(text) - suffix],
+            _location(old, prefix),
+            _location(old, len(old) - suffix),
+            maintain_selection_offset=False,
+        )
+        editor.move_cursor(_location(text, cursor))
+
     def show_annotation(self, annotation: Annotation | None) -> None:
         """Repaint the state line after star, state or tags changed."""
         self._annotation = annotation
@@ -121,3 +154,9 @@ class NotesPanel(Vertical):
             parts.append((one_line("not saved: " + self._save_detail), "bold $text-error"))
         # One line of fixed size: no layout pass needed.
         self.query_one("#notes-status", Static).update(Content.assemble(*parts), layout=False)
+
+
+def _location(text: str, index: int) -> tuple[int, int]:
+    """The (row, column) of a character index in `text`, as the TextArea counts them."""
+    row = text.count("\n", 0, index)
+    return row, index - (text.rfind("\n", 0, index) + 1)
