@@ -51,3 +51,44 @@ async def test_writing_to_the_terminal_reaches_the_driver() -> None:
         write_to_terminal(app, "\x1b]52;c;eA==\x07")
         await pilot.pause()
     assert "\x1b]52;c;eA==\x07" in written
+
+
+# -- bracketed pastes through the real input parser ----------------------------------------
+
+
+def _parse(*reads: str) -> list[Any]:
+    from paperdeck.ui.textual_private import PasteSafeParser
+
+    parser = PasteSafeParser()
+    found: list[Any] = []
+    for data in reads:
+        if data:  # the driver feeds "" only at the end of input
+            found.extend(parser.feed(data))
+    found.extend(parser.feed(""))
+    return found
+
+
+def test_a_paste_holding_esc_reaches_the_app_as_one_paste_of_text() -> None:
+    whole = "\x1b[200~x\x1b\x1bjjsrq\x1b[201~"
+    for cut in range(len(whole) + 1):
+        found = _parse(whole[:cut], whole[cut:])
+        assert [type(event) for event in found] == [events.Paste], (cut, found)
+        assert found[0].text == "xjjsrq"
+
+
+def test_keys_around_a_paste_are_still_keys() -> None:
+    found = _parse("j\x1b[200~pasted\x1b[201~k")
+    assert [getattr(event, "key", None) for event in found] == ["j", None, "k"]
+    assert isinstance(found[1], events.Paste) and found[1].text == "pasted"
+
+
+def test_the_linux_driver_makes_its_parser_by_the_name_that_is_replaced() -> None:
+    import inspect
+
+    from textual.drivers import linux_driver
+
+    from paperdeck.ui.textual_private import PasteSafeParser, make_pastes_text
+
+    assert "XTermParser(" in inspect.getsource(linux_driver.LinuxDriver.run_input_thread)
+    make_pastes_text()
+    assert linux_driver.XTermParser is PasteSafeParser  # type: ignore[attr-defined]

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import contextlib
+import io
+import os
 import sys
+import tempfile
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from rich.console import Console
 
 from paperdeck.core.config import notes_path, settings_path
 from paperdeck.core.notes.recovery import save_or_recover
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.loading import BackgroundLoad, freeze_long_lived
 from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.textual_private import make_pastes_text
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
@@ -45,16 +51,42 @@ def run_app(
         store = NotesStore(notes_path(notes_option))
         freeze_long_lived()
         app = PaperdeckApp(library, store, settings_file=settings_path())
+    make_pastes_text()  # a paste holding ESC is text, never key presses
+    # Textual prints a crash's traceback (screens of it) to its error console: it goes to a
+    # report file instead, and the terminal gets one line.
+    errors = io.StringIO()
+    app.error_console = Console(file=errors, width=120, markup=False, highlight=False)
     result = app.run()
     if app.load_error is not None:
         print(f"paperdeck: {one_line(app.load_error)}", file=sys.stderr)
         return 2
+    crashed = app.return_code not in (None, 0)
     message = app.exit_message
     if message is None and store.dirty:
         # Last chance: the app may have been stopped without its quit path running.
         message = save_or_recover(store)
-    if message is not None:
-        with contextlib.suppress(OSError):  # after SIGHUP there is no terminal to tell
+    with contextlib.suppress(OSError):  # after SIGHUP there is no terminal to tell
+        if crashed:
+            print(_crash_line(errors.getvalue()), file=sys.stderr)
+        elif errors.getvalue():
+            sys.stderr.write(errors.getvalue())
+        if message is not None:
             print(message, file=sys.stderr)
+    if crashed or message is not None:
         return 1
     return int(result or 0)
+
+
+def _crash_line(report: str) -> str:
+    """One line for a crash of the reader, naming a file that holds its full report."""
+    last = next((line for line in reversed(report.splitlines()) if line.strip()), "")
+    try:
+        descriptor, name = tempfile.mkstemp(prefix="paperdeck-crash-", suffix=".txt")
+        with os.fdopen(descriptor, "w", encoding="utf-8", errors="replace") as handle:
+            handle.write(report)
+    except OSError:
+        return f"paperdeck: the reader stopped on an internal error: {one_line(last)}"
+    return (
+        f"paperdeck: the reader stopped on an internal error ({one_line(last)[:200]}); "
+        f"the report is in {one_line(name)}"
+    )

@@ -5,11 +5,17 @@ tests/ui/test_textual_private.py fails when a Textual upgrade removes or changes
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from textual import events
+from textual._xterm_parser import XTermParser
 from textual.app import App
+from textual.drivers import linux_driver
+from textual.message import Message
 from textual.widget import Widget
+
+from paperdeck.ui.paste_text import PasteFilter
 
 
 def forward_key(widget: Widget, key: events.Key) -> None:
@@ -32,3 +38,27 @@ def write_to_terminal(app: App[Any], sequence: str) -> None:
         raise RuntimeError("no terminal")
     driver.write(sequence)
     driver.flush()
+
+
+class PasteSafeParser(XTermParser):
+    """Textual's terminal input parser, fed through a PasteFilter (see paste_text).
+
+    Textual's parser reads an ESC inside a bracketed paste as the start of keys, and offers
+    no public way to filter terminal input before it: the driver makes its parser by name.
+    """
+
+    def __init__(self, debug: bool = False) -> None:
+        super().__init__(debug)
+        self._paste_filter = PasteFilter()
+
+    def feed(self, data: str) -> Iterable[Message]:
+        if not data:  # end of input
+            return super().feed(data)
+        filtered = self._paste_filter(data)
+        # All of it held back (a marker cut in two): feeding "" would mean end of input.
+        return super().feed(filtered) if filtered else ()
+
+
+def make_pastes_text() -> None:
+    """Have the Linux driver (which makes its parser by this name) parse with PasteSafeParser."""
+    linux_driver.XTermParser = PasteSafeParser  # type: ignore[attr-defined]
