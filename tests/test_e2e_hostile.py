@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +23,7 @@ HOSTILE = "x\x1b\x1bjjsrq"
 
 @pytest.fixture
 def terminal() -> Iterator[Terminal]:
-    term = Terminal(f"paperdeck-paste-{id(object())}")
+    term = Terminal(f"paperdeck-hostile-{uuid.uuid4().hex[:8]}")
     yield term
     term.kill()
 
@@ -38,7 +39,7 @@ def test_a_paste_holding_esc_moves_nothing_marks_nothing_and_quits_nothing(
 ) -> None:
     assert PAPERDECK.exists(), "the paperdeck console script is not installed"
     terminal.start(reader_command(tmp_path))
-    terminal.wait_for(lambda s: "19 papers" in s, "the bundled list")
+    terminal.wait_for(lambda s: "19 papers" in s, "the bundled list", timeout=60)
     paste(terminal, HOSTILE)
     terminal.keys("j")  # a key after the paste still works as a key
     # Paper 2 is shown: the cursor moved by the one key only (the paste's "jj" would have
@@ -53,7 +54,7 @@ def test_a_paste_into_the_note_editor_is_stored_as_text_in_order(
     terminal: Terminal, tmp_path: Path
 ) -> None:
     terminal.start(reader_command(tmp_path))
-    terminal.wait_for(lambda s: "19 papers" in s, "the bundled list")
+    terminal.wait_for(lambda s: "19 papers" in s, "the bundled list", timeout=60)
     terminal.keys("n")
     terminal.wait_for(lambda s: "Leave the note" in s, "the note editor")
     terminal.type("note: ")
@@ -87,7 +88,7 @@ def test_a_crash_of_the_reader_exits_non_zero_with_one_line_and_keeps_the_notes(
         shlex.quote(str(PAPERDECK)), f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
     )
     terminal.start(f"{command}; echo EXIT=$?")
-    terminal.wait_for(lambda s: "19 papers" in s, "the bundled list")
+    terminal.wait_for(lambda s: "19 papers" in s, "the bundled list", timeout=60)
     terminal.keys("n")
     terminal.wait_for(lambda s: "Leave the note" in s, "the note editor")
     terminal.type("typed before the crash")
