@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
 
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
@@ -47,7 +46,7 @@ async def test_hostile_abstracts_are_shown_literally(tmp_path: Path) -> None:
         rows: list[str] = []
         for y in range(len(app.papers)):
             shown.append(app.detail.text)
-            rows.append(app.paper_list.render_line(y).text)
+            rows.append(app.paper_list.row_text(y))
             # Clicking where the abstract is must not run anything it contains.
             await pilot.click("#detail", offset=(5, 8))
             await pilot.press("tab", "shift+tab")
@@ -83,7 +82,7 @@ async def test_hostile_queries_notes_and_tags(tmp_path: Path) -> None:
         assert app.search_box.value == "[/qzxv"
         assert len(app.paper_list.rows) == 0
         assert "No papers match '[/qzxv'" in app.paper_list.render_line(0).text
-        assert "0 / 7" in str(app.query_one("#header", Static).render())
+        assert "0 / 7" in str(app.query_one("#header").render())
         assert app.is_running
         await pilot.press("escape", "n")
         app.notes.editor.insert("[@click=app.quit]note[/] \x1b]52;c;SGFja2Vk\x07 [/")
@@ -95,7 +94,7 @@ async def test_hostile_queries_notes_and_tags(tmp_path: Path) -> None:
         await pilot.press("t")
         await pilot.press(*"[b]x[/b]")
         await pilot.press("enter")
-        row = app.paper_list.render_line(0).text
+        row = app.paper_list.row_text(0)
         assert "#[b]x[/b]" in row
         assert app.is_running
 

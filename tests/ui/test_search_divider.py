@@ -39,9 +39,12 @@ async def test_a_rule_separates_papers_with_every_word_from_those_with_some(
         await _search(app, pilot, "speculative rollout")
         paper_list = app.paper_list
         assert paper_list.divider == 1
+        # Rows take two or three lines: the rule is the line between the first two rows.
+        rule = paper_list.row_lines(0).stop
+        assert paper_list.row_lines(1).start == rule + 1
         assert "BubbleSpec" in _line(app, 0)
-        assert DIVIDER_LABEL in _line(app, 1)
-        assert "SafeSpec" in _line(app, 2)
+        assert DIVIDER_LABEL in _line(app, rule)
+        assert "SafeSpec" in _line(app, rule + 1)
         # The cursor passes over the rule: one key from the full match to the next paper.
         assert app.current_paper is not None and app.current_paper.title.startswith("BubbleSpec")
         await pilot.press("j")
@@ -50,9 +53,9 @@ async def test_a_rule_separates_papers_with_every_word_from_those_with_some(
         assert app.current_paper.title.startswith("BubbleSpec")
         # A click on the rule selects nothing; a click below it selects the paper drawn there.
         top = paper_list.gutter.top  # the list's border is above its first line
-        await pilot.click(paper_list, offset=(10, top + 1))
+        await pilot.click(paper_list, offset=(10, top + rule))
         assert app.current_paper.title.startswith("BubbleSpec")
-        await pilot.click(paper_list, offset=(10, top + 2))
+        await pilot.click(paper_list, offset=(10, top + rule + 1))
         assert app.current_paper.title.startswith("SafeSpec")
         # Cleared: no rule.
         await pilot.press("slash", "escape")
@@ -69,6 +72,7 @@ async def test_when_no_paper_has_every_word_the_rule_says_so_on_top(tmp_path: Pa
         await _search(app, pilot, "speculative decoding diffusion")
         assert app.paper_list.divider == 0
         assert NO_FULL_MATCH_LABEL in _line(app, 0)
+        assert app.paper_list.row_lines(0).start == 1
         assert "BubbleSpec" in _line(app, 1)
         assert app.current_paper is not None and app.current_paper.title.startswith("BubbleSpec")
 

@@ -1,4 +1,4 @@
-"""The reader's remembered settings (theme, sort order, citation format) in a small JSON file."""
+"""The reader's remembered settings (theme, sort, citation format, rows) in a small JSON file."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ class Settings:
     theme: str = "textual-dark"
     sort: str = "relevance"
     citation_format: str = "bibtex"
+    rows: str = "auto"
+    """The paper list's rows: "two-line", "compact" (one line a paper) or "auto"."""
 
 
 def load_settings(path: Path) -> Settings:

@@ -9,7 +9,7 @@ import signal
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
@@ -33,7 +33,7 @@ from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.widgets.detail_pane import DetailPane
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
-from paperdeck.ui.widgets.paper_list import PaperList
+from paperdeck.ui.widgets.paper_list import ROW_LAYOUTS, PaperList, RowLayout
 from paperdeck.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
@@ -58,19 +58,21 @@ class PaperdeckApp(App[int]):
     TITLE = "paperdeck"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-wide")]  # noqa: RUF012
 
+    # Help and Quit come first so that the footer never pushes them off its right edge.
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit", "Quit"),
         Binding("slash", "focus_search", "Search"),
         Binding("n", "edit_note", "Note"),
         Binding("s", "star", "Star"),
         Binding("r", "toggle_read", "Read/unread"),
         Binding("t", "edit_tags", "Tags"),
         Binding("c", "copy_citation", "Cite"),
-        Binding("C", "choose_format", "Cite format"),
-        Binding("o", "open_link", "Open link"),
-        Binding("R", "toggle_raw", "Raw abstract"),
-        Binding("l", "like_this", "Like this"),
-        Binding("question_mark", "help", "Help"),
-        Binding("q", "quit", "Quit"),
+        Binding("C", "choose_format", "Cite format", show=False),
+        Binding("o", "open_link", "Open link", show=False),
+        Binding("R", "toggle_raw", "Raw abstract", show=False),
+        Binding("l", "like_this", "Like this", show=False),
+        Binding("z", "toggle_compact", "Compact rows", show=False),
     ]
 
     def __init__(
@@ -170,6 +172,9 @@ class PaperdeckApp(App[int]):
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         if self.settings.sort not in SORT_MODES:
             self.settings.sort = "relevance"
+        if self.settings.rows not in ROW_LAYOUTS:
+            self.settings.rows = "auto"
+        self.paper_list.set_row_layout(cast("RowLayout", self.settings.rows))
         self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
         self.paper_list.on_highlight = self._cursor_moved
         self.paper_list.set_papers(self.papers)
@@ -345,6 +350,16 @@ class PaperdeckApp(App[int]):
         self.open_url(url)
         self.notify(one_line(f"Opening {url}"), markup=False)
 
+    def action_toggle_compact(self) -> None:
+        """One line per paper, or two (the title, then authors · venue · tags); remembered."""
+        layout: RowLayout = "two-line" if self.paper_list.compact else "compact"
+        self.settings.rows = layout
+        self.save_settings()
+        self.paper_list.set_row_layout(layout)
+        self.notify(
+            "One line per paper (z: two)" if layout == "compact" else "Two lines per paper (z: one)"
+        )
+
     def action_help(self) -> None:
         sections: list[tuple[str, Iterable[BindingType]]] = [
             ("Anywhere outside a text field", self.BINDINGS),
@@ -424,13 +439,16 @@ class PaperdeckApp(App[int]):
             "(a few words of each abstract are sent)",
             self.enrich.start,
         )
-        with contextlib.suppress(ImportError):
-            for name, label in self.format_names():
-                yield SystemCommand(
-                    f"Copy as {label}",
-                    f"Copy the selected paper's citation as {label}",
-                    functools.partial(self.action_copy_citation, name),
-                )
+        yield SystemCommand(
+            "Copy as…",
+            "Copy the selected papers' citation in a format you pick (c keeps its own)",
+            self.citations.copy_as,
+        )
+        yield SystemCommand(
+            "Rows: one line / two lines",
+            "Switch between one line per paper and two (title, then authors · venue · tags) (z)",
+            self.action_toggle_compact,
+        )
 
     def export_notes(self) -> None:
         from paperdeck.ui.dialogs.path_dialog import PathDialog

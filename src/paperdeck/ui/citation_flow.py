@@ -140,14 +140,26 @@ class CitationFlow:
         app.notify(one_line(f"Copied {what} to {report.describe()}"), markup=False)
 
     def _copy_failed(self, text: str, what: str, reason: str) -> None:
-        from paperdeck.ui.dialogs.citation_dialog import CitationDialog
+        from paperdeck.ui.dialogs.citation_dialog import CitationDialog, sentences
 
         suffix = {"BibTeX": ".bib", "BibLaTeX": ".bib", "RIS": ".ris", "CSL-JSON": ".json"}.get(
             what.split(" for ", 1)[0], ".txt"
         )
         default = Path.cwd() / f"citations{suffix}"
-        reason = f"Could not confirm the copy of {what}. {reason}".strip()
+        reason = sentences(f"Could not confirm the copy of {what}", reason)
         self.app.push_screen(CitationDialog(text, reason, default))
+
+    def copy_as(self) -> None:
+        """Ask for a format, then copy the selected papers' citation in it (c keeps its own)."""
+        from paperdeck.ui.dialogs.copy_as_dialog import CopyAsDialog
+
+        def done(name: str | None) -> None:
+            if name:
+                self.copy(name)
+
+        self.app.push_screen(
+            CopyAsDialog(self.format_names(), self.app.settings.citation_format), done
+        )
 
     def choose_format(self) -> None:
         from paperdeck.core.citations import FORMATS, format_label, resolve_format

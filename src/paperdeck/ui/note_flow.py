@@ -76,6 +76,7 @@ class NoteFlow:
         if app.notes.paper is not app.current_paper:
             app.show_current()
         app.screen.add_class("-notes-open")
+        app.call_after_refresh(app.detail.show_abstract)  # a short pane scrolls to it
         editor = app.notes.editor
         app.focus_now(editor)
         editor.move_cursor(editor.document.end)

@@ -15,6 +15,16 @@ from textual.widgets import Button, Input, Static, TextArea
 from paperdeck.ui.safe_text import clean, one_line
 
 
+def sentences(*parts: str) -> str:
+    """Parts joined as sentences: each on one line, ended by a full stop unless it has one."""
+    out: list[str] = []
+    for part in parts:
+        text = one_line(part).strip()
+        if text:
+            out.append(text if text.endswith((".", "!", "?", "…")) else text + ".")
+    return " ".join(out)
+
+
 class CitationDialog(ModalScreen[None]):
     """The citation in a read-only text area, and a file it can be written to."""
 
@@ -33,9 +43,11 @@ class CitationDialog(ModalScreen[None]):
             yield Static(Content("The copy could not be confirmed"), classes="dialog-title")
             yield Static(
                 Content(
-                    one_line(self.reason)
-                    + " Select the text below by hand (drag, or Shift+arrows then Ctrl+C),"
-                    " or write it to a file."
+                    sentences(
+                        self.reason,
+                        "Select the text below by hand (drag, or Shift+arrows then Ctrl+C),"
+                        " or write it to a file.",
+                    )
                 ),
                 classes="dialog-hint",
             )

@@ -7,17 +7,47 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 Section = tuple[str, Iterable[BindingType]]
 
-QUERY_HELP = (
-    'words are ANDed and typo-tolerant · \'exact · !exclude · a | b · "a phrase" · '
-    "title: author: venue: year:2020..2023 · tag:NAME note:WORD is:starred is:unread has:note"
+QUERY_LINES = (
+    "words are ANDed, typo-tolerant",
+    '\'exact  !exclude  a | b  "a phrase"',
+    "title: author: venue: year:2020..2023",
+    "tag:NAME  note:WORD  has:note",
+    "is:starred  is:unread",
 )
+COLUMNS = 3
+COLUMN_WIDTH = 36
+"""Cells a column of keys needs (key names, a description)."""
+
+
+def _balance(blocks: list[list[Content]], columns: int) -> list[list[list[Content]]]:
+    """Blocks split, in order, into `columns` columns of about the same number of lines (a
+    block longer than a column goes on in the next, its heading repeated)."""
+    total = sum(len(block) + 1 for block in blocks)
+    target = max(4, -(-total // columns))
+    pieces: list[list[Content]] = []
+    for block in blocks:
+        heading, rows = block[0], block[1:]
+        while len(rows) > target:
+            pieces.append([heading, *rows[: target - 1]])
+            rows = rows[target - 1 :]
+            heading = Content.assemble(heading, (" (more)", "$text-muted"))
+        pieces.append([heading, *rows])
+    out: list[list[list[Content]]] = [[]]
+    lines = 0
+    for piece in pieces:
+        if out[-1] and lines + len(piece) / 2 > target and len(out) < columns:
+            out.append([])
+            lines = 0
+        out[-1].append(piece)
+        lines += len(piece) + 1
+    return out
 
 
 def binding_rows(
@@ -59,7 +89,7 @@ KEY_NAMES = {
 class HelpScreen(ModalScreen[None]):
     """Every key, grouped by where it applies."""
 
-    AUTO_FOCUS = "#help-body"
+    AUTO_FOCUS = None
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss_help", "Close help"),
@@ -70,19 +100,31 @@ class HelpScreen(ModalScreen[None]):
         self.sections = sections
 
     def compose(self) -> ComposeResult:
-        lines: list[Content] = [Content.assemble(("paperdeck keys", "bold $text-accent"))]
+        blocks: list[list[Content]] = []
         for title, bindings in self.sections:
-            lines.append(Content(""))
-            lines.append(Content.assemble((title, "bold $text-primary")))
+            block = [Content.assemble((title, "bold $text-primary"))]
             for keys, description in binding_rows(bindings, KEY_NAMES):
-                lines.append(Content.assemble((f"  {keys:<14}", "bold"), description))
-        lines.append(Content(""))
-        lines.append(Content.assemble(("Search syntax", "bold $text-primary")))
-        lines.append(Content("  " + QUERY_HELP))
-        lines.append(Content(""))
-        lines.append(Content.assemble(("Esc, q or ? closes this screen.", "$text-muted")))
-        with VerticalScroll(id="help-body"):
-            yield Static(Content("\n").join(lines), id="help-text")
+                block.append(Content.assemble((f"{keys:<12}", "bold"), " ", description))
+            blocks.append(block)
+        blocks.append(
+            [
+                Content.assemble(("Search syntax", "bold $text-primary")),
+                *(Content(line) for line in QUERY_LINES),
+            ]
+        )
+        columns = max(1, min(COLUMNS, (self.app.size.width - 8) // COLUMN_WIDTH))
+        with Vertical(id="help-body"):
+            yield Static(Content.assemble(("paperdeck keys", "bold $text-accent")))
+            with Horizontal(id="help-columns"):
+                for column in _balance(blocks, columns):
+                    text = Content("\n\n").join(Content("\n").join(block) for block in column)
+                    yield Static(text, classes="help-column")
+            yield Static(
+                Content.assemble(
+                    ("Esc, q or ? closes this screen · Ctrl+P finds any command", "$text-muted")
+                ),
+                id="help-footer",
+            )
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)

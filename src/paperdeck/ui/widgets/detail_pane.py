@@ -17,7 +17,7 @@ from textual.visual import Visual
 from paperdeck.core.model import Paper
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.safe_text import clean, one_line, plain, with_spans
-from paperdeck.ui.widgets.paper_list import Highlighter
+from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER, Highlighter
 
 # Styles of the renderer's spans; strings so that theme variables resolve when painted.
 SPAN_STYLES = {
@@ -118,12 +118,12 @@ class DetailPane(ScrollView, can_focus=True):
         title_text = one_line(str(corrections.get("title") or paper.title))
         title = with_spans(title_text, fields("title")(title_text) if fields else (), MATCH_STYLE)
         title = title.stylize_before("bold")
-        if paper.title_derived and not corrections.get("title"):
-            title = title.stylize_before("italic $text-muted")
         if paper.method:
             start = title_text.find(paper.method)
             if start >= 0:
                 title = title.stylize("$text-accent", start, start + len(paper.method))
+        if paper.title_derived and not corrections.get("title"):
+            title = Content.assemble((DERIVED_MARKER, "$text-muted"), title)
         self._set_content(
             Content("\n\n").join(
                 [
@@ -170,6 +170,18 @@ class DetailPane(ScrollView, can_focus=True):
             # a pane of fixed size (its scrollbar always shown) never needs.
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)
+
+    def show_abstract(self) -> None:
+        """Scroll to the abstract when the pane is too short to show it under the metadata
+        (a note being written on a small terminal)."""
+        self._wrap()
+        headings = ("Abstract", "Abstract (source)")
+        line = next(
+            (number for number, strip in enumerate(self._strips) if strip.text in headings), None
+        )
+        height = self.scrollable_content_region.height
+        if line is not None and line + 3 > round(self.scroll_y) + height:
+            self.scroll_to(y=line, animate=False)
 
     async def _on_key(self, event: events.Key) -> None:
         # Textual then runs Widget._on_key itself (handlers run along the MRO).

@@ -1,13 +1,21 @@
-"""The header bar: the list's name, how many papers are shown, marked and sorted how."""
+"""The header bar: the list's name, then how many papers are shown, read, marked, sorted how.
+
+The facts on the right always fit (down to 80 columns); the name takes what room is left.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
 from textual.content import Content
-from textual.widgets import Static
+from textual.widget import Widget
 
 from paperdeck.ui.safe_text import one_line
+
+GAP = "  "
+MIN_TITLE = 8
+"""Cells the list's name keeps before the facts give up their long forms."""
 
 
 @dataclass(frozen=True)
@@ -25,29 +33,78 @@ class HeaderFacts:
     index_progress: float | None
     activity: str | None = None
     """A background job's progress ("online 12/40 · 9 matched")."""
+    read: int | None = None
+    """Papers read among the open ones ("412 / 3,000 read"); None: not shown."""
 
 
-class HeaderBar(Static):
-    """One line at the top of the reader."""
+Fact = tuple[str, str, str]
+"""(long form, short form, style) of one fact."""
+
+
+def _facts(facts: HeaderFacts) -> list[Fact]:
+    total = facts.total
+    out: list[Fact] = []
+    if facts.loading:
+        out.append(("the list appears as soon as it is read", "loading…", "$text-muted"))
+    elif facts.filtered is not None:
+        out.append((f"{facts.filtered:,} / {total:,} shown", f"{facts.filtered:,}/{total:,}", ""))
+    else:
+        papers = f"{total:,} paper{'s' if total != 1 else ''}"
+        out.append((f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred", papers, ""))
+    if facts.read is not None and not facts.loading:
+        out.append(
+            (f"{facts.read:,} / {total:,} read", f"{facts.read:,}/{total:,} read", "$text-success")
+        )
+    if facts.marked:
+        out.append((f"{facts.marked:,} marked", f"{facts.marked:,}▍", "$text-warning"))
+    if facts.activity:
+        activity = one_line(facts.activity)
+        out.append((activity, activity.split(" · ")[0], "$text-warning"))
+    out.append((f"sort: {facts.sort}", facts.sort.split()[-1], "$text-muted"))
+    if facts.index_progress is not None:
+        percent = f"{facts.index_progress:.0%}"
+        out.append((f"indexing {percent}", f"idx {percent}", "$text-warning"))
+    return out
+
+
+def header_content(facts: HeaderFacts, width: int) -> Content:
+    """The header's line in `width` cells: the facts whole, the name cut to the room left."""
+    parts = _facts(facts)
+    chosen = [long for long, _, _ in parts]
+    title = one_line(facts.title)
+
+    def facts_cells() -> int:
+        return sum(cell_len(text) for text in chosen) + len(GAP) * len(chosen)
+
+    # Short forms, the last facts first, only while the name would keep under MIN_TITLE cells.
+    for number in reversed(range(len(parts))):
+        if width - facts_cells() >= min(MIN_TITLE, cell_len(title)):
+            break
+        chosen[number] = parts[number][1]
+    room = max(0, width - facts_cells())
+    if cell_len(title) > room:
+        title = set_cell_size(title, max(0, room - 1)) + "…" if room > 1 else ""
+    pieces: list[tuple[str, str] | str] = [(title, "bold $text-accent")]
+    for text, (_, _, style) in zip(chosen, parts, strict=True):
+        pieces.append(GAP)
+        pieces.append((text, style) if style else text)
+    return Content.assemble(*pieces)
+
+
+class HeaderBar(Widget):
+    """One line at the top of the reader, laid out again for its width."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.facts: HeaderFacts | None = None
 
     def show(self, facts: HeaderFacts) -> None:
-        parts: list[str | tuple[str, str]] = [(one_line(facts.title), "bold $text-accent")]
-        total = facts.total
-        if facts.loading:
-            parts.append(("  the list appears as soon as it is read", "$text-muted"))
-        elif facts.filtered is not None:
-            parts.append(f"  {facts.filtered} / {total}")
-        else:
-            parts.append(
-                f"  {total} paper{'s' if total != 1 else ''} · {facts.noted} noted"
-                f" · {facts.starred} starred"
-            )
-        if facts.marked:
-            parts.append((f" · {facts.marked} marked", "$text-warning"))
-        if facts.activity:
-            # Before the sort order: at 80 columns the end of the line is cut off.
-            parts.append((f"   {one_line(facts.activity)}", "$text-warning"))
-        parts.append((f"   sort: {facts.sort}", "$text-muted"))
-        if facts.index_progress is not None:
-            parts.append((f"   indexing {facts.index_progress:.0%}", "$text-warning"))
-        self.update(Content.assemble(*parts), layout=False)
+        """Tell these facts (repaints the bar only, no layout pass)."""
+        if facts != self.facts:
+            self.facts = facts
+            self.refresh()
+
+    def render(self) -> Content:
+        if self.facts is None:
+            return Content("")
+        return header_content(self.facts, self.content_region.width)

@@ -18,6 +18,8 @@ from paperdeck.ui.safe_text import one_line
 
 SaveState = Literal["saved", "unsaved", "error"]
 STATE_WORDS = {"unread": "● unread", "reading": "◐ reading", "read": "✓ read"}
+PLACEHOLDER_IDLE = "No note yet. Press n to write one; it saves itself."
+PLACEHOLDER_EDITING = "Type the note; it saves itself. Esc goes back to the list."
 
 
 class NoteEditor(TextArea):
@@ -43,12 +45,21 @@ class NoteEditor(TextArea):
         event.stop()
         self.post_message(self.Edited())
 
+    def on_focus(self) -> None:
+        # "Press n" would be wrong once n has been pressed.
+        self.placeholder = PLACEHOLDER_EDITING
+
     def on_blur(self) -> None:
+        self.placeholder = PLACEHOLDER_IDLE
         self.post_message(self.Blurred())
 
 
 class NotesPanel(Vertical):
-    """Shows one paper's annotation and edits its note."""
+    """Shows one paper's annotation and edits its note.
+
+    Class `-empty` while the paper has no note and the note is not being edited: the
+    stylesheet then gives the panel no room (the list row shows the paper's state already).
+    """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -65,7 +76,7 @@ class NotesPanel(Vertical):
             id="note-editor",
             soft_wrap=True,
             tab_behavior="focus",
-            placeholder="No note yet. Press n to write one; it saves itself.",
+            placeholder=PLACEHOLDER_IDLE,
         )
 
     @property
@@ -84,6 +95,7 @@ class NotesPanel(Vertical):
         editor.disabled = paper is None
         if editor.text != text:
             editor.load_text(text)
+        self.fold_if_empty()
         self._paint_status()
 
     def show_merged(self, text: str) -> None:
@@ -118,6 +130,15 @@ class NotesPanel(Vertical):
             maintain_selection_offset=False,
         )
         editor.move_cursor(_location(text, cursor))
+        self.fold_if_empty()  # another writer's note unfolds the panel
+
+    def fold_if_empty(self) -> None:
+        """Fold the panel away when its paper has no note and nobody is writing one."""
+        editor = self.editor
+        self.set_class(not editor.text and not editor.has_focus, "-empty")
+
+    def on_note_editor_blurred(self, message: NoteEditor.Blurred) -> None:
+        self.fold_if_empty()  # the message goes on to the app
 
     def show_annotation(self, annotation: Annotation | None) -> None:
         """Repaint the state line after star, state or tags changed."""

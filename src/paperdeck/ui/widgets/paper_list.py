@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import pairwise
-from typing import ClassVar
+from typing import ClassVar, Literal
 
-from rich.cells import cell_len, set_cell_size
-from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding, BindingType
@@ -20,28 +17,62 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from paperdeck.core.model import Annotation, Paper
+from paperdeck.ui.contrast import BLACK, WHITE, readable_on, solid, text_on
 from paperdeck.ui.key_routing import mark_origin
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.widgets.paper_rows import (
+    GUTTER,
+    RowFacts,
+    render_row,
+    title_cells,
+)
+from paperdeck.ui.widgets.paper_rows import (
+    MARK_MARKER as MARK_MARKER,
+)
+from paperdeck.ui.widgets.paper_rows import (
+    NOTE_MARKER as NOTE_MARKER,
+)
+from paperdeck.ui.widgets.paper_rows import (
+    STAR_MARKER as STAR_MARKER,
+)
+from paperdeck.ui.widgets.paper_rows import (
+    STATE_MARKERS as STATE_MARKERS,
+)
+from paperdeck.ui.widgets.paper_rows import (
+    Highlighter as Highlighter,
+)
+from paperdeck.ui.widgets.paper_rows import (
+    no_highlight as no_highlight,
+)
+from paperdeck.ui.widgets.row_geometry import DIVIDER, RowGeometry
 
 AnnotationLookup = Callable[[Paper], Annotation | None]
-Highlighter = Callable[[str], Sequence[tuple[int, int]]]
-
-STATE_MARKERS = {"unread": "●", "reading": "◐", "read": " "}
-MARK_MARKER = "▍"
-STAR_MARKER = "★"
-NOTE_MARKER = "✎"
 DIVIDER_LABEL = "some of the words"
 """The rule between the papers with every word of a search and those with some."""
 NO_FULL_MATCH_LABEL = "no paper has every word"
+RowLayout = Literal["auto", "two-line", "compact"]
+ROW_LAYOUTS: tuple[RowLayout, ...] = ("auto", "two-line", "compact")
+AUTO_COMPACT_BELOW = 16
+"""Lines of list under which the automatic layout shows one line per paper (80x24 has ~8)."""
+PART_NAMES = (
+    "title",
+    "derived",
+    "method",
+    "match",
+    "marked",
+    "marker",
+    "star",
+    "note",
+    "tags",
+    "meta",
+    "authors",
+    "venue",
+    "position",
+    "divider",
+)
 
 
 def _no_annotation(_paper: Paper) -> Annotation | None:
     return None
-
-
-def no_highlight(_text: str) -> Sequence[tuple[int, int]]:
-    """A Highlighter that finds nothing."""
-    return ()
 
 
 def _no_listener() -> None:
@@ -49,7 +80,8 @@ def _no_listener() -> None:
 
 
 class PaperList(ScrollView, can_focus=True):
-    """One row per paper: markers, position and title; a cursor; marks for multi-paper actions."""
+    """One row per paper (title, then a quieter line of authors, venue, tags and state icons);
+    a cursor; marks for multi-paper actions. Only the rows on screen are drawn."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "cursor_down", "Down", show=False),
@@ -63,17 +95,8 @@ class PaperList(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "paper-list--cursor",
-        "paper-list--marked",
-        "paper-list--derived",
-        "paper-list--method",
-        "paper-list--match",
-        "paper-list--marker",
-        "paper-list--star",
-        "paper-list--note",
-        "paper-list--position",
-        "paper-list--tags",
         "paper-list--empty",
-        "paper-list--divider",
+        *(f"paper-list--{name}" for name in PART_NAMES),
     }
 
     cursor: reactive[int] = reactive(0, repaint=False, init=False)
@@ -103,9 +126,15 @@ class PaperList(ScrollView, can_focus=True):
         self.marked: set[int] = set()
         self.empty_text = "No papers"
         self.annotation_for = annotation_for
+        self.row_layout: RowLayout = "auto"
+        """Two lines per paper, one (compact), or whichever the list's height allows."""
+        self._compact = False
+        self._geometry = RowGeometry()
+        self._title_cells = b""
+        self._heights: tuple[int, bytes] | None = None
         self._query = ""
         self._highlight: Highlighter = no_highlight
-        self._cache: LRUCache[tuple[object, ...], Strip] = LRUCache(maxsize=256)
+        self._cache: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize=256)
         self._style_cache: dict[tuple[bool, bool], dict[str, RichStyle]] = {}
         self._last_posted: int | None = -1
         self.on_highlight: Callable[[], None] = _no_listener
@@ -122,6 +151,8 @@ class PaperList(ScrollView, can_focus=True):
         self.papers = papers
         self.marked.clear()
         self._cache.clear()
+        self._title_cells = b""
+        self._heights = None
         self._last_posted = -1  # the same row may now hold another paper
         self.set_rows(range(len(papers)))
 
@@ -135,9 +166,9 @@ class PaperList(ScrollView, can_focus=True):
         row = 0
         if keep_paper is not None and rows:
             row = _find(rows, keep_paper)
-        self.virtual_size = Size(0, len(rows) + (self.divider is not None))
+        self._measure()
         self.set_reactive(PaperList.cursor, row)
-        self.scroll_to(y=max(0, self._line_of(row) - self._page_height() // 2), animate=False)
+        self._center(row)
         self.refresh()
         self._post_highlighted()
 
@@ -146,6 +177,16 @@ class PaperList(ScrollView, can_focus=True):
         self._query = query
         self._highlight = highlight
         self.refresh()
+
+    def set_row_layout(self, layout: RowLayout) -> None:
+        """Two lines per paper, one, or "auto" (one when the list is short of lines)."""
+        self.row_layout = layout
+        self._relayout()
+
+    @property
+    def compact(self) -> bool:
+        """True when each paper takes one line."""
+        return self._compact
 
     @property
     def paper_index(self) -> int | None:
@@ -164,7 +205,7 @@ class PaperList(ScrollView, can_focus=True):
     def refresh_paper(self, paper_index: int) -> None:
         """Repaint after one paper's annotation changed: only its row when it is the cursor's."""
         if self.paper_index == paper_index:
-            self.refresh_line(self._line_of(self.cursor))
+            self._refresh_row(self.cursor)
         else:
             self.refresh()
 
@@ -173,21 +214,60 @@ class PaperList(ScrollView, can_focus=True):
         self._cache.clear()
         self._style_cache.clear()
 
-    # -- cursor -----------------------------------------------------------------------------
+    # -- geometry ---------------------------------------------------------------------------
 
     def _page_height(self) -> int:
         return max(1, self.scrollable_content_region.height)
 
-    def _line_of(self, row: int) -> int:
-        """The line a row is drawn on: one lower below the divider."""
-        return row + (self.divider is not None and row >= self.divider)
+    def _paper_heights(self) -> bytes | int:
+        """Each paper's lines at the current width (one number when all take the same)."""
+        if self._compact:
+            return 1
+        room = max(1, self.scrollable_content_region.width - GUTTER)
+        if self._heights is None or self._heights[0] != room:
+            if len(self._title_cells) != len(self.papers):
+                self._title_cells = bytes(min(255, title_cells(p)) for p in self.papers)
+            # Two lines (title, quiet line), three when the title does not fit on one.
+            table = bytes(2 if cells <= room else 3 for cells in range(256))
+            self._heights = (room, self._title_cells.translate(table))
+        return self._heights[1]
 
-    def _row_at(self, line: int) -> int | None:
-        """The row drawn on a line; None for the divider's line."""
-        divider = self.divider
-        if divider is None or line < divider:
-            return line
-        return None if line == divider else line - 1
+    def _measure(self) -> None:
+        """Work out the rows' lines again (rows, width or layout changed)."""
+        height = self.scrollable_content_region.height
+        self._compact = self.row_layout == "compact" or (
+            self.row_layout == "auto" and 0 < height < AUTO_COMPACT_BELOW
+        )
+        self._geometry.set(self._paper_heights(), self.rows, self.divider)
+        self.virtual_size = Size(0, self._geometry.total)
+
+    def _relayout(self) -> None:
+        self._cache.clear()
+        self._measure()
+        self._center(self.cursor)
+        self.refresh()
+
+    def _on_resize(self, event: events.Resize) -> None:
+        was_compact = self._compact
+        heights = self._heights
+        self._measure()
+        if self._compact != was_compact or self._heights != heights:
+            self._cache.clear()
+            self._center(self.cursor)
+
+    def _center(self, row: int) -> None:
+        if not self.rows:
+            self.scroll_to(y=0, animate=False)
+            return
+        geometry = self._geometry
+        top = geometry.top(min(row, len(self.rows) - 1))
+        self.scroll_to(y=max(0, top - self._page_height() // 2), animate=False)
+
+    def _refresh_row(self, row: int) -> None:
+        if 0 <= row < len(self.rows):
+            self.refresh_lines(self._geometry.top(row), self._geometry.height(row))
+
+    # -- cursor -----------------------------------------------------------------------------
 
     def move_cursor(self, row: int) -> None:
         """Put the cursor on a row (clamped) and scroll it into view."""
@@ -196,18 +276,19 @@ class PaperList(ScrollView, can_focus=True):
         row = max(0, min(len(self.rows) - 1, row))
         self.cursor = row
         height = self._page_height()
-        top = round(self.scroll_y)
-        line = self._line_of(row)
+        first = self._geometry.top(row)
+        last = first + self._geometry.height(row)
         if row == 0:
-            line = 0  # the first row brings a divider above it into view
-        if line < top:
-            self.scroll_to(y=line, animate=False)
-        elif line >= top + height:
-            self.scroll_to(y=line - height + 1, animate=False)
+            first = 0  # the first row brings a divider above it into view
+        top = round(self.scroll_y)
+        if first < top:
+            self.scroll_to(y=first, animate=False)
+        elif last > top + height:
+            self.scroll_to(y=min(first, last - height), animate=False)
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh_line(self._line_of(old))
-        self.refresh_line(self._line_of(new))
+        self._refresh_row(old)
+        self._refresh_row(new)
         self._post_highlighted()
 
     def _post_highlighted(self) -> None:
@@ -228,15 +309,18 @@ class PaperList(ScrollView, can_focus=True):
     def action_last(self) -> None:
         self.move_cursor(len(self.rows) - 1)
 
+    def _rows_per_page(self) -> int:
+        return max(1, self._page_height() // max(1, self._geometry.height(self.cursor)))
+
     def action_page_down(self) -> None:
-        height = self._page_height()
-        self.scroll_to(y=round(self.scroll_y) + height, animate=False)
-        self.move_cursor(self.cursor + height)
+        rows = self._rows_per_page()
+        self.scroll_to(y=round(self.scroll_y) + self._page_height(), animate=False)
+        self.move_cursor(self.cursor + rows)
 
     def action_page_up(self) -> None:
-        height = self._page_height()
-        self.scroll_to(y=max(0, round(self.scroll_y) - height), animate=False)
-        self.move_cursor(self.cursor - height)
+        rows = self._rows_per_page()
+        self.scroll_to(y=max(0, round(self.scroll_y) - self._page_height()), animate=False)
+        self.move_cursor(self.cursor - rows)
 
     def action_toggle_mark(self) -> None:
         index = self.paper_index
@@ -246,7 +330,7 @@ class PaperList(ScrollView, can_focus=True):
             self.marked.discard(index)
         else:
             self.marked.add(index)
-        self.refresh_line(self._line_of(self.cursor))
+        self._refresh_row(self.cursor)
         self.post_message(self.MarksChanged(len(self.marked)))
         self.move_cursor(self.cursor + 1)
 
@@ -266,8 +350,8 @@ class PaperList(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        row = self._row_at(offset.y + round(self.scroll_y))
-        if row is not None and 0 <= row < len(self.rows):
+        row, _ = self._geometry.row_at(offset.y + round(self.scroll_y))
+        if 0 <= row < len(self.rows):
             self.focus()
             self.move_cursor(row)
 
@@ -275,17 +359,21 @@ class PaperList(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        row = self._row_at(y + round(self.scroll_y))
-        if row is None:
+        row, line = self._geometry.row_at(y + round(self.scroll_y))
+        if row == DIVIDER:
             return self._divider_strip(width)
         if row >= len(self.rows):
-            if row == 0:
+            if row == 0 and line == 0:
                 style = self.get_visual_style("paper-list--empty")
                 text = Content(" " + self.empty_text).truncate(width)
                 return Strip(text.render_segments(style)).extend_cell_length(
                     width, style.rich_style
                 )
             return Strip.blank(width, self.rich_style)
+        strips = self._row_strips(row, width)
+        return strips[line] if line < len(strips) else Strip.blank(width, self.rich_style)
+
+    def _row_strips(self, row: int, width: int) -> list[Strip]:
         index = self.rows[row]
         paper = self.papers[index]
         annotation = self.annotation_for(paper)
@@ -295,20 +383,44 @@ class PaperList(ScrollView, can_focus=True):
             else None
         )
         is_cursor = row == self.cursor
+        height = self._geometry.height(row)
         key = (
             index,
             width,
+            height,
             is_cursor,
             index in self.marked,
             signature,
             self._query,
             self.has_focus,
         )
-        strip = self._cache.get(key)
-        if strip is None:
-            strip = self._render_row(index, paper, annotation, is_cursor, width)
-            self._cache[key] = strip
-        return strip
+        strips = self._cache.get(key)
+        if strips is None:
+            facts = RowFacts(
+                annotation, index in self.marked, is_cursor, self._highlight, index + 1
+            )
+            strips = render_row(
+                paper,
+                facts,
+                self._row_styles(is_cursor),
+                width,
+                compact=self._compact,
+                height=height,
+            )
+            self._cache[key] = strips
+        return strips
+
+    def row_text(self, row: int) -> str:
+        """What a shown row says, its lines joined by newlines (for tests and tools)."""
+        if not 0 <= row < len(self.rows):
+            return ""
+        width = self.scrollable_content_region.width
+        return "\n".join(strip.text for strip in self._row_strips(row, width))
+
+    def row_lines(self, row: int) -> range:
+        """The list's lines (from its top, not the screen's) that a shown row takes."""
+        top = self._geometry.top(row)
+        return range(top, top + self._geometry.height(row))
 
     def _divider_strip(self, width: int) -> Strip:
         style = self.get_visual_style("paper-list--divider")
@@ -330,89 +442,54 @@ class PaperList(ScrollView, can_focus=True):
             base_name = ("paper-list--cursor",) if is_cursor else ()
             base = self.get_visual_style(*base_name).rich_style
             styles = {"": base}
-            for name in self.COMPONENT_CLASSES:
-                part = self.get_visual_style(name, partial=True).rich_style
-                if not self.get_component_styles(name).has_rule("background"):
-                    # A part without its own background shows the row's (cursor or not).
-                    part = RichStyle(
-                        color=part.color,
-                        bold=part.bold,
-                        italic=part.italic,
-                        underline=part.underline,
-                        dim=part.dim,
-                        strike=part.strike,
-                    )
-                styles[name.removeprefix("paper-list--")] = part
+            for name in PART_NAMES:
+                styles[name] = self._readable(base + self._part_style(f"paper-list--{name}"))
+            styles["match"] = base + self._match_style(base)
             self._style_cache[key] = styles
         return styles
 
-    def _render_row(
-        self,
-        index: int,
-        paper: Paper,
-        annotation: Annotation | None,
-        is_cursor: bool,
-        width: int,
-    ) -> Strip:
-        styles = self._row_styles(is_cursor)
-        base = styles[""]
-        state = annotation.state if annotation is not None else "unread"
-        starred = annotation is not None and annotation.starred
-        noted = annotation is not None and bool(annotation.note)
-        digits = len(str(len(self.papers)))
-        segments = [
-            Segment(MARK_MARKER if index in self.marked else " ", base + styles["marked"]),
-            Segment(STATE_MARKERS.get(state, " "), base + styles["marker"]),
-            Segment(STAR_MARKER if starred else " ", base + styles["star"]),
-            Segment(NOTE_MARKER if noted else " ", base + styles["note"]),
-            Segment(f" {index + 1:>{digits}} ", base + styles["position"]),
-        ]
-        used = 6 + digits
-        title = one_line(paper.title)
-        title_style = base + styles["derived"] if paper.title_derived else base
-        cuts = {0, len(title)}
-        method: tuple[int, int] | None = None
-        if paper.method:
-            start = title.find(paper.method)
-            if start >= 0:
-                method = (start, start + len(paper.method))
-                cuts.update(method)
-        matches = list(self._highlight(title)) if self._query else []
-        for start, end in matches:
-            cuts.update((max(0, min(start, len(title))), max(0, min(end, len(title)))))
-        bounds = sorted(cuts)
-        pieces: list[tuple[str, RichStyle]] = []
-        for start, end in pairwise(bounds):
-            if end <= start:
-                continue
-            style = title_style
-            if method is not None and method[0] <= start < method[1]:
-                style = style + styles["method"]
-            if any(m_start <= start < m_end for m_start, m_end in matches):
-                style = style + styles["match"]
-            pieces.append((title[start:end], style))
-        # Tags sit at the right edge, so the titles stay aligned and the tags stay visible.
-        tags = ""
-        if annotation is not None and annotation.tags:
-            tags = " " + " ".join("#" + one_line(tag) for tag in annotation.tags)
-            limit = max(0, (width - used) // 3)
-            if cell_len(tags) > limit:
-                tags = set_cell_size(tags, max(0, limit - 1)) + "…" if limit > 1 else ""
-        room = width - used - cell_len(tags)
-        for text, style in pieces:
-            if room <= 0:
-                break
-            cells = cell_len(text)
-            if cells > room:
-                segments.append(Segment(set_cell_size(text, room - 1) + "…", style))
-                room = 0
-                break
-            segments.append(Segment(text, style))
-            room -= cells
-        if tags:
-            segments.append(Segment(" " * room, base))
-            segments.append(Segment(tags, base + styles["tags"]))
-        return Strip(segments).adjust_cell_length(width, base)
+    def _readable(self, style: RichStyle) -> RichStyle:
+        """`style` with its text shaded until it reads on its background (muted text over a
+        cursor's colour)."""
+        dark = self.app.current_theme.dark
+        background = solid(style.bgcolor, BLACK if dark else WHITE)
+        color = solid(style.color, WHITE if dark else BLACK)
+        shaded = readable_on(background, color)
+        return style if shaded == color else style + RichStyle(color=shaded.rich_color)
+
+    def _part_style(self, component: str) -> RichStyle:
+        """A part's own colours and text style, over the row's (what it does not set)."""
+        rules = self.get_component_styles(component)
+        part = self.get_visual_style(component, partial=True).rich_style
+        text_style = rules.text_style if rules.has_rule("text_style") else RichStyle()
+        return RichStyle(
+            color=part.color if rules.has_rule("color") else None,
+            bgcolor=part.bgcolor if rules.has_rule("background") else None,
+            bold=text_style.bold,
+            italic=text_style.italic,
+            underline=text_style.underline,
+            dim=text_style.dim,
+            strike=text_style.strike,
+        )
+
+    def _match_style(self, row: RichStyle) -> RichStyle:
+        """The match's colours: the theme's, shaded until they stand out from the row and from
+        each other (a translucent background alone left black on black in some themes)."""
+        component = self.get_component_styles("paper-list--match")
+        dark = self.app.current_theme.dark
+        row_background = solid(row.bgcolor, BLACK if dark else WHITE)
+        wanted = row_background + component.background  # a translucent colour over the row
+        background = readable_on(row_background, wanted)
+        preferred = background + component.color if component.has_rule("color") else None
+        color = text_on(background, preferred)
+        text_style = component.text_style
+        return RichStyle(
+            color=color.rich_color,
+            bgcolor=background.rich_color,
+            bold=text_style.bold,
+            underline=text_style.underline,
+            italic=text_style.italic,
+        )
 
 
 def _find(rows: Sequence[int], paper_index: int) -> int:

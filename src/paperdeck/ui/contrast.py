@@ -1,0 +1,58 @@
+"""Colour contrast (WCAG 2 ratios), and match colours that stay readable over any row colour."""
+
+from __future__ import annotations
+
+from rich.color import Color as RichColor
+from rich.terminal_theme import DEFAULT_TERMINAL_THEME
+from textual.color import Color
+
+READABLE = 3.0
+"""The least contrast ratio between a highlight and what it sits on (WCAG's for large text)."""
+
+BLACK = Color(0, 0, 0)
+WHITE = Color(255, 255, 255)
+
+
+def solid(color: RichColor | None, default: Color) -> Color:
+    """A Rich colour as an opaque Textual one (ANSI colours as a default terminal draws them)."""
+    if color is None or color.is_default:
+        return default
+    return Color(*color.get_truecolor(DEFAULT_TERMINAL_THEME))
+
+
+def luminance(color: Color) -> float:
+    """WCAG relative luminance, 0 (black) to 1 (white)."""
+
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
+
+
+def contrast(first: Color, second: Color) -> float:
+    """WCAG contrast ratio of two opaque colours, 1 (same) to 21 (black on white)."""
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def readable_on(background: Color, preferred: Color) -> Color:
+    """`preferred`, or the nearest lighter/darker shade of it, with READABLE contrast to
+    `background` (a highlight over a row must stand out from the row)."""
+    if contrast(preferred, background) >= READABLE:
+        return preferred
+    # Move away from the background's lightness: lighter over dark rows, darker over light.
+    lighter = luminance(background) < 0.2
+    for tenth in range(1, 11):
+        amount = tenth / 10
+        shade = (preferred.lighten(amount) if lighter else preferred.darken(amount)).clamped
+        if contrast(shade, background) >= READABLE:
+            return shade
+    return WHITE if contrast(WHITE, background) >= contrast(BLACK, background) else BLACK
+
+
+def text_on(background: Color, preferred: Color | None = None) -> Color:
+    """`preferred` when it reads on `background`, else black or white, whichever reads best."""
+    if preferred is not None and contrast(preferred, background) >= READABLE:
+        return preferred
+    return WHITE if contrast(WHITE, background) >= contrast(BLACK, background) else BLACK

@@ -1,0 +1,248 @@
+"""How one paper's row in the list looks: its title on one or two lines, then a quieter line of
+authors · venue year · tags · state icons (or all on one line in the compact layout)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style as RichStyle
+from textual.strip import Strip
+
+from paperdeck.core.model import Annotation, Paper
+from paperdeck.ui.safe_text import one_line
+
+Highlighter = Callable[[str], Sequence[tuple[int, int]]]
+Styles = dict[str, RichStyle]
+"""A row's styles by part name ("" is the row's own), each already over the row's colours."""
+
+STATE_MARKERS = {"unread": "●", "reading": "◐", "read": " "}
+MARK_MARKER = "▍"
+STAR_MARKER = "★"
+NOTE_MARKER = "✎"
+DERIVED_MARKER = "≈ "
+"""Put before a title paperdeck made up from the abstract (the detail pane says how)."""
+GUTTER = 3
+"""Cells before a title: the mark, the reading state, a space."""
+AUTHORS_SHOWN = 3
+SEPARATOR = " · "
+
+
+def no_highlight(_text: str) -> Sequence[tuple[int, int]]:
+    """A Highlighter that finds nothing."""
+    return ()
+
+
+@dataclass(frozen=True)
+class RowFacts:
+    """What one row shows besides the paper itself."""
+
+    annotation: Annotation | None
+    marked: bool
+    is_cursor: bool
+    highlight: Highlighter
+    number: int
+    """The paper's place in the open list (1-based), shown at the quiet line's end."""
+
+
+def title_text(paper: Paper) -> str:
+    """The title as the list shows it (a derived one behind its marker)."""
+    title = one_line(paper.title)
+    return DERIVED_MARKER + title if paper.title_derived else title
+
+
+def title_cells(paper: Paper) -> int:
+    """Cells the shown title takes on one line (for the list's row heights)."""
+    title = paper.title
+    cells = len(title) if title.isascii() else cell_len(title)
+    return cells + (len(DERIVED_MARKER) if paper.title_derived else 0)
+
+
+def state_icons(annotation: Annotation | None, styles: Styles) -> list[tuple[str, RichStyle]]:
+    """The icons of a paper's state for the quiet line, each with its style."""
+    icons: list[tuple[str, RichStyle]] = []
+    if annotation is not None and annotation.starred:
+        icons.append((STAR_MARKER, styles["star"]))
+    if annotation is not None and annotation.note:
+        icons.append((NOTE_MARKER, styles["note"]))
+    return icons
+
+
+def _gutter(facts: RowFacts, styles: Styles, first_line: bool) -> list[Segment]:
+    if not first_line:
+        mark = MARK_MARKER if facts.marked else " "
+        return [Segment(mark, styles["marked"]), Segment("  ", styles[""])]
+    state = facts.annotation.state if facts.annotation is not None else "unread"
+    return [
+        Segment(MARK_MARKER if facts.marked else " ", styles["marked"]),
+        Segment(STATE_MARKERS.get(state, " "), styles["marker"]),
+        Segment(" ", styles[""]),
+    ]
+
+
+@dataclass(frozen=True)
+class _Title:
+    """A row's title with the places its style changes, worked out once per row."""
+
+    text: str
+    cuts: list[int]
+    matches: list[tuple[int, int]]
+    method: tuple[int, int] | None
+    derived_end: int
+
+
+def _title(paper: Paper, facts: RowFacts) -> _Title:
+    text = title_text(paper)
+    length = len(text)
+    cuts = {0, length}
+    derived_end = len(DERIVED_MARKER) if paper.title_derived else 0
+    cuts.add(derived_end)
+    method: tuple[int, int] | None = None
+    if paper.method:
+        start = text.find(paper.method)
+        if start >= 0:
+            method = (start, start + len(paper.method))
+            cuts.update(method)
+    matches: list[tuple[int, int]] = []
+    for start, end in facts.highlight(text):
+        start, end = max(0, min(start, length)), max(0, min(end, length))
+        if end > start:
+            matches.append((start, end))
+            cuts.update((start, end))
+    return _Title(text, sorted(cuts), matches, method, derived_end)
+
+
+def _title_segments(
+    title: _Title, styles: Styles, start: int, end: int, room: int
+) -> tuple[list[Segment], int]:
+    """Segments of the title's [start, end) in at most `room` cells (cut with … when longer);
+    and the cells left over."""
+    bounds = sorted({start, end, *(cut for cut in title.cuts if start < cut < end)})
+    segments: list[Segment] = []
+    for left, right in pairwise(bounds):
+        if right <= left:
+            continue
+        if left < title.derived_end:
+            style = styles["derived"]
+        elif any(m_start <= left < m_end for m_start, m_end in title.matches):
+            style = styles["match"]
+        elif title.method is not None and title.method[0] <= left < title.method[1]:
+            style = styles["method"]
+        else:
+            style = styles["title"]
+        text = title.text[left:right]
+        cells = cell_len(text)
+        if cells > room:
+            segments.append(Segment(set_cell_size(text, max(0, room - 1)) + "…", style))
+            return segments, 0
+        segments.append(Segment(text, style))
+        room -= cells
+    return segments, room
+
+
+def wrap_point(title: str, room: int) -> tuple[int, int]:
+    """Where the title's first line ends and its second starts: at the last space that fits in
+    `room` cells (or mid-word when the word is longer than half the line)."""
+    if title.isascii():
+        if len(title) <= room:
+            return len(title), len(title)
+        cut = title.rfind(" ", 0, room + 1)
+        return (cut, cut + 1) if cut > room // 2 else (room, room)
+    cells = 0
+    for index, character in enumerate(title):
+        cells += cell_len(character)
+        if cells > room:
+            cut = title.rfind(" ", 0, index + 1)
+            return (cut, cut + 1) if cut > index // 2 else (index, index)
+    return len(title), len(title)
+
+
+def _meta_line(paper: Paper, facts: RowFacts, styles: Styles, room: int) -> list[Segment]:
+    """authors · venue year · tags · icons, the authors cut first when the room is short."""
+    annotation = facts.annotation
+    icons = state_icons(annotation, styles)
+    venue = " ".join(part for part in (one_line(paper.venue or ""), str(paper.year or "")) if part)
+    tags = (
+        " ".join("#" + one_line(tag) for tag in annotation.tags)
+        if annotation is not None and annotation.tags
+        else ""
+    )
+    authors = ""
+    if paper.authors:
+        names = [one_line(name) for name in paper.authors[:AUTHORS_SHOWN]]
+        more = len(paper.authors) - AUTHORS_SHOWN
+        authors = ", ".join(names) + (f" +{more}" if more > 0 else "")
+    tail: list[tuple[str, RichStyle]] = []
+    if venue:
+        tail.append((venue, styles["venue"]))
+    if tags:
+        tail.append((tags, styles["tags"]))
+    icon_text = " ".join(text for text, _ in icons)
+    fixed = sum(cell_len(text) for text, _ in tail) + cell_len(icon_text)
+    fixed += len(SEPARATOR) * (len(tail) + bool(icons) - 1) if tail or icons else 0
+    position = f" {facts.number}"
+    fixed += len(position)
+    parts: list[tuple[str, RichStyle]] = []
+    if authors:
+        left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
+        if left >= 8:
+            if cell_len(authors) > left:
+                authors = set_cell_size(authors, left - 1) + "…"
+            parts.append((authors, styles["authors"]))
+    parts.extend(tail)
+    segments: list[Segment] = []
+    for number, (text, style) in enumerate(parts):
+        if number:
+            segments.append(Segment(SEPARATOR, styles["meta"]))
+        segments.append(Segment(text, style))
+    if icons:
+        if parts:
+            segments.append(Segment(SEPARATOR, styles["meta"]))
+        for number, (text, style) in enumerate(icons):
+            if number:
+                segments.append(Segment(" ", styles["meta"]))
+            segments.append(Segment(text, style))
+    used = sum(segment.cell_length for segment in segments)
+    if used + len(position) <= room:
+        segments.append(Segment(" " * (room - used - len(position)), styles[""]))
+        segments.append(Segment(position, styles["position"]))
+    return segments
+
+
+def render_row(
+    paper: Paper, facts: RowFacts, styles: Styles, width: int, *, compact: bool, height: int
+) -> list[Strip]:
+    """The row's lines: `height` strips of `width` cells (one when compact)."""
+    base = styles[""]
+    title = _title(paper, facts)
+    room = max(1, width - GUTTER)
+    if compact:
+        suffix: list[Segment] = []
+        for text, style in state_icons(facts.annotation, styles):
+            suffix += [Segment(" ", base), Segment(text, style)]
+        annotation = facts.annotation
+        if annotation is not None and annotation.tags:
+            tags = " " + " ".join("#" + one_line(tag) for tag in annotation.tags)
+            limit = room // 3
+            if cell_len(tags) > limit:
+                tags = set_cell_size(tags, max(0, limit - 1)) + "…" if limit > 1 else ""
+            if tags:
+                suffix.append(Segment(tags, styles["tags"]))
+        title_room = max(1, room - sum(segment.cell_length for segment in suffix))
+        segments, left = _title_segments(title, styles, 0, len(title.text), title_room)
+        line = [*_gutter(facts, styles, True), *segments, Segment(" " * left, base), *suffix]
+        return [Strip(line).adjust_cell_length(width, base)]
+    first_end, second_start = (
+        wrap_point(title.text, room) if height > 2 else (len(title.text), len(title.text))
+    )
+    first, _ = _title_segments(title, styles, 0, first_end, room)
+    lines = [Strip(_gutter(facts, styles, True) + first).adjust_cell_length(width, base)]
+    if height > 2:
+        second, _ = _title_segments(title, styles, second_start, len(title.text), room)
+        lines.append(Strip(_gutter(facts, styles, False) + second).adjust_cell_length(width, base))
+    meta = _meta_line(paper, facts, styles, room)
+    lines.append(Strip(_gutter(facts, styles, False) + meta).adjust_cell_length(width, base))
+    return lines

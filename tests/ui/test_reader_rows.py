@@ -1,0 +1,352 @@
+"""The reader's rows and chrome as a user sees them: two-line rows, readable matches in every
+theme, a header and footer that fit, an 80x24 layout that works, help on one screen."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.segment import Segment
+from textual.app import App
+from textual.color import Color
+from textual.widgets._footer import FooterKey
+
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.citation_flow import CitationFlow
+from paperdeck.ui.contrast import contrast, solid
+from paperdeck.ui.dialogs.citation_dialog import CitationDialog, sentences
+from paperdeck.ui.dialogs.copy_as_dialog import CopyAsDialog
+from paperdeck.ui.dialogs.help_screen import HelpScreen
+from paperdeck.ui.widgets.header_bar import HeaderFacts, header_content
+from paperdeck.ui.widgets.notes_panel import PLACEHOLDER_EDITING, PLACEHOLDER_IDLE
+from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER
+
+MakeApp = Callable[..., PaperdeckApp]
+THEMES = list(App().available_themes)
+DERIVED_LIST = Path(__file__).parent.parent / "data" / "abstracts_sample.txt"
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> MakeApp:
+    def make(path: Path | None = None) -> PaperdeckApp:
+        return PaperdeckApp(
+            load_library([path or bundled_list()]),
+            NotesStore(tmp_path / "notes.json"),
+            settings_file=tmp_path / "settings.json",
+            autosave_delay=30.0,
+        )
+
+    return make
+
+
+async def settle(app: PaperdeckApp, pilot: object) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def search(app: PaperdeckApp, pilot: object, query: str) -> None:
+    keys = [{" ": "space"}.get(c, c) for c in query]
+    await pilot.press("slash", *keys)  # type: ignore[attr-defined]
+    await settle(app, pilot)
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await settle(app, pilot)
+
+
+def row_segments(app: PaperdeckApp, row: int) -> list[Segment]:
+    paper_list = app.paper_list
+    width = paper_list.scrollable_content_region.width
+    return [segment for strip in paper_list._row_strips(row, width) for segment in strip]
+
+
+# --- rows -----------------------------------------------------------------------------------
+
+
+async def test_rows_show_the_title_on_two_lines_then_authors_venue_tags_and_icons(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        first = app.papers[0]  # a title longer than the list is wide
+        lines = paper_list.row_text(0).splitlines()
+        assert len(lines) == 3
+        words = first.title.split()
+        assert " ".join(line.strip(" ●") for line in lines[:2]).startswith(" ".join(words[:8]))
+        assert lines[1].strip() and lines[1].strip() in first.title
+        await pilot.press("s", "t")
+        await pilot.press(*"theory", "enter")
+        await settle(app, pilot)
+        meta = paper_list.row_text(0).splitlines()[-1]
+        assert first.authors[0] in meta and "ICML 2026" in meta
+        assert "#theory" in meta and "★" in meta
+        assert meta.index(first.authors[0]) < meta.index("ICML 2026") < meta.index("#theory")
+        assert meta.index("#theory") < meta.index("★")
+        # A short title takes one line, its quiet line right under it.
+        short = next(row for row in range(len(app.papers)) if len(paper_list.row_lines(row)) == 2)
+        assert app.papers[short].title in paper_list.row_text(short).splitlines()[0]
+
+
+async def test_compact_rows_by_key_and_palette_are_remembered(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert not app.paper_list.compact
+        await pilot.press("z")
+        assert app.paper_list.compact
+        assert len(app.paper_list.row_lines(0)) == 1
+        line = app.paper_list.render_line(1).text
+        assert app.papers[1].title[:30] in line
+        assert json.loads((tmp_path / "settings.json").read_text())["rows"] == "compact"
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.paper_list.compact
+        command = next(
+            c for c in app.get_system_commands(app.screen) if c.title.startswith("Rows:")
+        )
+        command.callback()
+        await pilot.pause()
+        assert not app.paper_list.compact
+        assert len(app.paper_list.row_lines(0)) == 3
+        assert json.loads((tmp_path / "settings.json").read_text())["rows"] == "two-line"
+
+
+async def test_a_derived_title_is_marked_by_a_glyph_not_dimmed(make_app: MakeApp) -> None:
+    app = make_app(DERIVED_LIST)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.papers[1].title_derived
+        await pilot.press("j")  # the row looked at is not the cursor's
+        segments = row_segments(app, 0)
+        text = "".join(segment.text for segment in segments)
+        assert text.startswith(" ● " + DERIVED_MARKER + app.papers[0].title[:20])
+        title = next(s for s in segments if s.text.startswith(app.papers[0].title[:10]))
+        marker = next(s for s in segments if s.text == DERIVED_MARKER)
+        assert title.style is not None and marker.style is not None
+        assert not title.style.italic and not title.style.dim
+        assert title.style.color != marker.style.color  # the glyph is the quiet part
+        row_background = solid(title.style.bgcolor, Color(0, 0, 0))
+        assert contrast(solid(title.style.color, Color(255, 255, 255)), row_background) >= 7
+        assert app.detail.text.startswith(DERIVED_MARKER)
+
+
+async def test_matches_stand_out_in_every_theme(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "reinforcement learning")
+        assert app.paper_list.cursor == 0 and len(app.paper_list.rows) >= 2
+        assert len(THEMES) >= 20
+        for theme in THEMES:
+            app.theme = theme
+            app.paper_list.focus()
+            await pilot.pause()
+            dark = app.current_theme.dark
+            for focused in (True, False):
+                if not focused:
+                    app.search_box.focus()  # the list keeps its width, its cursor the focus
+                    await pilot.pause()
+                    assert not app.paper_list.has_focus
+                for row in (0, 1):  # the cursor's row, then a plain one
+                    segments = row_segments(app, row)
+                    row_style = segments[0].style
+                    assert row_style is not None
+                    row_background = solid(row_style.bgcolor, Color(0, 0, 0))
+                    matches = [
+                        s for s in segments if s.text.lower() in ("reinforcement", "learning")
+                    ]
+                    where = f"{theme}, row {row}, focused {focused}"
+                    assert matches, f"no match drawn: {where}"
+                    for segment in matches:
+                        assert segment.style is not None
+                        text_default = Color(255, 255, 255) if dark else Color(0, 0, 0)
+                        color = solid(segment.style.color, text_default)
+                        background = solid(segment.style.bgcolor, row_background)
+                        assert color != background, where
+                        assert contrast(color, background) >= 3, where
+                        assert contrast(background, row_background) >= 3, where
+
+
+# --- widths and heights ---------------------------------------------------------------------
+
+
+async def test_the_list_gets_the_larger_share_until_the_detail_is_read(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.paper_list.region.width > app.detail.region.width
+        app.detail.focus()
+        await pilot.pause()
+        assert app.detail.region.width > app.paper_list.region.width
+        app.paper_list.focus()
+        await pilot.pause()
+        assert app.paper_list.region.width > app.detail.region.width
+
+
+async def test_the_notes_panel_takes_no_room_without_a_note(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.notes.region.height == 0
+        await pilot.press("n")
+        assert app.notes.region.height > 0
+        # An empty note being written no longer says "Press n".
+        assert app.notes.editor.placeholder == PLACEHOLDER_EDITING
+        assert "Press n" not in str(app.notes.editor.placeholder)
+        await pilot.press("escape")
+        assert app.notes.region.height == 0
+        assert app.notes.editor.placeholder == PLACEHOLDER_IDLE
+        await pilot.press("n", *"keep", "escape")
+        await pilot.pause()
+        assert app.notes.region.height > 0
+        await pilot.press("j")
+        await pilot.pause(0.1)
+        assert app.notes.region.height == 0
+        await pilot.press("k")
+        await pilot.pause(0.1)
+        assert app.notes.region.height > 0
+        assert app.notes.editor.text == "keep"
+
+
+async def test_80x24_shows_8_rows_and_the_abstract_while_a_note_is_written(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        assert paper_list.compact  # one line a paper when the list is short of lines
+        height = paper_list.scrollable_content_region.height
+        assert height >= 8
+        shown = {paper_list.render_line(y).text.strip() for y in range(height)}
+        assert (
+            sum(1 for paper in app.papers[:height] if any(paper.title[:20] in s for s in shown))
+            >= 8
+        )
+        assert app.detail.region.height >= 6
+        await pilot.press("n", *"a note")
+        await pilot.pause(0.1)
+        assert app.notes.region.height > 0
+        detail_lines = app.detail.scrollable_content_region.height
+        assert detail_lines >= 2
+        visible = " ".join(app.detail.render_line(y).text for y in range(detail_lines))
+        abstract_words = app.papers[0].abstract.split()[:3]
+        assert "Abstract" in visible or " ".join(abstract_words) in visible
+        assert app.notes.editor.text == "a note"
+
+
+# --- header and footer ----------------------------------------------------------------------
+
+
+def facts(**changes: object) -> HeaderFacts:
+    base: dict[str, object] = {
+        "title": "International Conference on Machine Learning 2026 — accepted papers (main track)",
+        "loading": False,
+        "total": 3000,
+        "filtered": 812,
+        "noted": 12,
+        "starred": 5,
+        "marked": 3,
+        "sort": "relevance",
+        "index_progress": 0.4,
+        "read": 412,
+    }
+    base.update(changes)
+    return HeaderFacts(**base)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 200])
+def test_the_header_cuts_the_name_first_and_keeps_every_fact(width: int) -> None:
+    line = header_content(facts(), width).plain
+    assert len(line) <= width
+    assert "812" in line and "3,000" in line
+    assert "412" in line and "read" in line
+    assert "3" in line and "relevance" in line
+    assert "40%" in line
+    assert line.startswith("Interna")  # the name keeps a few letters
+    if width < 120:
+        assert "…" in line  # the name gave way, not the facts
+    if width >= 200:
+        assert "(main track)" in line and "sort: relevance" in line and "812 / 3,000" in line
+
+
+async def test_header_and_footer_fit_at_80_and_120_columns(make_app: MakeApp) -> None:
+    for size in ((80, 24), (120, 40)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            await search(app, pilot, "learning")
+            header = str(app.query_one("#header").render())
+            assert "/ 19" in header and "relevance" in header
+            keys = {key.key_display or key.key: key for key in app.screen.query(FooterKey)}
+            for wanted in ("?", "q"):
+                key = next(k for name, k in keys.items() if name == wanted)
+                assert key.region.width > 0 and key.region.right <= size[0], (size, wanted)
+
+
+# --- help, palette, dialogs -----------------------------------------------------------------
+
+
+async def test_help_fits_120x40_without_scrolling(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        body = app.screen.query_one("#help-body")
+        assert body.max_scroll_y == 0
+        columns = list(app.screen.query(".help-column"))
+        assert len(columns) >= 2
+        for column in columns:
+            assert column.region.bottom <= 40 and column.region.right <= 120
+        text = "\n".join(str(column.render()) for column in columns)
+        for expected in ("Compact rows", "Star", "is:starred", "PgDn"):
+            assert expected in text
+
+
+async def test_copy_as_asks_for_the_format_and_copies_once(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert titles.count("Copy as…") == 1
+        assert titles.index("Copy as…") > titles.index("Export notes")
+        command = next(c for c in app.get_system_commands(app.screen) if c.title == "Copy as…")
+        command.callback()
+        await pilot.pause()
+        assert isinstance(app.screen, CopyAsDialog)
+        assert "Copy the citation as" in str(app.screen.query_one(".dialog-title").render())
+        formats = [name for name, _ in app.format_names()]
+        await pilot.press(*["down"] * formats.index("ris"), "enter")
+        await settle(app, pilot)
+        assert app.last_copied.startswith("TY  -")
+        assert app.settings.citation_format == "bibtex"  # c keeps its own format
+
+
+async def test_the_copy_fallback_dialog_says_its_sentences_apart(make_app: MakeApp) -> None:
+    assert sentences("Sent to tmux, which cannot confirm it.", "xclip: not found") == (
+        "Sent to tmux, which cannot confirm it. xclip: not found."
+    )
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        flow = app.citations
+        assert isinstance(flow, CitationFlow)
+        flow._copy_failed("@misc{x}", "BibTeX for “x”", "xclip: not found")
+        await pilot.pause()
+        assert isinstance(app.screen, CitationDialog)
+        hint = " ".join(str(s.render()) for s in app.screen.query(".dialog-hint"))
+        assert "Could not confirm the copy of BibTeX for “x”. xclip: not found. Select" in hint
