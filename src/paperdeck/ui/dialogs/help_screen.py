@@ -20,6 +20,7 @@ QUERY_LINES = (
     "title: author: venue: year:2020..2023",
     "tag:NAME  note:WORD  has:note",
     "is:starred  is:unread",
+    "like:REF  like:starred (papers like it)",
 )
 COLUMNS = 3
 COLUMN_WIDTH = 36
