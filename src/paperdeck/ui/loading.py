@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from textual.geometry import Size
 from textual.timer import Timer
 from textual.widgets import Input
 from textual.worker import Worker
@@ -184,12 +183,8 @@ class LoadingFlow:
         else:
             app.papers = app.library.papers = papers
             app.paper_ids.update(paper.id for paper in papers[self.shown_so_far :])
-            paper_list.papers = papers
-            if app.search.filtered is None:
-                # Longer, without moving the cursor or the view.
-                paper_list.rows = range(len(papers))
-                paper_list.virtual_size = Size(0, len(papers))
-                paper_list.refresh()
+            # Longer, without moving the cursor or the view.
+            paper_list.grow(papers, show_all=app.search.filtered is None)
         self.shown_so_far, self.expected = len(papers), max(total, len(papers))
         app.update_header()
 

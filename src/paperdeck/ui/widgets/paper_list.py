@@ -131,7 +131,7 @@ class PaperList(ScrollView, can_focus=True):
         self._compact = False
         self._geometry = RowGeometry()
         self._title_cells = b""
-        self._heights: tuple[int, bytes] | None = None
+        self._heights: tuple[tuple[int, int], bytes] | None = None
         self._query = ""
         self._highlight: Highlighter = no_highlight
         self._cache: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize=256)
@@ -171,6 +171,15 @@ class PaperList(ScrollView, can_focus=True):
         self._center(row)
         self.refresh()
         self._post_highlighted()
+
+    def grow(self, papers: Sequence[Paper], *, show_all: bool) -> None:
+        """More papers of the list being loaded (the first ones unchanged): the cursor and the
+        view stay; with `show_all` the rows become all papers."""
+        self.papers = papers
+        if show_all:
+            self.rows = range(len(papers))
+        self._measure()
+        self.refresh()
 
     def set_highlighter(self, query: str, highlight: Highlighter) -> None:
         """Highlight what `highlight` finds in each title (`query` identifies it for the cache)."""
@@ -224,12 +233,17 @@ class PaperList(ScrollView, can_focus=True):
         if self._compact:
             return 1
         room = max(1, self.scrollable_content_region.width - GUTTER)
-        if self._heights is None or self._heights[0] != room:
-            if len(self._title_cells) != len(self.papers):
-                self._title_cells = bytes(min(255, title_cells(p)) for p in self.papers)
+        known = len(self._title_cells)
+        if known != len(self.papers):
+            # A list that grew while loading keeps its first papers: only the new are measured.
+            start = known if known < len(self.papers) else 0
+            added = bytes(min(255, title_cells(p)) for p in self.papers[start:])
+            self._title_cells = (self._title_cells[:start] if start else b"") + added
+        key = (room, len(self._title_cells))
+        if self._heights is None or self._heights[0] != key:
             # Two lines (title, quiet line), three when the title does not fit on one.
             table = bytes(2 if cells <= room else 3 for cells in range(256))
-            self._heights = (room, self._title_cells.translate(table))
+            self._heights = (key, self._title_cells.translate(table))
         return self._heights[1]
 
     def _measure(self) -> None:
