@@ -39,45 +39,52 @@ class HeaderFacts:
 
 Fact = tuple[str, str, str]
 """(long form, short form, style) of one fact."""
+SHORTEN_FIRST = ("sort", "counts", "marked", "read", "index", "activity")
+"""The order in which facts give up their long forms (a running job's progress the last)."""
 
 
-def _facts(facts: HeaderFacts) -> list[Fact]:
+def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
     total = facts.total
-    out: list[Fact] = []
+    out: list[tuple[str, Fact]] = []
     if facts.loading:
-        out.append(("the list appears as soon as it is read", "loading…", "$text-muted"))
+        out.append(
+            ("counts", ("the list appears as soon as it is read", "loading…", "$text-muted"))
+        )
     elif facts.filtered is not None:
-        out.append((f"{facts.filtered:,} / {total:,} shown", f"{facts.filtered:,}/{total:,}", ""))
+        shown = f"{facts.filtered:,} / {total:,}"
+        out.append(("counts", (f"{shown} shown", shown, "")))
     else:
         papers = f"{total:,} paper{'s' if total != 1 else ''}"
-        out.append((f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred", papers, ""))
+        counts = f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred"
+        out.append(("counts", (counts, papers, "")))
     if facts.read is not None and not facts.loading:
-        out.append(
-            (f"{facts.read:,} / {total:,} read", f"{facts.read:,}/{total:,} read", "$text-success")
-        )
+        read = f"{facts.read:,} / {total:,} read"
+        out.append(("read", (read, read.replace(" / ", "/"), "$text-success")))
     if facts.marked:
-        out.append((f"{facts.marked:,} marked", f"{facts.marked:,}▍", "$text-warning"))
+        out.append(("marked", (f"{facts.marked:,} marked", f"{facts.marked:,}▍", "$text-warning")))
     if facts.activity:
         activity = one_line(facts.activity)
-        out.append((activity, activity.split(" · ")[0], "$text-warning"))
-    out.append((f"sort: {facts.sort}", facts.sort.split()[-1], "$text-muted"))
+        out.append(("activity", (activity, activity.split(" · ")[0], "$text-warning")))
+    out.append(("sort", (f"sort: {facts.sort}", facts.sort.split()[-1], "$text-muted")))
     if facts.index_progress is not None:
         percent = f"{facts.index_progress:.0%}"
-        out.append((f"indexing {percent}", f"idx {percent}", "$text-warning"))
+        out.append(("index", (f"indexing {percent}", f"idx {percent}", "$text-warning")))
     return out
 
 
 def header_content(facts: HeaderFacts, width: int) -> Content:
     """The header's line in `width` cells: the facts whole, the name cut to the room left."""
-    parts = _facts(facts)
+    named = _facts(facts)
+    parts = [fact for _, fact in named]
     chosen = [long for long, _, _ in parts]
     title = one_line(facts.title)
 
     def facts_cells() -> int:
         return sum(cell_len(text) for text in chosen) + len(GAP) * len(chosen)
 
-    # Short forms, the last facts first, only while the name would keep under MIN_TITLE cells.
-    for number in reversed(range(len(parts))):
+    # Short forms, in SHORTEN_FIRST's order, only while the name would keep under MIN_TITLE.
+    order = sorted(range(len(named)), key=lambda number: SHORTEN_FIRST.index(named[number][0]))
+    for number in order:
         if width - facts_cells() >= min(MIN_TITLE, cell_len(title)):
             break
         chosen[number] = parts[number][1]
