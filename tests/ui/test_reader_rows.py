@@ -24,7 +24,7 @@ from paperdeck.ui.dialogs.copy_as_dialog import CopyAsDialog
 from paperdeck.ui.dialogs.help_screen import HelpScreen
 from paperdeck.ui.widgets.header_bar import HeaderFacts, header_content
 from paperdeck.ui.widgets.notes_panel import PLACEHOLDER_EDITING, PLACEHOLDER_IDLE
-from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER
+from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER, title_cells, title_cells_of
 
 MakeApp = Callable[..., PaperdeckApp]
 THEMES = list(App().available_themes)
@@ -357,3 +357,15 @@ async def test_the_copy_fallback_dialog_says_its_sentences_apart(make_app: MakeA
         assert isinstance(app.screen, CitationDialog)
         hint = " ".join(str(s.render()) for s in app.screen.query(".dialog-hint"))
         assert "Could not confirm the copy of BibTeX for “x”. xclip: not found. Select" in hint
+
+
+def test_title_widths_measured_at_once_equal_those_measured_one_by_one() -> None:
+    papers = [
+        *load_library([DERIVED_LIST]).papers,
+        *load_library([bundled_list()]).papers,
+        *load_library([Path(__file__).parent.parent / "data" / "hostile.txt"]).papers,
+    ]
+    wide = papers[0].with_changes(title="深度学习 … naïve “quotes” " + "x" * 300)
+    papers.append(wide)
+    assert title_cells_of(papers) == bytes(min(255, title_cells(p)) for p in papers)
+    assert title_cells(wide) > len(wide.title) and title_cells_of([wide]) == bytes([255])

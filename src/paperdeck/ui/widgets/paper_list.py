@@ -23,7 +23,7 @@ from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
     RowFacts,
     render_row,
-    title_cells,
+    title_cells_of,
 )
 from paperdeck.ui.widgets.paper_rows import (
     MARK_MARKER as MARK_MARKER,
@@ -237,7 +237,7 @@ class PaperList(ScrollView, can_focus=True):
         if known != len(self.papers):
             # A list that grew while loading keeps its first papers: only the new are measured.
             start = known if known < len(self.papers) else 0
-            added = bytes(min(255, title_cells(p)) for p in self.papers[start:])
+            added = title_cells_of(self.papers[start:])
             self._title_cells = (self._title_cells[:start] if start else b"") + added
         key = (room, len(self._title_cells))
         if self._heights is None or self._heights[0] != key:

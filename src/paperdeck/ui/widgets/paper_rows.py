@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import compress, pairwise, repeat
+from operator import attrgetter, methodcaller, not_
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -59,6 +60,20 @@ def title_cells(paper: Paper) -> int:
     title = paper.title
     cells = len(title) if title.isascii() else cell_len(title)
     return cells + (len(DERIVED_MARKER) if paper.title_derived else 0)
+
+
+def title_cells_of(papers: Sequence[Paper]) -> bytes:
+    """`title_cells` of each paper, capped at 255, at C speed for ASCII titles (a 100,000-paper
+    list is measured once per open, in the time of its first paint)."""
+    titles = list(map(attrgetter("title"), papers))
+    cells = list(map(len, titles))
+    # "…" ends most derived titles and takes one cell: it does not need cell_len.
+    plain = map(str.isascii, map(methodcaller("replace", "…", "."), titles))
+    for index in compress(range(len(titles)), map(not_, plain)):
+        cells[index] = cell_len(titles[index])
+    for index in compress(range(len(titles)), map(attrgetter("title_derived"), papers)):
+        cells[index] += len(DERIVED_MARKER)
+    return bytes(map(min, cells, repeat(255)))
 
 
 def state_icons(annotation: Annotation | None, styles: Styles) -> list[tuple[str, RichStyle]]:
