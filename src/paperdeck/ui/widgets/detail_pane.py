@@ -31,6 +31,10 @@ MATCH_STYLE = "bold $text-warning on $warning-muted"
 LABEL_STYLE = "$text-muted"
 
 
+SHOWN_CHARS = 20_000
+"""Of a longer abstract or title the pane shows this much (real abstracts stay under 5,000)."""
+
+
 def describe_source(meta_source: str, corrected: Sequence[str] = ()) -> str:
     """Where a paper's title and authors came from, in words."""
     if meta_source == "derived":
@@ -115,7 +119,7 @@ class DetailPane(ScrollView, can_focus=True):
             if not same_paper:
                 self.scroll_to(0, 0, animate=False)
             return
-        title_text = one_line(str(corrections.get("title") or paper.title))
+        title_text = one_line(str(corrections.get("title") or paper.title)[:SHOWN_CHARS])
         title = with_spans(title_text, fields("title")(title_text) if fields else (), MATCH_STYLE)
         title = title.stylize_before("bold")
         if paper.method:
@@ -227,6 +231,14 @@ class DetailPane(ScrollView, can_focus=True):
         return Content("\n").join(lines)
 
     def _abstract(self, paper: Paper, spans_for: Highlighter | None, raw: bool) -> Content:
+        if len(paper.abstract) > SHOWN_CHARS:
+            # Wrapping megabytes takes the reader seconds per paint: a screenful or two of
+            # pages is plenty, and `paperdeck show` prints the rest.
+            hidden = len(paper.abstract) - SHOWN_CHARS
+            paper = paper.with_changes(
+                abstract=f"{paper.abstract[:SHOWN_CHARS]}… ({hidden:,} more characters: "
+                "`paperdeck show` prints them)"
+            )
         if raw:
             text = clean(paper.abstract)
             content = plain(text)
