@@ -269,3 +269,32 @@ def test_an_unknown_style_names_the_choices_in_one_line(notes: Path, tmp_path: P
     broken = run("16", "--style", str(bad), notes=notes)
     assert broken.returncode == 2 and broken.stderr.count("\n") == 1
     assert "not a CSL style" in broken.stderr and "Traceback" not in broken.stderr
+
+
+def test_a_paper_matched_online_cites_and_says_which_source(tmp_path: Path) -> None:
+    listing = tmp_path / "matched.jsonl"
+    record = {
+        "title": "Sparse Gates for Mixture Models",
+        "authors": ["Ada Lovelace"],
+        "year": 2026,
+        "venue": "ICML",
+        "doi": "10.5555/sparse.2026",
+        "abstract": "We study sparse gates for mixture models and show they route well.",
+        "online": {
+            "source": "OpenAlex\x1b]52;c;eA==\x07",
+            "id": "W4100000000",
+            "confidence": 0.97,
+            "details": "Crossref",
+        },
+    }
+    listing.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    done = run("1", str(listing), "--format", "bibtex", notes=tmp_path / "n.json")
+    assert done.returncode == 0, done.stderr
+    assert "10.5555/sparse.2026" in done.stdout
+    assert "OpenAlex" not in done.stdout  # the copied text is only the citation
+    said = [line for line in done.stderr.splitlines() if "metadata from" in line]
+    assert said == [
+        "paperdeck: lovelace2026sparse: metadata from OpenAlex W4100000000, confidence 0.97; "
+        "DOI, venue and pages from Crossref"
+    ]
+    assert "\x1b" not in done.stderr

@@ -19,6 +19,7 @@ from paperdeck.core.citations import (
     citation_keys,
     cite_many,
     describe_missing,
+    describe_provenance,
     format_label,
     resolve_format,
 )
@@ -120,6 +121,10 @@ def run_cite(args: argparse.Namespace) -> int:
     for key, lacks in citation.missing_by_key.items():
         if lacks:
             warn(f"{key}: incomplete: {describe_missing(lacks)}")
+    for paper in chosen:
+        source = describe_provenance(paper)
+        if source:
+            warn(f"{keys[paper.id]}: metadata from {source}")
     if not args.copy:
         return 0
     with tty_writer() as write:

@@ -90,7 +90,12 @@ class CitationFlow:
         what: str,
     ) -> None:
         """In a worker thread: a CSL style's render must not hold up the keys."""
-        from paperdeck.core.citations import StyleError, cite_many, describe_missing
+        from paperdeck.core.citations import (
+            StyleError,
+            cite_many,
+            describe_missing,
+            describe_provenance,
+        )
 
         app = self.app
         try:
@@ -101,6 +106,12 @@ class CitationFlow:
             )
             return
         missing = describe_missing(citation.missing) if citation.missing else ""
+        sources = [source for paper in papers if (source := describe_provenance(paper))]
+        if sources:
+            more = f" (and {len(sources) - 1} more)" if len(sources) > 1 else ""
+            app.call_from_thread(
+                app.notify, one_line(f"Metadata from {sources[0]}{more}"), markup=False, timeout=8
+            )
         self._copy(citation.text.rstrip("\n") + "\n", what, missing)
 
     def _copy(self, text: str, what: str, missing: str) -> None:

@@ -19,7 +19,7 @@ from paperdeck.core.citations.output import (
     renders_with_csl,
     resolve_format,
 )
-from paperdeck.core.citations.record import describe_missing
+from paperdeck.core.citations.record import describe_missing, describe_provenance
 from paperdeck.core.citations.styles import OFFERED_STYLES, StyleError
 from paperdeck.core.citations.venues import Edition, venue_edition
 
@@ -39,6 +39,7 @@ __all__ = [
     "cite",
     "cite_many",
     "describe_missing",
+    "describe_provenance",
     "fold_ascii",
     "format_label",
     "is_bibtex",

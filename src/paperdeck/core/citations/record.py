@@ -24,6 +24,23 @@ _MISSING_TEXT = {
 }
 
 
+def describe_provenance(paper: Paper) -> str:
+    """Where an online match's metadata came from ("OpenAlex W123, confidence 0.97; DOI,
+    venue and pages from Crossref"); "" for a paper not matched online."""
+    online = paper.extra.get("online")
+    if not isinstance(online, Mapping) or not online.get("source"):
+        return ""
+    text = clean_line(str(online["source"]))
+    if online.get("id"):
+        text += " " + clean_line(str(online["id"]))
+    confidence = online.get("confidence")
+    if isinstance(confidence, int | float) and not isinstance(confidence, bool):
+        text += f", confidence {confidence:.2f}"
+    if online.get("details"):
+        text += f"; DOI, venue and pages from {clean_line(str(online['details']))}"
+    return text
+
+
 def describe_missing(missing: Iterable[str]) -> str:
     """`("authors", "pages")` as the user reads it: "authors unknown; pages unknown"."""
     return "; ".join(_MISSING_TEXT.get(item, item) for item in missing)
