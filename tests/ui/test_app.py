@@ -365,35 +365,6 @@ async def test_a_save_error_is_shown_and_the_text_kept(make_app: MakeApp, tmp_pa
 # --- star, read state, tags -----------------------------------------------------------------
 
 
-async def test_star_read_and_tags(make_app: MakeApp, tmp_path: Path) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
-        paper = app.papers[0]
-        await pilot.press("s")
-        assert "★" in row_text(app, 0)
-        assert "1 starred" in header_text(app)
-        await pilot.press("r")
-        assert "●" not in row_text(app, 0)
-        await pilot.press("t")
-        assert isinstance(app.screen, TagsDialog)
-        await type_text(pilot, "theory rl")
-        await pilot.press("enter")
-        assert not isinstance(app.screen, TagsDialog)
-        row = row_text(app, 0)
-        assert "#theory" in row and "#rl" in row
-        status = str(app.query_one("#notes-status").render())
-        assert "★ starred" in status and "#theory #rl" in status and "read" in status
-        saved = saved_notes(tmp_path)[paper.id]
-        assert saved["starred"] is True and saved["state"] == "read"
-        assert saved["tags"] == ["theory", "rl"]
-        # Esc in the tags dialog changes nothing.
-        await pilot.press("t", "x", "escape")
-        assert saved_notes(tmp_path)[paper.id]["tags"] == ["theory", "rl"]
-        await pilot.press("s", "r")
-        assert "★" not in row_text(app, 0) and "●" in row_text(app, 0)
-
-
 # --- citations ------------------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@
 | `PAPERDECK_NOTES` | the notes file | the user data folder's `notes.json` |
 | `PAPERDECK_CACHE` | the cache folder (`off`: no cache) | the user cache folder |
 | `PAPERDECK_CONFIG` | the reader's settings file | the user config folder's `settings.json` |
+| (none) | where each list was left: cursor, query, views, marks | `sessions.json` by the settings |
 | `PAPERDECK_HELPERS` | helper processes a big job may start (`0`: none) | one per spare core |
 | `PAPERDECK_EMAIL` | the address sent to OpenAlex and Crossref (polite pools) | none |
 | `OPENALEX_API_KEY` | OpenAlex's `api_key` | none |
@@ -36,6 +37,7 @@ BASE_URL_ENVS = {
     "s2": ("PAPERDECK_S2_URL", "https://api.semanticscholar.org/graph/v1"),
     "crossref": ("PAPERDECK_CROSSREF_URL", "https://api.crossref.org"),
 }
+SESSIONS_NAME = "sessions.json"
 
 
 def notes_path(option: str | None = None) -> Path:
@@ -70,6 +72,12 @@ def settings_path() -> Path:
     import platformdirs
 
     return platformdirs.user_config_path(APP_NAME) / SETTINGS_NAME
+
+
+def sessions_path(settings: Path | None = None) -> Path:
+    """Where the reader keeps each list's cursor, query, views and marks: beside the settings
+    file (`settings`, else the one settings_path() names)."""
+    return (settings or settings_path()).parent / SESSIONS_NAME
 
 
 def helpers_wanted() -> int | None:

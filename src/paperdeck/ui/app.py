@@ -30,6 +30,8 @@ from paperdeck.ui.loading import Loader, LoadingFlow
 from paperdeck.ui.note_flow import NoteFlow
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
+from paperdeck.ui.session import SessionFlow
+from paperdeck.ui.triage_flow import TriageFlow
 from paperdeck.ui.widgets.detail_pane import DetailPane
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
@@ -64,9 +66,16 @@ class PaperdeckApp(App[int]):
         Binding("q", "quit", "Quit"),
         Binding("slash", "focus_search", "Search"),
         Binding("n", "edit_note", "Note"),
-        Binding("s", "star", "Star"),
-        Binding("r", "toggle_read", "Read/unread"),
+        Binding("r", "read_and_next", "Read+next"),
+        Binding("s", "star_and_next", "Star+next"),
+        Binding("x", "skip_and_next", "Skip to next unread", show=False),
         Binding("t", "edit_tags", "Tags"),
+        Binding("u", "toggle_view('unread')", "Unread only", show=False),
+        Binding("asterisk", "toggle_view('starred')", "Starred only", show=False),
+        Binding("m", "toggle_view('marked')", "Marked only", show=False),
+        Binding("a", "mark_all", "Mark all shown", show=False),
+        Binding("A", "clear_marks", "Clear marks", show=False),
+        Binding("i", "invert_marks", "Invert marks (shown papers)", show=False),
         Binding("c", "copy_citation", "Cite"),
         Binding("C", "choose_format", "Cite format", show=False),
         Binding("o", "open_link", "Open link", show=False),
@@ -106,6 +115,8 @@ class PaperdeckApp(App[int]):
         self.note_flow = NoteFlow(self, store, autosave_delay)
         self.citations = CitationFlow(self)
         self.enrich = EnrichFlow(self)
+        self.triage = TriageFlow(self)
+        self.session = SessionFlow(self)
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
@@ -216,6 +227,7 @@ class PaperdeckApp(App[int]):
         self.note_flow.forget_counts()
         self.citations.forget_keys()
         self.search.reset()
+        self.triage.set_views(())
         self.search_box.value = ""
 
     def _list_title(self) -> str:
@@ -239,6 +251,8 @@ class PaperdeckApp(App[int]):
                 sort=SORT_MODES[self.settings.sort],
                 index_progress=self.search.index_progress,
                 activity=self.enrich.progress,
+                read=self.triage.read_count(),
+                view=self.triage.view_label(),
             )
         )
 
@@ -318,14 +332,29 @@ class PaperdeckApp(App[int]):
     def action_edit_note(self) -> None:
         self.note_flow.edit()
 
-    def action_star(self) -> None:
-        self.note_flow.toggle_star()
+    def action_read_and_next(self) -> None:
+        self.triage.read_and_next()
 
-    def action_toggle_read(self) -> None:
-        self.note_flow.toggle_read()
+    def action_star_and_next(self) -> None:
+        self.triage.star_and_next()
+
+    def action_skip_and_next(self) -> None:
+        self.triage.skip_and_next()
 
     def action_edit_tags(self) -> None:
-        self.note_flow.edit_tags()
+        self.triage.tag()
+
+    def action_toggle_view(self, view: str) -> None:
+        self.triage.toggle_view(view)
+
+    def action_mark_all(self) -> None:
+        self.triage.mark_all_visible()
+
+    def action_clear_marks(self) -> None:
+        self.triage.clear_marks()
+
+    def action_invert_marks(self) -> None:
+        self.triage.invert_marks()
 
     def action_copy_citation(self, fmt: str | None = None) -> None:
         self.citations.copy(fmt)
@@ -397,6 +426,7 @@ class PaperdeckApp(App[int]):
         if self.store.dirty:
             self.exit_message = save_or_recover(self.store)
         self.save_settings()
+        self.session.save()
         self.exit(0)
 
     # -- settings, palette, signals ---------------------------------------------------------
@@ -508,4 +538,5 @@ class PaperdeckApp(App[int]):
         self.note_flow.commit()
         if self.store.dirty:
             self.exit_message = save_or_recover(self.store)
+        self.session.save()
         self.exit(0)

@@ -8,7 +8,7 @@ from textual import events
 from textual.app import App
 from textual.widget import Widget
 
-from paperdeck.ui.textual_private import forward_key
+from paperdeck.ui.textual_private import forward_key, run_key_binding
 
 # Textual routes a key to the widget focused when the key arrives; bindings run only when the
 # key has bubbled up to the app. In a burst (a paste, a fast typist, tmux send-keys) "/" and the
@@ -32,5 +32,18 @@ def follow_focus(app: App[Any], event: events.Key) -> bool:
     if origin is None or focused is None or focused is origin:
         return False
     event.stop()
-    forward_key(focused, events.Key(event.key, event.character))
+    key = events.Key(event.key, event.character)
+    if key.is_printable:
+        forward_key(focused, key)  # it types itself into the field
+    else:
+        # Ctrl+U, Backspace ... act through bindings, which Textual runs only once a key has
+        # bubbled back up to the app: after the keys typed behind it had reached the field
+        # ("/ Ctrl+U bandit" became "" or "t"). Queued behind the keys before it instead.
+        focused.call_later(_bind_or_forward, app, focused, key)
     return True
+
+
+async def _bind_or_forward(app: App[Any], widget: Widget, key: events.Key) -> None:
+    if app.focused is widget and await run_key_binding(app, key.key):
+        return
+    forward_key(widget, key)

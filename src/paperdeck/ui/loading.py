@@ -126,6 +126,7 @@ class LoadingFlow:
     def start(self) -> None:
         """Called at mount: start the pending load, if any, after the first paint."""
         if self.loader is None:
+            self.app.session.restore()
             self.app.search.build_index()
             return
         # A plain line, repainted a few times a second: Textual's loading indicator
@@ -255,6 +256,7 @@ class LoadingFlow:
         freeze_long_lived()  # before the list's paint
         app.note_flow.save_open_note()
         carried = self._carried_over(library)
+        app.session.save()  # where the list shown so far was left
         # The query typed while loading is put back without an event: its results so far stay
         # shown until the whole list's index answers.
         with app.search_box.prevent(Input.Changed):
@@ -273,8 +275,10 @@ class LoadingFlow:
         # The list and its counts paint first; the panes, warnings and index follow.
         self.panes_deferred = True
         app.paper_list.set_papers(app.papers)
-        if carried is not None:
-            carried.restore(app)
+        if carried is not None and carried.touched():
+            carried.restore(app)  # what the user did while it loaded wins over the last session
+        else:
+            app.session.restore()
         app.update_header()
         app.call_after_refresh(self._after_list_paint, library.warnings)
 
@@ -327,6 +331,10 @@ class _ShownWhileLoading:
     current: int | None
     marked: set[int]
     searched: int
+
+    def touched(self) -> bool:
+        """Whether the user searched, marked or moved while the list loaded."""
+        return bool(self.query.strip() or self.marked or self.current)
 
     def restore(self, app: PaperdeckApp) -> None:
         """Put them back over the whole list (each loaded row keeps its index in it)."""

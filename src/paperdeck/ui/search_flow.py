@@ -35,6 +35,8 @@ class SearchFlow:
         self.index_progress: float | None = None
         self.parsed: Query | None = None
         """The shown result's parsed query: highlighting does not parse it again."""
+        self.view_terms = ""
+        """Terms the triage views add to every query (`is:unread is:starred`)."""
 
     def reset(self) -> None:
         """A new library: no index, no query."""
@@ -66,7 +68,7 @@ class SearchFlow:
         self.index_progress = None
         freeze_long_lived()  # the index lives as long as its papers
         app.update_header()
-        if self.query or app.settings.sort == "noted":
+        if self.query or self.view_terms or app.settings.sort == "noted":
             self.run(self.query)
         # Searches run meanwhile: the index answers before it is cached.
         for _ in self.index.save_steps():
@@ -86,7 +88,8 @@ class SearchFlow:
 
     async def _run(self, query: str) -> None:
         app = self.app
-        if not query.strip() and app.settings.sort != "noted":
+        text = f"{query} {self.view_terms}".strip()
+        if not text and app.settings.sort != "noted":
             self.apply(query, None)  # no filter: needs no index
             return
         index = self.index
@@ -99,7 +102,7 @@ class SearchFlow:
             if app.settings.sort == "noted"
             else ("list" if app.settings.sort == "list" else "relevance")
         )
-        steps = index.search_steps(query, annotations=app.entries(), sort=sort)
+        steps = index.search_steps(text, annotations=app.entries(), sort=sort)
         while True:
             try:
                 next(steps)
@@ -121,6 +124,7 @@ class SearchFlow:
             app.note_flow.commit()
             if keep is None or app.papers[keep] is not edited:
                 keep = next((i for i, paper in enumerate(app.papers) if paper is edited), None)
+        views = app.triage.views
         if result is None or not query.strip():
             rows: Sequence[int] = result.indices if result is not None else range(len(app.papers))
             self.filtered = None
@@ -133,10 +137,14 @@ class SearchFlow:
             self.parsed = result.parsed
             paper_list.set_highlighter(query, highlighter(result.parsed))
             self.set_status(result.message or "")
-        paper_list.empty_text = (
-            f"No papers match {one_line(query)!r}" if query.strip() else "No papers"
-        )
         divider = result.matched_all if result is not None and query.strip() else None
+        if views:
+            rows = app.triage.keep_marked(rows)
+            self.filtered = len(rows)
+            if "marked" in views:
+                divider = None  # counted before the marked view dropped rows
+        shown = f"No {app.triage.view_label()} papers" if views else "No papers"
+        paper_list.empty_text = f"{shown} match {one_line(query)!r}" if query.strip() else shown
         paper_list.set_rows(rows, keep_paper=keep, divider=divider)
         if edited is not None and app.current_paper is not edited:
             app.note_flow.left_results(edited)

@@ -27,6 +27,16 @@ def forward_key(widget: Widget, key: events.Key) -> None:
     widget._forward_event(key)
 
 
+async def run_key_binding(app: App[Any], key: str) -> bool:
+    """Run the binding `key` has for the focused widget or its ancestors, as Textual would for a
+    key nobody handled; True when one ran.
+
+    A key sent on to a newly focused widget must run its binding (Ctrl+U in the search field)
+    before the keys after it reach that widget: left to bubble back up, it would run after them.
+    """
+    return await app._check_bindings(key)
+
+
 def write_to_terminal(app: App[Any], sequence: str) -> None:
     """Write an escape sequence (OSC 52 copy, wrapped for tmux) straight to the terminal.
 

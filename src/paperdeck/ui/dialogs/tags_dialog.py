@@ -1,8 +1,9 @@
-"""The `t` dialog: edit a paper's tags as a space-separated line."""
+"""The `t` dialog: tags to add (`-name` removes) to a paper or the marked ones, with completion."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -10,50 +11,88 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
+from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from paperdeck.ui.safe_text import one_line
 
 
-def parse_tags(text: str) -> list[str]:
-    """Tags from a line: split on spaces and commas, `#` dropped, repeats dropped, order kept."""
-    tags: list[str] = []
+@dataclass(frozen=True)
+class TagsEdit:
+    """What the user asked for: tags to add and tags to remove."""
+
+    add: list[str]
+    remove: list[str]
+
+
+def parse_edit(text: str) -> TagsEdit:
+    """`theory -rl #new` adds theory and new, removes rl."""
+    add: list[str] = []
+    remove: list[str] = []
     for word in text.replace(",", " ").split():
-        tag = one_line(word.lstrip("#"))
-        if tag and tag not in tags:
-            tags.append(tag)
-    return tags
+        target = remove if word.startswith("-") else add
+        tag = one_line(word.lstrip("-").lstrip("#"))
+        if tag and tag not in target:
+            target.append(tag)
+    return TagsEdit(add=[tag for tag in add if tag not in remove], remove=remove)
 
 
-class TagsDialog(ModalScreen[list[str] | None]):
-    """An input prefilled with the paper's tags; Enter saves, Esc cancels."""
+class TagSuggester(Suggester):
+    """Completes the word being typed from the tags already used (a `-` word from the paper's)."""
+
+    def __init__(self, known: Sequence[str], current: Sequence[str]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.known = list(known)
+        self.current = list(current)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value or value[-1] in " ,":
+            return None
+        head, _, word = value.rpartition(" ")
+        sign = "-" if word.startswith("-") else ""
+        stem = word.lstrip("-").lstrip("#").lower()
+        if not stem:
+            return None
+        for tag in self.current if sign else self.known:
+            if tag.lower().startswith(stem) and tag.lower() != stem:
+                return (head + " " if head else "") + sign + tag
+        return None
+
+
+class TagsDialog(ModalScreen[TagsEdit | None]):
+    """An empty input: words typed are added, `-word` removed; Enter saves, Esc cancels."""
 
     AUTO_FOCUS = "#tags-input"
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, tags: Sequence[str]) -> None:
+    def __init__(self, subject: str, current: Sequence[str], known: Sequence[str] = ()) -> None:
         super().__init__()
-        self.paper_title = title
-        self.tags = list(tags)
+        self.subject = subject
+        self.tags = list(current)
+        self.known = list(known)
 
     def compose(self) -> ComposeResult:
+        has = " ".join("#" + one_line(tag) for tag in self.tags) or "no tags yet"
         with Vertical(classes="dialog"):
             yield Static(
-                Content.assemble(("Tags for ", "bold"), (one_line(self.paper_title), "italic")),
+                Content.assemble(("Tags for ", "bold"), (one_line(self.subject), "italic")),
                 classes="dialog-title",
             )
+            yield Static(Content.assemble(("Has: ", "bold"), has), id="tags-current")
             yield Input(
-                " ".join(self.tags), placeholder="tags, separated by spaces", id="tags-input"
+                placeholder="tags to add; -name removes one",
+                id="tags-input",
+                suggester=TagSuggester(self.known, self.tags),
             )
             yield Static(
-                Content("Enter saves · Esc cancels · an empty line removes every tag"),
+                Content("→ completes a tag used before · Enter saves · Esc cancels"),
                 classes="dialog-hint",
             )
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.dismiss(parse_tags(event.value))
+        self.dismiss(parse_edit(event.value))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -35,11 +35,13 @@ class HeaderFacts:
     """A background job's progress ("online 12/40 · 9 matched")."""
     read: int | None = None
     """Papers read among the open ones ("412 / 3,000 read"); None: not shown."""
+    view: str = ""
+    """The views narrowing the list ("unread", "starred", "marked"), joined; "" for none."""
 
 
 Fact = tuple[str, str, str]
 """(long form, short form, style) of one fact."""
-SHORTEN_FIRST = ("sort", "counts", "marked", "read", "index", "activity")
+SHORTEN_FIRST = ("sort", "counts", "view", "marked", "read", "index", "activity")
 """The order in which facts give up their long forms (a running job's progress the last)."""
 
 
@@ -60,6 +62,8 @@ def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
     if facts.read is not None and not facts.loading:
         read = f"{facts.read:,} / {total:,} read"
         out.append(("read", (read, read.replace(" / ", "/"), "$text-success")))
+    if facts.view:
+        out.append(("view", (f"view: {facts.view}", facts.view, "$text-primary")))
     if facts.marked:
         out.append(("marked", (f"{facts.marked:,} marked", f"{facts.marked:,}▍", "$text-warning")))
     if facts.activity:

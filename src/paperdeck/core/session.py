@@ -1,0 +1,124 @@
+"""Where the reader left each list: the cursor's paper, the query, the views and the marks.
+
+Kept in one small JSON file beside the settings (core.config.sessions_path), one entry per list,
+keyed by the lists' resolved paths. Papers are named by id, so a list edited since still gets
+back every paper that is still in it; the most recently used lists are kept, the rest dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from paperdeck.core.plumbing.atomic_write import atomic_write
+from paperdeck.core.text.sanitize import clean_line
+
+MAX_LISTS = 100
+"""Lists remembered; the least recently used go first."""
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""A sessions file larger than this is not ours to read (nor is it rewritten from scratch)."""
+MAX_MARKS = 200_000
+MAX_QUERY = 1000
+VERSION = 1
+
+
+@dataclass
+class ListSession:
+    """One list's reader state."""
+
+    paper_id: str | None = None
+    query: str = ""
+    views: list[str] = field(default_factory=list)
+    marked: list[str] = field(default_factory=list)
+    """Ids of the marked papers, in list order."""
+    used: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "paper": self.paper_id,
+            "query": self.query,
+            "views": list(self.views),
+            "marked": list(self.marked),
+            "used": self.used,
+        }
+
+
+def session_key(paths: Iterable[Path]) -> str:
+    """The identity of an opened set of lists: their resolved paths, in order."""
+    resolved = []
+    for path in paths:
+        try:
+            resolved.append(str(Path(path).resolve()))
+        except (OSError, RuntimeError):
+            resolved.append(str(Path(path).absolute()))
+    return "\n".join(resolved)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """The file's list entries; {} when it is missing, too big, or not a sessions file."""
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            return {}
+        document = json.loads(data.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    lists = document.get("lists") if isinstance(document, dict) else None
+    return lists if isinstance(lists, dict) else {}
+
+
+def _ids(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [clean_line(item) for item in value[:MAX_MARKS] if isinstance(item, str) and item]
+
+
+def _parse(value: Any) -> ListSession | None:
+    if not isinstance(value, dict):
+        return None
+    paper = value.get("paper")
+    query = value.get("query")
+    used = value.get("used")
+    return ListSession(
+        paper_id=clean_line(paper) if isinstance(paper, str) and paper else None,
+        query=clean_line(query)[:MAX_QUERY] if isinstance(query, str) else "",
+        views=_ids(value.get("views")),
+        marked=_ids(value.get("marked")),
+        used=float(used) if isinstance(used, int | float) and not isinstance(used, bool) else 0.0,
+    )
+
+
+def load_session(path: Path, key: str) -> ListSession | None:
+    """The saved state of the lists `key` names, None when there is none (or it is unreadable)."""
+    return _parse(_read(path).get(key))
+
+
+def save_session(path: Path, key: str, session: ListSession) -> str | None:
+    """Remember `session` for `key`, atomically; a one-line error instead of raising."""
+    lists = _read(path)
+    session.used = time.time()
+    lists[key] = session.to_json()
+    if len(lists) > MAX_LISTS:
+
+        def used(item: tuple[str, Any]) -> float:
+            parsed = _parse(item[1])
+            return parsed.used if parsed is not None else 0.0
+
+        lists = dict(sorted(lists.items(), key=used)[-MAX_LISTS:])
+    text = json.dumps({"version": VERSION, "lists": lists}, ensure_ascii=False, indent=1)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, text + "\n")
+    except OSError as error:
+        return f"could not save the reading position to {path}: {error.strerror or error}"
+    return None
+
+
+def marked_ids(ids: Sequence[str], marked: Iterable[int]) -> list[str]:
+    """The ids of the marked papers (indices into `ids`), in list order."""
+    return [ids[index] for index in sorted(marked) if 0 <= index < len(ids)]

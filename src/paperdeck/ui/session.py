@@ -1,0 +1,76 @@
+"""Reopening a list puts back where the reader left it: paper, query, views and marks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from paperdeck.core.config import sessions_path
+from paperdeck.core.session import ListSession, load_session, marked_ids, save_session, session_key
+from paperdeck.ui.safe_text import one_line
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from paperdeck.ui.app import PaperdeckApp
+
+
+class SessionFlow:
+    """Saves the open list's reader state and applies a saved one when a list is shown."""
+
+    def __init__(self, app: PaperdeckApp) -> None:
+        self.app = app
+        self.file: Path | None = sessions_path(app.settings_file) if app.settings_file else None
+        self.key: str | None = None
+        """The shown lists' identity; None until a list with a file is shown."""
+
+    def _key_of_library(self) -> str | None:
+        paths = [raw.path for raw in self.app.library.lists]
+        return session_key(paths) if paths else None
+
+    def capture(self) -> ListSession:
+        """The reader's state now."""
+        app = self.app
+        paper = app.current_paper
+        ids = [p.id for p in app.papers]
+        return ListSession(
+            paper_id=paper.id if paper is not None else None,
+            query=app.search.query,
+            views=sorted(app.triage.views),
+            marked=marked_ids(ids, app.paper_list.marked),
+        )
+
+    def save(self) -> None:
+        """Remember where the shown list was left (on quit, and before another list is shown)."""
+        if self.file is None or self.key is None or not self.app.papers:
+            return
+        error = save_session(self.file, self.key, self.capture())
+        if error:
+            self.app.notify(one_line(error), severity="warning", markup=False)
+
+    def restore(self) -> None:
+        """Put back the saved state of the list just shown (its papers are in the list)."""
+        app = self.app
+        self.key = self._key_of_library()
+        if self.file is None or self.key is None:
+            return
+        session = load_session(self.file, self.key)
+        if session is None:
+            return
+        index_of = {paper.id: i for i, paper in enumerate(app.papers)}
+        marks = {index_of[pid] for pid in session.marked if pid in index_of}
+        if marks:
+            app.triage.set_marks(marks)
+        app.triage.set_views(
+            session.views
+            if marks or "marked" not in session.views
+            else [view for view in session.views if view != "marked"]
+        )
+        cursor = index_of.get(session.paper_id) if session.paper_id else None
+        if cursor is not None:
+            app.paper_list.move_cursor(cursor)
+        if session.query:
+            app.search.query = session.query
+            app.search_box.value = session.query
+        if session.query or app.triage.views:
+            app.search.run(app.search.query)
+        app.update_header()

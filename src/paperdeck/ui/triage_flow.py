@@ -1,0 +1,227 @@
+"""Triage: act on a paper and move on, narrow the list to a view, and act on every marked paper."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from paperdeck.ui.safe_text import one_line
+
+if TYPE_CHECKING:
+    from paperdeck.core.model import Paper
+    from paperdeck.ui.app import PaperdeckApp
+
+VIEWS = ("unread", "starred", "marked")
+"""The views, in the order the header names them."""
+VIEW_TERMS = {"unread": "is:unread", "starred": "is:starred"}
+"""The views the search query language already has; "marked" filters by the list's marks."""
+
+
+class TriageFlow:
+    """Read-and-next, star-and-next, skip-and-next; the unread, starred and marked views; marks."""
+
+    def __init__(self, app: PaperdeckApp) -> None:
+        self.app = app
+        self.views: set[str] = set()
+
+    # -- progress ---------------------------------------------------------------------------
+
+    def read_count(self) -> int:
+        """Papers of the open list marked read."""
+        # A walk over the notes entries (papers someone acted on), not over every paper.
+        shown = self.app.paper_ids
+        return sum(
+            1
+            for paper_id, entry in self.app.entries().items()
+            if entry.state == "read" and paper_id in shown
+        )
+
+    def view_label(self) -> str:
+        return " + ".join(view for view in VIEWS if view in self.views)
+
+    # -- one paper, then the next -----------------------------------------------------------
+
+    def _targets(self) -> tuple[list[Paper], bool]:
+        """The marked papers (True), else the one under the cursor (False)."""
+        app = self.app
+        marked = app.paper_list.marked
+        if marked:
+            return [app.papers[i] for i in sorted(marked)], True
+        paper = app.current_paper
+        return ([] if paper is None else [paper]), False
+
+    def read_and_next(self) -> None:
+        """Mark read (unread when it already is) and move to the next paper; marks: all of them."""
+        papers, bulk = self._targets()
+        if not papers:
+            return
+        store = self.app.store
+        already = all(self._state(paper) == "read" for paper in papers)
+        for paper in papers:
+            store.set_state(paper, "unread" if already else "read")
+        self._changed(papers, f"{'unread' if already else 'read'}", bulk)
+
+    def star_and_next(self) -> None:
+        """Star (unstar when it already is) and move to the next paper; marks: all of them."""
+        papers, bulk = self._targets()
+        if not papers:
+            return
+        store = self.app.store
+        starred = all(self._starred(paper) for paper in papers)
+        for paper in papers:
+            store.set_starred(paper, not starred)
+        self._changed(papers, "unstarred" if starred else "starred", bulk)
+
+    def skip_and_next(self) -> None:
+        """Leave this paper as it is and go to the next unread one below it."""
+        app = self.app
+        paper_list = app.paper_list
+        for row in range(paper_list.cursor + 1, len(paper_list.rows)):
+            if self._state(app.papers[paper_list.rows[row]]) != "read":
+                paper_list.move_cursor(row)
+                return
+        app.notify("No unread paper below this one")
+
+    def _state(self, paper: Paper) -> str:
+        entry = self.app.store.get(paper.id)
+        return entry.state if entry is not None else "unread"
+
+    def _starred(self, paper: Paper) -> bool:
+        entry = self.app.store.get(paper.id)
+        return entry is not None and entry.starred
+
+    def _changed(self, papers: Sequence[Paper], what: str, bulk: bool) -> None:
+        """Save, repaint, and move on (one paper) or say how many changed (marked papers)."""
+        app = self.app
+        self._repaint(papers)
+        if bulk:
+            count = len(papers)
+            app.notify(f"{count} marked paper{'s' if count != 1 else ''} {what}")
+        else:
+            # The paper stays in a view it no longer fits until the next search: the cursor
+            # moves on from where it was, as in a mail reader.
+            app.paper_list.move_cursor(app.paper_list.cursor + 1)
+
+    def add_tags(self, papers: Iterable[Paper], add: Sequence[str], remove: Sequence[str]) -> int:
+        """Add and remove tags on `papers`; how many papers changed."""
+        store = self.app.store
+        changed = 0
+        removing = set(remove)
+        for paper in papers:
+            entry = store.get(paper.id)
+            before = list(entry.tags) if entry is not None else []
+            after = [tag for tag in before if tag not in removing]
+            after += [tag for tag in add if tag not in after]
+            if after != before:
+                store.set_tags(paper, after)
+                changed += 1
+        return changed
+
+    def tag(self) -> None:
+        """Ask for tags to add (`-name` removes) to the marked papers, or the cursor's paper."""
+        from paperdeck.ui.dialogs.tags_dialog import TagsDialog, TagsEdit
+
+        papers, bulk = self._targets()
+        if not papers:
+            return
+        store = self.app.store
+        known = sorted({tag for entry in self.app.entries().values() for tag in entry.tags})
+        current: list[str] = []
+        for paper in papers:
+            entry = store.get(paper.id)
+            for tag in entry.tags if entry is not None else ():
+                if tag not in current:
+                    current.append(tag)
+        subject = f"{len(papers)} marked papers" if bulk else papers[0].title
+
+        def done(edit: TagsEdit | None) -> None:
+            if edit is None or not (edit.add or edit.remove):
+                return
+            changed = self.add_tags(papers, edit.add, edit.remove)
+            if changed:
+                self._repaint(papers)
+            if bulk:
+                self.app.notify(f"Tags changed on {changed} of {len(papers)} marked papers")
+
+        self.app.push_screen(TagsDialog(subject, current, known), done)
+
+    def _repaint(self, papers: Sequence[Paper]) -> None:
+        """Save the store and repaint what shows the papers' state."""
+        app = self.app
+        app.note_flow.forget_counts()
+        app.note_flow.save()
+        app.paper_list.refresh()
+        if app.notes.paper is not None and app.notes.paper in papers:
+            app.notes.show_annotation(app.note_flow.annotation(app.notes.paper))
+        app.update_header()
+
+    # -- views ------------------------------------------------------------------------------
+
+    def toggle_view(self, view: str) -> None:
+        """Show only unread, starred or marked papers (or all again); combines with the search."""
+        if view in self.views:
+            self.views.discard(view)
+        else:
+            if view == "marked" and not self.app.paper_list.marked:
+                self.app.notify("No paper is marked: Space marks one, a marks all shown")
+                return
+            self.views.add(view)
+        self.apply_views()
+        label = self.view_label()
+        self.app.notify(f"Showing {label} papers" if label else "Showing every paper")
+
+    def set_views(self, views: Iterable[str]) -> None:
+        """Put back the views of an earlier session (no search is run here)."""
+        self.views = {view for view in views if view in VIEWS}
+        self.app.search.view_terms = self._terms()
+
+    def apply_views(self) -> None:
+        """Run the search again with the views' terms."""
+        search = self.app.search
+        search.view_terms = self._terms()
+        search.run(search.query)
+
+    def _terms(self) -> str:
+        return " ".join(
+            VIEW_TERMS[view] for view in VIEWS if view in self.views and view in VIEW_TERMS
+        )
+
+    def keep_marked(self, rows: Sequence[int]) -> Sequence[int]:
+        """The rows of a result the marked view keeps (all of them when it is off)."""
+        if "marked" not in self.views:
+            return rows
+        marked = self.app.paper_list.marked
+        return [row for row in rows if row in marked]
+
+    # -- marks ------------------------------------------------------------------------------
+
+    def set_marks(self, marks: Iterable[int]) -> None:
+        """Mark exactly these papers (indices into the app's papers)."""
+        paper_list = self.app.paper_list
+        paper_list.marked.clear()
+        paper_list.marked.update(marks)
+        paper_list.refresh()
+        paper_list.post_message(paper_list.MarksChanged(len(paper_list.marked)))
+
+    def mark_all_visible(self) -> None:
+        paper_list = self.app.paper_list
+        self.set_marks(set(paper_list.marked) | set(paper_list.rows))
+        self._say_marked()
+
+    def clear_marks(self) -> None:
+        self.set_marks(())
+        self._say_marked()
+        if "marked" in self.views:
+            self.views.discard("marked")
+            self.apply_views()
+
+    def invert_marks(self) -> None:
+        """Marked papers shown become unmarked and the other shown papers marked."""
+        paper_list = self.app.paper_list
+        shown = set(paper_list.rows)
+        self.set_marks((paper_list.marked - shown) | (shown - paper_list.marked))
+        self._say_marked()
+
+    def _say_marked(self) -> None:
+        count = len(self.app.paper_list.marked)
+        self.app.notify(one_line(f"{count} paper{'s' if count != 1 else ''} marked"))

@@ -1,0 +1,219 @@
+"""Triage in the reader: act and move on, views, marks in bulk, tags added, progress, bursts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.ui.test_app import MakeApp, header_text, row_text, saved_notes, settle, type_text
+from textual import events
+
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.dialogs.tags_dialog import TagsDialog, parse_edit
+
+pytest_plugins = ["tests.ui.test_app"]
+
+
+def state_of(app: PaperdeckApp, index: int) -> str:
+    entry = app.store.get(app.papers[index].id)
+    return entry.state if entry is not None else "unread"
+
+
+def starred(app: PaperdeckApp, index: int) -> bool:
+    entry = app.store.get(app.papers[index].id)
+    return entry is not None and entry.starred
+
+
+async def test_read_and_next_marks_read_moves_on_and_counts_progress(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert "0 / 19 read" in header_text(app)
+        await pilot.press("r", "r", "r")
+        assert [state_of(app, i) for i in range(4)] == ["read", "read", "read", "unread"]
+        assert app.current_paper is app.papers[3]
+        assert "3 / 19 read" in header_text(app)
+        assert "●" not in row_text(app, 0)[:3] and "●" in row_text(app, 3)[:3]
+        assert saved_notes(tmp_path)[app.papers[0].id]["state"] == "read"
+        # r on a read paper makes it unread again (and moves on).
+        await pilot.press("k", "r")
+        assert state_of(app, 2) == "unread"
+        assert "2 / 19 read" in header_text(app)
+
+
+async def test_star_and_next_and_skip_to_the_next_unread(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s")
+        assert starred(app, 0) and app.current_paper is app.papers[1]
+        assert "★" in row_text(app, 0) and "1 starred" in header_text(app)
+        # Papers 2 and 3 read: x from paper 1 skips them to paper 4.
+        await pilot.press("j", "r", "r", "k", "k", "k")
+        assert app.current_paper is app.papers[1]
+        await pilot.press("x")
+        assert app.current_paper is app.papers[4]
+        assert state_of(app, 1) == "unread"
+        await pilot.press("k", "k", "k", "k", "s")
+        assert not starred(app, 0)
+
+
+async def test_unread_starred_and_marked_views_combine_with_the_search(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r", "r", "s", "s")  # 0, 1 read; 2, 3 starred
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert list(app.paper_list.rows) == list(range(2, 19))
+        assert "view: unread" in header_text(app) and "17 / 19" in header_text(app)
+        await pilot.press("asterisk")
+        await settle(app, pilot)
+        assert sorted(app.paper_list.rows) == [2, 3]
+        assert "view: unread + starred" in header_text(app)
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert sorted(app.paper_list.rows) == [2, 3]
+        # A search narrows the view further; the search box holds only what was typed.
+        await pilot.press("slash")
+        await type_text(pilot, app.papers[3].title.split(":")[0])
+        await settle(app, pilot)
+        assert list(app.paper_list.rows) == [3]
+        assert app.search_box.value == app.papers[3].title.split(":")[0]
+        await pilot.press("escape", "asterisk")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 19 and "view:" not in header_text(app)
+        # The marked view: only marked papers, and only while there are marks.
+        await pilot.press("m")
+        assert len(app.paper_list.rows) == 19
+        await pilot.press("g", "space", "j", "space", "m")
+        await settle(app, pilot)
+        assert sorted(app.paper_list.rows) == [0, 2]
+        assert "view: marked" in header_text(app)
+        await pilot.press("m")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 19
+
+
+async def test_marks_all_shown_clear_invert_and_act_in_bulk(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("asterisk")  # no starred paper: an empty view
+        await settle(app, pilot)
+        await pilot.press("asterisk", "a")
+        await settle(app, pilot)
+        assert app.paper_list.marked == set(range(19))
+        assert "19 marked" in header_text(app)
+        await pilot.press("A")
+        assert not app.paper_list.marked and "marked" not in header_text(app)
+        await pilot.press("space", "space")  # marks 0 and 1
+        await pilot.press("i")
+        assert app.paper_list.marked == set(range(2, 19))
+        await pilot.press("i", "s")  # star both marked; the cursor stays
+        cursor = app.current_paper
+        assert starred(app, 0) and starred(app, 1) and not starred(app, 2)
+        assert app.current_paper is cursor
+        await pilot.press("r")
+        assert state_of(app, 0) == state_of(app, 1) == "read"
+        assert "2 / 19 read" in header_text(app)
+        await pilot.press("t")
+        assert isinstance(app.screen, TagsDialog)
+        await type_text(pilot, "theory")
+        await pilot.press("enter")
+        notes = saved_notes(tmp_path)
+        assert notes[app.papers[0].id]["tags"] == notes[app.papers[1].id]["tags"] == ["theory"]
+
+
+async def test_tags_are_added_removed_with_a_minus_and_completed(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        paper = app.papers[0]
+        await pilot.press("t")
+        await type_text(pilot, "theory rl")
+        await pilot.press("enter")
+        assert "#theory" in row_text(app, 0) and "#rl" in row_text(app, 0)
+        # The dialog opens empty: typing adds, it never wipes the tags already there.
+        await pilot.press("t")
+        dialog = app.screen
+        assert isinstance(dialog, TagsDialog)
+        assert app.screen.query_one("#tags-input").value == ""  # type: ignore[attr-defined]
+        assert "#theory #rl" in str(app.screen.query_one("#tags-current").render())
+        await type_text(pilot, "bandits")
+        await pilot.press("enter")
+        assert saved_notes(tmp_path)[paper.id]["tags"] == ["theory", "rl", "bandits"]
+        # -name removes; Esc changes nothing.
+        await pilot.press("t", "minus", "r", "l", "enter")
+        assert saved_notes(tmp_path)[paper.id]["tags"] == ["theory", "bandits"]
+        await pilot.press("t", "x", "escape")
+        assert saved_notes(tmp_path)[paper.id]["tags"] == ["theory", "bandits"]
+        status = str(app.query_one("#notes-status").render())
+        assert "#theory #bandits" in status
+        # On another paper, → completes a tag used before.
+        await pilot.press("j", "t", "b", "a")
+        await pilot.pause()
+        await pilot.press("right", "enter")
+        assert saved_notes(tmp_path)[app.papers[1].id]["tags"] == ["bandits"]
+
+
+def test_a_tags_line_parses_into_adds_and_removes() -> None:
+    edit = parse_edit("#a, b -c  -#d a")
+    assert edit.add == ["a", "b"] and edit.remove == ["c", "d"]
+    assert parse_edit("x -x").add == []
+
+
+async def test_keys_after_slash_and_ctrl_u_in_a_burst_all_reach_the_search_field(
+    make_app: MakeApp,
+) -> None:
+    # Typed fast from the list: Ctrl+U used to run after the letters behind it and wipe them.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app._driver is not None
+        burst = [("slash", "/"), ("ctrl+u", None)] + [(c, c) for c in "bandit"]
+        for key, character in burst:
+            app._driver.send_message(events.Key(key, character))
+        await settle(app, pilot)
+        assert app.search_box.value == "bandit"
+        await pilot.press("escape")
+        burst = [("slash", "/")] + [(c, c) for c in "ab"] + [("backspace", None), ("c", "c")]
+        for key, character in burst:
+            app._driver.send_message(events.Key(key, character))
+        await settle(app, pilot)
+        assert app.search_box.value == "ac"
+
+
+async def test_the_session_is_restored_when_the_list_is_opened_again(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r", "space", "space", "j", "j", "u")
+        await pilot.press("slash")
+        await type_text(pilot, "learning")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        cursor = app.current_paper
+        assert cursor is not None
+        rows = list(app.paper_list.rows)
+        await pilot.press("q")
+    saved = json.loads((tmp_path / "sessions.json").read_text(encoding="utf-8"))
+    assert len(saved["lists"]) == 1
+
+    again = make_app()
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(again, pilot)
+        assert again.search_box.value == "learning"
+        assert again.triage.views == {"unread"}
+        assert again.paper_list.marked == {1, 2}
+        assert list(again.paper_list.rows) == rows
+        assert again.current_paper is not None and again.current_paper.id == cursor.id
+        assert "view: unread" in header_text(again) and "2 marked" in header_text(again)
