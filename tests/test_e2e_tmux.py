@@ -125,6 +125,10 @@ def test_search_note_quit_and_the_note_is_there_next_time(
 
     terminal.kill()
     terminal.start(reader_command(tmp_path))
+    # The list comes back as it was left: the search typed last time is applied again.
+    terminal.wait_for(lambda s: "1 / 19" in s and "bubblespec" in s, "the search put back")
+    terminal.keys("/")
+    terminal.keys("Escape")  # clears the search
     terminal.wait_for(lambda s: "19 papers" in s and "1 noted" in s, "the list with one note")
     terminal.keys("/")
     terminal.type("bubblespec")
