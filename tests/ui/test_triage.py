@@ -217,3 +217,20 @@ async def test_the_session_is_restored_when_the_list_is_opened_again(
         assert list(again.paper_list.rows) == rows
         assert again.current_paper is not None and again.current_paper.id == cursor.id
         assert "view: unread" in header_text(again) and "2 marked" in header_text(again)
+
+
+async def test_keys_typed_right_after_esc_in_the_note_reach_the_list_not_the_note(
+    make_app: MakeApp,
+) -> None:
+    # Esc then q (or j) typed fast: the key used to land in the note before the focus moved.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app._driver is not None
+        burst = [("n", "n"), ("o", "o"), ("k", "k"), ("escape", None), ("j", "j"), ("j", "j")]
+        for key, character in burst:
+            app._driver.send_message(events.Key(key, character))
+        await settle(app, pilot)
+        assert app.store.get(app.papers[0].id).note == "ok"  # type: ignore[union-attr]
+        assert app.screen.focused is app.paper_list
+        assert app.current_paper is app.papers[2]

@@ -188,6 +188,7 @@ class PaperdeckApp(App[int]):
         self.paper_list.set_row_layout(cast("RowLayout", self.settings.rows))
         self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
         self.paper_list.on_highlight = self._cursor_moved
+        self.notes.editor.on_leave = self.note_flow.leave
         self.paper_list.set_papers(self.papers)
         self.notes.set_save_state("saved")
         self._install_signal_handlers()

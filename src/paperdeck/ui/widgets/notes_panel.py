@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Literal
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -14,6 +15,7 @@ from textual.widgets import Static, TextArea
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.text.sanitize import clean_text
+from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.safe_text import one_line
 
 SaveState = Literal["saved", "unsaved", "error"]
@@ -38,8 +40,30 @@ class NoteEditor(TextArea):
     class Blurred(Message):
         """The editor lost the focus (Tab, a click, a dialog on top)."""
 
+    on_leave: Callable[[], None] | None = None
+    """Called by Esc instead of posting Left: a message is handled too late, the focus must
+    have moved before the next key is routed, or a key typed right after Esc (`q`) lands in
+    the note."""
+    _leaving = False
+
     def action_leave(self) -> None:
-        self.post_message(self.Left())
+        if self.on_leave is not None:
+            self.on_leave()
+        else:
+            self.post_message(self.Left())
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Runs before TextArea._on_key (handlers run along the MRO). Keys routed here after
+        # Esc, or reaching it once the focus has left, are not typed: they follow the focus
+        # (ui.key_routing).
+        mark_origin(self, event)
+        if self._leaving or self.screen.focused is not self:
+            event.prevent_default()
+        elif event.key == "escape":
+            self._leaving = True
+
+    def _on_focus(self, event: events.Focus) -> None:
+        self._leaving = False
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
