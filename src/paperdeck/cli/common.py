@@ -18,7 +18,7 @@ AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
 """What a feature's `register(add)` gets: add(name, help, run) -> the command's parser."""
 
 # Commands whose own `--format` names what they print; they take `--list-format` only.
-OUTPUT_FORMAT_COMMANDS = frozenset({"cite"})
+OUTPUT_FORMAT_COMMANDS = frozenset({"cite", "export"})
 
 
 def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:

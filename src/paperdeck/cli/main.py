@@ -13,6 +13,7 @@ from paperdeck import __version__
 from paperdeck.cli import browse as cli_browse
 from paperdeck.cli import cite as cli_cite
 from paperdeck.cli import enrich as cli_enrich
+from paperdeck.cli import export as cli_export
 from paperdeck.cli import notes as cli_notes
 from paperdeck.cli.common import (
     OUTPUT_FORMAT_COMMANDS,
@@ -45,7 +46,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
             "on PATH ... (the bundled ICML 2026 list when none)."
         ),
         epilog=(
-            "commands: list, show, search, cite, note, tag, mark, notes, enrich "
+            "commands: list, show, search, cite, note, tag, mark, notes, enrich, export "
             "(`paperdeck COMMAND --help` for each)"
         ),
     )
@@ -69,6 +70,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         cli_notes.register,
         cli_cite.register,
         cli_enrich.register,
+        cli_export.register,
     ):
         register(add)
     return top, commands

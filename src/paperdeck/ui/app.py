@@ -25,9 +25,11 @@ from paperdeck.core.settings import Settings, load_settings, save_settings
 from paperdeck.ui.citation_flow import CitationFlow
 from paperdeck.ui.dialogs.help_screen import HelpScreen
 from paperdeck.ui.enrich_flow import EnrichFlow
+from paperdeck.ui.export_flow import ExportFlow
 from paperdeck.ui.key_routing import follow_focus
 from paperdeck.ui.loading import Loader, LoadingFlow
 from paperdeck.ui.note_flow import NoteFlow
+from paperdeck.ui.open_flow import OpenFlow
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.session import SessionFlow
@@ -78,7 +80,9 @@ class PaperdeckApp(App[int]):
         Binding("i", "invert_marks", "Invert marks (shown papers)", show=False),
         Binding("c", "copy_citation", "Cite"),
         Binding("C", "choose_format", "Cite format", show=False),
-        Binding("o", "open_link", "Open link", show=False),
+        Binding("o", "open_link", "Open page", show=False),
+        Binding("p", "open_pdf", "Open PDF", show=False),
+        Binding("e", "export_reading_list", "Export", show=False),
         Binding("R", "toggle_raw", "Raw abstract", show=False),
         Binding("l", "like_this", "Like this", show=False),
         Binding("z", "toggle_compact", "Compact rows", show=False),
@@ -117,6 +121,8 @@ class PaperdeckApp(App[int]):
         self.enrich = EnrichFlow(self)
         self.triage = TriageFlow(self)
         self.session = SessionFlow(self)
+        self.export = ExportFlow(self)
+        self.opener = OpenFlow(self)
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
@@ -368,17 +374,13 @@ class PaperdeckApp(App[int]):
         return self.citations.format_names()
 
     def action_open_link(self) -> None:
-        paper = self.current_paper
-        if paper is None:
-            return
-        url = str(self.note_flow.corrections(paper).get("url") or paper.url or "")
-        if not url and paper.links:
-            url = paper.links[0]
-        if not url:
-            self.notify("This paper has no link", severity="warning")
-            return
-        self.open_url(url)
-        self.notify(one_line(f"Opening {url}"), markup=False)
+        self.opener.open("page")
+
+    def action_open_pdf(self) -> None:
+        self.opener.open("pdf")
+
+    def action_export_reading_list(self) -> None:
+        self.export.ask()
 
     def action_toggle_compact(self) -> None:
         """One line per paper, or two (the title, then authors · venue · tags); remembered."""
@@ -462,6 +464,11 @@ class PaperdeckApp(App[int]):
             )
         yield SystemCommand(
             "Export notes", "Write every note to a Markdown file", self.export_notes
+        )
+        yield SystemCommand(
+            "Export a reading list",
+            "Marked, starred or shown papers as Markdown, BibTeX, CSV or JSON (e)",
+            self.export.ask,
         )
         yield SystemCommand("Open another list", "Open a paper list from a file", self.open_list)
         yield SystemCommand(

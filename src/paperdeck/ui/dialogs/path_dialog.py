@@ -1,7 +1,9 @@
-"""A dialog that asks for a file path (open another list, export notes)."""
+"""A dialog that asks for a file path (open another list, export notes), completing it as typed."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -9,7 +11,39 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
+from textual.suggester import Suggester
 from textual.widgets import Input, Static
+
+MAX_NAMES = 2000
+"""Names read from one folder to complete from: a huge folder is not listed whole."""
+
+
+class PathSuggester(Suggester):
+    """Completes the last part of a path from the names in its folder (→ accepts)."""
+
+    def __init__(self) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+
+    async def get_suggestion(self, value: str) -> str | None:
+        if not value:
+            return None
+        typed = Path(value).expanduser()
+        folder, prefix = (typed, "") if value.endswith(os.sep) else (typed.parent, typed.name)
+        try:
+            with os.scandir(folder) as entries:
+                names = []
+                for number, entry in enumerate(entries):
+                    if number >= MAX_NAMES:
+                        break
+                    hidden = entry.name.startswith(".") and not prefix
+                    if entry.name.startswith(prefix) and entry.name != prefix and not hidden:
+                        names.append((entry.name, entry.is_dir()))
+        except OSError:
+            return None
+        if not names:
+            return None
+        name, is_dir = min(names)
+        return value + name[len(prefix) :] + (os.sep if is_dir else "")
 
 
 class PathDialog(ModalScreen[str | None]):
@@ -28,9 +62,14 @@ class PathDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Content(self.dialog_title), classes="dialog-title")
-            yield Input(self.default, placeholder="a path", id="path-input")
+            yield Input(
+                self.default, placeholder="a path", id="path-input", suggester=PathSuggester()
+            )
             yield Static(
-                Content((self.hint + " · " if self.hint else "") + "Enter confirms · Esc cancels"),
+                Content(
+                    (self.hint + " · " if self.hint else "")
+                    + "→ completes · Enter confirms · Esc cancels"
+                ),
                 classes="dialog-hint",
             )
 

@@ -1,0 +1,115 @@
+"""The `paperdeck export` command: a reading list (the papers a query finds) as a file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, warn
+from paperdeck.cli.notes import open_store, save_store
+from paperdeck.core.errors import PaperdeckError, UsageError
+from paperdeck.core.reading_list import FORMATS, export, format_for
+
+
+def register(add: AddCommand) -> None:
+    """Add `export` to the `paperdeck` command."""
+    parser = add(
+        "export",
+        "Write a reading list: the papers a query finds (every paper without one) with their "
+        "authors, venue, links, tags and notes, as Markdown, BibTeX, CSV or JSON.",
+        run_export,
+    )
+    parser.add_argument(
+        "-q",
+        "--query",
+        default="",
+        help="the papers to export, as in the reader's search: 'is:starred', "
+        "'tag:to-read is:unread', 'bandit year:2026' (default: every paper)",
+    )
+    parser.add_argument(
+        "-f",
+        "--format",
+        dest="export_format",
+        choices=list(FORMATS),
+        default=None,
+        help="markdown, bibtex, csv or json (default: from -o's extension, else markdown)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write to FILE (replaced atomically) instead of printing",
+    )
+    parser.add_argument(
+        "--copy", action="store_true", help="also copy the reading list to the clipboard"
+    )
+    add_paths_argument(parser)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from paperdeck.core.citations import citation_keys
+    from paperdeck.core.search.index import SearchIndex
+
+    output: Path | None = args.output
+    fmt = args.export_format or (format_for(output) if output is not None else "markdown")
+    library = open_library(args)
+    papers = library.papers
+    notes = open_store(args)
+    chosen = papers
+    if args.query.strip():
+        result = SearchIndex(papers).search(
+            args.query, annotations=notes.entries, sort="list", all_terms=True
+        )
+        if result.message:
+            warn(result.message)
+        chosen = [papers[index] for index in result.indices]
+    if not chosen:
+        raise UsageError(f"no paper matches {args.query!r}: nothing exported")
+    corrections: dict[str, Mapping[str, Any]] = {}
+    for paper in chosen:
+        entry = notes.get(paper)
+        if entry is not None and entry.corrections:
+            corrections[paper.id] = entry.corrections
+    keys = citation_keys(papers, notes) if fmt == "bibtex" else {}
+    if notes.dirty:
+        # citation_keys pins the keys of papers with notes; keep them for the next run.
+        try:
+            save_store(notes)
+        except PaperdeckError as error:
+            warn(f"could not save citation keys to the notes file: {error}")
+    title = f"Reading list: {args.query.strip()}" if args.query.strip() else "Reading list"
+    text = export(
+        chosen, fmt, annotations=notes.entries, keys=keys, corrections=corrections, title=title
+    )
+    count = f"{len(chosen)} paper{'s' if len(chosen) != 1 else ''}"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        _write(output, text)
+        warn(f"{count} written to {output} as {FORMATS[fmt]}")
+    if args.copy:
+        from paperdeck.core.clipboard import copy_text, tty_writer
+
+        with tty_writer() as write:
+            report = copy_text(text, terminal_write=write)
+        if not report.mechanisms:
+            warn(f"could not copy: {'; '.join(report.errors) or 'no clipboard here'}")
+            return 1
+        warn(f"copied {count} as {FORMATS[fmt]} to {report.describe()}")
+    return 0
+
+
+def _write(path: Path, text: str) -> None:
+    from paperdeck.core.plumbing.atomic_write import atomic_write
+
+    if path.is_dir():
+        raise UsageError(f"{path}: is a directory")
+    try:
+        atomic_write(path, text)
+    except OSError as error:
+        raise PaperdeckError(f"cannot write {path}: {error.strerror or error}") from None

@@ -1,0 +1,263 @@
+"""Reading lists: chosen papers with their tags and notes as Markdown, BibTeX, CSV or JSON.
+
+Everything taken from a list or a notes file is escaped for the format it goes into: a title
+cannot forge Markdown markup, an HTML comment (a paperdeck notes block) or a CSV formula.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from paperdeck.core.model import Annotation, Paper
+from paperdeck.core.text.sanitize import clean_line, clean_text
+from paperdeck.core.venue_line import venue_line
+
+FORMATS = {"markdown": "Markdown", "bibtex": "BibTeX", "csv": "CSV", "json": "JSON"}
+"""Format id -> label."""
+EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".bib": "bibtex", ".csv": "csv"}
+EXTENSIONS[".json"] = "json"
+"""File extension -> format id."""
+SUFFIXES = {"markdown": ".md", "bibtex": ".bib", "csv": ".csv", "json": ".json"}
+
+
+@dataclass(frozen=True)
+class ReadingItem:
+    """One paper of a reading list, its metadata corrected and its annotation attached."""
+
+    paper: Paper
+    title: str
+    authors: tuple[str, ...]
+    venue: str | None
+    year: int | None
+    url: str | None
+    pdf: str | None
+    tags: tuple[str, ...]
+    state: str
+    starred: bool
+    note: str
+
+
+def format_for(path: Path, default: str = "markdown") -> str:
+    """The format a file name asks for by its extension."""
+    return EXTENSIONS.get(path.suffix.lower(), default)
+
+
+def _http(value: Any) -> str | None:
+    """An http(s) URL without spaces or controls, or None."""
+    if not isinstance(value, str):
+        return None
+    url = clean_line(value).strip()
+    if not re.match(r"https?://[^\s/]", url, re.IGNORECASE) or any(c.isspace() for c in url):
+        return None
+    return url
+
+
+def pdf_url(paper: Paper, corrections: Mapping[str, Any] | None = None) -> str | None:
+    """The paper's PDF where it is known: a pdf field, or derived from a PMLR or arXiv page."""
+    fixes = corrections or {}
+    direct = _http(fixes.get("pdf")) or _http(paper.extra.get("pdf"))
+    if direct:
+        return direct
+    page = _http(fixes.get("url")) or _http(paper.url) or _http(paper.extra.get("icml_url"))
+    if page:
+        pmlr = re.match(r"(https?://proceedings\.mlr\.press/v\d+/)([\w.-]+)\.html$", page)
+        if pmlr:
+            return f"{pmlr.group(1)}{pmlr.group(2)}/{pmlr.group(2)}.pdf"
+        arxiv = re.match(r"https?://arxiv\.org/abs/([\w./-]+?)/?$", page)
+        if arxiv:
+            return f"https://arxiv.org/pdf/{arxiv.group(1)}"
+        if page.lower().endswith(".pdf"):
+            return page
+    arxiv_id = paper.extra.get("arxiv")
+    if isinstance(arxiv_id, str) and re.fullmatch(r"[\w./-]{4,40}", arxiv_id.strip()):
+        return f"https://arxiv.org/pdf/{arxiv_id.strip()}"
+    return None
+
+
+def page_url(paper: Paper, corrections: Mapping[str, Any] | None = None) -> str | None:
+    """The paper's page: a corrected url, its url, its proceedings page, else its first link."""
+    fixes = corrections or {}
+    found = _http(fixes.get("url")) or _http(paper.url) or _http(paper.extra.get("icml_url"))
+    if found:
+        return found
+    return next((link for link in map(_http, paper.links) if link), None)
+
+
+def items(
+    papers: Sequence[Paper],
+    annotations: Mapping[str, Annotation],
+    corrections: Mapping[str, Mapping[str, Any]] | None = None,
+) -> list[ReadingItem]:
+    """The reading-list items of `papers`, in order."""
+    all_fixes = corrections or {}
+    found = []
+    for paper in papers:
+        fixes = all_fixes.get(paper.id) or {}
+        entry = annotations.get(paper.id)
+        authors = fixes.get("authors")
+        year = fixes.get("year")
+        found.append(
+            ReadingItem(
+                paper=paper,
+                title=clean_line(str(fixes.get("title") or paper.title)),
+                authors=tuple(clean_line(str(a)) for a in authors)
+                if isinstance(authors, list | tuple)
+                else tuple(clean_line(a) for a in paper.authors),
+                venue=clean_line(paper.venue) if paper.venue else None,
+                year=year if isinstance(year, int) and not isinstance(year, bool) else paper.year,
+                url=page_url(paper, fixes),
+                pdf=pdf_url(paper, fixes),
+                tags=tuple(clean_line(tag) for tag in entry.tags) if entry is not None else (),
+                state=entry.state if entry is not None else "unread",
+                starred=bool(entry is not None and entry.starred),
+                note=clean_text(entry.note) if entry is not None else "",
+            )
+        )
+    return found
+
+
+# -- Markdown ---------------------------------------------------------------------------------
+
+_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]~|])")
+_BLOCK_START = re.compile(r"^(\s*(?:\d+(?=[.)]))?)([.)#>+=-])")
+
+
+def markdown_escape(text: str) -> str:
+    """Text that Markdown (CommonMark, GFM) shows as typed and no HTML parser sees a tag in.
+
+    `<`, `>` and `&` become entities, so no `<!-- paperdeck-note ... -->` block can be forged;
+    inline markup characters are backslash-escaped, and so is a start that would open a block
+    (a heading, a list item, a quote).
+    """
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MARKDOWN_INLINE.sub(r"\\\1", text)
+    return _BLOCK_START.sub(r"\1\\\2", text)
+
+
+def _link_target(url: str) -> str:
+    # Percent-encoding what could end the link or open markup; the rest of the URL is kept.
+    return quote(url, safe="/:?#@!$&'*+,;=%-._~")
+
+
+def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
+    """A numbered list: linked title, authors, venue and year, tags and state, the note quoted."""
+    lines = [f"# {markdown_escape(title)}", ""]
+    for number, item in enumerate(chosen, start=1):
+        name = markdown_escape(item.title or "(untitled)")
+        head = f"[{name}]({_link_target(item.url)})" if item.url else f"**{name}**"
+        lines.append(f"{number}. {head}")
+        details = []
+        if item.authors:
+            details.append(markdown_escape(", ".join(item.authors)))
+        venue = venue_line(item.venue, item.year)
+        if venue:
+            details.append(f"*{markdown_escape(venue)}*")
+        if item.pdf:
+            details.append(f"[PDF]({_link_target(item.pdf)})")
+        if details:
+            lines.append("   " + " · ".join(details))
+        marks = (["★ starred"] if item.starred else []) + [item.state]
+        marks += [markdown_escape("#" + tag) for tag in item.tags]
+        lines.append("   " + " · ".join(marks))
+        if item.note.strip():
+            lines.append("")
+            lines.extend(
+                "   > " + markdown_escape(line) if line.strip() else "   >"
+                for line in item.note.strip("\n").split("\n")
+            )
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# -- CSV and JSON -----------------------------------------------------------------------------
+
+CSV_COLUMNS: tuple[str, ...] = ("title", "authors", "venue", "year", "url", "pdf", "tags")
+CSV_COLUMNS += ("state", "starred", "note", "id", "position", "list")
+
+
+def _cell(value: str) -> str:
+    # A cell a spreadsheet would run as a formula is quoted with a leading apostrophe.
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def as_csv(chosen: Sequence[ReadingItem]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for item in chosen:
+        row = [
+            item.title,
+            "; ".join(item.authors),
+            item.venue or "",
+            "" if item.year is None else str(item.year),
+            item.url or "",
+            item.pdf or "",
+            " ".join(item.tags),
+            item.state,
+            "yes" if item.starred else "no",
+            item.note,
+            item.paper.id,
+            str(item.paper.position),
+            clean_line(item.paper.list_name),
+        ]
+        writer.writerow([_cell(value) for value in row])
+    return out.getvalue()
+
+
+def as_json(chosen: Sequence[ReadingItem]) -> str:
+    records = [
+        {
+            "id": item.paper.id,
+            "position": item.paper.position,
+            "list": clean_line(item.paper.list_name),
+            "title": item.title,
+            "authors": list(item.authors),
+            "venue": item.venue,
+            "year": item.year,
+            "url": item.url,
+            "pdf": item.pdf,
+            "tags": list(item.tags),
+            "state": item.state,
+            "starred": item.starred,
+            "note": item.note,
+        }
+        for item in chosen
+    ]
+    return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+
+
+# -- all formats ------------------------------------------------------------------------------
+
+
+def export(
+    papers: Sequence[Paper],
+    fmt: str,
+    *,
+    annotations: Mapping[str, Annotation],
+    keys: Mapping[str, str],
+    corrections: Mapping[str, Mapping[str, Any]] | None = None,
+    title: str = "Reading list",
+) -> str:
+    """`papers` as a reading list in `fmt` (one of FORMATS); BibTeX through core.citations."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown reading-list format {fmt!r} (one of: {', '.join(FORMATS)})")
+    if fmt == "bibtex":
+        from paperdeck.core.citations import cite_many
+
+        if not papers:
+            return ""
+        return cite_many(papers, "bibtex", keys=keys, corrections=corrections).text + "\n"
+    chosen = items(papers, annotations, corrections)
+    if fmt == "markdown":
+        return markdown(chosen, title)
+    if fmt == "csv":
+        return as_csv(chosen)
+    return as_json(chosen)

@@ -1,0 +1,96 @@
+"""The `e` dialog: which papers (marked, starred, this view) go to a reading list, and where."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Input, RadioButton, RadioSet, Static
+
+from paperdeck.core.reading_list import FORMATS, SUFFIXES, format_for
+from paperdeck.ui.dialogs.path_dialog import PathSuggester
+
+
+@dataclass(frozen=True)
+class ExportChoice:
+    """The papers (a scope id), the format, and a file (None: the clipboard)."""
+
+    scope: str
+    fmt: str
+    path: Path | None
+
+
+class ExportDialog(ModalScreen[ExportChoice | None]):
+    """Scopes to pick from, a path whose extension picks the format; Enter saves, Ctrl+Y copies."""
+
+    AUTO_FOCUS = "#export-path"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+y", "copy", "Copy to the clipboard instead"),
+    ]
+
+    def __init__(self, scopes: Sequence[tuple[str, str, int]], chosen: str, default: Path) -> None:
+        """`scopes`: (id, label, how many papers); `chosen`: the scope selected at first."""
+        super().__init__()
+        self.scopes = list(scopes)
+        self.chosen = chosen
+        self.default = default
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(Content("Export a reading list"), classes="dialog-title")
+            with RadioSet(id="export-scope"):
+                for scope, label, count in self.scopes:
+                    yield RadioButton(
+                        Content(f"{label} ({count})"),
+                        value=scope == self.chosen,
+                        id=f"scope-{scope}",
+                    )
+            yield Input(str(self.default), id="export-path", suggester=PathSuggester())
+            yield Static(Content(""), id="export-format", classes="dialog-hint")
+            yield Static(
+                Content(
+                    "the extension picks the format: "
+                    + " · ".join(f"{SUFFIXES[f]} {label}" for f, label in FORMATS.items())
+                    + "\nEnter saves · Ctrl+Y copies instead · Tab: which papers · Esc cancels"
+                ),
+                classes="dialog-hint",
+            )
+
+    def on_mount(self) -> None:
+        self._show_format(self.default.name)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._show_format(event.value)
+
+    def _show_format(self, value: str) -> None:
+        fmt = format_for(Path(value.strip() or "x.md"))
+        self.query_one("#export-format", Static).update(Content(f"Format: {FORMATS[fmt]}"))
+
+    def _scope(self) -> str:
+        pressed = self.query_one("#export-scope", RadioSet).pressed_button
+        if pressed is None or pressed.id is None:
+            return self.chosen
+        return pressed.id.removeprefix("scope-")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        value = event.value.strip()
+        if value:
+            path = Path(value).expanduser()
+            self.dismiss(ExportChoice(self._scope(), format_for(path), path))
+
+    def action_copy(self) -> None:
+        value = self.query_one("#export-path", Input).value.strip()
+        self.dismiss(ExportChoice(self._scope(), format_for(Path(value or "x.md")), None))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

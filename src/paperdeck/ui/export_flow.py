@@ -1,0 +1,131 @@
+"""Reading lists from the reader: the marked, starred or shown papers to a file or the clipboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.textual_private import write_to_terminal
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from paperdeck.core.clipboard import CopyReport
+    from paperdeck.core.model import Paper
+    from paperdeck.ui.app import PaperdeckApp
+    from paperdeck.ui.dialogs.export_dialog import ExportChoice
+
+SCOPES = {"marked": "Marked papers", "starred": "Starred papers", "view": "Papers in this view"}
+
+
+class ExportFlow:
+    """Asks what to export and where, writes or copies it, and says what happened."""
+
+    def __init__(self, app: PaperdeckApp) -> None:
+        self.app = app
+        self.last_text = ""
+        """The last reading list written or copied."""
+
+    def papers(self, scope: str) -> list[Paper]:
+        """The papers of a scope, in list order (a view in the order shown)."""
+        app = self.app
+        if scope == "marked":
+            return [app.papers[i] for i in sorted(app.paper_list.marked)]
+        if scope == "starred":
+            entries = app.entries()
+            return [p for p in app.papers if (e := entries.get(p.id)) is not None and e.starred]
+        return [app.papers[i] for i in app.paper_list.rows]
+
+    def ask(self) -> None:
+        from paperdeck.ui.dialogs.export_dialog import ExportDialog
+
+        app = self.app
+        scopes = [(scope, label, len(self.papers(scope))) for scope, label in SCOPES.items()]
+        chosen = "marked" if app.paper_list.marked else "view"
+        app.push_screen(ExportDialog(scopes, chosen, Path.cwd() / "reading-list.md"), self._chosen)
+
+    def _chosen(self, choice: ExportChoice | None) -> None:
+        if choice is not None:
+            self.export(choice)
+
+    def text(self, papers: list[Paper], fmt: str) -> str:
+        from paperdeck.core.reading_list import export
+
+        app = self.app
+        fixes: dict[str, Mapping[str, Any]] = {
+            paper.id: app.note_flow.corrections(paper) for paper in papers
+        }
+        keys = app.citations.keys() if fmt == "bibtex" else {}
+        return export(papers, fmt, annotations=app.entries(), keys=keys, corrections=fixes)
+
+    def export(self, choice: ExportChoice) -> None:
+        """Write the chosen papers to the file, or copy them."""
+        from paperdeck.core.plumbing.atomic_write import atomic_write
+        from paperdeck.core.reading_list import FORMATS
+
+        app = self.app
+        app.note_flow.commit()  # a note being typed goes out as it is now
+        papers = self.papers(choice.scope)
+        if not papers:
+            app.notify(f"No {choice.scope} papers to export", severity="warning")
+            return
+        text = self.text(papers, choice.fmt)
+        what = f"{len(papers)} paper{'s' if len(papers) != 1 else ''} as {FORMATS[choice.fmt]}"
+        if choice.path is None:
+            self.copy(text, what)
+            return
+        try:
+            if choice.path.is_dir():
+                raise IsADirectoryError(21, "is a folder", str(choice.path))
+            atomic_write(choice.path, text)
+        except OSError as error:
+            app.notify(
+                one_line(f"Export failed: {choice.path}: {error.strerror or error}"),
+                severity="error",
+                markup=False,
+            )
+            return
+        self.last_text = text
+        app.notify(one_line(f"Exported {what} to {choice.path.resolve()}"), markup=False)
+
+    def copy(self, text: str, what: str) -> None:
+        """Copy `text` on a thread; say where it went, or show it when no copy is confirmed."""
+        self.app.run_worker(
+            lambda: self._copy(text, what), thread=True, exclusive=True, group="copy"
+        )
+
+    def _copy(self, text: str, what: str) -> None:
+        from paperdeck.core.clipboard import copy_text
+
+        app = self.app
+
+        def terminal_write(sequence: str) -> None:
+            app.call_from_thread(write_to_terminal, app, sequence)
+
+        try:
+            report = copy_text(text, terminal_write=terminal_write)
+        except Exception as error:  # no clipboard failure may take the reader down
+            app.call_from_thread(self._copy_failed, text, what, f"{type(error).__name__}: {error}")
+            return
+        app.call_from_thread(self._copied, text, what, report)
+
+    def _copied(self, text: str, what: str, report: CopyReport) -> None:
+        self.last_text = text
+        if not report.confirmed:
+            sent = (
+                f"Sent to {report.describe()}, which cannot confirm it."
+                if report.mechanisms
+                else ""
+            )
+            errors = "; ".join(report.errors)
+            self._copy_failed(text, what, " ".join(part for part in (sent, errors) if part))
+            return
+        self.app.notify(one_line(f"Copied {what} to {report.describe()}"), markup=False)
+
+    def _copy_failed(self, text: str, what: str, reason: str) -> None:
+        from paperdeck.ui.dialogs.citation_dialog import CitationDialog
+
+        self.last_text = text
+        reason = f"Could not confirm the copy of {what}. {reason}".strip()
+        self.app.push_screen(CitationDialog(text, reason, Path.cwd() / "reading-list.md"))

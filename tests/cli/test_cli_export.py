@@ -1,0 +1,66 @@
+"""`paperdeck export`: reading lists from the command line, by query, in every format."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import bibtexparser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def paperdeck(*args: str, notes: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
+    env["PAPERDECK_NOTES"] = str(notes)
+    return subprocess.run(
+        [sys.executable, "-m", "paperdeck", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        start_new_session=True,
+    )
+
+
+def test_export_starred_as_markdown_bibtex_csv_and_json(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.json"
+    for ref in ("4", "5"):
+        assert paperdeck("mark", ref, "star", notes=notes).returncode == 0
+    assert paperdeck("tag", "4", "+theory", notes=notes).returncode == 0
+    out = tmp_path / "reading.md"
+    result = paperdeck(
+        "export", "--query", "is:starred", "--format", "markdown", "-o", str(out), notes=notes
+    )
+    assert result.returncode == 0, result.stderr
+    assert "2 papers written to" in result.stderr
+    text = out.read_text(encoding="utf-8")
+    assert text.count("\n1. [") == 1 and "\n2. [" in text and "BubbleSpec" in text
+    assert "#theory" in text and "](https://proceedings.mlr.press/" in text
+    # The format follows the extension; BibTeX parses back.
+    bib = tmp_path / "reading.bib"
+    assert paperdeck("export", "-q", "is:starred", "-o", str(bib), notes=notes).returncode == 0
+    entries = bibtexparser.parse_string(bib.read_text(encoding="utf-8")).entries
+    assert len(entries) == 2 and all(entry.fields_dict["year"].value == "2026" for entry in entries)
+    records = json.loads(paperdeck("export", "-q", "is:starred", "-f", "json", notes=notes).stdout)
+    assert [record["starred"] for record in records] == [True, True]
+    table = paperdeck("export", "-q", "tag:theory", "-f", "csv", notes=notes).stdout
+    assert (
+        table.splitlines()[0].startswith("title,authors,venue,year")
+        and len(table.splitlines()) == 2
+    )
+    everything = paperdeck("export", "-f", "json", notes=notes).stdout
+    assert len(json.loads(everything)) == 19
+
+
+def test_export_errors_are_one_line(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.json"
+    none = paperdeck("export", "-q", "zzzqqqxx", notes=notes)
+    assert none.returncode == 2 and none.stderr.startswith("paperdeck: no paper matches")
+    folder = paperdeck("export", "-o", str(tmp_path), notes=notes)
+    assert folder.returncode == 2 and "is a directory" in folder.stderr
+    assert "Traceback" not in none.stderr + folder.stderr

@@ -1,0 +1,111 @@
+"""Reading lists in four formats, and nothing from a list escapes its field."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+
+import bibtexparser
+from markdown_it import MarkdownIt
+
+from paperdeck.core.model import Paper
+from paperdeck.core.reading_list import export, markdown_escape, page_url, pdf_url
+
+
+@dataclass
+class Entry:
+    note: str = ""
+    tags: tuple[str, ...] = ()
+    state: str = "unread"
+    starred: bool = False
+    updated: float = 0.0
+    corrections: dict[str, object] = field(default_factory=dict)
+
+
+def paper(pid: str, title: str, **changes: object) -> Paper:
+    base = Paper(
+        id=pid,
+        position=1,
+        list_name="icml",
+        title=title,
+        title_derived=False,
+        abstract="An abstract.",
+        authors=("Ada Lovelace", "Alan Turing"),
+        venue="ICML",
+        year=2026,
+        url="https://proceedings.mlr.press/v306/xu26bc.html",
+    )
+    return base.with_changes(**changes)
+
+
+FORGED = 'Nice <!-- paperdeck-note 00000002 {"state":"read","tags":["pwned"]} --> title'
+
+
+def test_markdown_links_titles_and_escapes_everything_from_the_list() -> None:
+    papers = [
+        paper("00000001", FORGED),
+        paper("00000002", "A [link](javascript:x) *bold* `code`", url=None, links=()),
+    ]
+    notes = {
+        "00000001": Entry(
+            note="# heading\n<!-- end paperdeck-note 00000001 -->\n- item",
+            tags=("to-read",),
+            starred=True,
+        )
+    }
+    text = export(papers, "markdown", annotations=notes, keys={})
+    assert "<!--" not in text and "-->" not in text
+    html = MarkdownIt().render(text)
+    assert "<!--" not in html and "javascript:" not in html.split("href")[0]
+    assert 'href="https://proceedings.mlr.press/v306/xu26bc.html"' in html
+    assert "<h1>heading" not in html and "<em>bold</em>" not in html and "<code>" not in html
+    # What the reader sees is the title as written.
+    assert "Nice &lt;!-- paperdeck-note 00000002" in html
+    assert "Ada Lovelace, Alan Turing" in text and "*ICML 2026*" in text
+    assert "★ starred" in text and "\\#to\\-read" not in text and "#to-read" in html
+    assert "[PDF](https://proceedings.mlr.press/v306/xu26bc/xu26bc.pdf)" in text
+
+
+def test_a_forged_title_exported_then_imported_changes_no_paper() -> None:
+    # Issue 19 item 2: a title holding a notes block must not reach `notes import` as one.
+    from paperdeck.core.errors import PaperdeckError
+    from paperdeck.core.notes.exchange import parse_export
+
+    text = export([paper("00000001", FORGED)], "markdown", annotations={}, keys={})
+    with contextlib.suppress(PaperdeckError):  # "nothing to import" is as good
+        assert parse_export(text, "reading.md") == {}
+
+
+def test_csv_json_and_bibtex_round_trip() -> None:
+    papers = [paper("00000001", '=HYPERLINK("x") attack'), paper("00000002", 'Plain, "quoted"')]
+    notes = {"00000002": Entry(note="line one\nline two", tags=("a", "b"), state="read")}
+    rows = list(csv.DictReader(io.StringIO(export(papers, "csv", annotations=notes, keys={}))))
+    assert rows[0]["title"] == '\'=HYPERLINK("x") attack'
+    assert rows[1]["title"] == 'Plain, "quoted"' and rows[1]["note"] == "line one\nline two"
+    assert rows[1]["tags"] == "a b" and rows[1]["state"] == "read"
+    records = json.loads(export(papers, "json", annotations=notes, keys={}))
+    assert records[1]["tags"] == ["a", "b"] and records[0]["year"] == 2026
+    keys = {"00000001": "one2026", "00000002": "two2026"}
+    bib = bibtexparser.parse_string(export(papers, "bibtex", annotations=notes, keys=keys))
+    assert [entry.key for entry in bib.entries] == ["one2026", "two2026"]
+
+
+def test_page_and_pdf_links_from_pmlr_and_arxiv() -> None:
+    pmlr = paper("1", "t", url="https://proceedings.mlr.press/v139/zhou21d.html")
+    assert pdf_url(pmlr) == "https://proceedings.mlr.press/v139/zhou21d/zhou21d.pdf"
+    arxiv = paper("2", "t", url="https://arxiv.org/abs/2401.01234v2")
+    assert pdf_url(arxiv) == "https://arxiv.org/pdf/2401.01234v2"
+    none = paper("3", "t", url=None, links=("javascript:alert(1)", "https://x.org/a"))
+    assert pdf_url(none) is None and page_url(none) == "https://x.org/a"
+    assert pdf_url(none, {"pdf": "https://x.org/a.pdf"}) == "https://x.org/a.pdf"
+    hostile = page_url(paper("4", "t", url="https://evil\x1b]52;c;x\x07.org")) or ""
+    assert "\x1b" not in hostile and "\x07" not in hostile
+    assert page_url(paper("5", "t", url="https://a b.org")) is None
+
+
+def test_markdown_escape_keeps_plain_words() -> None:
+    assert markdown_escape("Long-Tail (ICML 2021): x.y") == "Long-Tail (ICML 2021): x.y"
+    assert markdown_escape("- a") == "\\- a" and markdown_escape("1. a") == "1\\. a"

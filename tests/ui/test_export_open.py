@@ -1,0 +1,140 @@
+"""Reading-list export from the reader, path completion, and opening a page or PDF."""
+
+from __future__ import annotations
+
+import webbrowser
+from pathlib import Path
+
+import bibtexparser
+import pytest
+from tests.ui.test_app import MakeApp, settle, type_text
+
+from paperdeck.ui.dialogs.citation_dialog import CitationDialog
+from paperdeck.ui.dialogs.export_dialog import ExportDialog
+from paperdeck.ui.dialogs.open_dialog import NoBrowserDialog
+from paperdeck.ui.dialogs.path_dialog import PathSuggester
+
+pytest_plugins = ["tests.ui.test_app"]
+
+
+async def clear_input(pilot: object) -> None:
+    await pilot.press("ctrl+a", "ctrl+k")  # type: ignore[attr-defined]
+
+
+async def test_export_the_starred_view_as_markdown_then_the_marked_as_bibtex(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j", "s", "s")  # papers 4 and 5 starred
+        await pilot.press("asterisk")
+        await settle(app, pilot)
+        await pilot.press("e")
+        assert isinstance(app.screen, ExportDialog)
+        assert "Format: Markdown" in str(app.screen.query_one("#export-format").render())
+        await clear_input(pilot)
+        await type_text(pilot, str(tmp_path / "starred.md"))
+        await pilot.press("enter")
+        assert not isinstance(app.screen, ExportDialog)
+        text = (tmp_path / "starred.md").read_text(encoding="utf-8")
+        assert "1. [BubbleSpec" in text and "2. [Formalizing" in text and "3. " not in text
+        # Marked papers go out as BibTeX when the path ends in .bib.
+        await pilot.press("asterisk")
+        await settle(app, pilot)
+        await pilot.press("g", "space", "space", "e")
+        await clear_input(pilot)
+        await type_text(pilot, str(tmp_path / "marked.bib"))
+        assert "Format: BibTeX" in str(app.screen.query_one("#export-format").render())
+        await pilot.press("enter")
+        entries = bibtexparser.parse_string(
+            (tmp_path / "marked.bib").read_text(encoding="utf-8")
+        ).entries
+        assert [entry.fields_dict["title"].value[:14] for entry in entries] == [
+            "{InteractScien",
+            "Multi-Adapter ",
+        ]
+
+
+async def test_export_to_the_clipboard_with_ctrl_y(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "e")
+        await clear_input(pilot)
+        await type_text(pilot, "x.csv")
+        await pilot.press("ctrl+y")
+        await settle(app, pilot)
+        assert app.export.last_text.startswith("title,authors,venue,year")
+        assert len(app.export.last_text.strip().splitlines()) == 2
+
+
+async def test_the_path_suggester_completes_names_in_the_folder(tmp_path: Path) -> None:
+    (tmp_path / "reading-2026.md").write_text("", encoding="utf-8")
+    (tmp_path / "results").mkdir()
+    suggester = PathSuggester()
+    assert await suggester.get_suggestion(str(tmp_path / "rea")) == str(
+        tmp_path / "reading-2026.md"
+    )
+    assert await suggester.get_suggestion(str(tmp_path / "res")) == str(tmp_path / "results") + "/"
+    assert await suggester.get_suggestion(str(tmp_path / "zz")) is None
+
+
+async def test_without_a_browser_o_and_p_offer_to_copy_the_link(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no clipboard tool either: the link is shown
+    def no_browser(using: str | None = None) -> webbrowser.BaseBrowser:
+        raise webbrowser.Error("could not locate runnable browser")
+
+    monkeypatch.setattr(webbrowser, "get", no_browser)
+    opened: list[str] = []
+    app = make_app()
+    monkeypatch.setattr(app, "open_url", lambda url, **_: opened.append(url))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j", "p")
+        assert isinstance(app.screen, NoBrowserDialog)
+        assert app.screen.url.endswith("xu26bc.pdf")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.export.last_text.endswith("xu26bc.pdf") and not opened
+        assert isinstance(app.screen, CitationDialog)  # the copy is not confirmed: shown
+        await pilot.press("escape")
+        await pilot.press("o")
+        assert isinstance(app.screen, NoBrowserDialog)
+        assert app.screen.url == "https://proceedings.mlr.press/v306/xu26bc.html"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, NoBrowserDialog)
+
+
+async def test_with_a_browser_o_opens_the_page(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(webbrowser, "get", lambda using=None: webbrowser.GenericBrowser("firefox"))
+    opened: list[str] = []
+    app = make_app()
+    monkeypatch.setattr(app, "open_url", lambda url, **_: opened.append(url))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j", "o", "p")
+        assert opened == [
+            "https://proceedings.mlr.press/v306/xu26bc.html",
+            "https://raw.githubusercontent.com/mlresearch/v306/main/assets/xu26bc/xu26bc.pdf",
+        ]
+
+
+def test_a_text_mode_browser_does_not_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    from paperdeck.core.browser import usable_browser
+
+    monkeypatch.setattr(webbrowser, "get", lambda using=None: webbrowser.GenericBrowser("lynx"))
+    assert usable_browser() is None
+    monkeypatch.setattr(webbrowser, "get", lambda using=None: webbrowser.GenericBrowser("firefox"))
+    assert usable_browser() == "firefox"
