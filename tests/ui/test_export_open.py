@@ -91,6 +91,7 @@ async def test_without_a_browser_o_and_p_offer_to_copy_the_link(
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PATH", str(tmp_path))  # no clipboard tool either: the link is shown
+
     def no_browser(using: str | None = None) -> webbrowser.BaseBrowser:
         raise webbrowser.Error("could not locate runnable browser")
 

@@ -18,7 +18,6 @@ from urllib.parse import quote
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.text.sanitize import clean_line, clean_text
-from paperdeck.core.venue_line import venue_line
 
 FORMATS = {"markdown": "Markdown", "bibtex": "BibTeX", "csv": "CSV", "json": "JSON"}
 """Format id -> label."""
@@ -157,7 +156,7 @@ def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
         details = []
         if item.authors:
             details.append(markdown_escape(", ".join(item.authors)))
-        venue = venue_line(item.venue, item.year)
+        venue = item.paper.with_changes(venue=item.venue, year=item.year).venue_line
         if venue:
             details.append(f"*{markdown_escape(venue)}*")
         if item.pdf:
