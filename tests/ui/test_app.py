@@ -667,7 +667,7 @@ async def test_a_late_result_without_the_edited_paper_closes_the_editor(
         # A search result that arrives while typing and no longer holds the paper.
         app.search.apply("zz", SearchResult("zz", [3, 4], [1.0, 1.0], None))
         await pilot.pause()
-        await type_text(pilot, "def")
+        await type_text(pilot, "dhw")  # keys without a binding in the list
         await pilot.pause()
         assert app.screen.focused is app.paper_list
         assert saved_notes(tmp_path)[first.id]["note"] == "abc"

@@ -29,6 +29,7 @@ from paperdeck.ui.export_flow import ExportFlow
 from paperdeck.ui.key_routing import follow_focus
 from paperdeck.ui.loading import Loader, LoadingFlow
 from paperdeck.ui.note_flow import NoteFlow
+from paperdeck.ui.notes_watch import NOTES_POLL, NotesWatch
 from paperdeck.ui.open_flow import OpenFlow
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
@@ -97,6 +98,7 @@ class PaperdeckApp(App[int]):
         loading_label: str = "",
         settings_file: Path | None = None,
         autosave_delay: float = AUTOSAVE_DELAY,
+        notes_poll: float = NOTES_POLL,
     ) -> None:
         """Show `library`, or an empty reader that paints at once while `loader` runs.
 
@@ -123,6 +125,7 @@ class PaperdeckApp(App[int]):
         self.session = SessionFlow(self)
         self.export = ExportFlow(self)
         self.opener = OpenFlow(self)
+        self.notes_watch = NotesWatch(self, notes_poll)
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
@@ -202,6 +205,7 @@ class PaperdeckApp(App[int]):
             self.notify(one_line(message), severity="warning", markup=False, timeout=8)
         self.update_header()
         self.loading.start()
+        self.notes_watch.start()
 
     def on_unmount(self) -> None:
         self.enrich.stop()
@@ -271,6 +275,9 @@ class PaperdeckApp(App[int]):
     def on_search_box_leave(self, message: SearchBox.Leave) -> None:
         message.stop()
         self.focus_now(self.paper_list)
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        self.notes_watch.check()  # back from another window, perhaps from editing notes
 
     def on_paper_list_marks_changed(self, message: PaperList.MarksChanged) -> None:
         self.update_header()

@@ -42,7 +42,8 @@ class ExportFlow:
 
         app = self.app
         scopes = [(scope, label, len(self.papers(scope))) for scope, label in SCOPES.items()]
-        chosen = "marked" if app.paper_list.marked else "view"
+        # A view just chosen (u, *, m) is what the user looks at; else the marks, if any.
+        chosen = "marked" if app.paper_list.marked and not app.triage.views else "view"
         app.push_screen(ExportDialog(scopes, chosen, Path.cwd() / "reading-list.md"), self._chosen)
 
     def _chosen(self, choice: ExportChoice | None) -> None:

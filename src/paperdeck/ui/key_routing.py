@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual import events
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.widget import Widget
 
 from paperdeck.ui.textual_private import forward_key, run_key_binding
@@ -28,7 +28,12 @@ def follow_focus(app: App[Any], event: events.Key) -> bool:
     True when the key was sent on (the app then does not treat it as a binding).
     """
     origin = getattr(event, _ORIGIN, None)
-    focused = app.focused
+    if origin is None or not app.is_running:
+        return False
+    try:
+        focused = app.focused
+    except ScreenStackError:  # a key still on its way while the app closes
+        return False
     if origin is None or focused is None or focused is origin:
         return False
     event.stop()

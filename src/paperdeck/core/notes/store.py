@@ -99,6 +99,29 @@ class NotesStore:
         ]
         return sorted(found, key=lambda entry: (-entry.updated, entry.paper_id))
 
+    def refresh(self) -> bool:
+        """Take in what another paperdeck saved since this store last read or wrote the file.
+
+        Only while nothing here is unsaved (a save merges both sides then); a file that cannot
+        be read now is left for the next save to deal with. True when the entries changed.
+        """
+        with self._mutex:
+            if self._changed:
+                return False
+            try:
+                status = os.stat(self.path)
+                if self._disk_bytes is not None and _signature(status) == self._disk_signature:
+                    return False
+                data, signature = _read_file(self.path)
+                if data == self._disk_bytes:
+                    self._disk_signature = signature
+                    return False
+                entries = self._parse(data)
+            except (OSError, BadFile, NewerSchema, PaperdeckError):
+                return False
+            self._adopt(data, entries, signature)
+            return True
+
     # -- changing --------------------------------------------------------------------------
 
     def set_note(self, paper: Paper, text: str) -> None:
