@@ -83,7 +83,7 @@ class PaperdeckApp(App[int]):
         Binding("C", "choose_format", "Cite format", show=False),
         Binding("o", "open_link", "Open page", show=False),
         Binding("p", "open_pdf", "Open PDF", show=False),
-        Binding("e", "export_reading_list", "Export", show=False),
+        Binding("e", "export_reading_list", "Export a reading list", show=False),
         Binding("R", "toggle_raw", "Raw abstract", show=False),
         Binding("l", "like_this", "Like this", show=False),
         Binding("z", "toggle_compact", "Compact rows", show=False),
