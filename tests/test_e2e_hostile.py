@@ -79,7 +79,7 @@ def test_a_crash_of_the_reader_exits_non_zero_with_one_line_and_keeps_the_notes(
         "from paperdeck.ui.app import PaperdeckApp\n"
         "def broken(self):\n"
         "    raise RuntimeError('planted bug')\n"
-        "PaperdeckApp.action_star = broken\n"
+        "PaperdeckApp.action_star_and_next = broken\n"
         "from paperdeck.cli.main import main\n"
         "sys.exit(main())\n",
         encoding="utf-8",
