@@ -45,7 +45,7 @@ async def test_a_note_changed_by_another_process_shows_in_the_panel(tmp_path: Pa
         await pilot.pause(0.6)
         assert app.notes.editor.text == "first thoughts\nadded from the CLI"
         assert "★ starred" in str(app.query_one("#notes-status").render())
-        assert "★" in app.paper_list.render_line(0).text
+        assert "★" in app.paper_list.row_text(0)
         assert "1 starred" in str(app.query_one("#header").render())
 
 
@@ -75,4 +75,4 @@ async def test_coming_back_to_the_window_reads_the_notes_file(tmp_path: Path) ->
         app.post_message(events.AppFocus())
         await pilot.pause()
         assert app.notes.editor.text == "written while away"
-        assert "✎" in app.paper_list.render_line(0).text
+        assert "✎" in app.paper_list.row_text(0)

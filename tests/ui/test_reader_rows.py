@@ -79,7 +79,7 @@ async def test_rows_show_the_title_on_two_lines_then_authors_venue_tags_and_icon
         words = first.title.split()
         assert " ".join(line.strip(" ●") for line in lines[:2]).startswith(" ".join(words[:8]))
         assert lines[1].strip() and lines[1].strip() in first.title
-        await pilot.press("s", "t")
+        await pilot.press("s", "k", "t")  # s stars and moves on
         await pilot.press(*"theory", "enter")
         await settle(app, pilot)
         meta = paper_list.row_text(0).splitlines()[-1]

@@ -62,14 +62,12 @@ class NoteEditor(TextArea):
         elif event.key == "escape":
             self._leaving = True
 
-    def _on_focus(self, event: events.Focus) -> None:
-        self._leaving = False
-
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         self.post_message(self.Edited())
 
     def on_focus(self) -> None:
+        self._leaving = False
         # "Press n" would be wrong once n has been pressed.
         self.placeholder = PLACEHOLDER_EDITING
 
