@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdeck.ui.clipboard_copy import copy_from_worker
 from paperdeck.ui.safe_text import one_line, short
-from paperdeck.ui.textual_private import write_to_terminal
 
 if TYPE_CHECKING:
     from paperdeck.core.clipboard import CopyReport
@@ -115,19 +115,11 @@ class CitationFlow:
         self._copy(citation.text.rstrip("\n") + "\n", what, missing)
 
     def _copy(self, text: str, what: str, missing: str) -> None:
-        from paperdeck.core.clipboard import copy_text
-
-        app = self.app
-
-        def terminal_write(sequence: str) -> None:
-            app.call_from_thread(write_to_terminal, app, sequence)
-
-        try:
-            report = copy_text(text, terminal_write=terminal_write)
-        except Exception as error:  # no clipboard failure may take the reader down
-            app.call_from_thread(self._copy_failed, text, what, f"{type(error).__name__}: {error}")
-            return
-        app.call_from_thread(self._copied, text, what, missing, report)
+        result = copy_from_worker(self.app, text)
+        if isinstance(result, str):
+            self.app.call_from_thread(self._copy_failed, text, what, result)
+        else:
+            self.app.call_from_thread(self._copied, text, what, missing, result)
 
     def _copied(self, text: str, what: str, missing: str, report: CopyReport) -> None:
         app = self.app

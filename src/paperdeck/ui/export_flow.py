@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdeck.ui.clipboard_copy import copy_from_worker
 from paperdeck.ui.safe_text import one_line
-from paperdeck.ui.textual_private import write_to_terminal
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -97,19 +97,11 @@ class ExportFlow:
         )
 
     def _copy(self, text: str, what: str) -> None:
-        from paperdeck.core.clipboard import copy_text
-
-        app = self.app
-
-        def terminal_write(sequence: str) -> None:
-            app.call_from_thread(write_to_terminal, app, sequence)
-
-        try:
-            report = copy_text(text, terminal_write=terminal_write)
-        except Exception as error:  # no clipboard failure may take the reader down
-            app.call_from_thread(self._copy_failed, text, what, f"{type(error).__name__}: {error}")
-            return
-        app.call_from_thread(self._copied, text, what, report)
+        result = copy_from_worker(self.app, text)
+        if isinstance(result, str):
+            self.app.call_from_thread(self._copy_failed, text, what, result)
+        else:
+            self.app.call_from_thread(self._copied, text, what, result)
 
     def _copied(self, text: str, what: str, report: CopyReport) -> None:
         self.last_text = text
