@@ -140,3 +140,41 @@ async def test_the_cursor_kept_while_loading_stays_on_its_paper(
             assert chosen.title in app.detail.text
     finally:
         held_after_first_batch.set()
+
+
+async def test_only_the_whole_lists_index_is_cached(
+    tmp_path: Path,
+    big_list: Path,
+    held_after_first_batch: threading.Event,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from paperdeck.core.search.index import SearchIndex
+
+    saved_while_loading: list[bool] = []
+    original = SearchIndex.save_steps
+
+    def recorded(index: SearchIndex) -> object:
+        saved_while_loading.append(app.loading.loading)
+        return original(index)
+
+    monkeypatch.setattr(SearchIndex, "save_steps", recorded)
+    pending = BackgroundLoad(lambda: load_library([big_list]))
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="big.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await pilot.press("slash", *"quokka")
+            await wait_until(pilot, lambda: app.search.filtered == 1)
+            held_after_first_batch.set()
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            await app.workers.wait_for_complete()
+    finally:
+        held_after_first_batch.set()
+    # A partial index is rebuilt as the list grows: writing it to the cache is wasted work.
+    assert saved_while_loading == [False]

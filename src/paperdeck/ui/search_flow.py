@@ -70,6 +70,8 @@ class SearchFlow:
         app.update_header()
         if self.query or self.view_terms or app.settings.sort == "noted":
             self.run(self.query)
+        if app.loading.loading:
+            return  # an index of the part loaded so far is rebuilt soon: not worth caching
         # Searches run meanwhile: the index answers before it is cached.
         for _ in self.index.save_steps():
             await asyncio.sleep(0)
