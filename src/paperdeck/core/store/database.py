@@ -359,9 +359,15 @@ class ListStore:
 
 def _prepare(connection: sqlite3.Connection) -> str | None:
     """Make the file ready; what is wrong with it (it is not ours, or another version's)."""
-    application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-    version = connection.execute("PRAGMA user_version").fetchone()[0]
-    tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    # One read transaction: another process making the store between two of these reads
+    # would otherwise show tables without the store's id, as if the file were not ours.
+    connection.execute("BEGIN")
+    try:
+        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        tables = connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    finally:
+        connection.execute("COMMIT")
     if application_id == APPLICATION_ID and version == SCHEMA_VERSION:
         connection.execute("PRAGMA synchronous = NORMAL")
         return None
@@ -375,6 +381,11 @@ def _prepare(connection: sqlite3.Connection) -> str | None:
     connection.execute(f"PRAGMA busy_timeout = {int(WRITE_PATIENCE * 1000)}")
     connection.execute("BEGIN IMMEDIATE")
     try:
+        # Another process may have made the store while this one waited for the lock.
+        if connection.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
+            connection.execute("COMMIT")
+            connection.execute(f"PRAGMA busy_timeout = {int(READ_PATIENCE * 1000)}")
+            return _prepare(connection)
         for statement in _SCHEMA.split(";"):
             if statement.strip():
                 connection.execute(statement)
