@@ -95,7 +95,12 @@ async def test_the_palette_looks_titles_up_with_progress_in_the_header(
         assert all(p.title_derived for p in app.papers[15:])
         assert "Found 15 of 19 papers online; added to talks.meta.jsonl" in notices(app)
         assert "InteractScience: Programmatic" in app.paper_list.render_line(0).text
-        detail = " ".join(app.detail.text.split())
+        # The panes repaint after the list's paint (LoadingFlow.show): wait for that paint.
+        for _ in range(100):
+            detail = " ".join(app.detail.text.split())
+            if "matched from OpenAlex" in detail:
+                break
+            await pilot.pause(0.05)
         assert "matched from OpenAlex W4100000000 (confidence 1.00)" in detail
         assert "DOI 10.5555/paperdeck.test.0" in detail
         if SCREENSHOTS:
