@@ -7,9 +7,12 @@ import json
 import shutil
 import sys
 import textwrap
+from typing import TYPE_CHECKING
 
 from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, open_paper, warn
-from paperdeck.core.model import Paper
+
+if TYPE_CHECKING:
+    from paperdeck.core.model import Paper
 
 DEFAULT_SEARCH_LIMIT = 20
 SOME_WORDS_DIVIDER = "-- papers with some of the words --"

@@ -6,12 +6,15 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from paperdeck.core.formats import FORMAT_NAMES
-from paperdeck.core.library import Library, load_library, load_paper
-from paperdeck.core.model import Paper
+from paperdeck.core.formats.raw_list import FORMAT_NAMES
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.text.sanitize import clean_line
+
+if TYPE_CHECKING:
+    from paperdeck.core.library import Library
+    from paperdeck.core.model import Paper
 
 Command = Callable[[argparse.Namespace], int]
 AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
@@ -69,6 +72,8 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
 def open_library(args: argparse.Namespace, *, abstracts: bool = True) -> Library:
     """Load the lists the command names, or the bundled one (`abstracts=False`: see
     load_library)."""
+    from paperdeck.core.library import load_library
+
     paths: list[Path] = list(args.paths) or [bundled_list()]
     library = load_library(
         paths,
@@ -84,6 +89,8 @@ def open_library(args: argparse.Namespace, *, abstracts: bool = True) -> Library
 
 def open_paper(args: argparse.Namespace, ref: str) -> Paper:
     """The one paper a command names in the lists it names, reading as little as it can."""
+    from paperdeck.core.library import load_paper
+
     paths: list[Path] = list(args.paths) or [bundled_list()]
     paper, warnings = load_paper(
         paths, ref, fmt=args.format, meta=list(args.meta), use_sidecar=not args.no_meta

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from paperdeck import __version__
-from paperdeck.cli import browse as cli_browse
-from paperdeck.cli import cite as cli_cite
-from paperdeck.cli import enrich as cli_enrich
-from paperdeck.cli import export as cli_export
-from paperdeck.cli import notes as cli_notes
 from paperdeck.cli.common import (
     OUTPUT_FORMAT_COMMANDS,
     Command,
@@ -23,8 +19,25 @@ from paperdeck.cli.common import (
     warn,
 )
 from paperdeck.core.errors import LoadError, PaperdeckError, UsageError
-from paperdeck.core.library import Library, load_library
-from paperdeck.core.resources import bundled_list
+
+if TYPE_CHECKING:
+    from paperdeck.core.library import Library
+
+COMMAND_FAMILIES = {
+    "list": "browse",
+    "show": "browse",
+    "search": "browse",
+    "related": "browse",
+    "note": "notes",
+    "tag": "notes",
+    "mark": "notes",
+    "notes": "notes",
+    "cite": "cite",
+    "enrich": "enrich",
+    "export": "export",
+}
+"""Each command and the module of paperdeck.cli that registers and runs it: a command imports
+its own family alone (`paperdeck list` never loads the citation or web code)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,8 +47,11 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see `{self.prog} --help`)")
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The top-level parser (the reader) and one parser per command."""
+def build_parser(
+    families: Iterable[str] | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The top-level parser (the reader) and one parser per command of these families of
+    COMMAND_FAMILIES (all of them when None)."""
     common = common_options()
     common_without_format = common_options(format_alias=False)
     top = _Parser(
@@ -65,14 +81,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         return parser
 
     # Each feature's commands live beside its core.
-    for register in (
-        cli_browse.register,
-        cli_notes.register,
-        cli_cite.register,
-        cli_enrich.register,
-        cli_export.register,
-    ):
-        register(add)
+    wanted = set(COMMAND_FAMILIES.values() if families is None else families)
+    for family in dict.fromkeys(COMMAND_FAMILIES.values()):
+        if family in wanted:
+            importlib.import_module(f"paperdeck.cli.{family}").register(add)
     return top, commands
 
 
@@ -83,6 +95,9 @@ def run_reader(args: argparse.Namespace) -> int:
     shows its progress instead of a blank terminal; a path that cannot be opened at all is
     refused before the screen changes.
     """
+    from paperdeck.core.library import load_library
+    from paperdeck.core.resources import bundled_list
+
     paths: list[Path] = list(args.paths) or [bundled_list()]
     for path in [*paths, *args.meta]:
         _check_openable(path)
@@ -151,9 +166,9 @@ def _with_global_options(
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paperdeck` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    top, commands = build_parser()
     try:
-        at = _command_at(arguments, list(commands))
+        at = _command_at(arguments, list(COMMAND_FAMILIES))
+        top, commands = build_parser([COMMAND_FAMILIES[arguments[at]]] if at is not None else [])
         if at is not None:
             args = _parse_command(commands[arguments[at]], arguments[at + 1 :])
             if at:

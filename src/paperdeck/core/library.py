@@ -13,16 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from paperdeck.core.errors import RefError
-from paperdeck.core.formats import RawList, check_list_file, read_list
+from paperdeck.core.formats import RawList, check_list_file
 from paperdeck.core.ids import assign_ids
 from paperdeck.core.model import Paper
 from paperdeck.core.store import database
 from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
 from paperdeck.core.store.database import PATH_MARK, ListInfo, ListStore, StoreUnavailable
 from paperdeck.core.store.key import list_key
-from paperdeck.core.text.render import find_links
 from paperdeck.core.text.sanitize import clean_line
-from paperdeck.core.titles.derive import method_and_title
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
 SIDECAR_SUFFIX = ".meta.jsonl"
@@ -81,7 +79,17 @@ def methods_and_titles(abstracts: Sequence[str]) -> list[tuple[str | None, str]]
     Helper processes deriving parts of a long list gave no gain on a busy two-core machine
     (30,000 abstracts: 7.1 s alone, 7.7 s with a helper), so this runs here.
     """
+    # Imported when a list is read, not with the library: a stored list needs none of it.
+    from paperdeck.core.titles.derive import method_and_title
+
     return [method_and_title(abstract) for abstract in abstracts]
+
+
+def read_list(path: Path, fmt: str | None = None) -> RawList:
+    """`formats.read_list`, its readers imported only when a list is read, not from the store."""
+    from paperdeck.core.formats.reader import read_list as read
+
+    return read(path, fmt)
 
 
 def papers_from_raw(raw: RawList, report: PartReport | None = None) -> list[Paper]:
@@ -106,6 +114,8 @@ _BATCH = 1024
 def _papers_of(
     raw: RawList, records: list[dict[str, Any]], ids: list[str], offset: int
 ) -> list[Paper]:
+    from paperdeck.core.text.render import find_links
+
     venue = raw.venue or None
     abstracts = [str(record.get("abstract") or "") for record in records]
     entries: list[tuple[str | None, str] | None] = [None] * len(records)
@@ -298,7 +308,7 @@ def _open_list(
     Returns the store to go on with: None once it has failed.
     """
     check_list_file(path)  # before keying reads it: a pipe, a device or gigabytes are refused
-    key = list_key(path, fmt) if store is not None else None
+    key = list_key(path, fmt, store) if store is not None else None
     name = clean_line(path.stem)
     if store is not None and key is not None:
         try:
@@ -317,7 +327,7 @@ def _open_list(
             store = _given_up(store, error, messages)
     raw = read_list(path, fmt)
     papers = papers_from_raw(raw, report)
-    if store is not None and key is not None and list_key(path, fmt) == key:
+    if store is not None and key is not None and list_key(path, fmt, store) == key:
         info = ListInfo(
             raw.format,
             raw.header,
@@ -430,7 +440,7 @@ def _stored_paper(
     for path in paths:
         if not path.is_file() or (use_sidecar and sidecar_for(path) is not None):
             return None
-        key = list_key(path, fmt)
+        key = list_key(path, fmt, store)
         found = store.info(key) if key is not None else None
         if key is None or found is None:
             return None

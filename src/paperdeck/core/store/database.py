@@ -42,6 +42,12 @@ READ_PATIENCE = 1.0
 WRITE_PATIENCE = 20.0
 """Seconds a save waits for another process's save (a big list's takes seconds)."""
 _TOUCH_AFTER = 3600.0
+MAX_FINGERPRINTS = 256
+"""Files whose content digest is kept under their fingerprint (the most recently keyed)."""
+_FINGERPRINTS_TABLE = """CREATE TABLE IF NOT EXISTS fingerprints (
+    path BLOB PRIMARY KEY, fingerprint TEXT NOT NULL, digest TEXT NOT NULL,
+    row_sum INTEGER NOT NULL, used REAL NOT NULL
+)"""
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS lists (
@@ -310,6 +316,50 @@ class ListStore:
             return None
         return data
 
+    # ------------------------------------------------------------------------ file fingerprints
+
+    def known_digest(self, path: bytes, fingerprint: str) -> str | None:
+        """The content digest kept for the file at `path` when its fingerprint was this one
+        (see paperdeck.core.store.key); None when unknown, damaged or unreadable."""
+        try:
+            row = self._db.execute(
+                "SELECT digest, row_sum FROM fingerprints WHERE path = ? AND fingerprint = ?",
+                (path, fingerprint),
+            ).fetchone()
+        except sqlite3.Error:
+            return None  # a store made before fingerprints were kept, or a busy file
+        if row is None:
+            return None
+        digest, row_sum = row
+        if type(digest) is not str or _fingerprint_sum(path, fingerprint, digest) != row_sum:
+            return None
+        return digest
+
+    def remember_digest(self, path: bytes, fingerprint: str, digest: str) -> None:
+        """Keep a file's content digest under its fingerprint, replacing what that path had.
+
+        Only a moment's wait for another process's write: keying must not stall behind a big
+        list's save, and a digest not kept costs one hashing of the file next time.
+        """
+        with contextlib.suppress(sqlite3.Error, StoreUnavailable), self._writing(patience=0.1):
+            # Made here rather than with the store, so a store from before it gains the table.
+            self._db.execute(_FINGERPRINTS_TABLE)
+            self._db.execute(
+                "INSERT OR REPLACE INTO fingerprints VALUES (?, ?, ?, ?, ?)",
+                (
+                    path,
+                    fingerprint,
+                    digest,
+                    _fingerprint_sum(path, fingerprint, digest),
+                    time.time(),
+                ),
+            )
+            self._db.execute(
+                "DELETE FROM fingerprints WHERE path NOT IN "
+                "(SELECT path FROM fingerprints ORDER BY used DESC LIMIT ?)",
+                (MAX_FINGERPRINTS,),
+            )
+
     # ------------------------------------------------------------------------ internals
 
     def _query(self, sql: str, *parameters: Any) -> Iterator[tuple[Any, ...]]:
@@ -324,10 +374,10 @@ class ListStore:
         return None
 
     @contextlib.contextmanager
-    def _writing(self) -> Iterator[None]:
+    def _writing(self, patience: float = WRITE_PATIENCE) -> Iterator[None]:
         db = self._db
         try:
-            db.execute(f"PRAGMA busy_timeout = {int(WRITE_PATIENCE * 1000)}")
+            db.execute(f"PRAGMA busy_timeout = {int(patience * 1000)}")
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
             raise StoreUnavailable(_reason(error)) from None
@@ -466,6 +516,12 @@ def _blob_sum(key: str, name: str, data: bytes) -> int:
     digest = xxhash.xxh3_64(f"{key}\0{name}\0".encode("utf-8", "surrogatepass"))
     digest.update(data)
     return digest.intdigest() - (1 << 63)
+
+
+def _fingerprint_sum(path: bytes, fingerprint: str, digest: str) -> int:
+    digest_of_row = xxhash.xxh3_64(path)
+    digest_of_row.update(f"\0{fingerprint}\0{digest}".encode("utf-8", "surrogatepass"))
+    return digest_of_row.intdigest() - (1 << 63)
 
 
 def _failure(error: sqlite3.Error) -> StoreUnavailable:
