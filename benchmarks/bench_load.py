@@ -1,5 +1,5 @@
 """Benchmark rows: opening a list into papers — first open (read, ids, titles, kept in the list
-store), reopen from the store, listing without abstracts, `paperdeck list`/`show` as whole
+store), reopen from the store, listing without abstracts, `paperdeck list`/`show`/`search` as whole
 processes, and peak memory."""
 
 from __future__ import annotations
@@ -67,15 +67,42 @@ def peak_mib(work: Callable[[], object]) -> float:
     return peak / 2**20
 
 
-def process_seconds(*arguments: str) -> float:
-    """Best of three whole `paperdeck` processes (start, open, print), output thrown away."""
+SEARCH_QUERY = "graph neural networks"
+"""The query of the `paperdeck search` row: three words a user types, common in the lists."""
+_MEASURED = (
+    "import resource, subprocess, sys, time\n"
+    "started = time.perf_counter()\n"
+    "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, "
+    "check=True)\n"
+    "elapsed = time.perf_counter() - started\n"
+    "print(elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+"""Runs one command and prints its wall seconds and peak memory (KiB): a child's maxrss is
+read in a process that started nothing else."""
+
+
+def process_figures(*arguments: str) -> tuple[float, float]:
+    """Best of three whole `paperdeck` processes (start, open, print, output thrown away) in
+    seconds, and the largest peak memory of the three in MiB.
+
+    A first run is not counted: it writes the bytecode an installed package has (the
+    benchmark may run with PYTHONDONTWRITEBYTECODE set) and whatever the store keeps.
+    """
     command = [sys.executable, "-m", "paperdeck", *arguments]
-    best = float("inf")
+    env = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    best, peak = float("inf"), 0.0
     for _ in range(3):
-        started = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        best = min(best, time.perf_counter() - started)
-    return best
+        done = subprocess.run(
+            [sys.executable, "-c", _MEASURED, *command],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+        elapsed, kib = done.stdout.split()
+        best, peak = min(best, float(elapsed)), max(peak, int(kib) / 1024)
+    return best, peak
 
 
 def rows_for(path: Path, *, use_sidecar: bool, processes: bool) -> list[Row]:
@@ -94,18 +121,19 @@ def rows_for(path: Path, *, use_sidecar: bool, processes: bool) -> list[Row]:
             ("load list peak memory (reopen)", memory, "MiB", size),
         ]
         if processes:
-            found += [
-                (
-                    "`paperdeck list` whole process (stored)",
-                    process_seconds("list", str(path)) * 1000,
-                    "ms",
-                    size,
-                ),
-                (
-                    "`paperdeck show 5` whole process (stored)",
-                    process_seconds("show", "5", str(path)) * 1000,
-                    "ms",
-                    size,
-                ),
-            ]
+            found += _process_rows(path, size)
     return found
+
+
+def _process_rows(path: Path, size: str) -> list[Row]:
+    """`paperdeck list`, `show 5` and `search` on a stored list, each a whole process."""
+    rows: list[Row] = []
+    for name, arguments in (
+        ("list", ("list",)),
+        ("show 5", ("show", "5")),
+        (f"search '{SEARCH_QUERY}'", ("search", SEARCH_QUERY)),
+    ):
+        seconds, peak = process_figures(*arguments, str(path))
+        rows.append((f"`paperdeck {name}` whole process (stored)", seconds * 1000, "ms", size))
+        rows.append((f"`paperdeck {name}` whole process peak memory", peak, "MiB", size))
+    return rows
