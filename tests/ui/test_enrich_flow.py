@@ -37,12 +37,17 @@ def web(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[ScholarlySe
         yield server
 
 
-def make_app(tmp_path: Path) -> PaperdeckApp:
+def make_app(tmp_path: Path, *, lazy: bool = False) -> PaperdeckApp:
+    """The reader on the seed's abstracts alone (`lazy`: reopened without abstracts)."""
     listing = tmp_path / "talks.txt"
     abstracts = [record["abstract"] for record in seed_records()]
     listing.write_text("Talks 2026\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
     store = NotesStore(tmp_path / "notes.json")
-    return PaperdeckApp(load_library([listing]), store, settings_file=tmp_path / "s.json")
+    library = load_library([listing])
+    if lazy:
+        library = load_library([listing], abstracts=False)
+        assert not library.abstracts_loaded
+    return PaperdeckApp(library, store, settings_file=tmp_path / "s.json")
 
 
 def header_text(app: PaperdeckApp) -> str:
@@ -108,6 +113,28 @@ async def test_the_palette_looks_titles_up_with_progress_in_the_header(
             app.save_screenshot(str(Path(SCREENSHOTS) / name))
     sidecar = tmp_path / "talks.meta.jsonl"
     assert len(sidecar.read_text(encoding="utf-8").splitlines()) == 15
+
+
+async def test_a_list_opened_without_abstracts_is_looked_up_by_them(
+    web: ScholarlyServer, tmp_path: Path
+) -> None:
+    app = make_app(tmp_path, lazy=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await run_from_palette(app, pilot)
+        deadline = time.monotonic() + 60
+        while app.enrich.running and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        records = seed_records()
+        assert "Found 15 of 19 papers online; added to talks.meta.jsonl" in notices(app)
+        assert [p.title for p in app.papers[:15]] == [r["title"] for r in records[:15]]
+        # The papers no source matched stay without their abstract in memory.
+        assert all(p.abstract == "" for p in app.papers[15:])
+    sidecar = tmp_path / "talks.meta.jsonl"
+    kept = [json.loads(line) for line in sidecar.read_text(encoding="utf-8").splitlines()]
+    assert [line["abstract"] for line in kept] == [r["abstract"] for r in records[:15]]
 
 
 async def test_offline_the_palette_says_so_and_changes_nothing(

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 MIN_ID_LENGTH = 8
 _ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
+
+
+def identity_text(record: Mapping[str, Any]) -> str:
+    """The text a list record's id is made from: its abstract, else (some BibTeX entries) its
+    title."""
+    return str(record.get("abstract") or record.get("title") or "")
 
 
 def normalise_for_id(text: str) -> bytes:

@@ -14,12 +14,13 @@ from typing import Any
 
 from paperdeck.core.errors import RefError
 from paperdeck.core.formats import RawList, check_list_file
-from paperdeck.core.ids import assign_ids
+from paperdeck.core.ids import assign_ids, identity_text
 from paperdeck.core.model import Paper
 from paperdeck.core.store import database
 from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
 from paperdeck.core.store.database import PATH_MARK, ListInfo, ListStore, StoreUnavailable
 from paperdeck.core.store.key import list_key
+from paperdeck.core.stored_abstracts import AbstractReader, ListPart
 from paperdeck.core.text.sanitize import clean_line
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
@@ -40,37 +41,40 @@ class Library:
     client may keep what it derives from a list under it (ListStore.put_blob)."""
     counts: list[int] = field(default_factory=list)
     """Each list's number of papers, in `lists` order."""
-    abstracts_loaded: bool = True
-    """False when opened with `abstracts=False` from the store: each paper's abstract is ""
-    until `with_abstract` reads it."""
+    lazy: list[bool] = field(default_factory=list)
+    """Whether each list's papers were loaded without their abstracts (each one "" until
+    `with_abstract`), in `lists` order."""
+    _reader: AbstractReader | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def abstracts_loaded(self) -> bool:
+        """Whether every paper carries its abstract (no list was opened with `abstracts=False`)."""
+        return not any(self.lazy)
 
     def with_abstract(self, paper: Paper) -> Paper:
-        """The paper with its abstract, read from the store when the library was opened without."""
-        if self.abstracts_loaded or paper.abstract:
+        """The paper with its abstract, read from the list store (or the list) when the library
+        was opened without; the same object for the same paper while it is recently asked."""
+        if paper.abstract or self.abstracts_loaded:
             return paper
-        start = 0
-        at = next(index for index, one in enumerate(self.papers) if one is paper)
-        for raw, key, count in zip(self.lists, self.keys, self.counts, strict=True):  # noqa: B007
-            if at < start + count:
-                break
-            start += count
-        else:
-            return paper
-        local = at - start
-        messages: list[str] = []
-        store = ListStore.open(messages) if key else None
-        try:
-            if store is None or key is None:
-                raise StoreUnavailable("gone")
-            abstracts = store.abstracts(key, local // CHUNK_PAPERS)
-        except (Damaged, StoreUnavailable):
-            # The store changed under us: read the list itself.
-            fresh = papers_from_raw(read_list(raw.path, raw.format))
-            return paper.with_changes(abstract=fresh[local].abstract)
-        finally:
-            if store is not None:
-                store.close()
-        return paper.with_changes(abstract=abstracts[local % CHUNK_PAPERS])
+        return self.abstract_reader().fill(paper)
+
+    def with_abstracts(self, papers: Sequence[Paper]) -> list[Paper]:
+        """`with_abstract` of each paper, in order, each stored chunk read once for all."""
+        if self.abstracts_loaded:
+            return list(papers)
+        return self.abstract_reader().fill_many(papers)
+
+    def abstract_reader(self) -> AbstractReader:
+        """What reads this library's abstracts back (made on first use, then kept)."""
+        if self._reader is None:
+            parts = [
+                ListPart(raw.name, raw.path, raw.format, key, count, lazy)
+                for raw, key, count, lazy in zip(
+                    self.lists, self.keys, self.counts, self.lazy, strict=True
+                )
+            ]
+            self._reader = AbstractReader(parts)
+        return self._reader
 
 
 def methods_and_titles(abstracts: Sequence[str]) -> list[tuple[str | None, str]]:
@@ -98,7 +102,7 @@ def papers_from_raw(raw: RawList, report: PartReport | None = None) -> list[Pape
     Titles are derived a batch at a time; `report` gets the papers made so far after each.
     """
     records = raw.records
-    ids = assign_ids([_identity_text(record) for record in records])
+    ids = assign_ids([identity_text(record) for record in records])
     papers: list[Paper] = []
     for start in range(0, len(records), _BATCH):
         papers.extend(_papers_of(raw, records[start : start + _BATCH], ids, start))
@@ -156,11 +160,6 @@ def _papers_of(
 
 def _extra_fields(record: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key not in _KNOWN_KEYS}
-
-
-def _identity_text(record: dict[str, Any]) -> str:
-    # A record without an abstract (some BibTeX entries) is known by its title.
-    return str(record.get("abstract") or record.get("title") or "")
 
 
 def _as_year(value: Any) -> int | None:
@@ -281,8 +280,7 @@ def _load_library(
         progress = _progress.get()
         report = _Reporter(progress, library.papers) if progress and not sources else None
         raw, papers, key, store = _open_list(path, fmt, store, with_abstracts, messages, report)
-        if not with_abstracts and not raw.records:
-            library.abstracts_loaded = False
+        library.lazy.append(not with_abstracts and not raw.records)
         library.lists.append(raw)
         library.keys.append(key)
         library.counts.append(len(papers))

@@ -114,6 +114,7 @@ class PaperdeckApp(App[int]):
         self.papers: list[Paper] = library.papers
         self.paper_ids = {paper.id for paper in self.papers}
         self.store = store
+        store.with_abstract = lambda paper: self.library.with_abstract(paper)
         self.settings_file = settings_file
         self.settings = load_settings(settings_file) if settings_file else Settings()
         self.loading = LoadingFlow(self, loader, loading_label)
@@ -318,7 +319,7 @@ class PaperdeckApp(App[int]):
         self.note_flow.show(paper)
         query = self.search.shown_query()
         self.detail.show(
-            paper,
+            None if paper is None else self.library.with_abstract(paper),
             query=query if isinstance(query, str) else self.search.query,
             highlight=functools.partial(highlighter, query) if query else None,
             corrections=self.note_flow.corrections(paper) if paper else None,

@@ -40,14 +40,19 @@ class EnrichFlow:
         if app.loading.loading:
             app.notify("The list is still loading", severity="warning")
             return
-        wanted = sum(1 for paper in app.papers if needs_metadata(paper))
+        library = app.library
+        if library.abstracts_loaded:
+            wanted = sum(1 for paper in app.papers if needs_metadata(paper))
+        else:
+            # Papers loaded without their abstract: the run reads them and judges then.
+            wanted = sum(1 for paper in app.papers if paper.meta_source == "derived")
         if not wanted:
             app.notify("Every paper already has its title and authors")
             return
         self._running = True
         self._stop.clear()
         self._show_progress(0, wanted, 0)
-        papers, library = list(app.papers), app.library
+        papers = list(app.papers)
         app.run_worker(
             lambda: self._run(papers, library), thread=True, exclusive=True, group="enrich"
         )
@@ -76,8 +81,9 @@ class EnrichFlow:
             email=config.contact_email(), pacing=config.pacing_wanted(), notice=notice
         )
         try:
+            filled = library.with_abstracts(papers)
             report = enrich_online(
-                papers,
+                filled,
                 searches,
                 crossref,
                 client=client,
@@ -92,6 +98,11 @@ class EnrichFlow:
         finally:
             client.close()
             cache.close()
+        # Only the papers a match changed keep the abstract read for the run.
+        report.papers = [
+            paper if after is before else after
+            for paper, before, after in zip(papers, filled, report.papers, strict=True)
+        ]
         app.call_from_thread(self._finished, report, library, None)
 
     def _show_progress(self, done: int, total: int, matched: int) -> None:

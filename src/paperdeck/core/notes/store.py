@@ -6,7 +6,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -56,6 +56,9 @@ class NotesStore:
         self.messages: list[str] = []
         """One-line messages for the user from loading and saving (callers may clear it)."""
         self.lock_timeout = lock_timeout
+        self.with_abstract: Callable[[Paper], Paper] | None = None
+        """Gives a paper loaded without its abstract (`load_library(abstracts=False)`) the
+        abstract an entry's excerpt is taken from; None: papers come with theirs."""
         self._entries: dict[str, NoteEntry] = {}
         self._view: Mapping[str, NoteEntry] = MappingProxyType(self._entries)
         # The file as this store last read or wrote it: the base of three-way merges.
@@ -260,11 +263,16 @@ class NotesStore:
                 stamps = {
                     "created": base.created or now,
                     "updated": now,
-                    "excerpt": excerpt_of(paper),
+                    "excerpt": excerpt_of(self._whole(paper)),
                     "list_name": clean_line(paper.list_name),
                 }
             self._entries[paper.id] = replace(base, **changes, **stamps)
             self._changed.add(paper.id)
+
+    def _whole(self, paper: Paper) -> Paper:
+        if paper.abstract or self.with_abstract is None:
+            return paper
+        return self.with_abstract(paper)
 
     # -- saving ----------------------------------------------------------------------------
 
