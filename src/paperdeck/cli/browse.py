@@ -9,7 +9,14 @@ import sys
 import textwrap
 from typing import TYPE_CHECKING
 
-from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, open_paper, warn
+from paperdeck.cli.common import (
+    AddCommand,
+    add_paths_argument,
+    open_index,
+    open_library,
+    open_paper,
+    warn,
+)
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
@@ -127,10 +134,11 @@ def paper_header(paper: Paper) -> str:
 
 def run_search(args: argparse.Namespace) -> int:
     from paperdeck.cli.notes import open_store
-    from paperdeck.core.search.index import SearchIndex
 
-    papers = open_library(args).papers
-    index = SearchIndex(papers)
+    # JSON rows carry the abstracts; the lines printed otherwise need none.
+    library = open_library(args, abstracts=bool(args.json))
+    papers = library.papers
+    index = open_index(args, library)
     result = index.search(
         args.query,
         annotations=open_store(args).entries,
@@ -164,12 +172,12 @@ def run_related(args: argparse.Namespace) -> int:
     from paperdeck.cli.notes import open_store
     from paperdeck.core.errors import UsageError
     from paperdeck.core.library import resolve_index
-    from paperdeck.core.search.index import SearchIndex
     from paperdeck.core.search.related import related
 
     if args.starred == (args.ref is not None):
         raise UsageError("related: name one paper (REF) or give --starred, not both")
-    papers = open_library(args).papers
+    library = open_library(args, abstracts=bool(args.json))
+    papers = library.papers
     if args.starred:
         entries = open_store(args).entries
         seeds = [i for i, paper in enumerate(papers) if (e := entries.get(paper.id)) and e.starred]
@@ -177,7 +185,7 @@ def run_related(args: argparse.Namespace) -> int:
             raise UsageError("related --starred: no paper in these lists is starred")
     else:
         seeds = [resolve_index([paper.id for paper in papers], args.ref)]
-    index = SearchIndex(papers)
+    index = open_index(args, library)
     limit = args.limit if args.limit and args.limit > 0 else len(papers)
     found = related(index.word_index, seeds, limit)
     if args.json:

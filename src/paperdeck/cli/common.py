@@ -15,6 +15,7 @@ from paperdeck.core.text.sanitize import clean_line
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
     from paperdeck.core.model import Paper
+    from paperdeck.core.search.index import SearchIndex
 
 Command = Callable[[argparse.Namespace], int]
 AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
@@ -85,6 +86,21 @@ def open_library(args: argparse.Namespace, *, abstracts: bool = True) -> Library
     for warning in library.warnings:
         warn(warning)
     return library
+
+
+def open_index(args: argparse.Namespace, library: Library) -> SearchIndex:
+    """The search index of a library: opened from the list store when it keeps one, else
+    built (and kept there for the next command)."""
+    from paperdeck.core.search.index import SearchIndex
+
+    def with_abstracts() -> list[Paper]:
+        return open_library(args).papers
+
+    full = None if library.abstracts_loaded else with_abstracts
+    index = SearchIndex(library.papers, library.index_key(), full)
+    for message in index.messages:
+        warn(message)
+    return index
 
 
 def open_paper(args: argparse.Namespace, ref: str) -> Paper:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, warn
+from paperdeck.cli.common import AddCommand, add_paths_argument, open_index, open_library, warn
 from paperdeck.cli.notes import open_store, save_store
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.reading_list import FORMATS, export, format_for
@@ -53,7 +53,6 @@ def register(add: AddCommand) -> None:
 
 def run_export(args: argparse.Namespace) -> int:
     from paperdeck.core.citations import citation_keys
-    from paperdeck.core.search.index import SearchIndex
 
     output: Path | None = args.output
     fmt = args.export_format or (format_for(output) if output is not None else "markdown")
@@ -62,7 +61,7 @@ def run_export(args: argparse.Namespace) -> int:
     notes = open_store(args)
     chosen = papers
     if args.query.strip():
-        result = SearchIndex(papers).search(
+        result = open_index(args, library).search(
             args.query, annotations=notes.entries, sort="list", all_terms=True
         )
         if result.message:

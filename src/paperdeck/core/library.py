@@ -51,6 +51,13 @@ class Library:
         """Whether every paper carries its abstract (no list was opened with `abstracts=False`)."""
         return not any(self.lazy)
 
+    def index_key(self) -> str | None:
+        """The list store key a search index of these papers is kept under: that of the one
+        list opened, when it is stored and no metadata changed its papers; else None."""
+        if len(self.keys) == 1 and not self.enrichment:
+            return self.keys[0]
+        return None
+
     def with_abstract(self, paper: Paper) -> Paper:
         """The paper with its abstract, read from the list store (or the list) when the library
         was opened without; the same object for the same paper while it is recently asked."""

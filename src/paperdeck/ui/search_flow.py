@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.content import Content
 from textual.widgets import Static
-from textual.worker import Worker
+from textual.worker import Worker, get_current_worker
 
 from paperdeck.ui.loading import freeze_long_lived
 from paperdeck.ui.safe_text import one_line
@@ -54,7 +54,9 @@ class SearchFlow:
 
         app = self.app
         papers = app.papers
-        steps = SearchIndex.build_steps(papers)
+        # A list still loading is indexed as far as it goes: only the whole list's is kept.
+        key = None if app.loading.loading else app.library.index_key()
+        steps = SearchIndex.build_steps(papers, key)
         while True:
             try:
                 progress = next(steps)
@@ -70,11 +72,10 @@ class SearchFlow:
         app.update_header()
         if self.query or self.view_terms or app.settings.sort == "noted":
             self.run(self.query)
-        if app.loading.loading:
-            return  # an index of the part loaded so far is rebuilt soon: not worth caching
-        # Searches run meanwhile: the index answers before it is cached.
-        for _ in self.index.save_steps():
-            await asyncio.sleep(0)
+        if not app.loading.loading:
+            # On its own thread (SQLite writes without the GIL): searches run meanwhile.
+            index = self.index
+            app.run_worker(lambda: _save(index), thread=True, group="index-save")
 
     def query_changed(self, query: str) -> None:
         self.query = query
@@ -177,3 +178,14 @@ def highlighter(query: Query | str, field: str = "title") -> Highlighter:
             return ()
 
     return spans
+
+
+def _save(index: SearchIndex) -> None:
+    """Keep a freshly built index in the list store; stopped (nothing kept) if the reader
+    quits first."""
+    worker = get_current_worker()
+    steps = index.save_steps()
+    for _ in steps:
+        if worker.is_cancelled:
+            steps.close()
+            return

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import time
 from array import array
@@ -16,7 +15,7 @@ from paperdeck.core.plumbing import helper_process
 from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search import index_parts
 from paperdeck.core.search.steps import as_progress, scaled
-from paperdeck.core.search.word_index import FIELDS, WordIndex
+from paperdeck.core.search.word_index import FIELDS, PaperAbstracts, WordIndex, by_length
 from paperdeck.core.text.fold import words
 
 _NUMBERS_PER_SLICE = 16384
@@ -82,13 +81,14 @@ def _build_parts(
     for first in sorted(by_first):
         group = sorted(by_first.pop(first))
         vocabulary.extend(group)
-        buckets[first] = _by_length(group)
+        buckets[first] = by_length(group)
         if clock.due():
             yield 0.95
             clock.reset()
     yield 1.0
     return WordIndex(
         papers=papers,
+        abstracts=PaperAbstracts(papers),
         ids=ids,
         postings=tuple(postings),
         vocabulary=vocabulary,
@@ -132,14 +132,3 @@ def _years_venues_steps(
 
 def _new_postings() -> array[int]:
     return array("I")
-
-
-def _by_length(group: list[str]) -> tuple[list[str], list[int]]:
-    """Words of three letters or more sorted by length, and where each length starts."""
-    ordered = sorted(group, key=len)  # stable: alphabetical within a length, as `group` is
-    lengths = list(map(len, ordered))
-    short = bisect.bisect_left(lengths, 3)
-    del ordered[:short], lengths[:short]
-    longest = lengths[-1] if lengths else 0
-    starts = [bisect.bisect_left(lengths, length) for length in range(longest + 2)]
-    return ordered, starts

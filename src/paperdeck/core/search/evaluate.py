@@ -7,7 +7,7 @@ from array import array
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import filterfalse, repeat
-from operator import attrgetter, mul
+from operator import mul
 
 from paperdeck.core.model import Annotation
 from paperdeck.core.plumbing.slices import Clock
@@ -33,7 +33,6 @@ from paperdeck.core.text.fold import raw_tokens, words
 _UNPARSED = Query("", (), None)
 LIKE_LIMIT = 50
 """How many papers `like:` lists besides its seeds: the closest, not all that share a word."""
-_ABSTRACT = attrgetter("abstract")
 
 
 @dataclass(frozen=True)
@@ -68,7 +67,6 @@ class Evaluator:
     def __init__(self, index: WordIndex) -> None:
         self._index = index
         self._terms = TermMatcher(index)
-        self._average_length: float | None = None
         self._note_tokens: dict[str, tuple[str, ...]] = {}
         """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
 
@@ -139,12 +137,7 @@ class Evaluator:
         )
 
     def _average(self) -> float:
-        if self._average_length is None:
-            papers = self._index.papers
-            self._average_length = max(
-                1.0, sum(len(p.abstract) for p in papers) / max(1, len(papers))
-            )
-        return self._average_length
+        return self._index.abstracts.average_length()
 
     def _counted(
         self,

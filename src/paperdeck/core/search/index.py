@@ -1,17 +1,17 @@
-"""The search index of a list: built or loaded from the cache, then searched, in slices."""
+"""The search index of a list: opened from the list store or built, then searched, in slices."""
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 
 from paperdeck.core.model import Annotation, Paper
-from paperdeck.core.plumbing.slices import Clock, finish
-from paperdeck.core.search import build, codec, index_cache
+from paperdeck.core.plumbing.slices import finish
+from paperdeck.core.search import build, stored
 from paperdeck.core.search.evaluate import Evaluator, SearchResult
 from paperdeck.core.search.query import Query, parse_query
 from paperdeck.core.search.rank import SortMode
 from paperdeck.core.search.spans import match_spans
-from paperdeck.core.search.steps import as_progress, without_gc
+from paperdeck.core.search.steps import without_gc
 from paperdeck.core.search.word_index import FIELDS, WordIndex
 
 __all__ = ["FIELDS", "SearchIndex", "SearchResult", "SortMode"]
@@ -22,75 +22,66 @@ class SearchIndex:
 
     word_index: WordIndex
     _evaluator: Evaluator
-    _unsaved: tuple[Sequence[Paper], str, str | None, str | None] | None
-    """What a new index is cached under (papers, ids name, and name and key once worked
-    out), until `save_steps` has written it."""
+    _unsaved: str | None
+    """The list store key a freshly built index is to be kept under by `save_steps`."""
+    messages: list[str]
+    """What went wrong with the list store, one line each (the index works without it)."""
 
-    def __init__(self, papers: Sequence[Paper]) -> None:
-        """Build the whole index now (or load it from the cache), and cache a new one."""
-        for _ in without_gc(self._build_or_load(papers)):
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        key: str | None = None,
+        full_papers: Callable[[], Sequence[Paper]] | None = None,
+    ) -> None:
+        """Open the index kept for the stored list `key`, or build it now (and keep it)."""
+        for _ in without_gc(self._build_or_load(papers, key, full_papers)):
             pass
         for _ in without_gc(self.save_steps()):
             pass
 
     @classmethod
-    def build_steps(cls, papers: Sequence[Paper]) -> Generator[float, None, SearchIndex]:
-        """Build the index in slices of a few milliseconds, yielding progress from 0 to 1.
+    def build_steps(
+        cls,
+        papers: Sequence[Paper],
+        key: str | None = None,
+        full_papers: Callable[[], Sequence[Paper]] | None = None,
+    ) -> Generator[float, None, SearchIndex]:
+        """Open or build the index in slices of a few milliseconds, yielding progress 0 to 1.
 
-        The index it returns answers at once; a new one is cached by `save_steps` after.
+        `key` is the list store key of the one stored list `papers` are (None for anything
+        else: several lists, metadata applied, a list not stored): its kept index is opened,
+        or the one built is kept by `save_steps` after. `full_papers` gives the papers with
+        their abstracts when `papers` were read without them (a build needs them).
         """
         index = cls.__new__(cls)
-        yield from without_gc(index._build_or_load(papers))
+        yield from without_gc(index._build_or_load(papers, key, full_papers))
         return index
 
     def save_steps(self) -> Generator[None, None, None]:
-        """Write a freshly built index to the cache, in slices; nothing to do after a load."""
-        unsaved, self._unsaved = self._unsaved, None
-        if unsaved is None:
-            return
-        papers, ids_name, name, key = unsaved
-        yield from self.word_index.all_word_starts_steps(Clock())
-        if name is None:
-            name = yield from index_cache.name_steps(papers, ids_name)
-        if key is None:
-            key = yield from index_cache.key_steps(papers)
-        yield from index_cache.save_steps(name, key, codec.pack(self.word_index))
+        """Keep a freshly built index in the list store, in slices; nothing to do after an
+        opening or for papers that are not one stored list."""
+        key, self._unsaved = self._unsaved, None
+        if key is not None:
+            yield from stored.save_steps(self.word_index, key, self.messages)
 
-    def _build_or_load(self, papers: Sequence[Paper]) -> Generator[float, None, None]:
-        """The index from the cache when these papers were indexed before, else built."""
+    def _build_or_load(
+        self,
+        papers: Sequence[Paper],
+        key: str | None,
+        full_papers: Callable[[], Sequence[Paper]] | None,
+    ) -> Generator[float, None, None]:
         self._unsaved = None
-        loaded = yield from self._load_steps(papers)
-        if loaded is not None:
-            self._use(loaded)
-            return
-        self._use((yield from build.build_steps(papers)))
-
-    def _load_steps(self, papers: Sequence[Paper]) -> Generator[float, None, WordIndex | None]:
-        """The cached index of these papers, if any; else None (and what to save it under)."""
-        if not index_cache.enabled():
-            return None
-        # The full name takes ~30 ms at 100,000 papers, the full key (it reads every abstract)
-        # ~0.2 s: each is only worked out when a cache file may be this index.
-        ids_name = yield from as_progress(index_cache.ids_name_steps(papers), 0.0)
-        name: str | None = None
-        key: str | None = None
-        if index_cache.any_named(ids_name):
-            name = yield from as_progress(index_cache.name_steps(papers, ids_name), 0.0)
-        if name is not None and index_cache.exists(name):
-            key = yield from as_progress(index_cache.key_steps(papers), 0.0)
-            chunks = index_cache.open_chunks(name, key)
-            if chunks is not None:
-                try:
-                    loaded = yield from codec.restore_steps(papers, chunks)
-                except Exception:  # damaged, or written by a buggy version: build afresh
-                    pass
-                else:
-                    yield 1.0
-                    return loaded
-                finally:
-                    chunks.close()
-        self._unsaved = (papers, ids_name, name, key)
-        return None
+        self.messages = []
+        if key is not None and stored.enabled():
+            kept = yield from stored.open_steps(papers, key, self.messages)
+            if kept is not None:
+                self._use(kept)
+                return
+            self._unsaved = key
+        built = yield from build.build_steps(papers if full_papers is None else full_papers())
+        if full_papers is not None:
+            built.papers = papers
+        self._use(built)
 
     def _use(self, word_index: WordIndex) -> None:
         self.word_index = word_index

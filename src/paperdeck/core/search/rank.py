@@ -286,8 +286,7 @@ def frequency_steps(
     head = ranked[:_FREQUENCY_HEAD]
     k1, b = _K1, _B
     for count, i in enumerate(head):
-        paper = index.papers[i]
-        text = paper.abstract.lower()
+        text = index.abstracts.text(i).lower()
         norm = k1 * (1 - b + b * len(text) / average_length)
         extra = 0.0
         for needle, scores, weight in counted:

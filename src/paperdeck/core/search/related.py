@@ -6,7 +6,6 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter
 
 from paperdeck.core.search.word_index import ABSTRACT, METHOD, TITLE, WordIndex
 from paperdeck.core.text.fold import words
@@ -44,7 +43,6 @@ _PLAIN_WORDS = frozenset(
 )
 """Words that say how a paper writes, not what it is about: in a short list none is rare
 enough for its rarity alone to rule it out."""
-_ABSTRACT = attrgetter("abstract")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +84,10 @@ def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Rel
             sharing.setdefault(paper, []).append(word)
     for seed in seeds:
         scores.pop(seed, None)
-    average = max(1.0, sum(map(len, map(_ABSTRACT, index.papers))) / count)
+    average = index.abstracts.average_length()
+    length = index.abstracts.length
     normalised = {
-        paper: score
-        * (_K1 + 1)
-        / (1 + _K1 * (1 - _B + _B * len(index.papers[paper].abstract) / average))
+        paper: score * (_K1 + 1) / (1 + _K1 * (1 - _B + _B * length(paper) / average))
         for paper, score in scores.items()
     }
     best = sorted(normalised, key=lambda paper: (-normalised[paper], paper))[:limit]
@@ -102,7 +99,7 @@ def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Rel
 def _seed_weights(index: WordIndex, seed: int, count: int) -> dict[str, float]:
     """Each word of one paper: its BM25 rarity in the list times its saturated use count."""
     paper = index.papers[seed]
-    uses = Counter(words(paper.abstract))
+    uses = Counter(words(index.abstracts.text(seed)))
     if paper.method:
         uses.update(words(paper.method))
     if not paper.title_derived:

@@ -7,7 +7,7 @@ import itertools
 import operator
 from array import array
 from collections import OrderedDict, defaultdict
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Mapping
 from itertools import compress
 
 from rapidfuzz import process
@@ -255,7 +255,7 @@ class TermMatcher:
             weighted.extend((score, array("I", sorted(docs))) for score, docs in by_weight.items())
 
     def _union(
-        self, postings: dict[str, array[int]], matched: Iterable[str], clock: Clock
+        self, postings: Mapping[str, array[int]], matched: Iterable[str], clock: Clock
     ) -> Generator[None, None, set[int]]:
         """Papers with any of the `matched` words in one field."""
         docs: set[int] = set()

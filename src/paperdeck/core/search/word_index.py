@@ -1,12 +1,17 @@
-"""The search index's data: per field, each folded word's papers; the sorted vocabulary; years."""
+"""The search index's data: per field, each folded word's papers; the sorted vocabulary; years.
+
+Built in memory from papers (`build`), or read lazily from the list store (`stored`): every
+part a query reads is a mapping, and a paper's abstract is asked of an `Abstracts` source.
+"""
 
 from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
+from typing import Protocol
 
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing.slices import Clock
@@ -18,23 +23,65 @@ MAX_CHAR = "\U0010ffff"
 _DERIVED = attrgetter("title_derived")
 _COMMON_SHORT = 10
 """A short word in more than 1 in this many abstracts says nothing about a paper."""
+Postings = Mapping[str, "array[int]"]
+"""Folded word -> the numbers of the papers that have it in one field, ascending."""
+Buckets = Mapping[str, tuple[list[str], list[int]]]
+
+
+class Abstracts(Protocol):
+    """Where the index reads a paper's abstract: only a query's best few need their text."""
+
+    def text(self, i: int) -> str:
+        """Paper `i`'s abstract."""
+        ...
+
+    def length(self, i: int) -> int:
+        """How many characters paper `i`'s abstract has."""
+        ...
+
+    def average_length(self) -> float:
+        """The mean abstract length, at least 1."""
+        ...
+
+
+class PaperAbstracts:
+    """The abstracts of papers held in memory."""
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        self._papers = papers
+        self._average: float | None = None
+
+    def text(self, i: int) -> str:
+        return self._papers[i].abstract
+
+    def length(self, i: int) -> int:
+        return len(self._papers[i].abstract)
+
+    def average_length(self) -> float:
+        if self._average is None:
+            papers = self._papers
+            total = sum(len(paper.abstract) for paper in papers)
+            self._average = max(1.0, total / max(1, len(papers)))
+        return self._average
 
 
 @dataclass(eq=False, slots=True)
 class WordIndex:
-    """What a query is evaluated against; built by `build`, kept by `codec` and `index_cache`."""
+    """What a query is evaluated against; built by `build`, kept and reopened by `stored`."""
 
     papers: Sequence[Paper]
+    """The papers, their abstracts possibly left out (see `abstracts`)."""
+    abstracts: Abstracts
     ids: dict[str, int]
     """Each paper's number by its id."""
-    postings: tuple[dict[str, array[int]], ...]
+    postings: tuple[Postings, ...]
     """Per field: folded word -> the numbers of the papers that have it, ascending."""
     vocabulary: list[str]
     """Every word of every field, sorted."""
-    buckets: dict[str, tuple[list[str], list[int]]]
+    buckets: Buckets
     """By first letter: words of three letters or more by length, and where each length starts
     (where typo-tolerant matches are looked for)."""
-    short_prefixes: list[dict[str, array[int]]]
+    short_prefixes: list[MutableMapping[str, array[int]]]
     """Per field: the papers with a word starting with a one- or two-letter prefix."""
     years: dict[int, array[int]]
     venues: dict[str, tuple[tuple[str, ...], array[int]]]
@@ -72,7 +119,7 @@ class WordIndex:
             return paper.method or ""
         if field == AUTHORS:
             return ", ".join(paper.authors)
-        return paper.abstract
+        return self.abstracts.text(i)
 
     def word_starts_steps(
         self, field: int, prefix: str, clock: Clock
@@ -113,3 +160,14 @@ class WordIndex:
                 if clock.due():
                     yield
                     clock.reset()
+
+
+def by_length(group: list[str]) -> tuple[list[str], list[int]]:
+    """Words of three letters or more sorted by length, and where each length starts."""
+    ordered = sorted(group, key=len)  # stable: alphabetical within a length, as `group` is
+    lengths = list(map(len, ordered))
+    short = bisect.bisect_left(lengths, 3)
+    del ordered[:short], lengths[:short]
+    longest = lengths[-1] if lengths else 0
+    starts = [bisect.bisect_left(lengths, length) for length in range(longest + 2)]
+    return ordered, starts

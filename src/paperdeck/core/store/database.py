@@ -10,7 +10,8 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from array import array
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from paperdeck.core.text.sanitize import clean_line
 
 FILE_NAME = "lists-1.sqlite3"
 APPLICATION_ID = 0x70646B31  # "pdk1"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MAX_LISTS = 16
 MAX_BYTES = 2 * 1024**3
 """Least recently opened lists are dropped beyond this many, or beyond this much stored text
@@ -48,6 +49,9 @@ _FINGERPRINTS_TABLE = """CREATE TABLE IF NOT EXISTS fingerprints (
     path BLOB PRIMARY KEY, fingerprint TEXT NOT NULL, digest TEXT NOT NULL,
     row_sum INTEGER NOT NULL, used REAL NOT NULL
 )"""
+_POSTINGS_BATCH = 2048
+"""Postings rows inserted at once between two pauses of a save."""
+SEPARATOR_BYTE = b"\0"
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS lists (
@@ -58,7 +62,12 @@ CREATE TABLE IF NOT EXISTS chunks (
     key TEXT NOT NULL, number INTEGER NOT NULL, count INTEGER NOT NULL,
     {", ".join(f"{name} BLOB NOT NULL" for name in HEAD_COLUMNS)},
     head_sum INTEGER NOT NULL, abstracts_sum INTEGER NOT NULL, abstracts BLOB NOT NULL,
+    abstract_ends BLOB NOT NULL,
     PRIMARY KEY (key, number)
+);
+CREATE TABLE IF NOT EXISTS postings (
+    key TEXT NOT NULL, field INTEGER NOT NULL, word TEXT NOT NULL, docs BLOB NOT NULL,
+    PRIMARY KEY (key, field, word)
 );
 CREATE TABLE IF NOT EXISTS blobs (
     key TEXT NOT NULL, name TEXT NOT NULL, data BLOB NOT NULL, data_sum INTEGER NOT NULL,
@@ -272,11 +281,20 @@ class ListStore:
                     time.time(),
                 ),
             )
-            marks = ", ".join("?" * (len(HEAD_COLUMNS) + 6))
+            marks = ", ".join("?" * (len(HEAD_COLUMNS) + 7))
             self._db.executemany(
                 f"INSERT INTO chunks VALUES ({marks})",
                 (
-                    (key, number, c.count, *c.head, c.head_sum, c.abstracts_sum, c.abstracts)
+                    (
+                        key,
+                        number,
+                        c.count,
+                        *c.head,
+                        c.head_sum,
+                        c.abstracts_sum,
+                        c.abstracts,
+                        _ends(c.abstracts),
+                    )
                     for number, c in enumerate(chunks)
                 ),
             )
@@ -360,6 +378,91 @@ class ListStore:
                 (MAX_FINGERPRINTS,),
             )
 
+    def drop_blob(self, key: str, name: str) -> None:
+        """Forget bytes kept by put_blob (found wrong by their client); failures are ignored."""
+        with contextlib.suppress(sqlite3.Error, StoreUnavailable), self._writing():
+            self._db.execute("DELETE FROM blobs WHERE key = ? AND name = ?", (key, name))
+
+    # ------------------------------------------------------------------------ word postings
+
+    def postings(self, key: str, field: int, word: str) -> bytes | None:
+        """The bytes kept for one word of one field by `save_postings_steps`, if any."""
+        row = self._query_one(
+            "SELECT docs FROM postings WHERE key = ? AND field = ? AND word = ?", key, field, word
+        )
+        return row[0] if row is not None and type(row[0]) is bytes else None
+
+    def postings_words(self, key: str, field: int) -> list[str]:
+        """Every word kept for one field, sorted."""
+        return [
+            row[0]
+            for row in self._query(
+                "SELECT word FROM postings WHERE key = ? AND field = ? ORDER BY word", key, field
+            )
+        ]
+
+    def save_postings_steps(
+        self,
+        key: str,
+        rows: Iterable[tuple[int, str, bytes] | None],
+        blobs: dict[str, bytes],
+    ) -> Generator[None, None, bool]:
+        """Keep a list's word postings (field, word, bytes) in place of any it had, then the
+        blobs, in one transaction; a None among the rows is a pause (the caller's slice ends).
+
+        Returns False when the list is no longer stored (nothing is kept then).
+        """
+        with self._writing():
+            if self._db.execute("SELECT 1 FROM lists WHERE key = ?", (key,)).fetchone() is None:
+                return False
+            self._db.execute("DELETE FROM postings WHERE key = ?", (key,))
+            batch: list[tuple[str, int, str, bytes]] = []
+            for row in rows:
+                if row is not None:
+                    batch.append((key, *row))
+                    if len(batch) < _POSTINGS_BATCH:
+                        continue
+                if batch:
+                    self._db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", batch)
+                    batch = []
+                if row is None:
+                    yield
+            self._db.executemany("INSERT INTO postings VALUES (?, ?, ?, ?)", batch)
+            for name, data in blobs.items():
+                self._db.execute(
+                    "INSERT OR REPLACE INTO blobs VALUES (?, ?, ?, ?)",
+                    (key, name, data, _blob_sum(key, name, data)),
+                )
+        return True
+
+    # ------------------------------------------------------------------------ single abstracts
+
+    def abstract_places(self, key: str) -> list[tuple[int, array[int]]]:
+        """Per chunk of a stored list, in order: its row and where each abstract ends in its
+        abstracts (what `abstract_bytes` reads one abstract with)."""
+        places: list[tuple[int, array[int]]] = []
+        for number, (rowid, stored, ends) in enumerate(
+            self._query(
+                "SELECT rowid, number, abstract_ends FROM chunks WHERE key = ? ORDER BY number",
+                key,
+            )
+        ):
+            if stored != number or type(ends) is not bytes or len(ends) % 4:
+                raise Damaged("a chunk's abstract ends")
+            places.append((rowid, array("I", ends)))
+        return places
+
+    def abstract_bytes(self, rowid: int, start: int, stop: int) -> bytes:
+        """Bytes `start` to `stop` of one chunk's abstracts, read without the rest of them."""
+        try:
+            with self._db.blobopen("chunks", "abstracts", rowid, readonly=True) as blob:
+                if stop > len(blob):
+                    raise Damaged("a chunk's abstract ends")
+                blob.seek(start)
+                return blob.read(stop - start)
+        except sqlite3.Error as error:
+            raise _failure(error) from None
+
     # ------------------------------------------------------------------------ internals
 
     def _query(self, sql: str, *parameters: Any) -> Iterator[tuple[Any, ...]]:
@@ -395,7 +498,7 @@ class ListStore:
                 db.execute(f"PRAGMA busy_timeout = {int(READ_PATIENCE * 1000)}")
 
     def _delete(self, key: str) -> None:
-        for table in ("lists", "chunks", "blobs"):
+        for table in ("lists", "chunks", "blobs", "postings"):
             self._db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
 
     def _prune(self, keep: str) -> None:
@@ -504,6 +607,16 @@ def _info_from_json(text: str) -> ListInfo:
         # The path mark is NUL, which clean_line would remove: keep it between cleaned parts.
         [PATH_MARK.join(clean_line(part) for part in w.split(PATH_MARK)) for w in warnings],
     )
+
+
+def _ends(abstracts: bytes) -> bytes:
+    """Where each abstract of a chunk's NUL-joined abstracts ends."""
+    ends = array("I")
+    end = -1
+    for part in abstracts.split(SEPARATOR_BYTE):
+        end += len(part) + 1
+        ends.append(end)
+    return ends.tobytes()
 
 
 def _text_sum(key: str, count: int, text: str) -> int:

@@ -1,0 +1,336 @@
+"""The search index kept in the list store beside its list: saved once, then read lazily.
+
+A reopened list's index answers at once: only the vocabulary and a few small arrays are read on
+opening, a query reads the postings of its own words, and ranking reads the abstracts of its
+best few papers. Nothing in the store is trusted: a posting that does not hold paper numbers of
+this list is taken as missing, and the index is saved again on the next opening.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import sys
+from array import array
+from collections.abc import Generator, Iterator, Mapping, MutableMapping, Sequence
+from pathlib import Path
+
+from paperdeck.core.config import cache_dir
+from paperdeck.core.model import Paper
+from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.search.build import ids_steps
+from paperdeck.core.search.steps import as_progress
+from paperdeck.core.search.word_index import (
+    ABSTRACT,
+    FIELDS,
+    MAX_CHAR,
+    Buckets,
+    WordIndex,
+    by_length,
+)
+from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
+from paperdeck.core.store.database import ListStore, StoreUnavailable
+from paperdeck.core.text.fold import words
+
+META_BLOB = "search-index"
+VOCABULARY_BLOB = "search-vocabulary"
+LENGTHS_BLOB = "search-lengths"
+_PREFIX_FIELD = len(FIELDS)
+"""Field number under which a field's one- and two-letter word starts are kept (added to it)."""
+_YEAR_FIELD = 2 * len(FIELDS)
+_VENUE_FIELD = _YEAR_FIELD + 1
+_ROWS_PER_PAUSE = 2048
+_ABSTRACTS_KEPT = 4096
+"""Abstracts read from the store kept in memory: typing a query ranks the same papers again."""
+
+_version: str | None = None
+
+
+def index_version() -> str:
+    """A hash of the sources that shape a kept index, and of the machine's array layout; ""
+    when a source cannot be read (a frozen build: nothing is kept then)."""
+    global _version
+    if _version is None:
+        from paperdeck.core.search import build, index_parts, word_index
+        from paperdeck.core.text import fold
+
+        digest = hashlib.sha1()
+        try:
+            for module in (build, word_index, index_parts, fold, sys.modules[__name__]):
+                digest.update(Path(str(module.__file__)).read_bytes())
+        except (OSError, TypeError):
+            _version = ""
+            return _version
+        digest.update(f"{array('I').itemsize}{sys.byteorder}".encode())
+        _version = digest.hexdigest()[:16]
+    return _version
+
+
+def enabled() -> bool:
+    """Whether indexes are kept (not when `$PAPERDECK_CACHE` is `off`)."""
+    return cache_dir() is not None and bool(index_version())
+
+
+class StoredPostings(MutableMapping[str, "array[int]"]):
+    """One field's postings in the store, each read when first asked for and kept."""
+
+    def __init__(self, store: ListStore, key: str, field: int, count: int) -> None:
+        self._store = store
+        self._key = key
+        self._field = field
+        self._count = count
+        self._known: dict[str, array[int] | None] = {}
+        self._words: list[str] | None = None
+
+    def get(self, word: str, default: array[int] | None = None) -> array[int] | None:  # type: ignore[override]
+        try:
+            found = self._known[word]
+        except KeyError:
+            found = self._known[word] = self._read(word)
+        return default if found is None else found
+
+    def _read(self, word: str) -> array[int] | None:
+        try:
+            data = self._store.postings(self._key, self._field, word)
+        except StoreUnavailable:
+            return None  # the store went away: this index answers with what it has read
+        if data is None:
+            return None
+        docs = array("I")
+        if len(data) % docs.itemsize == 0:
+            docs.frombytes(data)
+            if docs and max(docs) < self._count:
+                return docs
+        # Not this list's paper numbers: the word is taken as missing, and the index is
+        # built afresh on the next opening.
+        self._store.drop_blob(self._key, META_BLOB)
+        return None
+
+    def __getitem__(self, word: str) -> array[int]:
+        found = self.get(word)
+        if found is None:
+            raise KeyError(word)
+        return found
+
+    def __setitem__(self, word: str, docs: array[int]) -> None:
+        self._known[word] = docs
+
+    def __delitem__(self, word: str) -> None:
+        self._known[word] = None
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and self.get(word) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        if self._words is None:
+            try:
+                self._words = self._store.postings_words(self._key, self._field)
+            except StoreUnavailable:
+                self._words = []
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class VocabularyBuckets(Buckets):
+    """Words of three letters or more by first letter and length, worked out per letter from
+    the sorted vocabulary the first time a typo-tolerant match looks there."""
+
+    def __init__(self, vocabulary: list[str]) -> None:
+        self._vocabulary = vocabulary
+        self._known: dict[str, tuple[list[str], list[int]]] = {}
+        firsts: list[str] = []
+        at = 0
+        while at < len(vocabulary):
+            first = vocabulary[at][0]
+            firsts.append(first)
+            at = bisect.bisect_left(vocabulary, first + MAX_CHAR, at)
+        self._firsts = firsts
+
+    def __getitem__(self, first: str) -> tuple[list[str], list[int]]:
+        found = self._known.get(first)
+        if found is None:
+            if first not in self._firsts:
+                raise KeyError(first)
+            low = bisect.bisect_left(self._vocabulary, first)
+            high = bisect.bisect_left(self._vocabulary, first + MAX_CHAR, low)
+            found = self._known[first] = by_length(self._vocabulary[low:high])
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._firsts)
+
+    def __len__(self) -> int:
+        return len(self._firsts)
+
+
+class StoredAbstracts:
+    """The abstracts of a stored list, each read alone from its chunk when ranking needs it."""
+
+    def __init__(
+        self, store: ListStore, key: str, lengths: array[int], average: float, count: int
+    ) -> None:
+        self._store = store
+        self._key = key
+        self._lengths = lengths
+        self._average = average
+        self._count = count
+        self._places: list[tuple[int, array[int]]] | None = None
+        self._kept: dict[int, str] = {}
+
+    def text(self, i: int) -> str:
+        kept = self._kept.get(i)
+        if kept is None:
+            kept = self._read(i)
+            if len(self._kept) >= _ABSTRACTS_KEPT:
+                del self._kept[next(iter(self._kept))]
+            self._kept[i] = kept
+        return kept
+
+    def _read(self, i: int) -> str:
+        try:
+            if self._places is None:
+                self._places = self._store.abstract_places(self._key)
+            rowid, ends = self._places[i // CHUNK_PAPERS]
+            local = i % CHUNK_PAPERS
+            start = ends[local - 1] + 1 if local else 0
+            data = self._store.abstract_bytes(rowid, start, ends[local])
+        except (Damaged, StoreUnavailable, IndexError):
+            return ""  # ranked as a paper without an abstract: never a crash
+        # Matched and counted, never shown: a damaged byte costs a word, not the terminal.
+        return data.decode("utf-8", "replace")
+
+    def length(self, i: int) -> int:
+        return self._lengths[i]
+
+    def average_length(self) -> float:
+        return self._average
+
+
+def open_steps(
+    papers: Sequence[Paper], key: str, messages: list[str]
+) -> Generator[float, None, WordIndex | None]:
+    """The index kept for the stored list `key` (whose papers are `papers`), or None when none
+    is kept for this version and these papers. The store stays open while the index lives."""
+    store = ListStore.open(messages)
+    if store is None:
+        return None
+    try:
+        meta = _meta(store, key)
+        if meta is None or meta.get("count") != len(papers):
+            store.close()
+            return None
+        vocabulary_data = store.get_blob(key, VOCABULARY_BLOB)
+        lengths_data = store.get_blob(key, LENGTHS_BLOB)
+        lengths = array("I")
+        if vocabulary_data is None or lengths_data is None or len(lengths_data) % 4:
+            store.close()
+            return None
+        lengths.frombytes(lengths_data)
+        text = vocabulary_data.decode("utf-8", "replace")
+        vocabulary = text.split("\n") if text else []
+        if len(lengths) != len(papers):
+            store.close()
+            return None
+        yield 0.5
+        count = len(papers)
+        years_postings = StoredPostings(store, key, _YEAR_FIELD, count)
+        years: dict[int, array[int]] = {}
+        for year in years_postings:
+            docs = years_postings.get(year)
+            if year.isdigit() and docs is not None:
+                years[int(year)] = docs
+        venue_postings = StoredPostings(store, key, _VENUE_FIELD, count)
+        venues: dict[str, tuple[tuple[str, ...], array[int]]] = {}
+        for venue in venue_postings:
+            docs = venue_postings.get(venue)
+            if docs is not None:
+                venues[venue] = (tuple(words(venue)), docs)
+        ids = yield from as_progress(ids_steps(papers), 0.9)
+    except StoreUnavailable as error:
+        messages.append(f"the search index in the list store is unavailable ({error})")
+        store.close()
+        return None
+    yield 1.0
+    return WordIndex(
+        papers=papers,
+        abstracts=StoredAbstracts(store, key, lengths, float(meta["average"]), count),
+        ids=ids,
+        postings=tuple(StoredPostings(store, key, field, count) for field in range(len(FIELDS))),
+        vocabulary=vocabulary,
+        buckets=VocabularyBuckets(vocabulary),
+        short_prefixes=[
+            StoredPostings(store, key, _PREFIX_FIELD + field, count) for field in range(len(FIELDS))
+        ],
+        years=years,
+        venues=venues,
+    )
+
+
+def _meta(store: ListStore, key: str) -> dict[str, float] | None:
+    data = store.get_blob(key, META_BLOB)
+    if data is None:
+        return None
+    try:
+        meta = json.loads(data)
+    except ValueError:
+        return None
+    if (
+        type(meta) is not dict
+        or meta.get("version") != index_version()
+        or type(meta.get("count")) is not int
+        or type(meta.get("average")) not in (int, float)
+    ):
+        return None
+    return meta
+
+
+def save_steps(index: WordIndex, key: str, messages: list[str]) -> Generator[None, None, bool]:
+    """Keep a freshly built index in the store under its list's key, in slices; False when
+    it could not be kept (the reason in `messages`)."""
+    yield from index.all_word_starts_steps(Clock())
+    store = ListStore.open(messages)
+    if store is None:
+        return False
+    count = len(index)
+    lengths = array("I", map(index.abstracts.length, range(count)))
+    blobs = {
+        VOCABULARY_BLOB: "\n".join(index.vocabulary).encode("utf-8", "surrogatepass"),
+        LENGTHS_BLOB: lengths.tobytes(),
+        # Written last, in the same transaction: an index without it is never read.
+        META_BLOB: json.dumps(
+            {
+                "version": index_version(),
+                "count": count,
+                "average": index.abstracts.average_length(),
+            }
+        ).encode(),
+    }
+    try:
+        return (yield from store.save_postings_steps(key, _rows(index), blobs))
+    except (StoreUnavailable, UnicodeEncodeError) as error:
+        messages.append(f"the search index could not be kept in the list store ({error})")
+        return False
+    finally:
+        store.close()
+
+
+def _rows(index: WordIndex) -> Iterator[tuple[int, str, bytes] | None]:
+    """Every posting of the index as a store row, with a pause (None) every few thousand."""
+    parts: list[tuple[int, Mapping[str, array[int]]]] = []
+    for field in range(len(FIELDS)):
+        parts.append((field, index.postings[field]))
+        if field != ABSTRACT:
+            parts.append((_PREFIX_FIELD + field, index.short_prefixes[field]))
+    parts.append((_YEAR_FIELD, {str(year): docs for year, docs in index.years.items()}))
+    parts.append((_VENUE_FIELD, {venue: docs for venue, (_, docs) in index.venues.items()}))
+    done = 0
+    for field, postings in parts:
+        # A copy: searches meanwhile may add word starts to the index (a save runs on a thread).
+        for word, docs in list(postings.items()):
+            yield field, word, docs.tobytes()
+            done += 1
+            if done % _ROWS_PER_PAUSE == 0:
+                yield None

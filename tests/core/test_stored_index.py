@@ -1,0 +1,157 @@
+"""The search index kept in the list store: reopened it answers like a fresh build, reads only
+what a query needs, and a damaged or stale one is built again, never a crash."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from paperdeck.core.library import load_library
+from paperdeck.core.search import stored
+from paperdeck.core.search.index import SearchIndex
+from paperdeck.core.search.word_index import PaperAbstracts
+from paperdeck.core.store import database
+
+SAMPLE = Path(__file__).parents[1] / "data" / "abstracts_sample.txt"
+QUERIES = (
+    "graph neural",
+    "speculative decoding",
+    "reinforcment lerning",
+    '"language models"',
+    "title:learning !graph",
+    "kernel | diffusion",
+    "self-sup",
+    "la",
+    "O(n log n)",
+    "like:3",
+)
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PAPERDECK_CACHE", str(folder))
+    return folder
+
+
+@pytest.fixture
+def listing(tmp_path: Path) -> Path:
+    path = tmp_path / "sample.txt"
+    shutil.copyfile(SAMPLE, path)
+    return path
+
+
+def _answers(index: SearchIndex) -> list[tuple[list[int], list[float], int]]:
+    answers = []
+    for query in QUERIES:
+        result = index.search(query)
+        answers.append((list(result.indices), list(result.scores), result.matched_all))
+    return answers
+
+
+def _kept(cache: Path) -> int:
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        return int(db.execute("SELECT count(*) FROM postings").fetchone()[0])
+
+
+def test_a_reopened_index_answers_every_query_like_a_fresh_build(
+    cache: Path, listing: Path
+) -> None:
+    library = load_library([listing])
+    key = library.index_key()
+    assert key is not None
+    fresh = SearchIndex(library.papers)  # built in memory, kept nowhere
+    assert _kept(cache) == 0
+    built = SearchIndex(library.papers, key)
+    assert _kept(cache) > 0 and not built.messages
+    light = load_library([listing], abstracts=False)
+    assert not light.abstracts_loaded and not any(p.abstract for p in light.papers)
+    reopened = SearchIndex(light.papers, light.index_key())
+    assert isinstance(reopened.word_index.abstracts, stored.StoredAbstracts)
+    assert _answers(reopened) == _answers(fresh)
+    assert any(answer[0] for answer in _answers(fresh))
+    # A word only in one abstract is found and highlighted from the stored abstract.
+    paper = 4
+    text = library.papers[paper].abstract
+    spans = reopened.match_spans("the", paper)["abstract"]
+    assert spans and all(text[a:b].lower() == "the" for a, b in spans)
+
+
+def test_reopening_reads_only_the_words_a_query_asks_for(cache: Path, listing: Path) -> None:
+    library = load_library([listing])
+    SearchIndex(library.papers, library.index_key())
+    reopened = SearchIndex(library.papers, library.index_key())
+    postings = reopened.word_index.postings[3]
+    assert isinstance(postings, stored.StoredPostings)
+    assert postings._known == {}
+    reopened.search("diffusion")
+    assert "diffusion" in postings._known
+    assert len(postings._known) < 40  # the word, its starts and typos: not the vocabulary
+
+
+def test_a_damaged_posting_is_taken_as_missing_and_the_index_built_again(
+    cache: Path, listing: Path
+) -> None:
+    library = load_library([listing])
+    key = library.index_key()
+    assert key is not None
+    expected = list(SearchIndex(library.papers).search("diffusion").indices)
+    assert expected
+    SearchIndex(library.papers, key)
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        db.execute(
+            "UPDATE postings SET docs = ? WHERE field = 3 AND word = 'diffusion'",
+            ((10**6).to_bytes(4, "little"),),
+        )
+    damaged = SearchIndex(library.papers, key)
+    assert isinstance(damaged.word_index.abstracts, stored.StoredAbstracts)
+    result = damaged.search("diffusion")  # no paper number beyond the list, no crash
+    assert all(0 <= i < len(library.papers) for i in result.indices)
+    rebuilt = SearchIndex(library.papers, key)
+    assert isinstance(rebuilt.word_index.abstracts, PaperAbstracts)
+    assert list(rebuilt.search("diffusion").indices) == expected
+    assert isinstance(SearchIndex(library.papers, key).word_index.abstracts, stored.StoredAbstracts)
+
+
+def test_an_index_from_another_version_is_built_again(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = load_library([listing])
+    SearchIndex(library.papers, library.index_key())
+    monkeypatch.setattr(stored, "_version", "another-version")
+    again = SearchIndex(library.papers, library.index_key())
+    assert isinstance(again.word_index.abstracts, PaperAbstracts)
+    reopened = SearchIndex(library.papers, library.index_key())
+    assert isinstance(reopened.word_index.abstracts, stored.StoredAbstracts)
+
+
+def test_a_library_of_two_lists_or_with_metadata_keeps_no_index(
+    cache: Path, listing: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other.txt"
+    other.write_text("Header\n\nAn abstract about graphs.\n", encoding="utf-8")
+    assert load_library([listing, other]).index_key() is None
+    assert load_library([listing]).index_key() is not None
+
+
+def test_with_the_cache_off_the_index_is_built_and_kept_nowhere(
+    listing: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    library = load_library([listing])
+    assert library.index_key() is None
+    index = SearchIndex(library.papers, "not-a-stored-list")
+    assert index.search("diffusion").indices
+    assert not any(tmp_path.rglob("*.sqlite3"))
+
+
+def test_a_store_gone_after_opening_costs_answers_not_a_crash(cache: Path, listing: Path) -> None:
+    library = load_library([listing])
+    SearchIndex(library.papers, library.index_key())
+    reopened = SearchIndex(library.papers, library.index_key())
+    database.discard(cache / database.FILE_NAME)
+    result = reopened.search("graph neural")
+    assert all(0 <= i < len(library.papers) for i in result.indices)
