@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
+import sqlite3
 import subprocess
 import threading
 import time
@@ -18,6 +20,8 @@ from paperdeck.core.library import Library, load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.search.index import SearchIndex, SearchResult
+from paperdeck.core.search.stored import StoredAbstracts
+from paperdeck.core.store import database
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.format_dialog import FormatDialog
@@ -224,7 +228,7 @@ async def test_search_filters_highlights_and_clears(make_app: MakeApp) -> None:
         assert len(app.paper_list.rows) == 2
 
 
-async def test_search_on_an_index_built_by_helper_processes_then_cached(
+async def test_search_on_an_index_built_by_helper_processes_then_kept_and_reopened(
     make_app: MakeApp, long_list: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cache = tmp_path / "cache"
@@ -238,13 +242,34 @@ async def test_search_on_an_index_built_by_helper_processes_then_cached(
     assert len(expected) > 20
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        # Written once the index answered, by the same worker.
-        assert len(list(cache.glob("search-*.bin"))) == 1
         await pilot.press("slash")
         await type_text(pilot, "speculative decoding")
         await settle(app, pilot)
         assert list(app.paper_list.rows) == expected
         assert f"{len(expected)} / 300" in header_text(app)
+        # Kept in the list store by a thread once the index answered.
+        deadline = time.monotonic() + 20
+        while not _kept_postings(cache) and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        assert _kept_postings(cache)
+    # The next reader on the list opens the kept index: nothing is built again.
+    again = make_app(long_list)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(again, pilot)
+        assert again.search.index is not None
+        assert isinstance(again.search.index.word_index.abstracts, StoredAbstracts)
+        await pilot.press("slash")
+        await type_text(pilot, "speculative decoding")
+        await settle(again, pilot)
+        assert list(again.paper_list.rows) == expected
+
+
+def _kept_postings(cache: Path) -> int:
+    store = cache / database.FILE_NAME
+    if not store.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(store)) as db:
+        return int(db.execute("SELECT count(*) FROM postings").fetchone()[0])
 
 
 async def test_keys_typed_in_a_burst_land_in_the_search_field(make_app: MakeApp) -> None:
