@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from paperdeck.core.library import load_library
+from paperdeck.core.search.index import SearchIndex
 
 Row = tuple[str, float, str, str]
 
@@ -105,6 +106,40 @@ def process_figures(*arguments: str) -> tuple[float, float]:
     return best, peak
 
 
+def searchable_list(path: Path, use_sidecar: bool) -> object:
+    """A stored list reopened as the reader does, its index opened from the store (kept by a
+    first call): ready to search."""
+    library = load_library([path], use_sidecar=use_sidecar, abstracts=False)
+    index = SearchIndex(library.papers, library.index_key())
+    return library, index
+
+
+_RSS_SCRIPT = """
+import resource, sys
+from pathlib import Path
+from paperdeck.core.library import load_library
+from paperdeck.core.search.index import SearchIndex
+from paperdeck.core.search.index import SearchIndex
+library = load_library([Path(sys.argv[1])], abstracts=False)
+index = SearchIndex(library.papers, library.index_key())
+for query in ("graph neural networks", "reinforcment lerning", "diffusion models for image"):
+    index.search(query)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def reopen_rss(path: Path) -> float:
+    """Peak resident memory of a process that reopens the stored list and searches it (MiB)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _RSS_SCRIPT, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")},
+    )
+    return int(done.stdout.split()[-1]) / 1024  # KiB on Linux
+
+
 def rows_for(path: Path, *, use_sidecar: bool, processes: bool) -> list[Row]:
     with fresh_store():
         first = timed(lambda: load_library([path], use_sidecar=use_sidecar))
@@ -114,11 +149,19 @@ def rows_for(path: Path, *, use_sidecar: bool, processes: bool) -> list[Row]:
         reopen = best_of(3, lambda: load_library([path], use_sidecar=use_sidecar))
         listing = best_of(3, lambda: load_library([path], use_sidecar=use_sidecar, abstracts=False))
         memory = peak_mib(lambda: load_library([path], use_sidecar=use_sidecar))
+        searchable = best_of(3, lambda: searchable_list(path, use_sidecar))
         found = [
             ("load list, first open (read + ids + titles + store)", first * 1000, "ms", size),
             ("load list, reopen from the list store", reopen * 1000, "ms", size),
             ("load list, reopen without abstracts (list)", listing * 1000, "ms", size),
             ("load list peak memory (reopen)", memory, "MiB", size),
+            (
+                "reopen to a searchable list (no abstracts + kept index)",
+                searchable * 1000,
+                "ms",
+                size,
+            ),
+            ("peak RSS of a process: reopen + index + 3 queries", reopen_rss(path), "MiB", size),
         ]
         if processes:
             found += _process_rows(path, size)
