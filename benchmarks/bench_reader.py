@@ -3,7 +3,8 @@
 First paint: `python -m paperdeck PATH --notes TMP` is started under a pseudo-terminal of
 120x40 with TERM=xterm-256color; the clock runs from the fork until the terminal has received the
 header line (the list's counts, or the background loader's "Loading ..."), and separately until the
-list itself is painted (its counts).
+list itself is painted (its counts). Then a query is typed and the clock runs until its result over
+the whole list is painted (search ready); the process's peak resident memory (VmHWM) is read then.
 
 Per key: the reader runs in-process through `App.run_test()`; j and PgDn are pressed N times and
 the event loop's busy time is measured as wall time minus the time it spent waiting in `select`
@@ -16,11 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import select
 import signal
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -30,8 +33,38 @@ KEY_PRESSES = 60
 PAINT_TIMEOUT = 120.0
 
 
+QUERY = "graph"
+"""Typed as soon as the list shows: a word of many abstracts and few titles."""
+SEARCHED = re.compile(rb"[0-9,]+ / ([0-9,]+) shown")
+"""The header once a search's result is shown (its counts: "12 / 100,000 shown")."""
+
+
+@dataclass
+class Session:
+    """One start of the reader: seconds from the fork until each thing was painted (NaN:
+    never), and the process's peak resident memory (VmHWM) when it was asked to quit."""
+
+    header: float
+    listed: float
+    searched: float = float("nan")
+    peak_mib: float = float("nan")
+
+
 def first_paint(path: Path | None, timeout: float = PAINT_TIMEOUT) -> tuple[float, float]:
     """Seconds until the header is painted, and until the list's counts are (NaN: never)."""
+    session = reader_session(path, timeout=timeout)
+    return session.header, session.listed
+
+
+def reader_session(
+    path: Path | None,
+    query: str | None = None,
+    total: int | None = None,
+    timeout: float = PAINT_TIMEOUT,
+) -> Session:
+    """Start the reader; with `query`, type it as soon as the list is painted and wait for its
+    result over all `total` papers (the search is ready then: a result over the rows loaded so
+    far does not count), and read the peak memory before quitting."""
     import fcntl
     import pty
     import struct
@@ -56,8 +89,9 @@ def first_paint(path: Path | None, timeout: float = PAINT_TIMEOUT) -> tuple[floa
         if pid == 0:
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
             os.execvpe(sys.executable, args, env)
-        header = listed = float("nan")
+        session = Session(float("nan"), float("nan"))
         output = b""
+        typed_at = -1
         try:
             fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
             deadline = start + timeout
@@ -73,15 +107,36 @@ def first_paint(path: Path | None, timeout: float = PAINT_TIMEOUT) -> tuple[floa
                     break
                 output += chunk
                 now = time.perf_counter() - start
-                if header != header and (b" papers \xc2\xb7" in output or b"Loading " in output):
-                    header = now
-                if b" papers \xc2\xb7" in output:
-                    listed = now
+                if session.header != session.header and (
+                    b" papers \xc2\xb7" in output or b"Loading " in output
+                ):
+                    session.header = now
+                if session.listed != session.listed and b" papers \xc2\xb7" in output:
+                    session.listed = now
+                    if query is None:
+                        break
+                    typed_at = len(output)
+                    os.write(fd, b"/" + query.encode())
+                if typed_at >= 0 and any(
+                    total is None or int(found.group(1).replace(b",", b"")) == total
+                    for found in SEARCHED.finditer(output, typed_at)
+                ):
+                    session.searched = now
                     break
-            os.write(fd, b"q")
+            session.peak_mib = _peak_mib(pid)
+            os.write(fd, b"\x1bq")
         finally:
             _stop(pid, fd)
-    return header, listed
+    return session
+
+
+def _peak_mib(pid: int) -> float:
+    """A process's peak resident memory so far, in MiB (NaN when it cannot be read)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def _stop(pid: int, fd: int) -> None:
@@ -170,10 +225,31 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
             for label, path in lists:
                 if label != "19" and path is None:
                     continue
+                total = int(label.replace(",", ""))
                 for state in ("cold", "warm"):
-                    header, listed = first_paint(path)
-                    out.append((f"reader first paint, header ({state} cache)", header, "s", label))
-                    out.append((f"reader first paint, list ({state} cache)", listed, "s", label))
+                    run = reader_session(path, QUERY, total)
+                    out.append(
+                        (f"reader first paint, header ({state} cache)", run.header, "s", label)
+                    )
+                    out.append(
+                        (f"reader first paint, list ({state} cache)", run.listed, "s", label)
+                    )
+                    out.append(
+                        (
+                            f"reader search ready, query typed at first paint ({state} cache)",
+                            run.searched,
+                            "s",
+                            label,
+                        )
+                    )
+                    out.append(
+                        (
+                            f"reader peak memory, open + query ({state} cache)",
+                            run.peak_mib,
+                            "MiB",
+                            label,
+                        )
+                    )
         finally:
             if previous is None:
                 os.environ.pop("PAPERDECK_CACHE", None)

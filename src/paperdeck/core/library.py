@@ -15,7 +15,7 @@ from typing import Any
 from paperdeck.core.errors import RefError
 from paperdeck.core.formats import RawList, check_list_file
 from paperdeck.core.ids import assign_ids, identity_text
-from paperdeck.core.model import Paper
+from paperdeck.core.model import NO_EXTRA, Paper
 from paperdeck.core.store import database
 from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
 from paperdeck.core.store.database import PATH_MARK, ListInfo, ListStore, StoreUnavailable
@@ -158,7 +158,7 @@ def _papers_of(
                 year=raw.year if plain else _as_year(record.get("year")) or raw.year,
                 url=None if plain else str(record.get("url") or "") or None,
                 links=links,
-                extra={} if record.keys() <= _KNOWN_KEYS else _extra_fields(record),
+                extra=NO_EXTRA if record.keys() <= _KNOWN_KEYS else _extra_fields(record),
                 meta_source="list" if given_title else "derived",
             )
         )

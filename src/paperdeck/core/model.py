@@ -5,11 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
 from paperdeck.core.names import NAMES_FIELD, PersonName, names_of
 
 ReadingState = Literal["unread", "reading", "read"]
+NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+"""The `extra` of a paper without extra fields: one read-only mapping shared by all of them
+(an empty dict each took 6 MiB of 100,000 papers)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -35,7 +39,7 @@ class Paper:
     url: str | None = None
     links: tuple[str, ...] = ()
     """Links found in the abstract, in order of appearance."""
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=lambda: NO_EXTRA)
     """Fields of the source record paperdeck has no slot for (pmlr_id, pages, arxiv ...)."""
     meta_source: str = "list"
     """Where title and authors came from: "derived", "list", "matched:SOURCE@0.97", "user"."""

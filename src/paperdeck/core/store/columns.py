@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from itertools import repeat
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import xxhash
 
 from paperdeck.core.ids import MIN_ID_LENGTH
-from paperdeck.core.model import Paper
+from paperdeck.core.model import NO_EXTRA, Paper
 from paperdeck.core.text.sanitize import clean_line, clean_text
 
 CHUNK_PAPERS = 256
@@ -138,7 +139,8 @@ def decode(
         "url": [url or None for url in values["urls"]],
         "links": [tuple(text.split("\n")) if text else () for text in values["links"]],
         "extra": [_extra(text) for text in values["extras"]],
-        "meta_source": values["sources"],
+        # A handful of distinct values: one string each, not one a paper (5 MiB of 100,000).
+        "meta_source": [sys.intern(source) for source in values["sources"]],
     }
     return _papers(columns)
 
@@ -240,9 +242,9 @@ def _year(text: str) -> int | None:
     return int(text)
 
 
-def _extra(text: str) -> dict[str, Any]:
+def _extra(text: str) -> Mapping[str, Any]:
     if not text:
-        return {}
+        return NO_EXTRA
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
