@@ -521,3 +521,13 @@ def test_a_load_reports_growing_prefixes_of_its_papers(
     assert sizes == sorted(sizes) and sizes[-1] == len(whole)
     for papers, _ in reports:
         assert all(one is two for one, two in zip(papers, whole, strict=False))
+
+
+def test_papers_share_what_they_have_in_common(cache: Path, listing: Path) -> None:
+    # 100,000 papers each with an empty dict and a "derived" of its own took 11 MiB.
+    for library in (load_library([listing]), load_library([listing], abstracts=False)):
+        first, second = library.papers[0], library.papers[1]
+        assert first.extra is second.extra and not first.extra
+        assert first.meta_source is second.meta_source
+        with pytest.raises(TypeError):
+            first.extra["pdf"] = "x"  # type: ignore[index]
