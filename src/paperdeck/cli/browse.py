@@ -7,14 +7,16 @@ import json
 import shutil
 import sys
 import textwrap
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from paperdeck.cli.common import (
     AddCommand,
     add_paths_argument,
-    open_index,
+    index_of,
     open_library,
     open_paper,
+    stored_list,
     warn,
 )
 
@@ -133,20 +135,62 @@ def paper_header(paper: Paper) -> str:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    from paperdeck.cli.notes import open_store
+    return _run_on_papers(args, lambda papers, key, loaded: _search(args, papers, key, loaded))
 
+
+Work = Callable[[Sequence["Paper"], str | None, bool], tuple[str | None, str]]
+"""A command's work on the papers of its lists, the list store key of their index (or None)
+and whether they hold their abstracts: what it says on stderr (or None) and what it prints."""
+
+
+def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
+    """Do `work` on the one stored list the command names, reading only the papers it looks
+    at; else, or when the store fails it midway, on the lists loaded whole."""
+    from paperdeck.core.store.columns import Damaged
+    from paperdeck.core.store.database import StoreUnavailable
+
+    with stored_list(args) as stored:
+        if stored is not None:
+            try:
+                message, text = work(stored.papers, stored.papers.key, False)
+            except (Damaged, StoreUnavailable) as error:
+                warn(f"the list store could not be read ({error}); the list is read again")
+            else:
+                for warning in [*stored.warnings, *([message] if message else [])]:
+                    warn(warning)
+                sys.stdout.write(text)
+                return 0
     # JSON rows carry the abstracts; the lines printed otherwise need none.
     library = open_library(args, abstracts=bool(args.json))
-    papers = library.papers
-    index = open_index(args, library)
+    message, text = work(library.papers, library.index_key(), library.abstracts_loaded)
+    if message:
+        warn(message)
+    sys.stdout.write(text)
+    return 0
+
+
+def _paper_ids(papers: Sequence[Paper]) -> list[str]:
+    from paperdeck.core.store.stored_papers import StoredPapers
+
+    if isinstance(papers, StoredPapers):
+        return papers.ids()  # read without making the papers
+    return [paper.id for paper in papers]
+
+
+def _search(
+    args: argparse.Namespace, papers: Sequence[Paper], key: str | None, abstracts_loaded: bool
+) -> tuple[str | None, str]:
+    """What `search` says on stderr (or None) and prints, worked out before anything is
+    printed: reading a stored paper may fail, and the command then starts again."""
+    from paperdeck.cli.notes import open_store
+
+    index = index_of(args, papers, key, abstracts_loaded)
     result = index.search(
         args.query,
         annotations=open_store(args).entries,
         sort=args.sort,
         all_terms=args.all_terms,
     )
-    if result.message:
-        warn(result.message)
     limit = args.limit if args.limit and args.limit > 0 else len(result.indices)
     chosen = list(zip(result.indices, result.scores, strict=True))[:limit]
     if args.json:
@@ -157,35 +201,42 @@ def run_search(args: argparse.Namespace) -> int:
             row["match"] = "all" if rank < result.matched_all else "some"
             row["matches"] = index.match_spans(result.parsed, paper_index)
             rows.append(row)
-        _print_json(rows)
-        return 0
+        return result.message, json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
     width = len(str(len(papers)))
+    lines = []
     for rank, (paper_index, score) in enumerate(chosen):
         if rank == result.matched_all:
-            print(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
+            lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         paper = papers[paper_index]
-        print(f"{paper_index + 1:>{width}}  {paper.id}  {score:6.2f}  {paper.title}")
-    return 0
+        lines.append(f"{paper_index + 1:>{width}}  {paper.id}  {score:6.2f}  {paper.title}")
+    return result.message, "".join(line + "\n" for line in lines)
 
 
 def run_related(args: argparse.Namespace) -> int:
+    from paperdeck.core.errors import UsageError
+
+    if args.starred == (args.ref is not None):
+        raise UsageError("related: name one paper (REF) or give --starred, not both")
+    return _run_on_papers(args, lambda papers, key, loaded: _related(args, papers, key, loaded))
+
+
+def _related(
+    args: argparse.Namespace, papers: Sequence[Paper], key: str | None, abstracts_loaded: bool
+) -> tuple[str | None, str]:
     from paperdeck.cli.notes import open_store
     from paperdeck.core.errors import UsageError
     from paperdeck.core.library import resolve_index
     from paperdeck.core.search.related import related
 
-    if args.starred == (args.ref is not None):
-        raise UsageError("related: name one paper (REF) or give --starred, not both")
-    library = open_library(args, abstracts=bool(args.json))
-    papers = library.papers
+    ids = _paper_ids(papers)
     if args.starred:
         entries = open_store(args).entries
-        seeds = [i for i, paper in enumerate(papers) if (e := entries.get(paper.id)) and e.starred]
+        seeds = [i for i, paper_id in enumerate(ids) if (e := entries.get(paper_id)) and e.starred]
         if not seeds:
             raise UsageError("related --starred: no paper in these lists is starred")
     else:
-        seeds = [resolve_index([paper.id for paper in papers], args.ref)]
-    index = open_index(args, library)
+        seeds = [resolve_index(ids, args.ref)]
+    index = index_of(args, papers, key, abstracts_loaded)
     limit = args.limit if args.limit and args.limit > 0 else len(papers)
     found = related(index.word_index, seeds, limit)
     if args.json:
@@ -195,16 +246,16 @@ def run_related(args: argparse.Namespace) -> int:
             row["score"] = round(like.score, 4)
             row["shared"] = list(like.shared)
             rows.append(row)
-        _print_json(rows)
-        return 0
+        return None, json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
     width = len(str(len(papers)))
+    lines = []
     for like in found:
         paper = papers[like.index]
         shared = ", ".join(like.shared)
-        print(
+        lines.append(
             f"{like.index + 1:>{width}}  {paper.id}  {like.score:6.2f}  {paper.title}  [{shared}]"
         )
-    return 0
+    return None, "".join(line + "\n" for line in lines)
 
 
 def _print_json(value: object) -> None:

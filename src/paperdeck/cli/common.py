@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from paperdeck.core.library import Library
     from paperdeck.core.model import Paper
     from paperdeck.core.search.index import SearchIndex
+    from paperdeck.core.store.stored_papers import StoredList
 
 Command = Callable[[argparse.Namespace], int]
 AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
@@ -91,16 +93,51 @@ def open_library(args: argparse.Namespace, *, abstracts: bool = True) -> Library
 def open_index(args: argparse.Namespace, library: Library) -> SearchIndex:
     """The search index of a library: opened from the list store when it keeps one, else
     built (and kept there for the next command)."""
+    return index_of(args, library.papers, library.index_key(), library.abstracts_loaded)
+
+
+def index_of(
+    args: argparse.Namespace, papers: Sequence[Paper], key: str | None, abstracts_loaded: bool
+) -> SearchIndex:
+    """The search index of these papers of the command's lists (the stored list `key`'s when
+    not None): opened from the list store, else built with the abstracts and kept."""
     from paperdeck.core.search.index import SearchIndex
 
     def with_abstracts() -> list[Paper]:
         return open_library(args).papers
 
-    full = None if library.abstracts_loaded else with_abstracts
-    index = SearchIndex(library.papers, library.index_key(), full)
+    index = SearchIndex(papers, key, None if abstracts_loaded else with_abstracts)
     for message in index.messages:
         warn(message)
     return index
+
+
+@contextlib.contextmanager
+def stored_list(args: argparse.Namespace) -> Iterator[StoredList | None]:
+    """The one list the command names as the list store keeps it, its papers read a chunk at
+    a time while the block runs; None when that cannot be (several lists, metadata given or
+    beside the list, a list not stored yet, no store): the command then loads the lists."""
+    from paperdeck.core.store.columns import Damaged
+    from paperdeck.core.store.database import ListStore, StoreUnavailable
+    from paperdeck.core.store.stored_papers import open_stored
+
+    paths: list[Path] = list(args.paths) or [bundled_list()]
+    messages: list[str] = []
+    store = ListStore.open(messages) if len(paths) == 1 and not args.meta else None
+    if store is None:
+        yield None
+        return
+    try:
+        try:
+            found = open_stored(store, paths[0], args.format, use_sidecar=not args.no_meta)
+        except (Damaged, StoreUnavailable):
+            found = None  # loading the list says what went wrong
+        if found is not None:
+            for message in messages:
+                warn(message)
+        yield found
+    finally:
+        store.close()
 
 
 def open_paper(args: argparse.Namespace, ref: str) -> Paper:

@@ -16,6 +16,7 @@ from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search import index_parts
 from paperdeck.core.search.steps import as_progress, scaled
 from paperdeck.core.search.word_index import FIELDS, PaperAbstracts, WordIndex, by_length
+from paperdeck.core.store.stored_papers import StoredPapers
 from paperdeck.core.text.fold import words
 
 _NUMBERS_PER_SLICE = 16384
@@ -102,6 +103,8 @@ def _build_parts(
 
 def ids_steps(papers: Sequence[Paper]) -> Generator[None, None, dict[str, int]]:
     """Each paper's number by its id (the last paper's with a repeated id), in slices."""
+    if isinstance(papers, StoredPapers):
+        return dict(zip(papers.ids(), itertools.count()))  # read without building the papers
     ids: dict[str, int] = {}
     for start in range(0, len(papers), _NUMBERS_PER_SLICE):
         ids.update(

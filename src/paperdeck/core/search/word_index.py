@@ -16,6 +16,7 @@ from typing import Protocol
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search.steps import update_steps
+from paperdeck.core.store.stored_papers import StoredPapers
 
 FIELDS = ("title", "method", "authors", "abstract")
 TITLE, METHOD, AUTHORS, ABSTRACT = range(4)
@@ -103,7 +104,11 @@ class WordIndex:
     def derived_titles(self) -> bytes:
         """Per paper, 1 when its title was derived from its abstract (worked out once)."""
         if self._derived is None:
-            self._derived = bytes(map(_DERIVED, self.papers))
+            papers = self.papers
+            if isinstance(papers, StoredPapers):
+                self._derived = papers.derived_flags()  # read without building the papers
+            else:
+                self._derived = bytes(map(_DERIVED, papers))
             self.derived_count = self._derived.count(1)
         return self._derived
 

@@ -8,7 +8,6 @@ import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from itertools import repeat
 from typing import Any
 
 import xxhash
@@ -85,6 +84,18 @@ def decode_ids(chunk: Chunk, key: str, number: int) -> list[str]:
     return _ids(chunk.head[0], chunk.count)
 
 
+def decode_flags(data: bytes, count: int) -> bytes:
+    """Per paper of a chunk whose head `decode_ids` checked, 1 when its title was derived."""
+    # Each flag is one byte, "0" or "1", and NULs stand between them.
+    flags = data[::2]
+    if len(data) != 2 * count - 1 or data[1::2].strip(b"\0") or flags.translate(None, b"01"):
+        raise Damaged("a title flag")
+    return flags.translate(_FLAG_VALUES)
+
+
+_FLAG_VALUES = bytes.maketrans(b"01", b"\x00\x01")
+
+
 def _check_head(chunk: Chunk, key: str, number: int) -> None:
     if not 0 < chunk.count <= CHUNK_PAPERS or len(chunk.head) != len(HEAD_COLUMNS):
         raise Damaged("a chunk's count or columns")
@@ -109,6 +120,23 @@ def decode(
     with_abstracts: bool = True,
 ) -> list[Paper]:
     """The papers of a stored chunk; Damaged unless checksums, counts and values all hold."""
+    columns = decode_columns(
+        chunk, key, number, first_position, list_name, with_abstracts=with_abstracts
+    )
+    return _papers(columns)
+
+
+def decode_columns(
+    chunk: Chunk,
+    key: str,
+    number: int,
+    first_position: int,
+    list_name: str,
+    *,
+    with_abstracts: bool = True,
+) -> dict[str, Any]:
+    """What `decode` checks and makes its papers of: per Paper field, its values in order
+    (`paper_at` makes one paper of them)."""
     count = chunk.count
     _check_head(chunk, key, number)
     if with_abstracts:
@@ -128,7 +156,7 @@ def decode(
     columns: dict[str, Any] = {
         "id": ids,
         "position": range(first_position, first_position + count),
-        "list_name": repeat(list_name),
+        "list_name": [list_name] * count,
         "title": values["titles"],
         "title_derived": [flag == "1" for flag in flags],
         "abstract": abstracts,
@@ -142,7 +170,12 @@ def decode(
         # A handful of distinct values: one string each, not one a paper (5 MiB of 100,000).
         "meta_source": [sys.intern(source) for source in values["sources"]],
     }
-    return _papers(columns)
+    return columns
+
+
+def paper_at(columns: dict[str, Any], at: int) -> Paper:
+    """Paper `at` of a chunk's `decode_columns`."""
+    return Paper(**{name: columns[name][at] for name in _FIELD_ORDER})
 
 
 # ---------------------------------------------------------------------------- writing

@@ -26,6 +26,8 @@ from paperdeck.core.store.columns import (
     Chunk,
     Damaged,
     decode,
+    decode_columns,
+    decode_flags,
     decode_ids,
     encode,
 )
@@ -227,6 +229,28 @@ class ListStore:
             raise
         return ids
 
+    def ids_and_flags(self, key: str, count: int) -> tuple[list[str], bytes]:
+        """The ids of a stored list's papers in order, and per paper 1 when its title was
+        derived from its abstract: both checked, without building the papers."""
+        ids: list[str] = []
+        flags = bytearray()
+        try:
+            for number, row in enumerate(
+                self._query(
+                    f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum "
+                    "FROM chunks WHERE key = ? ORDER BY number",
+                    key,
+                )
+            ):
+                ids.extend(_chunk_ids(row, key, number))
+                flags += decode_flags(row[2 + HEAD_COLUMNS.index("flags")], row[1])
+            if len(ids) != count or len(set(ids)) != count:
+                raise Damaged("a list's count or ids")
+        except Damaged:
+            self.drop(key)
+            raise
+        return ids, bytes(flags)
+
     def chunk(self, key: str, number: int, list_name: str) -> list[Paper]:
         """The papers of one stored chunk, abstracts and all; Damaged drops the list."""
         row = self._query_one(
@@ -239,6 +263,25 @@ class ListStore:
             if row is None:
                 raise Damaged("a missing chunk")
             return _chunk_papers(row, key, number, number * CHUNK_PAPERS + 1, list_name)
+        except Damaged:
+            self.drop(key)
+            raise
+
+    def chunk_columns(self, key: str, number: int, list_name: str) -> dict[str, Any]:
+        """One stored chunk's papers, abstracts left out, as `columns.decode_columns` gives
+        them (`columns.paper_at` makes each paper); Damaged drops the list."""
+        row = self._query_one(
+            f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum "
+            "FROM chunks WHERE key = ? AND number = ?",
+            key,
+            number,
+        )
+        try:
+            if row is None:
+                raise Damaged("a missing chunk")
+            chunk = _chunk_of(row, number)
+            first = number * CHUNK_PAPERS + 1
+            return decode_columns(chunk, key, number, first, list_name, with_abstracts=False)
         except Damaged:
             self.drop(key)
             raise
@@ -556,6 +599,13 @@ def _prepare(connection: sqlite3.Connection) -> str | None:
 def _chunk_papers(
     row: tuple[Any, ...], key: str, number: int, first: int, list_name: str
 ) -> list[Paper]:
+    with_abstracts = len(row) > 4 + len(HEAD_COLUMNS)
+    chunk = _chunk_of(row, number)
+    return decode(chunk, key, number, first, list_name, with_abstracts=with_abstracts)
+
+
+def _chunk_of(row: tuple[Any, ...], number: int) -> Chunk:
+    """A chunk's row as read (its abstracts b"" when not read), its types checked."""
     width = len(HEAD_COLUMNS)
     stored_number, count = row[0], row[1]
     head = row[2 : 2 + width]
@@ -567,8 +617,7 @@ def _chunk_papers(
         raise Damaged("a chunk's columns")
     if type(head_sum) is not int or type(abstracts_sum) is not int:
         raise Damaged("a chunk's checksum")
-    chunk = Chunk(count, tuple(head), abstracts, head_sum, abstracts_sum)
-    return decode(chunk, key, number, first, list_name, with_abstracts=len(row) > 4 + width)
+    return Chunk(count, tuple(head), abstracts, head_sum, abstracts_sum)
 
 
 def _chunk_ids(row: tuple[Any, ...], key: str, number: int) -> list[str]:

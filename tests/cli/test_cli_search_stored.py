@@ -1,0 +1,209 @@
+"""`paperdeck search` on a stored list reads only the papers it looks at, prints what a search
+of the whole list prints, and falls back to reading the list when the store fails it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paperdeck.cli.main import main
+from paperdeck.core.library import load_library
+from paperdeck.core.model import Paper
+from paperdeck.core.store import database, stored_papers
+from paperdeck.core.store.columns import Damaged, decode_flags
+from paperdeck.core.store.database import ListStore
+from paperdeck.core.store.stored_papers import open_stored
+
+DATA = Path(__file__).parents[1] / "data"
+QUERIES = [
+    "speculative decoding",
+    "graph neural",
+    "reinforcement learning policy",
+    "title:diffusion",
+]
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PAPERDECK_CACHE", str(folder))
+    monkeypatch.setenv("PAPERDECK_NOTES", str(tmp_path / "notes.json"))
+    return folder
+
+
+@pytest.fixture
+def listing(tmp_path: Path) -> Path:
+    """Two chunks' worth of papers (the sample and the ICML 2026 slice)."""
+    path = tmp_path / "papers.txt"
+    text = (DATA / "abstracts_sample.txt").read_text(encoding="utf-8")
+    text += "\n\n" + (DATA / "icml2026-150.txt").read_text(encoding="utf-8").split("\n\n", 1)[1]
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _search(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
+    status = main(["search", *arguments])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _whole_list_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *arguments: str
+) -> str:
+    with monkeypatch.context() as patch:
+        patch.setenv("PAPERDECK_CACHE", "off")
+        status, out, _ = _search(capsys, *arguments)
+    assert status == 0
+    return out
+
+
+def _fields(papers: Sequence[Paper]) -> list[tuple[object, ...]]:
+    # Papers compare by identity.
+    return [tuple(getattr(paper, f.name) for f in fields(Paper)) for paper in papers]
+
+
+def _no_whole_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the list was loaded whole")
+
+    monkeypatch.setattr("paperdeck.core.library.load_library", refuse)
+
+
+@pytest.mark.parametrize("json_output", [False, True], ids=["lines", "json"])
+def test_a_stored_list_is_searched_without_loading_it_and_prints_the_same(
+    cache: Path,
+    listing: Path,
+    json_output: bool,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    extra = ["--json"] if json_output else []
+    expected = {
+        q: _whole_list_output(capsys, monkeypatch, q, *extra, str(listing)) for q in QUERIES
+    }
+    assert _search(capsys, QUERIES[0], str(listing))[0] == 0  # stores the list and its index
+    _no_whole_load(monkeypatch)
+    for query in QUERIES:
+        status, out, err = _search(capsys, query, *extra, str(listing))
+        assert status == 0, err
+        assert out == expected[query]
+        assert out.strip(), query
+    if json_output:
+        assert json.loads(expected[QUERIES[0]])[0]["matches"]
+
+
+def test_only_the_papers_looked_at_are_made(
+    cache: Path,
+    listing: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert _search(capsys, "speculative decoding", str(listing))[0] == 0
+    count = len(load_library([listing]).papers)
+    made: list[int] = []
+    original = stored_papers.paper_at
+
+    def counting(columns: dict[str, Any], at: int) -> Paper:
+        made.append(at)
+        return original(columns, at)
+
+    monkeypatch.setattr(stored_papers, "paper_at", counting)
+    status, out, _ = _search(capsys, "speculative decoding", "--limit", "3", str(listing))
+    assert status == 0
+    assert len([line for line in out.splitlines() if not line.startswith("-- ")]) == 3
+    assert 3 <= len(made) < count / 4
+
+
+def test_a_store_damaged_under_the_search_falls_back_to_the_list(
+    cache: Path,
+    listing: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    expected = _whole_list_output(capsys, monkeypatch, "graph neural", str(listing))
+    assert _search(capsys, "graph neural", str(listing))[0] == 0
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        titles = db.execute("SELECT titles FROM chunks WHERE number = 1").fetchone()[0]
+        db.execute("UPDATE chunks SET titles = ? WHERE number = 1", (titles[:-1] + b"!",))
+    status, out, err = _search(capsys, "graph neural", str(listing))
+    assert status == 0
+    assert out == expected
+    assert len(err.splitlines()) == 1 and "read again" in err
+
+
+def test_stored_papers_are_the_papers_the_list_loads(cache: Path, listing: Path) -> None:
+    load_library([listing])
+    whole = load_library([listing], abstracts=False).papers
+    assert not any(paper.abstract for paper in whole)
+    store = ListStore.open([])
+    assert store is not None
+    try:
+        stored = open_stored(store, listing, None, use_sidecar=True)
+        assert stored is not None
+        papers = stored.papers
+        assert len(papers) == len(whole)
+        assert _fields(papers) == _fields(whole)
+        assert _fields([papers[-1]]) == _fields([whole[-1]])
+        assert _fields(papers[3:9:2]) == _fields(whole[3:9:2])
+        assert papers.ids() == [paper.id for paper in whole]
+        assert papers.derived_flags() == bytes(paper.title_derived for paper in whole)
+        with pytest.raises(IndexError):
+            papers[len(whole)]
+    finally:
+        store.close()
+
+
+def test_a_list_not_stored_or_with_metadata_is_not_opened_lazily(
+    cache: Path, listing: Path, tmp_path: Path
+) -> None:
+    store = ListStore.open([])
+    assert store is not None
+    try:
+        assert open_stored(store, listing, None, use_sidecar=True) is None  # not stored yet
+        load_library([listing])
+        assert open_stored(store, listing, None, use_sidecar=True) is not None
+        sidecar = listing.with_name(listing.stem + ".meta.jsonl")
+        sidecar.write_text('{"title": "A title", "abstract": "x"}\n', encoding="utf-8")
+        assert open_stored(store, listing, None, use_sidecar=True) is None
+        assert open_stored(store, listing, None, use_sidecar=False) is not None
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("data", [b"0\x002\x001", b"0\x0011\x00", b"0\x001", b"0\x011\x000", b""])
+def test_title_flags_other_than_one_byte_0_or_1_each_are_refused(data: bytes) -> None:
+    with pytest.raises(Damaged):
+        decode_flags(data, 3)
+
+
+def test_title_flags_are_read_as_bytes() -> None:
+    assert decode_flags(b"0\x001\x000", 3) == b"\x00\x01\x00"
+    assert decode_flags(b"1", 1) == b"\x01"
+
+
+def test_related_on_a_stored_list_prints_what_the_whole_list_gives(
+    cache: Path,
+    listing: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def related(*arguments: str) -> str:
+        status = main(["related", *arguments, str(listing)])
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        return out
+
+    asked = [["12"], ["12", "--json"], ["300", "--limit", "5"]]
+    with monkeypatch.context() as patch:
+        patch.setenv("PAPERDECK_CACHE", "off")
+        expected = [related(*arguments) for arguments in asked]
+    related("12")  # stores the list's index
+    _no_whole_load(monkeypatch)
+    for arguments, out in zip(asked, expected, strict=True):
+        assert related(*arguments) == out and out.strip()
