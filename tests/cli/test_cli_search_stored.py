@@ -207,3 +207,33 @@ def test_related_on_a_stored_list_prints_what_the_whole_list_gives(
     _no_whole_load(monkeypatch)
     for arguments, out in zip(asked, expected, strict=True):
         assert related(*arguments) == out and out.strip()
+
+
+def test_list_on_a_stored_list_prints_the_same_lines_without_making_papers(
+    cache: Path,
+    listing: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def listed() -> str:
+        status = main(["list", str(listing)])
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        return out
+
+    with monkeypatch.context() as patch:
+        patch.setenv("PAPERDECK_CACHE", "off")
+        expected = listed()
+    assert listed() == expected  # stores the list
+    assert len(expected.splitlines()) == len(load_library([listing]).papers)
+    with monkeypatch.context() as patch:
+        _no_whole_load(patch)
+        patch.setattr(stored_papers, "paper_at", None)  # no paper is made at all
+        assert listed() == expected
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        ids = db.execute("SELECT ids FROM chunks WHERE number = 0").fetchone()[0]
+        db.execute("UPDATE chunks SET ids = ? WHERE number = 0", (b"f" + ids[1:],))
+    status = main(["list", str(listing)])
+    out, err = capsys.readouterr()
+    assert status == 0 and out == expected
+    assert len(err.splitlines()) == 1 and "read again" in err

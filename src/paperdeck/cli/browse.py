@@ -88,19 +88,39 @@ def _count(text: str) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    if not args.json:
+        from paperdeck.core.store.columns import Damaged
+        from paperdeck.core.store.database import StoreUnavailable
+
+        with stored_list(args) as stored:
+            if stored is not None:
+                try:
+                    ids, titles = stored.papers.ids_and_titles()
+                except (Damaged, StoreUnavailable) as error:
+                    warn(f"the list store could not be read ({error}); the list is read again")
+                else:
+                    for warning in stored.warnings:
+                        warn(warning)
+                    _print_lines(ids, titles)
+                    return 0
     papers = open_library(args, abstracts=False).papers
     if args.json:
         _print_json([paper.to_json() for paper in papers])
         return 0
-    width = len(str(len(papers)))
+    _print_lines([paper.id for paper in papers], [paper.title for paper in papers])
+    return 0
+
+
+def _print_lines(ids: list[str], titles: list[str]) -> None:
+    """`list`'s lines: position, id, title."""
+    width = len(str(len(ids)))
     # One write: a print per line costs ~0.5 s for 100,000 papers.
     sys.stdout.write(
         "".join(
-            f"{number:>{width}}  {paper.id}  {paper.title}\n"
-            for number, paper in enumerate(papers, start=1)
+            f"{number:>{width}}  {paper_id}  {title}\n"
+            for number, (paper_id, title) in enumerate(zip(ids, titles, strict=True), start=1)
         )
     )
-    return 0
 
 
 def run_show(args: argparse.Namespace) -> int:

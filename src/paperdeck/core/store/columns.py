@@ -96,6 +96,11 @@ def decode_flags(data: bytes, count: int) -> bytes:
 _FLAG_VALUES = bytes.maketrans(b"01", b"\x00\x01")
 
 
+def decode_titles(data: bytes, count: int) -> list[str]:
+    """The titles of a chunk whose head `decode_ids` checked, cleaned as `decode` cleans them."""
+    return _split(data, count, line=True)
+
+
 def _check_head(chunk: Chunk, key: str, number: int) -> None:
     if not 0 < chunk.count <= CHUNK_PAPERS or len(chunk.head) != len(HEAD_COLUMNS):
         raise Damaged("a chunk's count or columns")

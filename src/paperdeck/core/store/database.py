@@ -29,6 +29,7 @@ from paperdeck.core.store.columns import (
     decode_columns,
     decode_flags,
     decode_ids,
+    decode_titles,
     encode,
 )
 from paperdeck.core.text.sanitize import clean_line
@@ -250,6 +251,28 @@ class ListStore:
             self.drop(key)
             raise
         return ids, bytes(flags)
+
+    def ids_and_titles(self, key: str, count: int) -> tuple[list[str], list[str]]:
+        """The ids and titles of a stored list's papers in order, checked and cleaned as
+        `papers` has them, without building the papers (what `paperdeck list` prints)."""
+        ids: list[str] = []
+        titles: list[str] = []
+        try:
+            for number, row in enumerate(
+                self._query(
+                    f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum "
+                    "FROM chunks WHERE key = ? ORDER BY number",
+                    key,
+                )
+            ):
+                ids.extend(_chunk_ids(row, key, number))
+                titles.extend(decode_titles(row[2 + HEAD_COLUMNS.index("titles")], row[1]))
+            if len(ids) != count or len(set(ids)) != count:
+                raise Damaged("a list's count or ids")
+        except Damaged:
+            self.drop(key)
+            raise
+        return ids, titles
 
     def chunk(self, key: str, number: int, list_name: str) -> list[Paper]:
         """The papers of one stored chunk, abstracts and all; Damaged drops the list."""

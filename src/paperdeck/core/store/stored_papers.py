@@ -71,6 +71,10 @@ class StoredPapers(Sequence[Paper]):
         """Per paper, 1 when its title was derived from its abstract (as `title_derived`)."""
         return self._read_ids_and_flags()[1]
 
+    def ids_and_titles(self) -> tuple[list[str], list[str]]:
+        """Every paper's id and title in order, read without decoding the papers."""
+        return self.store.ids_and_titles(self.key, self._count)
+
     def _read_ids_and_flags(self) -> tuple[list[str], bytes]:
         if self._ids_and_flags is None:
             self._ids_and_flags = self.store.ids_and_flags(self.key, self._count)
