@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from paperdeck.cli.common import (
@@ -169,7 +171,7 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
     from paperdeck.core.store.columns import Damaged
     from paperdeck.core.store.database import StoreUnavailable
 
-    with stored_list(args) as stored:
+    with stored_list(args) as stored, _collector_paused():
         if stored is not None:
             try:
                 message, text = work(stored.papers, stored.papers.key, False)
@@ -187,6 +189,19 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
         warn(message)
     sys.stdout.write(text)
     return 0
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    # A search makes tens of thousands of objects and frees them at exit: the cycle collector
+    # scanning them as they pile up cost ~10% of `paperdeck search` at 100,000 papers.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _paper_ids(papers: Sequence[Paper]) -> list[str]:
