@@ -237,3 +237,29 @@ def test_list_on_a_stored_list_prints_the_same_lines_without_making_papers(
     out, err = capsys.readouterr()
     assert status == 0 and out == expected
     assert len(err.splitlines()) == 1 and "read again" in err
+
+
+def test_note_tag_and_mark_on_a_stored_list_read_one_paper_and_keep_the_same_entry(
+    cache: Path,
+    listing: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def entries(notes: Path) -> dict[str, dict[str, object]]:
+        for command in (["note", "40", "--set", "read later"], ["tag", "40", "+rl"]):
+            assert main([*command, str(listing), "--notes", str(notes)]) == 0
+        assert main(["mark", "40", "star", str(listing), "--notes", str(notes)]) == 0
+        capsys.readouterr()
+        papers = json.loads(notes.read_text(encoding="utf-8"))["papers"]
+        drop = ("created", "updated", "read_at", "starred_at", "tagged_at")
+        return {pid: {k: v for k, v in e.items() if k not in drop} for pid, e in papers.items()}
+
+    with monkeypatch.context() as patch:
+        patch.setenv("PAPERDECK_CACHE", "off")
+        expected = entries(tmp_path / "whole.json")
+    load_library([listing])  # stored
+    _no_whole_load(monkeypatch)
+    assert entries(tmp_path / "stored.json") == expected
+    (entry,) = expected.values()
+    assert entry["note"] == "read later" and entry["tags"] == ["rl"] and entry["excerpt"]

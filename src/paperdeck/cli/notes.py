@@ -19,10 +19,10 @@ from paperdeck.cli.common import (
     add_paths_argument,
     common_options,
     open_library,
+    open_paper,
     warn,
 )
 from paperdeck.core.errors import PaperdeckError, UsageError
-from paperdeck.core.library import resolve_ref
 from paperdeck.core.model import Paper
 from paperdeck.core.notes.codec import MAX_FILE_BYTES
 from paperdeck.core.notes.entry import NoteEntry, normalise_tag
@@ -186,7 +186,7 @@ def _label(paper: Paper) -> str:
 
 
 def run_note(args: argparse.Namespace) -> int:
-    paper = resolve_ref(open_library(args).papers, args.ref)
+    paper = open_paper(args, args.ref)
     changing = args.set is not None or args.append is not None or args.edit
     store = open_store(args, changing=changing)
     entry = store.get(paper.id)
@@ -248,7 +248,7 @@ def _edit(text: str) -> str:
 
 def run_tag(args: argparse.Namespace) -> int:
     changes = _split_tag_arguments(args)
-    paper = resolve_ref(open_library(args).papers, args.ref)
+    paper = open_paper(args, args.ref)
     store = open_store(args, changing=bool(changes))
     entry = store.get(paper.id)
     tags = list(entry.tags) if entry is not None else []
@@ -293,7 +293,7 @@ def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
 
 
 def run_mark(args: argparse.Namespace) -> int:
-    paper = resolve_ref(open_library(args).papers, args.ref)
+    paper = open_paper(args, args.ref)
     store = open_store(args, changing=True)
     if args.mark in ("star", "unstar"):
         store.set_starred(paper, args.mark == "star")
