@@ -798,6 +798,52 @@ def test_a_result_carries_its_parsed_query_and_highlighting_reads_it(
     assert marked and all(word.startswith(("specul", "decod")) for word in marked)
 
 
+# ---- other forms of a word ----
+
+
+def _forms_papers() -> list[Paper]:
+    return make(
+        [
+            ("Learned index structures", "A learned index replaces the B-tree."),
+            ("Optimal transport", "Distances between distributions, computed fast."),
+            ("Tokens", "How many tokens a model reads."),
+            ("Index of refraction", "Light slows down in glass."),
+            ("Speech", "Tokenizers for speech."),
+        ]
+        + [(f"Filler {i}", "We study models and training.") for i in range(10)]
+    )
+
+
+def test_another_form_of_a_word_finds_the_paper_and_is_marked() -> None:
+    papers = _forms_papers()
+    index = SearchIndex(papers)
+    # The title a user remembers says "indexes" and "distance"; the papers say otherwise.
+    assert found(index, "learned indexes") == [0]
+    assert found(index, "wasserstein distance") == []
+    assert found(index, "optimal distance") == [1]
+    # The word as typed ranks above another form of it.
+    assert found(index, "tokens") == [2, 4]
+    assert set(found(index, "indexes")) == {0, 3}
+    marked = [papers[0].abstract[a:b] for a, b in highlight_spans("indexes", papers[0].abstract)]
+    assert marked == ["index"]
+    spans = index.match_spans("optimal distance", 1)
+    assert [papers[1].abstract[a:b] for a, b in spans["abstract"]] == ["Distances"]
+
+
+def test_a_quoted_phrase_and_capitals_take_the_word_as_written() -> None:
+    index = SearchIndex(_forms_papers())
+    assert found(index, '"learned indexes"') == []
+    assert found(index, "Indexes") == []
+
+
+def test_typing_a_word_keeps_the_papers_its_other_forms_bring() -> None:
+    index = SearchIndex(_forms_papers())
+    whole = set(found(index, "tokenizers"))
+    assert whole == {2, 4}  # "tokenizers" and "tokens" share the stem "token"
+    for typed in keystrokes("tokenizers"):
+        assert whole <= set(found(index, typed)), typed
+
+
 # ---- papers with some of the words, below those with all of them ----
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from rapidfuzz.distance import OSA
 
 from paperdeck.core.search.query import Query, Term, parse_query
-from paperdeck.core.search.terms import fuzzy_distance
+from paperdeck.core.search.terms import fuzzy_distance, same_stem
 from paperdeck.core.search.word_index import AUTHORS, FIELDS, TITLE
 from paperdeck.core.text.fold import raw_tokens
 
@@ -40,6 +40,8 @@ def _token_matches(term: Term, token: str) -> bool:
     if term.mode == "exact":
         return word in candidate
     if candidate.startswith(word):
+        return True
+    if not term.case_sensitive and same_stem(word, candidate):
         return True
     limit = fuzzy_distance(word)
     return (
@@ -105,9 +107,11 @@ def _phrase_word_matches(term: Term, position: int, token: str) -> bool:
         if position == 0:
             return candidate.endswith(word)
         return candidate.startswith(word) if last else candidate == word
-    if last and term.mode == "fuzzy" and len(word) >= 3:
-        return candidate.startswith(word)
-    return candidate == word
+    if last and term.mode == "fuzzy" and len(word) >= 3 and candidate.startswith(word):
+        return True
+    return candidate == word or (
+        term.mode == "fuzzy" and not term.case_sensitive and same_stem(word, candidate)
+    )
 
 
 def _inner_span(term: Term, token: str, text: str, start: int, end: int) -> tuple[int, int]:

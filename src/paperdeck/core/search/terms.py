@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import operator
 from array import array
@@ -10,6 +11,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Generator, Iterable, Mapping
 from itertools import compress
 
+import Stemmer
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
@@ -25,13 +27,35 @@ DERIVED_TITLE_WEIGHT = 4.5
 """A title made from the abstract's first sentence is part of the abstract: a match in it
 counts little more than one in the abstract (known-item MRR at 5,000 title-less papers: 0.58
 with the title's own weight, 0.63 with this one)."""
-EXACT, PREFIX, FUZZY = range(3)
-# A whole word outranks a word start, which outranks a typo-tolerant match; a typo in the
-# title ranks below the exact word in an abstract.
-KIND_WEIGHT = (10.0, 7.0, 3.5)
+EXACT, PREFIX, STEM, FUZZY = range(4)
+# A whole word outranks a word start, which outranks another form of the word (`distances`
+# for `distance`), which outranks a typo-tolerant match; a typo in the title ranks below the
+# exact word in an abstract.
+KIND_WEIGHT = (10.0, 7.0, 6.0, 3.5)
+_STEMMER = Stemmer.Stemmer("english")
+"""Snowball's English stemmer: `distances`, `distance` and `distanced` share `distanc`. (Known-
+item MRR at 5,000 title-less papers: 0.645 without other forms, 0.665 with them; the same
+within 0.003 with their weight anywhere from 4.5 to 8.)"""
+_SHORTEST_STEM = 3
+"""Words whose stem is shorter match no other forms (`use` is not `us`)."""
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
 _CACHE_SIZE = 8
 """Terms whose hits are kept: typing a query re-evaluates its finished words."""
+
+
+@functools.lru_cache(maxsize=4096)
+def stem_of(word: str) -> str:
+    """The English stem of a lower-case word (what its other forms share)."""
+    stem: str = _STEMMER.stemWord(word)
+    return stem
+
+
+def same_stem(word: str, other: str) -> bool:
+    """Whether `other` is another form of the typed `word` as the search matches it."""
+    if len(word) < 4:
+        return False
+    stem = stem_of(word)
+    return len(stem) >= _SHORTEST_STEM and other.startswith(stem) and stem_of(other) == stem
 
 
 def fuzzy_distance(word: str) -> int:
@@ -155,6 +179,8 @@ class TermMatcher:
         if prefix:
             stop = bisect.bisect_left(vocabulary, word + MAX_CHAR, at)
             found.extend((PREFIX, other) for other in vocabulary[at:stop])
+        if fuzzy:
+            found.extend((STEM, other) for other in self._other_forms(word, found))
         limit = fuzzy_distance(word) if fuzzy else 0
         if limit:
             typos = self._typos(word, limit, [word[:1]])
@@ -164,10 +190,45 @@ class TermMatcher:
                     word, limit, [first for first in self._index.buckets if first != word[:1]]
                 )
             # With word starts allowed, a word that starts with this one is one of those.
+            have = {other for _, other in found}
             found.extend(
-                (FUZZY, other) for other in typos if not (prefix and other.startswith(word))
+                (FUZZY, other)
+                for other in typos
+                if not (prefix and other.startswith(word)) and other not in have
             )
         return found
+
+    def _other_forms(self, word: str, found: list[tuple[int, str]]) -> list[str]:
+        """Vocabulary words with the same stem as `word` (`distance` for `distances`), not
+        already `found`: a title says "learned indexes", the abstract "a learned index".
+
+        The words `word` starts (in `found`) bring their other forms too: as `indexes` is
+        typed, `indexe` keeps the papers with `index` that the whole word will find.
+        """
+        if len(word) < 4:
+            return []
+        wanted = {stem_of(word)}
+        starts = [other for kind, other in found if kind == PREFIX]
+        if starts:
+            # A stem as long as the word starts with it: its words are among those already.
+            wanted.update(stem for stem in _STEMMER.stemWords(starts) if len(stem) < len(word))
+        have = {other for _, other in found}
+        have.add(word)
+        vocabulary = self._index.vocabulary
+        forms: list[str] = []
+        for stem in sorted(wanted):
+            if len(stem) < _SHORTEST_STEM:
+                continue
+            # A stem starts the words it comes from ("studi" of "studies" aside): only the
+            # words starting with it are stemmed, a few hundred at most.
+            low = bisect.bisect_left(vocabulary, stem)
+            high = bisect.bisect_left(vocabulary, stem + MAX_CHAR, low)
+            others = [other for other in vocabulary[low:high] if other not in have]
+            for other, its_stem in zip(others, _STEMMER.stemWords(others), strict=True):
+                if its_stem == stem:
+                    forms.append(other)
+                    have.add(other)
+        return forms
 
     def _typos(self, word: str, limit: int, firsts: list[str]) -> list[str]:
         """Words within `limit` edits of `word` (not itself), among those starting with `firsts`."""
