@@ -263,3 +263,32 @@ def test_note_tag_and_mark_on_a_stored_list_read_one_paper_and_keep_the_same_ent
     assert entries(tmp_path / "stored.json") == expected
     (entry,) = expected.values()
     assert entry["note"] == "read later" and entry["tags"] == ["rl"] and entry["excerpt"]
+
+
+def test_the_first_search_of_a_list_stored_by_list_builds_and_keeps_its_index(
+    cache: Path,
+    listing: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    expected = _whole_list_output(capsys, monkeypatch, "graph neural", str(listing))
+    assert main(["list", str(listing)]) == 0  # the list is stored, its index is not
+    capsys.readouterr()
+    status, out, err = _search(capsys, "graph neural", str(listing))
+    assert (status, out, err) == (0, expected, "")
+    _no_whole_load(monkeypatch)  # the index was kept: no abstracts are needed again
+    assert _search(capsys, "graph neural", str(listing)) == (0, expected, "")
+
+
+def test_a_lists_warning_is_told_once_when_its_index_is_built_from_the_store(
+    cache: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (DATA / "icml_sample.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "broken.jsonl"
+    path.write_text("\n".join([*lines[:5], '{"broken', *lines[5:]]) + "\n", encoding="utf-8")
+    assert main(["list", str(path)]) == 0
+    assert capsys.readouterr().err.count("skipped") == 1
+    for _ in range(2):  # the index built (from the stored list), then opened
+        status, out, err = _search(capsys, "learning", str(path))
+        assert status == 0 and out
+        assert err.count("skipped") == 1 and len(err.splitlines()) == 1, err

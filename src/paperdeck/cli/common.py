@@ -75,19 +75,24 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
 def open_library(args: argparse.Namespace, *, abstracts: bool = True) -> Library:
     """Load the lists the command names, or the bundled one (`abstracts=False`: see
     load_library)."""
+    library = _load(args, abstracts=abstracts)
+    for warning in library.warnings:
+        warn(warning)
+    return library
+
+
+def _load(args: argparse.Namespace, *, abstracts: bool) -> Library:
+    """`open_library` without telling its warnings (for a second reading of the same lists)."""
     from paperdeck.core.library import load_library
 
     paths: list[Path] = list(args.paths) or [bundled_list()]
-    library = load_library(
+    return load_library(
         paths,
         fmt=args.format,
         meta=list(args.meta),
         use_sidecar=not args.no_meta,
         abstracts=abstracts,
     )
-    for warning in library.warnings:
-        warn(warning)
-    return library
 
 
 def open_index(args: argparse.Namespace, library: Library) -> SearchIndex:
@@ -104,7 +109,7 @@ def index_of(
     from paperdeck.core.search.index import SearchIndex
 
     def with_abstracts() -> list[Paper]:
-        return open_library(args).papers
+        return _load(args, abstracts=True).papers  # its warnings were told by the first
 
     index = SearchIndex(papers, key, None if abstracts_loaded else with_abstracts)
     for message in index.messages:
