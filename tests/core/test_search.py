@@ -957,3 +957,73 @@ def test_like_lists_the_paper_then_those_like_it() -> None:
     assert found(index, "like:nothing") == []
     notes = {papers[2].id: Note(starred=True)}
     assert found(index, "like:starred", annotations=notes)[:1] == [2]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "sparse graph attention",
+        "tokenizers speech sparse",
+        "sparse graph attention !speech !filler",
+        "sparse graph year:2020..2021",
+        "attention models language",
+        "graph | kernels attention",
+        '"sparse graph" attention speech',
+        "!speech !filler",
+        "attention year:2021",
+        "like:1 attention",
+    ],
+)
+def test_many_papers_below_the_divider_rank_as_few_do(
+    query: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big list scores its papers as arrays, above and below the divider: the same order
+    and scores as the dicts a small list uses."""
+    from paperdeck.core.search import arrays
+
+    papers = [replace(p, year=2020 + i % 3) for i, p in enumerate(_some_words_papers())]
+    expected = SearchIndex(papers).search(query)
+    monkeypatch.setattr(arrays, "ARRAYS_FROM", 0)
+    got = SearchIndex(papers).search(query)
+    assert got.matched_all == expected.matched_all
+    assert list(got.indices) == list(expected.indices)
+    assert got.scores == pytest.approx(expected.scores)
+
+
+def test_seed_queries_rank_the_same_as_arrays(
+    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core.search import arrays
+
+    queries = ["speculative decoding", "reinforcement learning policy", "time series kernel"]
+    expected = [SearchIndex(papers).search(q) for q in queries]
+    monkeypatch.setattr(arrays, "ARRAYS_FROM", 0)
+    index = SearchIndex(papers)
+    for query, before in zip(queries, expected, strict=True):
+        got = index.search(query)
+        assert list(got.indices) == list(before.indices), query
+        assert got.scores == pytest.approx(before.scores), query
+
+
+def test_below_the_best_few_the_order_is_by_score_to_a_fine_step() -> None:
+    import numpy as np
+
+    from paperdeck.core.search.arrays import ranked_by_score
+
+    rng = np.random.default_rng(7)
+    scores = np.round(rng.random(2000) * 100, 1) + 0.5  # many ties
+    candidates = np.arange(0, 4000, 2)
+    ranked, ranked_scores = ranked_by_score(candidates, scores, 50)
+    assert sorted(ranked) == candidates.tolist()
+    assert ranked_scores == [scores[i // 2] for i in ranked]
+    # The best 50 exactly, ties in list order.
+    pairs = zip(candidates.tolist(), scores.tolist(), strict=True)
+    exact = sorted(pairs, key=lambda item: -item[1])[:50]
+    assert ranked[:50] == [i for i, _ in exact]
+    # Then never a paper with a clearly better score below one with a worse.
+    step = ranked_scores[0] / 65535
+    assert all(b <= a + step for a, b in itertools.pairwise(ranked_scores))
+    for (a, score_a), (b, score_b) in itertools.pairwise(zip(ranked, ranked_scores, strict=True)):
+        if score_a == score_b:
+            assert a < b
+    assert ranked_by_score(candidates[:0], scores[:0], 50) == ([], [])

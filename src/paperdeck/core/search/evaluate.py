@@ -11,9 +11,13 @@ from operator import mul
 
 from paperdeck.core.model import Annotation
 from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.search import arrays
+from paperdeck.core.search.arrays import Lookup, head_scores
 from paperdeck.core.search.query import Clause, Flag, Query, Term, YearRange, parse_query
 from paperdeck.core.search.rank import (
+    FREQUENCY_HEAD,
     SortMode,
+    TextMemo,
     frequency_steps,
     intersect_steps,
     partial_steps,
@@ -67,6 +71,7 @@ class Evaluator:
     def __init__(self, index: WordIndex) -> None:
         self._index = index
         self._terms = TermMatcher(index)
+        self._memo = TextMemo(index)
         self._note_tokens: dict[str, tuple[str, ...]] = {}
         """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
 
@@ -86,6 +91,7 @@ class Evaluator:
             indices = sorted_all(index, range(len(index)), annotations, sort)
             return SearchResult(query, indices, [0.0] * len(indices), parsed.message, parsed)
         positive: list[tuple[TermHits, float, bool]] = []
+        needles: list[str] = []
         excluded: set[int] = set()
         for clause in parsed.clauses:
             hits, weight, negative = yield from self._clause(clause, annotations, clock)
@@ -93,73 +99,60 @@ class Evaluator:
                 excluded.update((yield from hits.scores_steps(clock)))
             else:
                 positive.append((hits, weight, _is_words(clause)))
+                needles.append(_needle(clause))
             if clock.due():
                 yield
                 clock.reset()
         if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
             ranked, scores = yield from rank_tiers_steps(positive[0][0], excluded, clock)
             return SearchResult(query, ranked, scores, parsed.message, parsed)
-        columns_in = [(hits, weight) for hits, weight, _ in positive]
-        candidates, columns = yield from intersect_steps(index, columns_in, excluded, clock)
-        totals = yield from totals_steps(candidates, columns, clock)
+        lookups: list[Lookup | None]
+        if sum(hits.size_estimate() for hits, _, _ in positive) >= arrays.ARRAYS_FROM:
+            candidates, totals, columns = yield from arrays.intersect_steps(
+                len(index), positive, excluded, clock
+            )
+            lookups = list(columns)
+        else:
+            columns_in = [(hits, weight) for hits, weight, _ in positive]
+            candidates, weighed = yield from intersect_steps(index, columns_in, excluded, clock)
+            totals = yield from totals_steps(candidates, weighed, clock)
+            lookups = [scores for scores, _ in weighed]
         if sort == "relevance":
             ranked = sorted(candidates, key=totals.__getitem__, reverse=True)
             if clock.due():
                 yield
                 clock.reset()
-            counted = yield from self._counted(parsed, positive, False, clock)
-            yield from frequency_steps(index, ranked, totals, counted, self._average(), clock)
-            yield from rerank_steps(index, ranked, totals, parsed, clock)
+            counted = _counted(len(index), positive, needles, lookups, ranked, False)
+            yield from frequency_steps(self._memo, ranked, totals, counted, self._average(), clock)
+            yield from rerank_steps(self._memo, ranked, totals, parsed, clock)
         else:
             ranked = sorted_all(index, candidates, annotations, sort)
         matched_all = len(ranked)
+        scores = list(map(totals.__getitem__, ranked))
         if not all_terms and sum(optional for _, _, optional in positive) >= 2:
-            some, some_totals = yield from partial_steps(
+            some, some_scores, lookups = yield from partial_steps(
                 len(index), positive, excluded, candidates, clock
             )
             if sort == "relevance":
-                counted = yield from self._counted(parsed, positive, True, clock)
+                head = some[:FREQUENCY_HEAD]
+                head_totals = dict(zip(head, some_scores, strict=False))
+                counted = _counted(len(index), positive, needles, lookups, head, True)
                 average = self._average()
-                yield from frequency_steps(index, some, some_totals, counted, average, clock)
+                yield from frequency_steps(self._memo, head, head_totals, counted, average, clock)
                 # Papers missing words rarely have the others side by side: a shorter look.
-                yield from rerank_steps(index, some, some_totals, parsed, clock, 50, 10)
+                yield from rerank_steps(self._memo, head, head_totals, parsed, clock, 50, 10)
+                some[: len(head)] = head
+                some_scores[: len(head)] = map(head_totals.__getitem__, head)
             else:
+                by_paper = dict(zip(some, some_scores, strict=True))
                 some = sorted_all(index, some, annotations, sort)
-            totals.update(some_totals)
+                some_scores = list(map(by_paper.__getitem__, some))
             ranked.extend(some)
-        return SearchResult(
-            query,
-            ranked,
-            list(map(totals.__getitem__, ranked)),
-            parsed.message,
-            parsed,
-            matched_all,
-        )
+            scores.extend(some_scores)
+        return SearchResult(query, ranked, scores, parsed.message, parsed, matched_all)
 
     def _average(self) -> float:
         return self._index.abstracts.average_length()
-
-    def _counted(
-        self,
-        parsed: Query,
-        positive: list[tuple[TermHits, float, bool]],
-        partial: bool,
-        clock: Clock,
-    ) -> Generator[None, None, list[tuple[str, dict[int, float], float]]]:
-        """Per word clause: the word counted in abstracts, its scores, its weight (as
-        `partial_steps` weighs it below the divider)."""
-        counted: list[tuple[str, dict[int, float], float]] = []
-        word_clauses = [c for c in parsed.clauses if _is_words(c)]
-        optional = [(hits, weight) for hits, weight, is_words in positive if is_words]
-        for clause, (hits, weight) in zip(word_clauses, optional, strict=False):
-            atom = clause.alternatives[0]
-            assert isinstance(atom, Term)
-            needle = max(atom.words, key=len).lower() if len(clause.alternatives) == 1 else ""
-            scores = yield from hits.scores_steps(clock)
-            if partial:
-                weight = rarity(len(self._index), hits.size_estimate())
-            counted.append((needle, scores, weight))
-        return counted
 
     def _clause(
         self,
@@ -375,3 +368,33 @@ def _is_words(clause: Clause) -> bool:
         isinstance(atom, Term) and atom.field in ("any", "title", "author")
         for atom in clause.alternatives
     )
+
+
+def _needle(clause: Clause) -> str:
+    """What is counted in an abstract for a word clause's frequency: its longest word (none
+    for alternatives or a filter)."""
+    if not _is_words(clause) or len(clause.alternatives) != 1:
+        return ""
+    atom = clause.alternatives[0]
+    assert isinstance(atom, Term)
+    return max(atom.words, key=len).lower()
+
+
+def _counted(
+    count: int,
+    positive: list[tuple[TermHits, float, bool]],
+    needles: list[str],
+    lookups: Sequence[Lookup | None],
+    head: Sequence[int],
+    partial: bool,
+) -> list[tuple[str, dict[int, float], float]]:
+    """Per word clause: the word counted in abstracts, its scores for the papers `head`, and
+    its weight (as `partial_steps` weighs it below the divider)."""
+    counted: list[tuple[str, dict[int, float], float]] = []
+    for (hits, weight, optional), needle, lookup in zip(positive, needles, lookups, strict=True):
+        if not optional or not needle or lookup is None:
+            continue
+        if partial:
+            weight = rarity(count, hits.size_estimate())
+        counted.append((needle, head_scores(lookup, head), weight))
+    return counted

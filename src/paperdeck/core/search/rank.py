@@ -14,6 +14,8 @@ from typing import Literal
 
 from paperdeck.core.model import Annotation
 from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.search import arrays
+from paperdeck.core.search.arrays import Lookup
 from paperdeck.core.search.query import Query
 from paperdeck.core.search.steps import CHUNK, update_steps
 from paperdeck.core.search.terms import TermHits
@@ -27,7 +29,7 @@ _RERANK = 300
 """The best this many are reordered by how closely the query's words follow each other."""
 _RERANK_ABSTRACT = 40
 """Of those, the best this many are checked in their abstract too."""
-_FREQUENCY_HEAD = 300
+FREQUENCY_HEAD = 300
 """The best this many of each group are reordered by how often they use the query's words."""
 _K1 = 1.2
 """BM25's term-frequency saturation: the third use of a word adds less than the second."""
@@ -82,7 +84,8 @@ def sorted_all(
 def intersect_steps(
     index: WordIndex, positive: list[tuple[TermHits, float]], excluded: set[int], clock: Clock
 ) -> Generator[None, None, tuple[list[int], list[tuple[dict[int, float], float]]]]:
-    """Papers passing every clause, and each clause's scores for (at least) those papers.
+    """Papers passing every clause, and each clause's scores for (at least) those papers (in
+    the order of `positive`).
 
     The smallest clause goes first; a large term is then only scored for the papers still
     in the running, which costs one pass over its postings instead of building its scores.
@@ -95,9 +98,11 @@ def intersect_steps(
                 yield
                 clock.reset()
         return kept, []
-    columns: list[tuple[dict[int, float], float]] = []
+    columns: list[tuple[dict[int, float], float]] = [({}, 0.0)] * len(positive)
     alive: set[int] | None = None
-    for hits, weight in sorted(positive, key=lambda item: item[0].size_estimate()):
+    for at, (hits, weight) in sorted(
+        enumerate(positive), key=lambda item: item[1][0].size_estimate()
+    ):
         if alive is None:
             scores = yield from hits.scores_steps(clock)
             alive = set(scores).difference(excluded)
@@ -112,7 +117,7 @@ def intersect_steps(
                     yield
                     clock.reset()
             alive.intersection_update(scores)
-        columns.append((scores, weight))
+        columns[at] = (scores, weight)
         if clock.due():
             yield
             clock.reset()
@@ -142,7 +147,7 @@ def totals_steps(
 
 
 def rerank_steps(
-    index: WordIndex,
+    memo: TextMemo,
     ranked: list[int],
     totals: dict[int, float],
     query: Query,
@@ -167,15 +172,15 @@ def rerank_steps(
         bonus = 0.0
         fields = (TITLE, METHOD, ABSTRACT) if count < abstracts else (TITLE, METHOD)
         for field in fields:
-            text = index.field_text(i, field)
-            if text:
-                if text.isascii():
-                    # Folding an ASCII text only lower-cases it and splits its words: a text
-                    # without both words of some pair cannot have them side by side.
-                    lowered = text.lower()
-                    if not any(a in lowered and b in lowered for a, b in word_pairs):
-                        continue
-                folded = " ".join(words(text))
+            lowered = memo.lowered(i, field)
+            if lowered:
+                # Folding an ASCII text only lower-cases it and splits its words: a text
+                # without both words of some pair cannot have them side by side.
+                if lowered.isascii() and not any(
+                    a in lowered and b in lowered for a, b in word_pairs
+                ):
+                    continue
+                folded = memo.folded(i, field)
                 found = sum(1 for pattern in pairs if pattern.search(folded))
                 if found:
                     bonus = max(bonus, _ADJACENT_BONUS[field] * found / len(pairs))
@@ -198,17 +203,43 @@ def partial_steps(
     count: int,
     positive: list[tuple[TermHits, float, bool]],
     excluded: set[int],
-    matched_all: Iterable[int],
+    matched_all: list[int],
     clock: Clock,
-) -> Generator[None, None, tuple[list[int], dict[int, float]]]:
+) -> Generator[None, None, tuple[list[int], list[float], list[Lookup | None]]]:
     """The papers that pass every required clause and some of the optional ones (the query's
-    words) but not all of them, best first: each scores its weighted sum over the clauses it
-    passes, so a paper with the rarer words of the query comes first."""
+    words) but not all of them, best first, with their scores: each scores its weighted sum
+    over the clauses it passes, so a paper with the rarer words of the query comes first.
+
+    Also, per clause of `positive`, its scores by paper (None for a required clause).
+    """
+    optional = [(hits, rarity(count, hits.size_estimate())) for hits, _, o in positive if o]
+    if sum(hits.size_estimate() for hits, _ in optional) >= arrays.ARRAYS_FROM:
+        required = [(hits, weight) for hits, weight, o in positive if not o]
+        outside = itertools.chain(excluded, matched_all)
+        ranked, scores, columns = yield from arrays.partial_steps(
+            count, optional, required, outside, clock
+        )
+        found = iter(columns)
+        return ranked, scores, [next(found) if o else None for _, _, o in positive]
+    totals = yield from _partial_totals_steps(positive, optional, excluded, matched_all, clock)
+    # Best first; a tie in list order, as the arrays rank it.
+    ranked = sorted(sorted(totals), key=totals.__getitem__, reverse=True)
+    lookups: list[Lookup | None] = []
+    for hits, _, is_optional in positive:
+        lookups.append((yield from hits.scores_steps(clock)) if is_optional else None)
+    return ranked, list(map(totals.__getitem__, ranked)), lookups
+
+
+def _partial_totals_steps(
+    positive: list[tuple[TermHits, float, bool]],
+    weighted: list[tuple[TermHits, float]],
+    excluded: set[int],
+    matched_all: list[int],
+    clock: Clock,
+) -> Generator[None, None, dict[int, float]]:
+    """`partial_steps`' papers and scores, as dicts (for a few thousand papers)."""
     totals: dict[int, float] = {}
-    for hits, _, optional in positive:
-        if not optional:
-            continue
-        weight = rarity(count, hits.size_estimate())
+    for hits, weight in weighted:
         added = yield from _weighted_scores_steps(hits, weight, clock)
         if totals:
             both = list(added.keys() & totals.keys())
@@ -234,8 +265,7 @@ def partial_steps(
     if clock.due():
         yield
         clock.reset()
-    ranked = sorted(totals, key=totals.__getitem__, reverse=True)
-    return ranked, totals
+    return totals
 
 
 def _weighted_scores_steps(
@@ -267,7 +297,7 @@ def _weighted_scores_steps(
 
 
 def frequency_steps(
-    index: WordIndex,
+    memo: TextMemo,
     ranked: list[int],
     totals: dict[int, float],
     counted: list[tuple[str, dict[int, float], float]],
@@ -283,18 +313,17 @@ def frequency_steps(
     counted = [item for item in counted if item[0]]
     if not counted:
         return
-    head = ranked[:_FREQUENCY_HEAD]
+    head = ranked[:FREQUENCY_HEAD]
     k1, b = _K1, _B
     for count, i in enumerate(head):
-        text = index.abstracts.text(i).lower()
-        norm = k1 * (1 - b + b * len(text) / average_length)
+        norm = k1 * (1 - b + b * memo.length(i) / average_length)
         extra = 0.0
         for needle, scores, weight in counted:
             score = scores.get(i)
             if score is None:
                 continue
             # Counted in the abstract only: a word found elsewhere is ranked by its field.
-            tf = text.count(needle) if needle else 0
+            tf = memo.count(i, needle)
             if not tf:
                 continue
             extra += weight * score * (tf * (k1 + 1) / (tf + norm) - 1)
@@ -304,3 +333,50 @@ def frequency_steps(
             clock.reset()
     head.sort(key=totals.__getitem__, reverse=True)
     ranked[: len(head)] = head
+
+
+class TextMemo:
+    """What ranking reads of papers' texts, kept for the next keystrokes: as a query is typed,
+    each key re-ranks mostly the same papers for mostly the same words."""
+
+    def __init__(self, index: WordIndex, papers: int = 2048) -> None:
+        self._index = index
+        self._papers = papers
+        """How many papers' texts are kept (then all are dropped and kept anew)."""
+        self._lowered: dict[tuple[int, int], str] = {}
+        self._folded: dict[tuple[int, int], str] = {}
+        self._counts: dict[tuple[int, str], int] = {}
+
+    def lowered(self, i: int, field: int) -> str:
+        """Paper `i`'s text in `field`, lower-cased."""
+        key = (i, field)
+        text = self._lowered.get(key)
+        if text is None:
+            if len(self._lowered) >= 2 * self._papers:
+                self._lowered.clear()
+            text = self._lowered[key] = self._index.field_text(i, field).lower()
+        return text
+
+    def folded(self, i: int, field: int) -> str:
+        """Paper `i`'s text in `field`, folded, its words joined by spaces."""
+        key = (i, field)
+        text = self._folded.get(key)
+        if text is None:
+            if len(self._folded) >= 2 * self._papers:
+                self._folded.clear()
+            text = self._folded[key] = " ".join(words(self._index.field_text(i, field)))
+        return text
+
+    def length(self, i: int) -> int:
+        """How long paper `i`'s abstract is."""
+        return len(self.lowered(i, ABSTRACT))
+
+    def count(self, i: int, needle: str) -> int:
+        """How often `needle` is in paper `i`'s lower-cased abstract."""
+        key = (i, needle)
+        found = self._counts.get(key)
+        if found is None:
+            if len(self._counts) >= 16 * self._papers:
+                self._counts.clear()
+            found = self._counts[key] = self.lowered(i, ABSTRACT).count(needle)
+        return found

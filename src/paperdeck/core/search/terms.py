@@ -10,6 +10,7 @@ from array import array
 from collections import OrderedDict, defaultdict
 from collections.abc import Generator, Iterable, Mapping
 from itertools import compress
+from typing import TYPE_CHECKING
 
 import Stemmer
 from rapidfuzz import process
@@ -19,7 +20,11 @@ from paperdeck.core.plumbing.slices import Clock, finish
 from paperdeck.core.search.query import Term
 from paperdeck.core.search.steps import update_steps
 from paperdeck.core.search.word_index import ABSTRACT, AUTHORS, MAX_CHAR, TITLE, WordIndex
-from paperdeck.core.text.fold import words
+from paperdeck.core.text.fold import fold, words
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 # A match in the title or method name outranks one in the authors, which outranks the abstract.
 FIELD_WEIGHT = (10.0, 9.0, 7.0, 4.0)
@@ -40,6 +45,8 @@ _SHORTEST_STEM = 3
 """Words whose stem is shorter match no other forms (`use` is not `us`)."""
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
 _CACHE_SIZE = 8
+_FOLDED_KEPT = 4096
+"""Folded texts kept for phrases (~5 MB of abstracts)."""
 """Terms whose hits are kept: typing a query re-evaluates its finished words."""
 
 
@@ -70,7 +77,7 @@ def fuzzy_distance(word: str) -> int:
 class TermHits:
     """What one term matched: paper index -> score of its best match, and words it matched."""
 
-    __slots__ = ("_scores", "_size", "matched", "tiers")
+    __slots__ = ("_scores", "_size", "column", "matched", "tiers")
 
     def __init__(
         self,
@@ -84,6 +91,8 @@ class TermHits:
         """Where known: the postings with their weights that the scores are made of, so that a
         one-term query can be ranked with set operations, without building the scores."""
         self._size = sum(len(docs) for _, docs in tiers) if tiers is not None else len(scores or ())
+        self.column: NDArray[np.float32] | None = None
+        """Every paper's score as an array, once `arrays.column` has made it."""
 
     def scores_steps(self, clock: Clock) -> Generator[None, None, dict[int, float]]:
         """Paper -> best weight: weights applied lowest first so that the best one wins."""
@@ -124,6 +133,9 @@ class TermMatcher:
     def __init__(self, index: WordIndex) -> None:
         self._index = index
         self._cache: OrderedDict[tuple[object, ...], TermHits] = OrderedDict()
+        self._folded: dict[tuple[int, int], str] = {}
+        """Texts folded for phrases, kept: each key of a phrase being typed checks mostly the
+        same papers (folding is most of the check)."""
 
     def term_steps(self, term: Term, clock: Clock) -> Generator[None, None, TermHits]:
         key = (term.words, term.mode, term.field, term.case_sensitive, term.negated)
@@ -143,6 +155,16 @@ class TermMatcher:
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
         return hits
+
+    def _folded_text(self, i: int, field: int) -> str:
+        """Paper `i`'s text in `field` folded, its case kept."""
+        key = (i, field)
+        folded = self._folded.get(key)
+        if folded is None:
+            if len(self._folded) >= _FOLDED_KEPT:
+                self._folded.clear()
+            folded = self._folded[key] = fold(self._index.field_text(i, field), keep_case=True)
+        return folded
 
     def _field_weight(self, field: int, i: int) -> float:
         """How much a match in this field of paper `i` counts."""
@@ -358,7 +380,10 @@ class TermMatcher:
                 if not candidates:
                     break
             for count, i in enumerate(sorted(candidates or ())):
-                quality = _window_kind(term, allowed, self._index.field_text(i, field))
+                folded = self._folded_text(i, field)
+                # Smart case: the words as typed must be there with their capitals.
+                cased = folded.split() if term.case_sensitive else None
+                quality = _window_kind(term, allowed, folded.lower().split(), cased)
                 if quality is not None:
                     weight = self._field_weight(field, i) * KIND_WEIGHT[quality]
                     scores[i] = max(scores.get(i, 0.0), weight)
@@ -452,15 +477,14 @@ def _in_sorted(ordered: list[str], word: str) -> bool:
     return at < len(ordered) and ordered[at] == word
 
 
-def _window_kind(term: Term, allowed: list[dict[str, int]], text: str) -> int | None:
-    """How well the best run of consecutive words of `text` matches the allowed words, if any
-    does.
+def _window_kind(
+    term: Term, allowed: list[dict[str, int]], tokens: list[str], cased: list[str] | None
+) -> int | None:
+    """How well the best run of consecutive `tokens` of a text matches the allowed words, if
+    any does (`cased`: the same with their case, which a case-sensitive term must match).
 
     A run is as good as its worst word (a typo anywhere makes it a typo-tolerant match).
     """
-    tokens = words(text)
-    # Smart case: the words as typed must be there with their capitals.
-    cased = words(text, keep_case=True) if term.case_sensitive else None
     size = len(allowed)
     last = len(tokens) - size
     best: int | None = None
