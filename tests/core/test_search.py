@@ -1027,3 +1027,24 @@ def test_below_the_best_few_the_order_is_by_score_to_a_fine_step() -> None:
         if score_a == score_b:
             assert a < b
     assert ranked_by_score(candidates[:0], scores[:0], 50) == ([], [])
+
+
+def test_a_phrase_as_typed_ranks_above_its_other_forms() -> None:
+    papers = make(
+        [
+            ("One", "We study self supervision, at last."),
+            ("Two", "A self-supervised, simple model."),
+            ("Three", "Self-supervisedness is new."),
+            ("Four", "The self, supervised by others."),
+            ("Five", "Nothing here: supervised self."),
+        ]
+    )
+    index = SearchIndex(papers)
+    result = index.search("self-supervised")
+    # As typed (punctuation between the words folds away), then a word start, then a stem.
+    assert set(result.indices[:2]) == {1, 3}
+    assert list(result.indices[2:]) == [2, 0]
+    assert result.scores[1] > result.scores[2] > result.scores[3]
+    assert 4 not in result.indices
+    typing = index.search("self-superv")
+    assert set(typing.indices) == {0, 1, 2, 3}  # "supervision" starts with "superv"

@@ -157,13 +157,15 @@ class TermMatcher:
         return hits
 
     def _folded_text(self, i: int, field: int) -> str:
-        """Paper `i`'s text in `field` folded, its case kept."""
+        """Paper `i`'s text in `field` folded, its case kept: its words, each with a space
+        before and after."""
         key = (i, field)
         folded = self._folded.get(key)
         if folded is None:
             if len(self._folded) >= _FOLDED_KEPT:
                 self._folded.clear()
-            folded = self._folded[key] = fold(self._index.field_text(i, field), keep_case=True)
+            words_of = fold(self._index.field_text(i, field), keep_case=True).split()
+            folded = self._folded[key] = " " + " ".join(words_of) + " "
         return folded
 
     def _field_weight(self, field: int, i: int) -> float:
@@ -371,6 +373,10 @@ class TermMatcher:
                 kinds[other] = kind
             allowed.append(kinds)
         scores: dict[int, float] = {}
+        # Most papers with the phrase have it as typed: a search of their text for it spares
+        # splitting the text into its words (folded texts are single-spaced, space-ended).
+        as_typed = " " + " ".join(lowered) + " "
+        started = as_typed[:-1] if last_prefix else None
         for field in sorted(fields, key=lambda f: FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
             # Rarest position first: the intersection shrinks fastest.
@@ -381,9 +387,16 @@ class TermMatcher:
                     break
             for count, i in enumerate(sorted(candidates or ())):
                 folded = self._folded_text(i, field)
-                # Smart case: the words as typed must be there with their capitals.
-                cased = folded.split() if term.case_sensitive else None
-                quality = _window_kind(term, allowed, folded.lower().split(), cased)
+                text = folded.lower()
+                if term.case_sensitive:
+                    # Smart case: the words as typed must be there with their capitals.
+                    quality = _window_kind(term, allowed, text.split(), folded.split())
+                elif as_typed in text:
+                    quality = EXACT  # no run is better than the words as typed
+                elif started is not None and started in text:
+                    quality = PREFIX  # only the words as typed would be better
+                else:
+                    quality = _window_kind(term, allowed, text.split(), None)
                 if quality is not None:
                     weight = self._field_weight(field, i) * KIND_WEIGHT[quality]
                     scores[i] = max(scores.get(i, 0.0), weight)
