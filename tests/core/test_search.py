@@ -972,6 +972,11 @@ def test_like_lists_the_paper_then_those_like_it() -> None:
         "!speech !filler",
         "attention year:2021",
         "like:1 attention",
+        "attention",
+        "sparse !speech",
+        "at",
+        "s",
+        "grap",
     ],
 )
 def test_many_papers_below_the_divider_rank_as_few_do(

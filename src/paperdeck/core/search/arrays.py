@@ -169,3 +169,29 @@ def intersect_steps(
     candidates = np.flatnonzero(passing)
     keys = candidates.tolist()
     return keys, dict(zip(keys, total[candidates].tolist(), strict=True)), columns
+
+
+def rank_tiers(
+    count: int, hits: TermHits, excluded: Iterable[int]
+) -> tuple[list[int], list[float]] | None:
+    """The papers of a term's tiers but those `excluded`: best weight first, list order
+    within a weight (a sort of one-byte keys, not of the papers' scores); None if the tiers
+    have more weights than a byte tells apart."""
+    import numpy as np
+
+    assert hits.tiers is not None
+    weights = sorted({weight for weight, _ in hits.tiers}, reverse=True)
+    if len(weights) >= 255:
+        return None
+    rank_of = {weight: at for at, weight in enumerate(weights)}
+    keys = np.full(count, 255, dtype=np.uint8)
+    # Worst weight first: a paper in several tiers keeps its best.
+    for weight, docs in sorted(hits.tiers, key=lambda item: item[0]):
+        keys[numbers(docs)] = rank_of[weight]
+    left_out = numbers(excluded)
+    if len(left_out):
+        keys[left_out] = 255
+    candidates = np.flatnonzero(keys != 255)
+    ordered = candidates[np.argsort(keys[candidates], kind="stable")]
+    by_rank = np.array(weights, dtype=np.float64)
+    return ordered.tolist(), by_rank[keys[ordered]].tolist()

@@ -104,8 +104,13 @@ class Evaluator:
                 yield
                 clock.reset()
         if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
-            ranked, scores = yield from rank_tiers_steps(positive[0][0], excluded, clock)
-            return SearchResult(query, ranked, scores, parsed.message, parsed)
+            only = positive[0][0]
+            tiered = None
+            if only.size_estimate() >= arrays.ARRAYS_FROM:
+                tiered = arrays.rank_tiers(len(index), only, excluded)
+            if tiered is None:
+                tiered = yield from rank_tiers_steps(only, excluded, clock)
+            return SearchResult(query, *tiered, parsed.message, parsed)
         lookups: list[Lookup | None]
         if sum(hits.size_estimate() for hits, _, _ in positive) >= arrays.ARRAYS_FROM:
             candidates, totals, columns = yield from arrays.intersect_steps(
