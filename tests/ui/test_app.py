@@ -272,6 +272,31 @@ def _kept_postings(cache: Path) -> int:
         return int(db.execute("SELECT count(*) FROM postings").fetchone()[0])
 
 
+async def test_a_new_query_shows_its_best_paper_and_a_same_query_keeps_the_cursor(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("end")  # the last paper: it has some of the words below
+        last = app.paper_list.paper_index
+        await pilot.press("slash")
+        # Typed faster than a search takes (pasted): only the whole query is searched.
+        app.search_box.value = "speculative decoding models"
+        await settle(app, pilot)
+        rows = list(app.paper_list.rows)
+        assert last in rows[app.paper_list.divider or 0 :]  # matched, below the divider
+        # fzf-like: the list starts at the best match, not at the paper seen before.
+        assert app.paper_list.cursor == 0
+        assert app.current_paper is app.papers[rows[0]]
+        assert "Spec" in app.papers[rows[0]].title
+        await pilot.press("enter", "down", "down")
+        chosen = app.paper_list.paper_index
+        app.search.run(app.search.query)  # the same query again (a mark, a view, more papers)
+        await settle(app, pilot)
+        assert app.paper_list.paper_index == chosen
+
+
 async def test_keys_typed_in_a_burst_land_in_the_search_field(make_app: MakeApp) -> None:
     # A paste or a fast typist: "/" and the query arrive before the reader has repainted.
     app = make_app()

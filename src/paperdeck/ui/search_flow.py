@@ -37,6 +37,8 @@ class SearchFlow:
         """The shown result's parsed query: highlighting does not parse it again."""
         self.view_terms = ""
         """Terms the triage views add to every query (`is:unread is:starred`)."""
+        self._applied = ""
+        """The query whose result the list shows."""
 
     def reset(self) -> None:
         """A new library: no index, no query."""
@@ -44,6 +46,7 @@ class SearchFlow:
         self.filtered = None
         self.query = ""
         self.parsed = None
+        self._applied = ""
 
     def build_index(self) -> Worker[None]:
         """Build the index of the shown papers in slices; searches wait for it."""
@@ -117,10 +120,15 @@ class SearchFlow:
             self.apply(query, result)
 
     def apply(self, query: str, result: SearchResult | None) -> None:
-        """Show a search's result in the list, keeping the paper under the cursor if it can."""
+        """Show a search's result in the list: a new query from its best paper, as fzf does;
+        the same query again (more papers loaded, a view, a mark) keeping the paper under the
+        cursor if it can, as does clearing the query."""
         app = self.app
         paper_list = app.paper_list
-        keep = paper_list.paper_index
+        new_query = bool(query.strip()) and query != self._applied
+        self._applied = query
+        # A paper matching some of the words may rank thousands down: not where to stay.
+        keep = None if new_query else paper_list.paper_index
         # A result never moves the note being typed to another paper.
         edited = app.note_flow.paper_being_edited()
         if edited is not None:
