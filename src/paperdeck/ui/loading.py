@@ -341,7 +341,7 @@ class _ShownWhileLoading:
         paper_list = app.paper_list
         paper_list.marked.update(self.marked)
         search = app.search
-        search.query = self.query
+        search.resume(self.query)
         if self.filtered is not None and self.query.strip():
             search.filtered, search.parsed = self.filtered, self.parsed
             paper_list.set_rows(self.rows, keep_paper=self.current)

@@ -80,6 +80,11 @@ class SearchFlow:
             index = self.index
             app.run_worker(lambda: _save(index), thread=True, group="index-save")
 
+    def resume(self, query: str) -> None:
+        """A query put back (a reopened session, a list done loading): its result keeps the
+        paper under the cursor, as the user left it."""
+        self.query = self._applied = query
+
     def query_changed(self, query: str) -> None:
         self.query = query
         self.run(query)

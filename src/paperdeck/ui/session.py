@@ -69,7 +69,7 @@ class SessionFlow:
         if cursor is not None:
             app.paper_list.move_cursor(cursor)
         if session.query:
-            app.search.query = session.query
+            app.search.resume(session.query)
             app.search_box.value = session.query
         if session.query or app.triage.views:
             app.search.run(app.search.query)
