@@ -23,15 +23,37 @@ import json, resource, sys, time
 from pathlib import Path
 from paperdeck.core.library import load_library, load_paper
 path, what = Path(sys.argv[1]), sys.argv[2]
+QUERIES = ("graph neural networks", "reinforcment lerning", "diffusion models", '"policy gradient"')
+extra = {}
 started = time.perf_counter()
 if what == "paper":
     paper, _ = load_paper([path], "777777")
     count = 1
+elif what == "index":
+    from paperdeck.core.search.index import SearchIndex
+    library = load_library([path])
+    started = time.perf_counter()
+    count = len(SearchIndex(library.papers, library.index_key()))
+elif what == "queries":
+    from paperdeck.core.search.index import SearchIndex
+    library = load_library([path], abstracts=False)
+    index = SearchIndex(library.papers, library.index_key())
+    count = len(library.papers)
+    seconds = time.perf_counter() - started
+    times = []
+    for query in QUERIES:
+        for end in range(3, len(query) + 1):
+            began = time.perf_counter()
+            index.search(query[:end])
+            times.append(time.perf_counter() - began)
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))]
+    extra = {"reopen": seconds, "p50": times[len(times) // 2], "p95": p95}
 else:
     count = len(load_library([path], abstracts=what != "listing").papers)
 seconds = time.perf_counter() - started
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({"seconds": seconds, "peak_mib": peak, "count": count}))
+print(json.dumps({"seconds": seconds, "peak_mib": peak, "count": count, **extra}))
 """
 
 
@@ -93,4 +115,40 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
             found = _measure(listing, what, cache)
             out.append((f"1M: {label}", found["seconds"], "s", size))
             out.append((f"1M: {label}, peak memory", found["peak_mib"], "MiB", size))
+        # The search index: built once and kept, then reopened (papers without abstracts and
+        # the kept index) and searched as typed, each in a process of its own.
+        found = _measure(listing, "index", cache)
+        out.append(("1M: search index build + keep (list stored)", found["seconds"], "s", size))
+        out.append(("1M: search index build + keep, peak memory", found["peak_mib"], "MiB", size))
+        found = _measure(listing, "queries", cache)
+        out.append(
+            (
+                "1M: reopen to a searchable list (no abstracts + kept index)",
+                found["reopen"],
+                "s",
+                size,
+            )
+        )
+        out.append(
+            ("1M: search keystroke p50 (opened from the store)", 1000 * found["p50"], "ms", size)
+        )
+        out.append(
+            ("1M: search keystroke p95 (opened from the store)", 1000 * found["p95"], "ms", size)
+        )
+        out.append(("1M: reopen + typed queries, peak memory", found["peak_mib"], "MiB", size))
+        started = time.perf_counter()
+        command = [
+            sys.executable,
+            "-m",
+            "paperdeck",
+            "search",
+            "graph neural networks",
+            str(listing),
+        ]
+        subprocess.run(
+            command, capture_output=True, env={**os.environ, "PAPERDECK_CACHE": cache}, check=True
+        )
+        out.append(
+            ("1M: `paperdeck search` whole process", time.perf_counter() - started, "s", size)
+        )
     return out
