@@ -152,6 +152,10 @@ def test_stored_papers_are_the_papers_the_list_loads(cache: Path, listing: Path)
         assert _fields([papers[-1]]) == _fields([whole[-1]])
         assert _fields(papers[3:9:2]) == _fields(whole[3:9:2])
         assert papers.ids() == [paper.id for paper in whole]
+        for at, paper in enumerate(whole):
+            assert papers.text(at, "titles") == paper.title
+            assert papers.text(at, "methods") == (paper.method or "")
+            assert papers.text(at, "authors") == ", ".join(paper.authors)
         assert papers.derived_flags() == bytes(paper.title_derived for paper in whole)
         with pytest.raises(IndexError):
             papers[len(whole)]
@@ -292,3 +296,22 @@ def test_a_lists_warning_is_told_once_when_its_index_is_built_from_the_store(
         status, out, err = _search(capsys, "learning", str(path))
         assert status == 0 and out
         assert err.count("skipped") == 1 and len(err.splitlines()) == 1, err
+
+
+def test_stored_fields_read_alone_equal_the_papers_fields(cache: Path, tmp_path: Path) -> None:
+    path = tmp_path / "titled.jsonl"
+    path.write_text((DATA / "icml_sample.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    load_library([path])
+    whole = load_library([path], abstracts=False).papers
+    assert any(paper.authors for paper in whole)
+    store = ListStore.open([])
+    assert store is not None
+    try:
+        stored = open_stored(store, path, None, use_sidecar=True)
+        assert stored is not None
+        for at, paper in enumerate(whole):
+            assert stored.papers.text(at, "titles") == paper.title
+            assert stored.papers.text(at, "methods") == (paper.method or "")
+            assert stored.papers.text(at, "authors") == ", ".join(paper.authors)
+    finally:
+        store.close()

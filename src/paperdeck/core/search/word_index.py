@@ -20,6 +20,7 @@ from paperdeck.core.store.stored_papers import StoredPapers
 
 FIELDS = ("title", "method", "authors", "abstract")
 TITLE, METHOD, AUTHORS, ABSTRACT = range(4)
+_STORED_COLUMNS = {TITLE: "titles", METHOD: "methods", AUTHORS: "authors"}
 MAX_CHAR = "\U0010ffff"
 _DERIVED = attrgetter("title_derived")
 _COMMON_SHORT = 10
@@ -117,14 +118,17 @@ class WordIndex:
 
     def field_text(self, i: int, field: int) -> str:
         """The raw text of one field of paper `i` (the authors joined by ", ")."""
+        if field == ABSTRACT:
+            return self.abstracts.text(i)
+        if isinstance(self.papers, StoredPapers):
+            # Read from the one column of the paper's chunk, without making the paper.
+            return self.papers.text(i, _STORED_COLUMNS[field])
         paper = self.papers[i]
         if field == TITLE:
             return paper.title
         if field == METHOD:
             return paper.method or ""
-        if field == AUTHORS:
-            return ", ".join(paper.authors)
-        return self.abstracts.text(i)
+        return ", ".join(paper.authors)
 
     def word_starts_steps(
         self, field: int, prefix: str, clock: Clock

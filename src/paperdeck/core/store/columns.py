@@ -80,7 +80,7 @@ def decode_head(
 
 def decode_ids(chunk: Chunk, key: str, number: int) -> list[str]:
     """The paper ids of a stored chunk, checked like `decode` checks them."""
-    _check_head(chunk, key, number)
+    check_head(chunk, key, number)
     return _ids(chunk.head[0], chunk.count)
 
 
@@ -101,7 +101,8 @@ def decode_titles(data: bytes, count: int) -> list[str]:
     return _split(data, count, line=True)
 
 
-def _check_head(chunk: Chunk, key: str, number: int) -> None:
+def check_head(chunk: Chunk, key: str, number: int) -> None:
+    """Damaged unless a chunk's count, columns and head checksum hold."""
     if not 0 < chunk.count <= CHUNK_PAPERS or len(chunk.head) != len(HEAD_COLUMNS):
         raise Damaged("a chunk's count or columns")
     if _checksum(key, number, chunk.count, chunk.head) != chunk.head_sum:
@@ -143,7 +144,7 @@ def decode_columns(
     """What `decode` checks and makes its papers of: per Paper field, its values in order
     (`paper_at` makes one paper of them)."""
     count = chunk.count
-    _check_head(chunk, key, number)
+    check_head(chunk, key, number)
     if with_abstracts:
         if _checksum(key, number, count, (chunk.abstracts,)) != chunk.abstracts_sum:
             raise Damaged("a chunk's checksum")
@@ -176,6 +177,13 @@ def decode_columns(
         "meta_source": [sys.intern(source) for source in values["sources"]],
     }
     return columns
+
+
+def decode_column(chunk: Chunk, name: str) -> list[str]:
+    """One head column of a chunk `check_head` passed, its values cleaned as `decode_columns`
+    cleans them (the authors of a paper still joined by AUTHOR_SEPARATOR)."""
+    data = chunk.head[HEAD_COLUMNS.index(name)]
+    return _split(data, chunk.count, line=name in _LINE_COLUMNS, authors=name == "authors")
 
 
 def paper_at(columns: dict[str, Any], at: int) -> Paper:

@@ -25,8 +25,8 @@ from paperdeck.core.store.columns import (
     HEAD_COLUMNS,
     Chunk,
     Damaged,
+    check_head,
     decode,
-    decode_columns,
     decode_flags,
     decode_ids,
     decode_titles,
@@ -290,9 +290,9 @@ class ListStore:
             self.drop(key)
             raise
 
-    def chunk_columns(self, key: str, number: int, list_name: str) -> dict[str, Any]:
-        """One stored chunk's papers, abstracts left out, as `columns.decode_columns` gives
-        them (`columns.paper_at` makes each paper); Damaged drops the list."""
+    def chunk_head(self, key: str, number: int) -> Chunk:
+        """One stored chunk without its abstracts, its checksum checked (`columns` decodes
+        it); Damaged drops the list."""
         row = self._query_one(
             f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum "
             "FROM chunks WHERE key = ? AND number = ?",
@@ -303,11 +303,11 @@ class ListStore:
             if row is None:
                 raise Damaged("a missing chunk")
             chunk = _chunk_of(row, number)
-            first = number * CHUNK_PAPERS + 1
-            return decode_columns(chunk, key, number, first, list_name, with_abstracts=False)
+            check_head(chunk, key, number)
         except Damaged:
             self.drop(key)
             raise
+        return chunk
 
     def abstracts(self, key: str, number: int) -> list[str]:
         """The abstracts of one stored chunk; Damaged drops the list."""

@@ -11,7 +11,15 @@ from typing import Any, overload
 
 from paperdeck.core.formats import check_list_file
 from paperdeck.core.model import Paper
-from paperdeck.core.store.columns import CHUNK_PAPERS, paper_at
+from paperdeck.core.store.columns import (
+    AUTHOR_SEPARATOR,
+    CHUNK_PAPERS,
+    Chunk,
+    Damaged,
+    decode_column,
+    decode_columns,
+    paper_at,
+)
 from paperdeck.core.store.database import PATH_MARK, ListStore
 from paperdeck.core.store.key import list_key
 from paperdeck.core.text.sanitize import clean_line
@@ -31,6 +39,8 @@ class StoredPapers(Sequence[Paper]):
         self._list_name = list_name
         self._chunks: dict[int, dict[str, Any]] = {}
         self._papers: dict[int, Paper] = {}
+        self._heads: dict[int, Chunk] = {}
+        self._columns: dict[tuple[int, str], list[str]] = {}
         self._ids_and_flags: tuple[list[str], bytes] | None = None
 
     def __len__(self) -> int:
@@ -52,12 +62,39 @@ class StoredPapers(Sequence[Paper]):
             number, local = divmod(at, CHUNK_PAPERS)
             columns = self._chunks.get(number)
             if columns is None:
-                columns = self._chunks[number] = self.store.chunk_columns(
-                    self.key, number, self._list_name
-                )
+                first = number * CHUNK_PAPERS + 1
+                try:
+                    columns = self._chunks[number] = decode_columns(
+                        self._head(number),
+                        self.key,
+                        number,
+                        first,
+                        self._list_name,
+                        with_abstracts=False,
+                    )
+                except Damaged:
+                    self.store.drop(self.key)
+                    raise
             # Ranking looks at a few papers in each of many chunks: only those are made.
             paper = self._papers[at] = paper_at(columns, local)
         return paper
+
+    def text(self, at: int, column: str) -> str:
+        """Paper `at`'s title ("titles"), method ("methods", "" when none) or authors
+        ("authors", joined by ", "), read from that column of its chunk alone: ranking
+        reads these of many papers and needs nothing else of them."""
+        number, local = divmod(at, CHUNK_PAPERS)
+        values = self._columns.get((number, column))
+        if values is None:
+            values = self._columns[number, column] = decode_column(self._head(number), column)
+        value = values[local]
+        return ", ".join(value.split(AUTHOR_SEPARATOR)) if column == "authors" else value
+
+    def _head(self, number: int) -> Chunk:
+        head = self._heads.get(number)
+        if head is None:
+            head = self._heads[number] = self.store.chunk_head(self.key, number)
+        return head
 
     def __iter__(self) -> Iterator[Paper]:
         for at in range(self._count):
