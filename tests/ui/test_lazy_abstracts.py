@@ -23,6 +23,7 @@ def lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Library, Lib
     text = bundled_list().read_text(encoding="utf-8")
     abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
     papers = [f"{abstracts[i % len(abstracts)]} (Variant {i}.)" for i in range(300)]
+    papers[137] += " Its appendix measures marmalade viscosity."  # words of no other paper
     path = tmp_path / "long.txt"
     path.write_text("A long list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
     whole = load_library([path])
@@ -87,3 +88,88 @@ async def test_read_and_notes_keep_the_abstracts_excerpt(
         assert all(entries[p.id].excerpt == excerpt_of(p) for p in whole.papers)
     reads = light.abstract_reader().reads
     assert reads <= 4  # two chunks, each read once for the bulk star (and the pane's)
+
+
+def only_in_one_abstract(library: Library) -> tuple[int, str]:
+    """A paper and a word of its abstract in no other abstract and in no title."""
+    import re
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"[a-z]{7,}", text.lower()))
+
+    counts: dict[str, int] = {}
+    for paper in library.papers:
+        for word in words(paper.abstract):
+            counts[word] = counts.get(word, 0) + 1
+    in_titles = set().union(*(words(f"{p.title} {p.method or ''}") for p in library.papers))
+    for at, paper in enumerate(library.papers):
+        for word in sorted(words(paper.abstract)):
+            if counts[word] == 1 and word not in in_titles:
+                return at, word
+    raise AssertionError("no word of one abstract alone")
+
+
+@pytest.mark.parametrize("index_kept", [True, False], ids=["index-kept", "index-built"])
+async def test_a_reopened_list_searches_and_shows_words_only_in_abstracts(
+    lists: tuple[Library, Library], tmp_path: Path, index_kept: bool
+) -> None:
+    from paperdeck.core.search.index import SearchIndex
+    from paperdeck.ui.loading import BackgroundLoad
+
+    whole, light = lists
+    path = light.lists[0].path
+    if index_kept:
+        SearchIndex(whole.papers, whole.index_key())  # kept in the list store, as a reader does
+    target, word = only_in_one_abstract(whole)
+    assert target == 137
+    # Loaded as the `paperdeck` command loads the reader's lists.
+    pending = BackgroundLoad(lambda: load_library([path], abstracts=False))
+    store = NotesStore(tmp_path / "notes.json")
+    app = PaperdeckApp(None, store, loader=pending, settings_file=tmp_path / "settings.json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(200):
+            if not app.loading.loading and app.search.index is not None:
+                break
+            await pilot.pause(0.05)
+        await settle(app, pilot)
+        assert not app.library.abstracts_loaded
+        assert all(paper.abstract == "" for paper in app.papers)
+        await pilot.press("slash", *word)
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.search.filtered is not None:
+                break
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.paper_list.rows[0] == target
+        header = str(app.query_one("#header").render())
+        assert " / 300 shown" in header
+        row = app.paper_list.render_line(0).text
+        assert whole.papers[target].title[:30] in row
+        assert app.paper_list.paper_index == target
+        # The detail pane shows that paper's abstract, the word in it.
+        assert shown_abstract_start(whole.papers[target].abstract) in pane_text(app)
+        assert word in pane_text(app).lower()
+
+
+def test_the_paperdeck_command_opens_the_reader_without_abstracts(
+    lists: tuple[Library, Library], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from collections.abc import Callable
+
+    from paperdeck.cli.main import main
+
+    _whole, light = lists
+    loads: list[Callable[[], Library]] = []
+
+    def run_app(library: Callable[[], Library], **options: object) -> int:
+        loads.append(library)
+        return 0
+
+    monkeypatch.setattr("paperdeck.ui.launch.run_app", run_app)
+    assert main([str(light.lists[0].path)]) == 0
+    [load] = loads
+    opened = load()
+    assert not opened.abstracts_loaded
+    assert opened.with_abstract(opened.papers[1]).abstract

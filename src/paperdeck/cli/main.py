@@ -104,7 +104,10 @@ def run_reader(args: argparse.Namespace) -> int:
     from paperdeck.ui.launch import run_app
 
     def load() -> Library:
-        return load_library(paths, fmt=args.format, meta=args.meta, use_sidecar=not args.no_meta)
+        # A stored list opens without its abstracts: the reader reads the few it shows.
+        return load_library(
+            paths, fmt=args.format, meta=args.meta, use_sidecar=not args.no_meta, abstracts=False
+        )
 
     label = ", ".join(path.name for path in paths)
     return run_app(load, notes_option=args.notes, loading_label=label)

@@ -242,7 +242,7 @@ class LoadingFlow:
         from paperdeck.core.library import load_library
 
         try:
-            library = load_library([path])
+            library = load_library([path], abstracts=False)
         except PaperdeckError as error:
             self.app.call_from_thread(
                 self.app.notify, one_line(str(error)), severity="error", markup=False

@@ -58,8 +58,11 @@ class SearchFlow:
         app = self.app
         papers = app.papers
         # A list still loading is indexed as far as it goes: only the whole list's is kept.
-        key = None if app.loading.loading else app.library.index_key()
-        steps = SearchIndex.build_steps(papers, key)
+        library = app.library
+        key = None if app.loading.loading else library.index_key()
+        # Papers opened without their abstracts: a build (no index kept yet) reads them all.
+        full = None if library.abstracts_loaded else lambda: library.with_abstracts(papers)
+        steps = SearchIndex.build_steps(papers, key, full)
         while True:
             try:
                 progress = next(steps)
