@@ -67,29 +67,37 @@ class AbstractReader:
     def fill_many(self, papers: Sequence[Paper]) -> list[Paper]:
         """`fill` of each paper, in order; each stored chunk is read once for them all."""
         out = list(papers)
-        wanted = [
-            (place, at)
-            for at, paper in enumerate(out)
-            if not paper.abstract and (place := self._place(paper)) is not None
-        ]
-        if not wanted:
+        chunks: dict[tuple[int, int], list[int]] = {}
+        """(list, chunk number) -> where its papers are in `out`."""
+        for at, paper in enumerate(out):
+            if not paper.abstract and (place := self._place(paper)) is not None:
+                part, local = place
+                chunks.setdefault((part, local // CHUNK_PAPERS), []).append(at)
+        if not chunks:
             return out
-        wanted.sort()
+        # A few papers (the detail pane's) are kept, to be handed out again as the same object.
+        keep = len(out) <= KEPT_PAPERS
         with self._lock:
             store: ListStore | None = None
             try:
-                for (_part, _local), at in wanted:
-                    paper = out[at]
-                    filled = self._filled.get(paper)
-                    if filled is None:
-                        abstract, store = self._abstract_of(paper, store)
-                        if not abstract:
+                for (part, number), places in sorted(chunks.items()):
+                    read, store = self._chunk(self._parts[part], number, store)
+                    for at in places:
+                        paper = out[at]
+                        filled = self._filled.get(paper)
+                        if filled is not None:
+                            self._filled.move_to_end(paper)
+                            out[at] = filled
                             continue
-                        filled = paper.with_changes(abstract=abstract)
-                        self._keep_filled(paper, filled)
-                    else:
-                        self._filled.move_to_end(paper)
-                    out[at] = filled
+                        local = (paper.position - 1) % CHUNK_PAPERS
+                        if read is not None and local < len(read[0]) and read[0][local] == paper.id:
+                            abstract = read[1][local]
+                        else:  # another list of the same name, or the store failed
+                            abstract, store = self._abstract_of(paper, store)
+                        if abstract:
+                            out[at] = paper.with_changes(abstract=abstract)
+                            if keep:
+                                self._keep_filled(paper, out[at])
             finally:
                 if store is not None:
                     store.close()
@@ -137,31 +145,36 @@ class AbstractReader:
         self, part: ListPart, local: int, store: ListStore | None
     ) -> tuple[tuple[str, str] | None, ListStore | None]:
         """The id and abstract at `local` in a stored list (None: the store cannot say)."""
+        read, store = self._chunk(part, local // CHUNK_PAPERS, store)
+        at = local % CHUNK_PAPERS
+        if read is None or at >= len(read[0]):
+            return None, store
+        return (read[0][at], read[1][at]), store
+
+    def _chunk(
+        self, part: ListPart, number: int, store: ListStore | None
+    ) -> tuple[tuple[list[str], list[str]] | None, ListStore | None]:
+        """The ids and abstracts of one stored chunk (None: the store cannot say), and the store
+        to go on with (opened here when needed)."""
         if part.key is None:
             return None, store
-        number = local // CHUNK_PAPERS
-        chunk = self._chunks.get((part.key, number))
-        if chunk is None:
-            if store is None:
-                store = ListStore.open([])
-                if store is None:
-                    return None, None
-            try:
-                papers = store.chunk(part.key, number, part.name)
-            except (Damaged, StoreUnavailable):
-                return None, store
-            self.reads += 1
-            chunk = ([p.id for p in papers], [p.abstract for p in papers])
-            self._chunks[(part.key, number)] = chunk
-            while len(self._chunks) > KEPT_CHUNKS:
-                self._chunks.popitem(last=False)
-        else:
+        read = self._chunks.get((part.key, number))
+        if read is not None:
             self._chunks.move_to_end((part.key, number))
-        ids, abstracts = chunk
-        at = local % CHUNK_PAPERS
-        if at >= len(ids):
+            return read, store
+        if store is None:
+            store = ListStore.open([])
+            if store is None:
+                return None, None
+        try:
+            read = store.abstracts(part.key, number)
+        except (Damaged, StoreUnavailable):
             return None, store
-        return (ids[at], abstracts[at]), store
+        self.reads += 1
+        self._chunks[(part.key, number)] = read
+        while len(self._chunks) > KEPT_CHUNKS:
+            self._chunks.popitem(last=False)
+        return read, store
 
     def _read_file(self, part: ListPart) -> dict[str, str]:
         """Each id's abstract, from the list file as it is now ({} when it cannot be read)."""

@@ -84,6 +84,15 @@ def decode_ids(chunk: Chunk, key: str, number: int) -> list[str]:
     return _ids(chunk.head[0], chunk.count)
 
 
+def decode_abstracts(chunk: Chunk, key: str, number: int) -> tuple[list[str], list[str]]:
+    """The ids and abstracts of a stored chunk, checked like `decode` checks them, without
+    making its papers (a third of the time)."""
+    ids = decode_ids(chunk, key, number)
+    if _checksum(key, number, chunk.count, (chunk.abstracts,)) != chunk.abstracts_sum:
+        raise Damaged("a chunk's checksum")
+    return ids, _split(chunk.abstracts, chunk.count, line=False)
+
+
 def decode_flags(data: bytes, count: int) -> bytes:
     """Per paper of a chunk whose head `decode_ids` checked, 1 when its title was derived."""
     # Each flag is one byte, "0" or "1", and NULs stand between them.

@@ -27,6 +27,7 @@ from paperdeck.core.store.columns import (
     Damaged,
     check_head,
     decode,
+    decode_abstracts,
     decode_flags,
     decode_ids,
     decode_titles,
@@ -309,9 +310,22 @@ class ListStore:
             raise
         return chunk
 
-    def abstracts(self, key: str, number: int) -> list[str]:
-        """The abstracts of one stored chunk; Damaged drops the list."""
-        return [paper.abstract for paper in self.chunk(key, number, "")]
+    def abstracts(self, key: str, number: int) -> tuple[list[str], list[str]]:
+        """The ids and abstracts of one stored chunk, its papers not made; Damaged drops the
+        list."""
+        row = self._query_one(
+            f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum, abstracts "
+            "FROM chunks WHERE key = ? AND number = ?",
+            key,
+            number,
+        )
+        try:
+            if row is None:
+                raise Damaged("a missing chunk")
+            return decode_abstracts(_chunk_of(row, number), key, number)
+        except Damaged:
+            self.drop(key)
+            raise
 
     # ------------------------------------------------------------------------ writing
 
