@@ -37,6 +37,31 @@ def numbers(docs: Iterable[int]) -> NDArray[np.int64] | NDArray[np.uint32]:
     return np.fromiter(docs, dtype=np.int64)
 
 
+def by_weight(
+    tiers: Sequence[tuple[float, Sequence[int]]],
+) -> list[tuple[float, NDArray[np.int64] | NDArray[np.uint32]]]:
+    """Tiers' papers by weight, lowest first: one array per weight (a word start's tiers are
+    one per word and field, thousands for `gen`; each numpy call costs ~1 µs)."""
+    import numpy as np
+
+    grouped: dict[float, list[Sequence[int]]] = {}
+    for weight, docs in tiers:
+        grouped.setdefault(weight, []).append(docs)
+    merged: list[tuple[float, NDArray[np.int64] | NDArray[np.uint32]]] = []
+    for weight in sorted(grouped):
+        parts = grouped[weight]
+        if all(
+            isinstance(docs, array) and docs.typecode == "I" and docs.itemsize == 4
+            for docs in parts
+        ):
+            # The arrays' bytes joined (a bytes-like join, in C) are read as one array.
+            joined = b"".join(parts)  # type: ignore[arg-type]
+            merged.append((weight, np.frombuffer(joined, dtype=np.uint32)))
+        else:
+            merged.append((weight, np.concatenate([numbers(docs) for docs in parts])))
+    return merged
+
+
 def column(hits: TermHits, count: int) -> NDArray[np.float32]:
     """Per paper, the term's score (0 where it does not match), made once per term."""
     import numpy as np
@@ -47,8 +72,8 @@ def column(hits: TermHits, count: int) -> NDArray[np.float32]:
     scores = np.zeros(count, dtype=np.float32)
     if hits.tiers is not None:
         # Lowest weight first: a paper in several tiers keeps its best.
-        for weight, docs in sorted(hits.tiers, key=lambda item: item[0]):
-            scores[numbers(docs)] = weight
+        for weight, docs in by_weight(hits.tiers):
+            scores[docs] = weight
     else:
         found = hits.scores
         scores[numbers(found.keys())] = np.fromiter(found.values(), dtype=np.float32)
@@ -62,8 +87,8 @@ def members(hits: TermHits, count: int) -> NDArray[np.bool_]:
 
     passing = np.zeros(count, dtype=np.bool_)
     if hits.tiers is not None:
-        for _, docs in hits.tiers:
-            passing[numbers(docs)] = True
+        for _, docs in by_weight(hits.tiers):
+            passing[docs] = True
     else:
         passing[numbers(hits.scores.keys())] = True
     return passing
@@ -186,8 +211,8 @@ def rank_tiers(
     rank_of = {weight: at for at, weight in enumerate(weights)}
     keys = np.full(count, 255, dtype=np.uint8)
     # Worst weight first: a paper in several tiers keeps its best.
-    for weight, docs in sorted(hits.tiers, key=lambda item: item[0]):
-        keys[numbers(docs)] = rank_of[weight]
+    for weight, docs in by_weight(hits.tiers):
+        keys[docs] = rank_of[weight]
     left_out = numbers(excluded)
     if len(left_out):
         keys[left_out] = 255
