@@ -182,6 +182,68 @@ async def test_matches_stand_out_in_every_theme(make_app: MakeApp) -> None:
                         assert contrast(background, row_background) >= 3, where
 
 
+def visible_on_row(segment: Segment, row: Segment, dark: bool) -> bool:
+    """Whether a segment's colours stand out from its row and its text reads on them."""
+    assert segment.style is not None and row.style is not None
+    row_background = solid(row.style.bgcolor, Color(0, 0, 0) if dark else Color(255, 255, 255))
+    background = solid(segment.style.bgcolor, row_background)
+    color = solid(segment.style.color, Color(255, 255, 255) if dark else Color(0, 0, 0))
+    return contrast(background, row_background) >= 3 and contrast(color, background) >= 3
+
+
+async def test_author_matches_are_highlighted_on_the_quiet_line(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        for theme in ("textual-dark", "textual-light"):
+            app.theme = theme
+            await pilot.pause()
+            dark = app.current_theme.dark
+            # A plain word that is a surname: the author on the row's quiet line is a match.
+            await search(app, pilot, "janzing")
+            await pilot.press("escape")
+            quiet = [s for s in row_segments(app, 0)[-20:] if s.text.strip()]
+            row = row_segments(app, 0)[0]
+            text = "".join(s.text for s in quiet)
+            assert "Anahita Haghighat, Dominik Janzing" in text
+            matched = [s for s in quiet if visible_on_row(s, row, dark)]
+            assert [s.text for s in matched] == ["Janzing"], theme
+            # A field filter: each matching author stands out, the others do not.
+            await pilot.press("slash")
+            app.search_box.value = "author:zhang"
+            await settle(app, pilot)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            rows = app.paper_list.rows
+            lei = next(r for r, i in enumerate(rows) if app.papers[i].authors[:1] == ("Ke Lei",))
+            assert app.paper_list.cursor != lei  # a row as plain rows look
+            segments = row_segments(app, lei)
+            lines = app.paper_list.row_text(lei).splitlines()
+            assert "Ke Lei, Yu Zhang, Changhao Pan +4" in lines[-1]
+            quiet_start = sum(len(line) for line in lines[:-1])
+            at, quiet_segments = 0, []
+            for segment in segments:
+                if at >= quiet_start:
+                    quiet_segments.append(segment)
+                at += len(segment.text)
+            matched = [s.text for s in quiet_segments if visible_on_row(s, segments[0], dark)]
+            assert matched == ["Zhang"], (theme, matched)
+            # An author hidden behind "+N" who matches takes the last place shown.
+            app.search_box.value = "author:cevher"
+            await settle(app, pilot)
+            quiet_line = app.paper_list.row_text(0).splitlines()[-1]
+            assert "Luca Viano, Till Freihaut … Volkan Cevher +3" in quiet_line
+            cevher = [s for s in row_segments(app, 0) if s.text == "Cevher"]
+            assert cevher and visible_on_row(cevher[0], row_segments(app, 0)[0], dark)
+            # The detail pane's authors line highlights them too.
+            detail = app.detail
+            names = [s for strip in detail._strips for s in strip if "Cevher" in s.text]
+            assert [s.text for s in names] == ["Cevher"]
+            assert names[0].style is not None and names[0].style.bgcolor is not None
+            app.search_box.value = ""
+            await settle(app, pilot)
+
+
 # --- widths and heights ---------------------------------------------------------------------
 
 

@@ -154,7 +154,9 @@ class SearchFlow:
             rows = result.indices
             self.filtered = len(rows)
             self.parsed = result.parsed
-            paper_list.set_highlighter(query, highlighter(result.parsed))
+            paper_list.set_highlighter(
+                query, highlighter(result.parsed), highlighter(result.parsed, "authors")
+            )
             self.set_status(result.message or "")
         divider = result.matched_all if result is not None and query.strip() else None
         if views:

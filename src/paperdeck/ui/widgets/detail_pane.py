@@ -97,8 +97,8 @@ class DetailPane(ScrollView, can_focus=True):
     ) -> None:
         """Show a paper (None: an empty pane), its matches for `query` highlighted.
 
-        `highlight(field)` gives the highlighter of one field ("title", "abstract"): each field
-        shows only the query terms that search in it.
+        `highlight(field)` gives the highlighter of one field ("title", "authors", "abstract"):
+        each field shows only the query terms that search in it.
         """
         same_paper = paper is self.paper
         self.paper = paper
@@ -132,7 +132,7 @@ class DetailPane(ScrollView, can_focus=True):
             Content("\n\n").join(
                 [
                     title,
-                    self._meta(paper, corrections),
+                    self._meta(paper, corrections, fields("authors") if fields else None),
                     self._abstract(paper, fields("abstract") if fields else None, raw),
                 ]
             ),
@@ -202,20 +202,29 @@ class DetailPane(ScrollView, can_focus=True):
             return self._strips[row].crop_extend(0, width, self.rich_style)
         return Strip.blank(width, self.rich_style)
 
-    def _meta(self, paper: Paper, corrections: Mapping[str, Any]) -> Content:
+    def _meta(
+        self, paper: Paper, corrections: Mapping[str, Any], author_spans: Highlighter | None
+    ) -> Content:
         lines: list[Content] = []
 
-        def field(label: str, value: str, style: str = "") -> None:
-            lines.append(
-                Content.assemble((f"{label:<9}", LABEL_STYLE), plain(one_line(value), style))
+        def field(
+            label: str, value: str, style: str = "", spans: Highlighter | None = None
+        ) -> None:
+            text = one_line(value)
+            shown = (
+                with_spans(text, spans(text), MATCH_STYLE, style) if spans else plain(text, style)
             )
+            lines.append(Content.assemble((f"{label:<9}", LABEL_STYLE), shown))
 
         if paper.method:
             field("Method", paper.method, "bold $text-accent")
         authors = corrections.get("authors") or paper.authors
         if isinstance(authors, str):
             authors = [authors]
-        field("Authors", ", ".join(str(a) for a in authors) if authors else "unknown", "")
+        if authors:
+            field("Authors", ", ".join(one_line(str(a)) for a in authors), spans=author_spans)
+        else:
+            field("Authors", "unknown")
         venue = paper.venue_line
         if venue:
             field("Venue", venue)

@@ -134,6 +134,7 @@ class PaperList(ScrollView, can_focus=True):
         self._heights: tuple[tuple[int, int], bytes] | None = None
         self._query = ""
         self._highlight: Highlighter = no_highlight
+        self._highlight_authors: Highlighter = no_highlight
         self._cache: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize=256)
         self._style_cache: dict[tuple[bool, bool], dict[str, RichStyle]] = {}
         self._last_posted: int | None = -1
@@ -181,10 +182,14 @@ class PaperList(ScrollView, can_focus=True):
         self._measure()
         self.refresh()
 
-    def set_highlighter(self, query: str, highlight: Highlighter) -> None:
-        """Highlight what `highlight` finds in each title (`query` identifies it for the cache)."""
+    def set_highlighter(
+        self, query: str, highlight: Highlighter, authors: Highlighter = no_highlight
+    ) -> None:
+        """Highlight what `highlight` finds in each title, and `authors` in the authors shown
+        (`query` identifies them for the cache)."""
         self._query = query
         self._highlight = highlight
+        self._highlight_authors = authors
         self.refresh()
 
     def set_row_layout(self, layout: RowLayout) -> None:
@@ -411,7 +416,12 @@ class PaperList(ScrollView, can_focus=True):
         strips = self._cache.get(key)
         if strips is None:
             facts = RowFacts(
-                annotation, index in self.marked, is_cursor, self._highlight, index + 1
+                annotation,
+                index in self.marked,
+                is_cursor,
+                self._highlight,
+                index + 1,
+                self._highlight_authors,
             )
             strips = render_row(
                 paper,

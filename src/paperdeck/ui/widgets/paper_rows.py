@@ -47,6 +47,9 @@ class RowFacts:
     highlight: Highlighter
     number: int
     """The paper's place in the open list (1-based), shown at the quiet line's end."""
+    highlight_authors: Highlighter = no_highlight
+    """Finds the matches in the authors' names joined by ", " (the title's `highlight` finds
+    those in the title: a query's fields differ)."""
 
 
 def title_text(paper: Paper) -> str:
@@ -175,6 +178,51 @@ def wrap_point(title: str, room: int) -> tuple[int, int]:
     return len(title), len(title)
 
 
+def _shown_authors(paper: Paper, highlight: Highlighter) -> tuple[str, list[tuple[int, int]]]:
+    """The authors as the quiet line shows them ("A, B, C +4"), and the matches in that text.
+
+    When only an author past the first few matches, that author takes the last place ("A, B …
+    M +4"): a search by author then shows why the paper is in the results.
+    """
+    authors = paper.authors
+    more = len(authors) - AUTHORS_SHOWN
+    suffix = f" +{more}" if more > 0 else ""
+    shown = ", ".join(one_line(name) for name in authors[:AUTHORS_SHOWN])
+    spans = list(highlight(shown))
+    if spans or more <= 0 or highlight is no_highlight:
+        return shown + suffix, spans
+    for hidden in authors[AUTHORS_SHOWN:]:
+        name = one_line(hidden)
+        found = highlight(name)
+        if found:
+            head = ", ".join(one_line(n) for n in authors[: AUTHORS_SHOWN - 1]) + " … "
+            spans = [(start + len(head), end + len(head)) for start, end in found]
+            return head + name + suffix, spans
+    return shown + suffix, spans
+
+
+def _spans_segments(
+    text: str, spans: Sequence[tuple[int, int]], style: RichStyle, match: RichStyle, room: int
+) -> list[Segment]:
+    """`text` in `style` with `match` over its spans, cut with … to `room` cells."""
+    cut = ""
+    if cell_len(text) > room:
+        text, cut = set_cell_size(text, max(0, room - 1)), "…"
+    segments: list[Segment] = []
+    at = 0
+    for start, end in spans:
+        start, end = max(at, start), min(len(text), end)
+        if end <= start:
+            continue
+        if start > at:
+            segments.append(Segment(text[at:start], style))
+        segments.append(Segment(text[start:end], match))
+        at = end
+    if at < len(text) or cut:
+        segments.append(Segment(text[at:] + cut, style))
+    return segments
+
+
 def _meta_line(paper: Paper, facts: RowFacts, styles: Styles, room: int) -> list[Segment]:
     """authors · venue year · tags · icons, the authors cut first when the room is short."""
     annotation = facts.annotation
@@ -185,11 +233,6 @@ def _meta_line(paper: Paper, facts: RowFacts, styles: Styles, room: int) -> list
         if annotation is not None and annotation.tags
         else ""
     )
-    authors = ""
-    if paper.authors:
-        names = [one_line(name) for name in paper.authors[:AUTHORS_SHOWN]]
-        more = len(paper.authors) - AUTHORS_SHOWN
-        authors = ", ".join(names) + (f" +{more}" if more > 0 else "")
     tail: list[tuple[str, RichStyle]] = []
     if venue:
         tail.append((venue, styles["venue"]))
@@ -200,19 +243,18 @@ def _meta_line(paper: Paper, facts: RowFacts, styles: Styles, room: int) -> list
     fixed += len(SEPARATOR) * (len(tail) + bool(icons) - 1) if tail or icons else 0
     position = f" {facts.number}"
     fixed += len(position)
-    parts: list[tuple[str, RichStyle]] = []
-    if authors:
+    parts: list[list[Segment]] = []
+    if paper.authors:
         left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
         if left >= 8:
-            if cell_len(authors) > left:
-                authors = set_cell_size(authors, left - 1) + "…"
-            parts.append((authors, styles["authors"]))
-    parts.extend(tail)
+            authors, spans = _shown_authors(paper, facts.highlight_authors)
+            parts.append(_spans_segments(authors, spans, styles["authors"], styles["match"], left))
+    parts.extend([Segment(text, style)] for text, style in tail)
     segments: list[Segment] = []
-    for number, (text, style) in enumerate(parts):
+    for number, part in enumerate(parts):
         if number:
             segments.append(Segment(SEPARATOR, styles["meta"]))
-        segments.append(Segment(text, style))
+        segments.extend(part)
     if icons:
         if parts:
             segments.append(Segment(SEPARATOR, styles["meta"]))
