@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -162,6 +163,30 @@ def test_version_and_help_are_fast_and_clean() -> None:
     assert version.returncode == 0 and version.stdout.startswith("paperdeck ")
     helped = run("--help")
     assert helped.returncode == 0 and "list" in helped.stdout
+
+
+def test_help_names_every_command_of_the_readme(notes: Path) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Command line", 1)[1].split("\n## ", 1)[0]
+    documented = set(re.findall(r"^paperdeck (\w+)", section, re.MULTILINE))
+    assert {"list", "search", "related", "cite", "export"} <= documented
+    helped = run("--help", notes=notes)
+    assert helped.returncode == 0, helped.stderr
+    listed = helped.stdout.split("commands:", 1)[1].split("(", 1)[0]
+    assert {word.strip(", \n") for word in listed.split()} == documented
+    for command in sorted(documented):
+        own = run(command, "--help", notes=notes)
+        assert own.returncode == 0 and own.stdout.startswith(f"usage: paperdeck {command}")
+
+
+def test_a_mistyped_command_is_named_with_the_closest_one(notes: Path, tmp_path: Path) -> None:
+    result = run("serch", "diffusion", cwd=tmp_path, notes=notes)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "paperdeck: serch: no such file or command; did you mean `paperdeck search`?\n"
+    )
+    missing = run("nosuch.txt", cwd=tmp_path, notes=notes)
+    assert (missing.returncode, missing.stderr) == (2, "paperdeck: nosuch.txt: no such file\n")
 
 
 def test_options_between_ref_and_paths(notes: Path) -> None:

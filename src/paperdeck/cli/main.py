@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import os
 import sys
@@ -61,10 +62,7 @@ def build_parser(
             "A terminal reader for conference paper lists. With no command, opens the reader "
             "on PATH ... (the bundled ICML 2026 list when none)."
         ),
-        epilog=(
-            "commands: list, show, search, cite, note, tag, mark, notes, enrich, export "
-            "(`paperdeck COMMAND --help` for each)"
-        ),
+        epilog=(f"commands: {', '.join(COMMAND_FAMILIES)} (`paperdeck COMMAND --help` for each)"),
     )
     top.add_argument("--version", action="version", version=f"paperdeck {__version__}")
     add_paths_argument(top)
@@ -99,6 +97,7 @@ def run_reader(args: argparse.Namespace) -> int:
     from paperdeck.core.resources import bundled_list
 
     paths: list[Path] = list(args.paths) or [bundled_list()]
+    _refuse_mistyped_command(args.paths)
     for path in [*paths, *args.meta]:
         _check_openable(path)
     from paperdeck.ui.launch import run_app
@@ -111,6 +110,18 @@ def run_reader(args: argparse.Namespace) -> int:
 
     label = ", ".join(path.name for path in paths)
     return run_app(load, notes_option=args.notes, loading_label=label)
+
+
+def _refuse_mistyped_command(paths: Sequence[Path]) -> None:
+    """`paperdeck serch x`: a first PATH that is no file but looks like a command is named as
+    such, with the command it is closest to."""
+    if not paths or paths[0].exists() or paths[0].suffix or len(paths[0].parts) != 1:
+        return
+    close = difflib.get_close_matches(paths[0].name, list(COMMAND_FAMILIES), n=1, cutoff=0.7)
+    if close:
+        raise UsageError(
+            f"{paths[0]}: no such file or command; did you mean `paperdeck {close[0]}`?"
+        )
 
 
 def _check_openable(path: Path) -> None:
