@@ -506,6 +506,28 @@ async def test_help_screen_lists_the_keys(make_app: MakeApp) -> None:
         assert not isinstance(app.screen, HelpScreen)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_help_lines_fit_their_column_and_name_keys_as_typed(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        columns = list(app.screen.query(".help-column"))
+        text = "\n".join(str(column.render()) for column in columns)
+        lines = text.splitlines()
+        assert "*            Starred only" in lines and "asterisk" not in text
+        assert "ANDed" not in text and "every word first" in text
+        # Nothing wraps on screen: a long description goes on under itself, not under its keys.
+        for column in columns:
+            assert column.region.height == len(str(column.render()).splitlines())
+        at = lines.index("i            Invert marks (shown")
+        assert lines[at + 1] == " " * 13 + "papers)"
+        await pilot.press("escape")
+
+
 async def test_sort_and_theme_are_remembered(make_app: MakeApp, tmp_path: Path) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from typing import ClassVar
 
@@ -15,16 +16,20 @@ from textual.widgets import Static
 Section = tuple[str, Iterable[BindingType]]
 
 QUERY_LINES = (
-    "words are ANDed, typo-tolerant",
+    "papers with every word first, then",
+    "those with some; typo-tolerant",
     '\'exact  !exclude  a | b  "a phrase"',
-    "title: author: venue: year:2020..2023",
-    "tag:NAME  note:WORD  has:note",
-    "is:starred  is:unread",
-    "like:REF  like:starred (papers like it)",
+    "title: author: venue: tag: note:",
+    "year:2026  year:2020..2023",
+    "has:note  is:starred  is:unread",
+    "like:REF  like:starred (similar)",
 )
+"""The query language, each line short enough for a column."""
 COLUMNS = 3
 COLUMN_WIDTH = 36
 """Cells a column of keys needs (key names, a description)."""
+KEYS_WIDTH = 12
+"""Cells of the key names before a description."""
 
 
 def _balance(blocks: list[list[Content]], columns: int) -> list[list[list[Content]]]:
@@ -82,6 +87,7 @@ KEY_NAMES = {
     "tab": "Tab",
     "shift+tab": "Shift+Tab",
     "question_mark": "?",
+    "asterisk": "*",
     "slash": "/",
     "ctrl+p": "Ctrl+P",
 }
@@ -105,7 +111,10 @@ class HelpScreen(ModalScreen[None]):
         for title, bindings in self.sections:
             block = [Content.assemble((title, "bold $text-primary"))]
             for keys, description in binding_rows(bindings, KEY_NAMES):
-                block.append(Content.assemble((f"{keys:<12}", "bold"), " ", description))
+                # A long description goes on under itself, not under the keys.
+                first, *more = textwrap.wrap(description, COLUMN_WIDTH - KEYS_WIDTH - 1)
+                block.append(Content.assemble((f"{keys:<{KEYS_WIDTH}}", "bold"), " ", first))
+                block.extend(Content(" " * (KEYS_WIDTH + 1) + line) for line in more)
             blocks.append(block)
         blocks.append(
             [
