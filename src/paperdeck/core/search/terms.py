@@ -45,9 +45,9 @@ _SHORTEST_STEM = 3
 """Words whose stem is shorter match no other forms (`use` is not `us`)."""
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
 _CACHE_SIZE = 8
+"""Terms whose hits are kept: typing a query re-evaluates its finished words."""
 _FOLDED_KEPT = 4096
 """Folded texts kept for phrases (~5 MB of abstracts)."""
-"""Terms whose hits are kept: typing a query re-evaluates its finished words."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -133,7 +133,7 @@ class TermMatcher:
     def __init__(self, index: WordIndex) -> None:
         self._index = index
         self._cache: OrderedDict[tuple[object, ...], TermHits] = OrderedDict()
-        self._folded: dict[tuple[int, int], str] = {}
+        self._folded: OrderedDict[tuple[int, int, bool], str] = OrderedDict()
         """Texts folded for phrases, kept: each key of a phrase being typed checks mostly the
         same papers (folding is most of the check)."""
 
@@ -156,16 +156,22 @@ class TermMatcher:
             self._cache.popitem(last=False)
         return hits
 
-    def _folded_text(self, i: int, field: int) -> str:
-        """Paper `i`'s text in `field` folded, its case kept: its words, each with a space
-        before and after."""
-        key = (i, field)
-        folded = self._folded.get(key)
+    def _folded_text(self, i: int, field: int, *, cased: bool = True) -> str:
+        """Paper `i`'s text in `field` folded (lower-cased unless `cased`): its words, each
+        with a space before and after."""
+        key = (i, field, cased)
+        kept = self._folded
+        folded = kept.get(key)
         if folded is None:
-            if len(self._folded) >= _FOLDED_KEPT:
-                self._folded.clear()
-            words_of = fold(self._index.field_text(i, field), keep_case=True).split()
-            folded = self._folded[key] = " " + " ".join(words_of) + " "
+            if len(kept) >= _FOLDED_KEPT:
+                # The least recently used go: each key of a phrase being typed checks mostly
+                # the papers the key before it did.
+                for _ in range(_FOLDED_KEPT // 4):
+                    kept.popitem(last=False)
+            words_of = fold(self._index.field_text(i, field), keep_case=cased).split()
+            folded = kept[key] = " " + " ".join(words_of) + " "
+        else:
+            kept.move_to_end(key)
         return folded
 
     def _field_weight(self, field: int, i: int) -> float:
@@ -377,6 +383,9 @@ class TermMatcher:
         # splitting the text into its words (folded texts are single-spaced, space-ended).
         as_typed = " " + " ".join(lowered) + " "
         started = as_typed[:-1] if last_prefix else None
+        # Runs are looked for around the words of the position with the fewest.
+        anchor = min(range(len(allowed)), key=lambda at: len(allowed[at]))
+        few = len(allowed[anchor]) <= _ANCHOR_WORDS
         for field in sorted(fields, key=lambda f: FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
             # Rarest position first: the intersection shrinks fastest.
@@ -385,18 +394,37 @@ class TermMatcher:
                 candidates = docs if candidates is None else candidates & docs
                 if not candidates:
                     break
+            # Which of the anchor's words each paper has, from their postings.
+            has: dict[int, list[str]] = {}
+            if few and candidates:
+                postings = self._index.postings[field]
+                for word in allowed[anchor]:
+                    having = postings.get(word)
+                    if having is not None:
+                        for i in candidates.intersection(having):
+                            has.setdefault(i, []).append(word)
             for count, i in enumerate(sorted(candidates or ())):
-                folded = self._folded_text(i, field)
-                text = folded.lower()
+                raw = self._index.field_text(i, field)
+                if few and raw.isascii() and "\\" not in raw:
+                    # Its folded words are its runs of ASCII letters and digits: no folding.
+                    quality = _raw_run_kind(term, allowed, raw, anchor, has.get(i, ()))
+                    if count & 15 == 15 and clock.due():
+                        yield
+                        clock.reset()
+                    if quality is not None:
+                        weight = self._field_weight(field, i) * KIND_WEIGHT[quality]
+                        scores[i] = max(scores.get(i, 0.0), weight)
+                    continue
+                text = self._folded_text(i, field, cased=False)
                 if term.case_sensitive:
                     # Smart case: the words as typed must be there with their capitals.
-                    quality = _window_kind(term, allowed, text.split(), folded.split())
+                    quality = _run_kind(term, allowed, text, self._folded_text(i, field))
                 elif as_typed in text:
                     quality = EXACT  # no run is better than the words as typed
                 elif started is not None and started in text:
                     quality = PREFIX  # only the words as typed would be better
                 else:
-                    quality = _window_kind(term, allowed, text.split(), None)
+                    quality = _run_kind(term, allowed, text, None)
                 if quality is not None:
                     weight = self._field_weight(field, i) * KIND_WEIGHT[quality]
                     scores[i] = max(scores.get(i, 0.0), weight)
@@ -519,3 +547,127 @@ def _window_kind(
             if best == EXACT:
                 break
     return best
+
+
+_ANCHOR_WORDS = 32
+"""A run is looked for around each of these many words at most (else in the split text)."""
+
+
+def _run_kind(
+    term: Term, allowed: list[dict[str, int]], text: str, cased: str | None
+) -> int | None:
+    """`_window_kind` of a folded text (single-spaced, a space at each end), found around the
+    places of the words allowed at its rarest position, without splitting the whole text.
+
+    `cased` is the same text with its case, for a case-sensitive term.
+    """
+    size = len(allowed)
+    anchor = min(range(size), key=lambda at: len(allowed[at]))
+    if len(allowed[anchor]) > _ANCHOR_WORDS or (cased is not None and len(cased) != len(text)):
+        return _window_kind(term, allowed, text.split(), None if cased is None else cased.split())
+    best: int | None = None
+    for word in allowed[anchor]:
+        needle = " " + word + " "
+        at = text.find(needle)
+        while at >= 0:
+            start = at
+            for _ in range(anchor):
+                start = text.rfind(" ", 0, start)
+                if start < 0:
+                    break
+            if start >= 0:
+                tokens = text[start + 1 :].split(" ", size)
+                words_cased = None if cased is None else cased[start + 1 :].split(" ", size)
+                kind = _run_at(term, allowed, tokens, words_cased)
+                if kind is not None and (best is None or kind < best):
+                    best = kind
+                    if best == EXACT:
+                        return best
+            at = text.find(needle, at + 1)
+    return best
+
+
+def _run_at(
+    term: Term, allowed: list[dict[str, int]], tokens: list[str], cased: list[str] | None
+) -> int | None:
+    """How well the run of words at the start of `tokens` matches, if it does."""
+    worst = EXACT
+    if len(tokens) < len(allowed):
+        return None
+    for offset, kinds in enumerate(allowed):
+        kind = kinds.get(tokens[offset])
+        if kind is None or (cased is not None and not cased[offset].startswith(term.words[offset])):
+            return None
+        worst = max(worst, kind)
+    return worst
+
+
+_NOT_WORD = str.maketrans(
+    {chr(c): " " for c in range(128) if not chr(c).isascii() or not chr(c).isalnum()}
+)
+"""ASCII characters that are not letters or digits, to spaces: an ASCII text's folded words
+(without LaTeX) are its runs of the others."""
+
+
+def _raw_run_kind(
+    term: Term, allowed: list[dict[str, int]], raw: str, anchor: int, anchor_words: Iterable[str]
+) -> int | None:
+    """`_window_kind` of an ASCII text without LaTeX, looked for around the places of the
+    words of position `anchor` it has (`anchor_words`), in its raw text: the words of such a
+    text are its runs of letters and digits, lower-cased."""
+    low = raw.lower()
+    cased = raw if term.case_sensitive else None
+    end_of_text = len(low)
+    best: int | None = None
+    for word in anchor_words:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if (at == 0 or not low[at - 1].isalnum()) and (
+                end == end_of_text or not low[end].isalnum()
+            ):
+                kind = _raw_run_at(term, allowed, low, cased, at, end, anchor)
+                if kind is not None and (best is None or kind < best):
+                    best = kind
+                    if best == EXACT:
+                        return best
+            at = low.find(word, at + 1)
+    return best
+
+
+def _raw_run_at(
+    term: Term,
+    allowed: list[dict[str, int]],
+    low: str,
+    cased: str | None,
+    at: int,
+    end: int,
+    anchor: int,
+) -> int | None:
+    """How well the run whose word at position `anchor` is `low[at:end]` matches, if any."""
+    after_count = len(allowed) - anchor - 1
+    size = len(low)
+    span = 32 * (max(anchor, after_count) + 1)
+    while True:
+        # Words cut at the edge of a window are never among those used.
+        low_edge, high_edge = max(0, at - span), min(size, end + span)
+        before = low[low_edge:at].translate(_NOT_WORD).split() if anchor else []
+        after = low[end:high_edge].translate(_NOT_WORD).split() if after_count else []
+        if (not anchor or low_edge == 0 or len(before) > anchor) and (
+            not after_count or high_edge == size or len(after) > after_count
+        ):
+            break
+        span *= 4
+    if len(before) < anchor or len(after) < after_count:
+        return None
+    tokens = [*before[len(before) - anchor :], low[at:end], *after[:after_count]]
+    words_cased = None
+    if cased is not None:
+        cased_before = cased[low_edge:at].translate(_NOT_WORD).split() if anchor else []
+        cased_after = cased[end:high_edge].translate(_NOT_WORD).split() if after_count else []
+        words_cased = [
+            *cased_before[len(cased_before) - anchor :],
+            cased[at:end],
+            *cased_after[:after_count],
+        ]
+    return _run_at(term, allowed, tokens, words_cased)
