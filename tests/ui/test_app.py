@@ -209,9 +209,17 @@ async def test_search_filters_highlights_and_clears(make_app: MakeApp) -> None:
         assert "2 / 19" in header_text(app)
         # Typing never fired the printable bindings (s star, c cite, ...).
         assert not any(entry.starred for entry in app.store.entries.values())
-        # The match is highlighted in the detail pane's text.
-        detail = app.detail.content
-        assert any("warning" in str(span.style) for span in detail.spans)
+        # The match is highlighted in the detail pane's text: its own background.
+        detail = app.detail
+        pane = detail.rich_style.bgcolor
+        shown = [detail.render_line(y) for y in range(detail.scrollable_content_region.height)]
+        assert any(
+            segment.text.lower() in ("speculative", "decoding")
+            and segment.style is not None
+            and segment.style.bgcolor not in (None, pane)
+            for line in shown
+            for segment in line
+        )
         await pilot.press("enter")
         assert app.screen.focused is app.paper_list
         await pilot.press("slash", "escape")

@@ -56,3 +56,13 @@ def text_on(background: Color, preferred: Color | None = None) -> Color:
     if preferred is not None and contrast(preferred, background) >= READABLE:
         return preferred
     return WHITE if contrast(WHITE, background) >= contrast(BLACK, background) else BLACK
+
+
+def match_colors(
+    under: Color, wanted: Color, preferred: Color | None = None
+) -> tuple[Color, Color]:
+    """A match's background and text over `under` (a row, a pane): the `wanted` background,
+    shaded until it stands out from `under`, and `preferred` text (its alpha over that
+    background), or black or white, whichever reads on it."""
+    background = readable_on(under, under + wanted)  # a translucent colour over what is under
+    return background, text_on(background, None if preferred is None else background + preferred)

@@ -12,9 +12,11 @@ from textual.content import Content
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.style import Style
 from textual.visual import Visual
 
 from paperdeck.core.model import Paper
+from paperdeck.ui.contrast import BLACK, WHITE, match_colors, solid
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.safe_text import clean, one_line, plain, with_spans
 from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER, Highlighter
@@ -27,7 +29,6 @@ SPAN_STYLES = {
     "link": "underline $text-accent",
     "code": "$text-warning",
 }
-MATCH_STYLE = "bold $text-warning on $warning-muted"
 LABEL_STYLE = "$text-muted"
 
 
@@ -69,6 +70,8 @@ class DetailPane(ScrollView, can_focus=True):
         Binding("G", "scroll_end", "Bottom", show=False),
     ]
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"detail-pane--match"}
+
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.paper: Paper | None = None
@@ -80,6 +83,10 @@ class DetailPane(ScrollView, can_focus=True):
         self._rendered: LRUCache[tuple[object, ...], tuple[Content, int, list[Strip]]]
         self._rendered = LRUCache(maxsize=16)
         self._key: tuple[object, ...] | None = None
+        self._match: Style | None = None
+        self._shown: tuple[Callable[[str], Highlighter], str, Mapping[str, Any] | None] | None
+        self._shown = None
+        """The last show's highlighter, query and corrections, when it highlighted matches."""
 
     @property
     def text(self) -> str:
@@ -106,8 +113,10 @@ class DetailPane(ScrollView, can_focus=True):
         if paper is None:
             self._set_content(Content.assemble(("No paper selected", "$text-muted")))
             return
-        corrections = corrections or {}
         fields = highlight if (highlight is not None and query) else None
+        self._shown = (fields, query, corrections) if fields else None
+        corrections = corrections or {}
+        match = self._match_style()
         key = (paper, raw, query if fields else "", repr(sorted(corrections.items())))
         cached = self._rendered.get(key)
         if cached is not None:
@@ -120,7 +129,7 @@ class DetailPane(ScrollView, can_focus=True):
                 self.scroll_to(0, 0, animate=False)
             return
         title_text = one_line(str(corrections.get("title") or paper.title)[:SHOWN_CHARS])
-        title = with_spans(title_text, fields("title")(title_text) if fields else (), MATCH_STYLE)
+        title = with_spans(title_text, fields("title")(title_text) if fields else (), match)
         title = title.stylize_before("bold")
         if paper.method:
             start = title_text.find(paper.method)
@@ -132,8 +141,8 @@ class DetailPane(ScrollView, can_focus=True):
             Content("\n\n").join(
                 [
                     title,
-                    self._meta(paper, corrections, fields("authors") if fields else None),
-                    self._abstract(paper, fields("abstract") if fields else None, raw),
+                    self._meta(paper, corrections, fields("authors") if fields else None, match),
+                    self._abstract(paper, fields("abstract") if fields else None, raw, match),
                 ]
             ),
             key,
@@ -153,6 +162,32 @@ class DetailPane(ScrollView, can_focus=True):
         # Wrapped lines hold the theme's colours.
         self._rendered.clear()
         self._wrapped_width = -1
+        old, self._match = self._match, None
+        if self._shown is not None and old is not None and self._match_style() != old:
+            # The content holds the matches' colours, worked out for the old theme.
+            fields, query, corrections = self._shown
+            self.show(
+                self.paper, query=query, highlight=fields, corrections=corrections, raw=self.raw
+            )
+
+    def _match_style(self) -> Style:
+        """The matches' colours: the theme's, shaded until they stand out from the pane and
+        from each other (as the list's are from its rows)."""
+        if self._match is None:
+            component = self.get_component_styles("detail-pane--match")
+            dark = self.app.current_theme.dark
+            pane = solid(self.rich_style.bgcolor, BLACK if dark else WHITE)
+            preferred = component.color if component.has_rule("color") else None
+            background, color = match_colors(pane, component.background, preferred)
+            text_style = component.text_style
+            self._match = Style(
+                background=background,
+                foreground=color,
+                bold=text_style.bold,
+                italic=text_style.italic,
+                underline=text_style.underline,
+            )
+        return self._match
 
     def _wrap(self) -> None:
         width = self.scrollable_content_region.width
@@ -203,7 +238,11 @@ class DetailPane(ScrollView, can_focus=True):
         return Strip.blank(width, self.rich_style)
 
     def _meta(
-        self, paper: Paper, corrections: Mapping[str, Any], author_spans: Highlighter | None
+        self,
+        paper: Paper,
+        corrections: Mapping[str, Any],
+        author_spans: Highlighter | None,
+        match: Style,
     ) -> Content:
         lines: list[Content] = []
 
@@ -211,9 +250,7 @@ class DetailPane(ScrollView, can_focus=True):
             label: str, value: str, style: str = "", spans: Highlighter | None = None
         ) -> None:
             text = one_line(value)
-            shown = (
-                with_spans(text, spans(text), MATCH_STYLE, style) if spans else plain(text, style)
-            )
+            shown = with_spans(text, spans(text), match, style) if spans else plain(text, style)
             lines.append(Content.assemble((f"{label:<9}", LABEL_STYLE), shown))
 
         if paper.method:
@@ -239,7 +276,9 @@ class DetailPane(ScrollView, can_focus=True):
         field("Source", describe_source(paper.meta_source, corrected), "$text-muted")
         return Content("\n").join(lines)
 
-    def _abstract(self, paper: Paper, spans_for: Highlighter | None, raw: bool) -> Content:
+    def _abstract(
+        self, paper: Paper, spans_for: Highlighter | None, raw: bool, match: Style
+    ) -> Content:
         if len(paper.abstract) > SHOWN_CHARS:
             # Wrapping megabytes takes the reader seconds per paint: a screenful or two of
             # pages is plenty, and `paperdeck show` prints the rest.
@@ -264,5 +303,5 @@ class DetailPane(ScrollView, can_focus=True):
             heading = "Abstract"
         if spans_for is not None:
             for start, end in spans_for(text):
-                content = content.stylize(MATCH_STYLE, start, end)
+                content = content.stylize(match, start, end)
         return Content.assemble((heading, "bold $text-muted"), "\n", content)

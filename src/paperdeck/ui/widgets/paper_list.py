@@ -17,7 +17,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from paperdeck.core.model import Annotation, Paper
-from paperdeck.ui.contrast import BLACK, WHITE, readable_on, solid, text_on
+from paperdeck.ui.contrast import BLACK, WHITE, match_colors, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
@@ -502,10 +502,8 @@ class PaperList(ScrollView, can_focus=True):
         component = self.get_component_styles("paper-list--match")
         dark = self.app.current_theme.dark
         row_background = solid(row.bgcolor, BLACK if dark else WHITE)
-        wanted = row_background + component.background  # a translucent colour over the row
-        background = readable_on(row_background, wanted)
-        preferred = background + component.color if component.has_rule("color") else None
-        color = text_on(background, preferred)
+        preferred = component.color if component.has_rule("color") else None
+        background, color = match_colors(row_background, component.background, preferred)
         text_style = component.text_style
         return RichStyle(
             color=color.rich_color,
