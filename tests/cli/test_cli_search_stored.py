@@ -315,3 +315,40 @@ def test_stored_fields_read_alone_equal_the_papers_fields(cache: Path, tmp_path:
             assert stored.papers.text(at, "authors") == ", ".join(paper.authors)
     finally:
         store.close()
+
+
+def test_a_search_reads_the_ids_of_a_stored_list_only_to_look_up_its_notes(
+    cache: Path,
+    listing: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    notes = str(tmp_path / "notes.json")
+    assert main(["mark", "3", "star", str(listing), "--notes", notes]) == 0
+    capsys.readouterr()
+    expected = {
+        query: _whole_list_output(capsys, monkeypatch, query, "--notes", notes, str(listing))
+        for query in ("graph neural", "is:starred", "like:3 graph")
+    }
+    assert _search(capsys, "graph neural", str(listing))[0] == 0  # the index is kept
+    read: list[str] = []
+    original = ListStore.ids_and_flags
+
+    def counting(store: ListStore, key: str, count: int) -> tuple[list[str], bytes]:
+        read.append(key)
+        return original(store, key, count)
+
+    monkeypatch.setattr(ListStore, "ids_and_flags", counting)
+    _no_whole_load(monkeypatch)
+    assert _search(capsys, "graph neural", "--notes", notes, str(listing)) == (
+        0,
+        expected["graph neural"],
+        "",
+    )
+    assert read == []
+    for query in ("is:starred", "like:3 graph"):
+        status, out, err = _search(capsys, query, "--notes", notes, str(listing))
+        assert (status, out, err) == (0, expected[query], "")
+        assert out.strip()
+    assert read

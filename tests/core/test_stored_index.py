@@ -116,6 +116,30 @@ def test_a_damaged_posting_is_taken_as_missing_and_the_index_built_again(
     assert isinstance(SearchIndex(library.papers, key).word_index.abstracts, stored.StoredAbstracts)
 
 
+@pytest.mark.parametrize("derived", [b"", b"\2", None], ids=["short", "not-a-flag", "missing"])
+def test_an_index_with_damaged_title_flags_is_built_again(
+    cache: Path, listing: Path, derived: bytes | None
+) -> None:
+    library = load_library([listing])
+    key = library.index_key()
+    assert key is not None
+    expected = list(SearchIndex(library.papers).search("title:learning").indices)
+    assert expected
+    SearchIndex(library.papers, key)
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        if derived is None:
+            db.execute("DELETE FROM blobs WHERE name = ?", (stored.DERIVED_BLOB,))
+        else:
+            data = derived * len(library.papers) if derived else b"\0"
+            db.execute("UPDATE blobs SET data = ? WHERE name = ?", (data, stored.DERIVED_BLOB))
+    rebuilt = SearchIndex(library.papers, key)
+    assert isinstance(rebuilt.word_index.abstracts, PaperAbstracts)
+    assert list(rebuilt.search("title:learning").indices) == expected
+    reopened = SearchIndex(library.papers, key)
+    assert isinstance(reopened.word_index.abstracts, stored.StoredAbstracts)
+    assert list(reopened.search("title:learning").indices) == expected
+
+
 def test_an_index_from_another_version_is_built_again(
     cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,7 +6,7 @@ import itertools
 import time
 from array import array
 from collections import defaultdict
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from itertools import compress, repeat
 from operator import attrgetter, is_not
 
@@ -101,10 +101,10 @@ def _build_parts(
     )
 
 
-def ids_steps(papers: Sequence[Paper]) -> Generator[None, None, dict[str, int]]:
+def ids_steps(papers: Sequence[Paper]) -> Generator[None, None, Mapping[str, int]]:
     """Each paper's number by its id (the last paper's with a repeated id), in slices."""
     if isinstance(papers, StoredPapers):
-        return dict(zip(papers.ids(), itertools.count()))  # read without building the papers
+        return papers.numbers()  # read when first looked up, without building the papers
     ids: dict[str, int] = {}
     for start in range(0, len(papers), _NUMBERS_PER_SLICE):
         ids.update(

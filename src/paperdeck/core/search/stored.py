@@ -36,6 +36,8 @@ from paperdeck.core.text.fold import words
 META_BLOB = "search-index"
 VOCABULARY_BLOB = "search-vocabulary"
 LENGTHS_BLOB = "search-lengths"
+DERIVED_BLOB = "search-derived"
+"""Per paper, 1 when its title was derived: read with the index, not from every chunk."""
 _PREFIX_FIELD = len(FIELDS)
 """Field number under which a field's one- and two-letter word starts are kept (added to it)."""
 _YEAR_FIELD = 2 * len(FIELDS)
@@ -224,6 +226,7 @@ def open_steps(
             return None
         vocabulary_data = store.get_blob(key, VOCABULARY_BLOB)
         lengths_data = store.get_blob(key, LENGTHS_BLOB)
+        derived = store.get_blob(key, DERIVED_BLOB)
         lengths = array("I")
         if vocabulary_data is None or lengths_data is None or len(lengths_data) % 4:
             store.close()
@@ -231,7 +234,12 @@ def open_steps(
         lengths.frombytes(lengths_data)
         text = vocabulary_data.decode("utf-8", "replace")
         vocabulary = text.split("\n") if text else []
-        if len(lengths) != len(papers):
+        if (
+            len(lengths) != len(papers)
+            or derived is None
+            or len(derived) != len(papers)
+            or derived.translate(None, b"\0\1")
+        ):
             store.close()
             return None
         yield 0.5
@@ -266,6 +274,7 @@ def open_steps(
         ],
         years=years,
         venues=venues,
+        derived=derived,
     )
 
 
@@ -299,6 +308,7 @@ def save_steps(index: WordIndex, key: str, messages: list[str]) -> Generator[Non
     blobs = {
         VOCABULARY_BLOB: "\n".join(index.vocabulary).encode("utf-8", "surrogatepass"),
         LENGTHS_BLOB: lengths.tobytes(),
+        DERIVED_BLOB: index.derived_titles(),
         # Written last, in the same transaction: an index without it is never read.
         META_BLOB: json.dumps(
             {

@@ -74,7 +74,7 @@ class WordIndex:
     papers: Sequence[Paper]
     """The papers, their abstracts possibly left out (see `abstracts`)."""
     abstracts: Abstracts
-    ids: dict[str, int]
+    ids: Mapping[str, int]
     """Each paper's number by its id."""
     postings: tuple[Postings, ...]
     """Per field: folded word -> the numbers of the papers that have it, ascending."""
@@ -88,30 +88,31 @@ class WordIndex:
     years: dict[int, array[int]]
     venues: dict[str, tuple[tuple[str, ...], array[int]]]
     """By venue: its folded words and its papers."""
+    derived: bytes | None = None
+    """Per paper, 1 when its title was derived from its abstract (worked out from the papers
+    when first asked for, when None)."""
     all: array[int] = field(init=False)
     """Every paper's number, in order: what `is:unread` or a negation starts from."""
     common_short: int = field(init=False)
     """A one- or two-letter word in more abstracts than this is not searched in them."""
     derived_count: int = field(init=False)
     """How many papers' titles were derived from their abstract (known once asked for)."""
-    _derived: bytes | None = field(init=False)
 
     def __post_init__(self) -> None:
         self.all = array("I", range(len(self.papers)))
         self.common_short = max(1000, len(self.papers) // _COMMON_SHORT)
-        self.derived_count = 0
-        self._derived = None
+        self.derived_count = 0 if self.derived is None else self.derived.count(1)
 
     def derived_titles(self) -> bytes:
         """Per paper, 1 when its title was derived from its abstract (worked out once)."""
-        if self._derived is None:
+        if self.derived is None:
             papers = self.papers
             if isinstance(papers, StoredPapers):
-                self._derived = papers.derived_flags()  # read without building the papers
+                self.derived = papers.derived_flags()  # read without building the papers
             else:
-                self._derived = bytes(map(_DERIVED, papers))
-            self.derived_count = self._derived.count(1)
-        return self._derived
+                self.derived = bytes(map(_DERIVED, papers))
+            self.derived_count = self.derived.count(1)
+        return self.derived
 
     def __len__(self) -> int:
         return len(self.papers)

@@ -4,7 +4,8 @@ of its time)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
@@ -104,6 +105,11 @@ class StoredPapers(Sequence[Paper]):
         """Every paper's id in order, read without decoding the papers."""
         return self._read_ids_and_flags()[0]
 
+    def numbers(self) -> Mapping[str, int]:
+        """Each paper's number by its id, the ids read when first looked up (a search on a
+        note, a tag or `like:` does; most never do)."""
+        return _Numbers(self)
+
     def derived_flags(self) -> bytes:
         """Per paper, 1 when its title was derived from its abstract (as `title_derived`)."""
         return self._read_ids_and_flags()[1]
@@ -116,6 +122,31 @@ class StoredPapers(Sequence[Paper]):
         if self._ids_and_flags is None:
             self._ids_and_flags = self.store.ids_and_flags(self.key, self._count)
         return self._ids_and_flags
+
+
+class _Numbers(Mapping[str, int]):
+    """`StoredPapers.numbers`: a paper's number by its id, read on the first look-up."""
+
+    def __init__(self, papers: StoredPapers) -> None:
+        self._papers = papers
+        self._known: dict[str, int] | None = None
+
+    def _numbers(self) -> dict[str, int]:
+        if self._known is None:
+            self._known = dict(zip(self._papers.ids(), itertools.count()))
+        return self._known
+
+    def __getitem__(self, paper_id: str) -> int:
+        return self._numbers()[paper_id]
+
+    def get(self, paper_id: str, default: int | None = None) -> int | None:  # type: ignore[override]
+        return self._numbers().get(paper_id, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._numbers())
+
+    def __len__(self) -> int:
+        return len(self._papers)
 
 
 @dataclass
