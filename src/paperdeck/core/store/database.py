@@ -37,7 +37,7 @@ from paperdeck.core.text.sanitize import clean_line
 
 FILE_NAME = "lists-1.sqlite3"
 APPLICATION_ID = 0x70646B31  # "pdk1"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MAX_LISTS = 16
 MAX_BYTES = 2 * 1024**3
 """Least recently opened lists are dropped beyond this many, or beyond this much stored text
@@ -57,6 +57,8 @@ _POSTINGS_BATCH = 2048
 """Postings rows inserted at once between two pauses of a save."""
 SEPARATOR_BYTE = b"\0"
 
+# SQLite reaches a column of a row through the columns before it: the abstracts (hundreds of
+# KB in overflow pages) come last, so a chunk's abstract ends and head are read without them.
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS lists (
     key TEXT PRIMARY KEY, count INTEGER NOT NULL, info TEXT NOT NULL, info_sum INTEGER NOT NULL,
@@ -64,9 +66,9 @@ CREATE TABLE IF NOT EXISTS lists (
 );
 CREATE TABLE IF NOT EXISTS chunks (
     key TEXT NOT NULL, number INTEGER NOT NULL, count INTEGER NOT NULL,
+    abstract_ends BLOB NOT NULL,
     {", ".join(f"{name} BLOB NOT NULL" for name in HEAD_COLUMNS)},
     head_sum INTEGER NOT NULL, abstracts_sum INTEGER NOT NULL, abstracts BLOB NOT NULL,
-    abstract_ends BLOB NOT NULL,
     PRIMARY KEY (key, number)
 );
 CREATE TABLE IF NOT EXISTS postings (
@@ -79,6 +81,16 @@ CREATE TABLE IF NOT EXISTS blobs (
 );
 """
 _HEAD_SELECT = ", ".join(HEAD_COLUMNS)
+_CHUNK_COLUMNS = (
+    "key",
+    "number",
+    "count",
+    "abstract_ends",
+    *HEAD_COLUMNS,
+    "head_sum",
+    "abstracts_sum",
+    "abstracts",
+)
 
 
 class StoreUnavailable(Exception):
@@ -361,19 +373,19 @@ class ListStore:
                     time.time(),
                 ),
             )
-            marks = ", ".join("?" * (len(HEAD_COLUMNS) + 7))
+            marks = ", ".join("?" * len(_CHUNK_COLUMNS))
             self._db.executemany(
-                f"INSERT INTO chunks VALUES ({marks})",
+                f"INSERT INTO chunks ({', '.join(_CHUNK_COLUMNS)}) VALUES ({marks})",
                 (
                     (
                         key,
                         number,
                         c.count,
+                        _ends(c.abstracts),
                         *c.head,
                         c.head_sum,
                         c.abstracts_sum,
                         c.abstracts,
-                        _ends(c.abstracts),
                     )
                     for number, c in enumerate(chunks)
                 ),
