@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -989,10 +990,32 @@ def test_many_papers_below_the_divider_rank_as_few_do(
     papers = [replace(p, year=2020 + i % 3) for i, p in enumerate(_some_words_papers())]
     expected = SearchIndex(papers).search(query)
     monkeypatch.setattr(arrays, "ARRAYS_FROM", 0)
+    monkeypatch.setattr(arrays, "ARRAYS_BEFORE_IMPORT_FROM", 0)
     got = SearchIndex(papers).search(query)
     assert got.matched_all == expected.matched_all
     assert list(got.indices) == list(expected.indices)
     assert got.scores == pytest.approx(expected.scores)
+
+
+def test_a_process_without_numpy_scores_as_arrays_only_far_more_papers(
+    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import numpy  # noqa: F401
+
+    from paperdeck.core.search import arrays
+
+    assert arrays.pays_off(arrays.ARRAYS_FROM)
+    queries = ["speculative decoding", "reinforcement learning policy", "learning"]
+    expected = [SearchIndex(papers).search(q) for q in queries]
+    monkeypatch.setattr(arrays, "ARRAYS_FROM", 1)
+    monkeypatch.delitem(sys.modules, "numpy")
+    assert not arrays.pays_off(arrays.ARRAYS_BEFORE_IMPORT_FROM - 1)
+    assert arrays.pays_off(arrays.ARRAYS_BEFORE_IMPORT_FROM)
+    index = SearchIndex(papers)
+    for query, before in zip(queries, expected, strict=True):
+        got = index.search(query)
+        assert list(got.indices) == list(before.indices), query
+        assert "numpy" not in sys.modules, query
 
 
 def test_seed_queries_rank_the_same_as_arrays(
@@ -1003,6 +1026,7 @@ def test_seed_queries_rank_the_same_as_arrays(
     queries = ["speculative decoding", "reinforcement learning policy", "time series kernel"]
     expected = [SearchIndex(papers).search(q) for q in queries]
     monkeypatch.setattr(arrays, "ARRAYS_FROM", 0)
+    monkeypatch.setattr(arrays, "ARRAYS_BEFORE_IMPORT_FROM", 0)
     index = SearchIndex(papers)
     for query, before in zip(queries, expected, strict=True):
         got = index.search(query)

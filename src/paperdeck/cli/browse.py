@@ -225,6 +225,7 @@ def _search(
         annotations=open_store(args).entries,
         sort=args.sort,
         all_terms=args.all_terms,
+        shown=args.limit or None,
     )
     limit = args.limit if args.limit and args.limit > 0 else len(result.indices)
     chosen = list(zip(result.indices, result.scores, strict=True))[:limit]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from array import array
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
@@ -21,11 +22,21 @@ ARRAYS_FROM = 20_000
 many. At 100,000 papers the ~95,000 below the divider of `diffusion models for image
 generation` took 50-60 ms as dicts and ~5 ms as arrays; under this, dicts take a few
 milliseconds and a process spares numpy's import (~0.1 s)."""
+ARRAYS_BEFORE_IMPORT_FROM = 500_000
+"""ARRAYS_FROM in a process that has not imported numpy yet (a command's one search): below
+this, the dicts take less time than importing numpy does."""
 EXACT_HEAD = 300
 """Below the divider, the best this many are ranked by their exact score; the rest by their
 score to 1/65,536 of the best one, then in list order (a sort of 16-bit keys: ~1 ms for
 95,000 papers where sorting their floats took ~8 ms)."""
 _LEVELS = 65535.0
+
+
+def pays_off(papers: int) -> bool:
+    """Whether clauses whose papers add up to this many are scored as arrays."""
+    if "numpy" in sys.modules:
+        return papers >= ARRAYS_FROM
+    return papers >= max(ARRAYS_FROM, ARRAYS_BEFORE_IMPORT_FROM)
 
 
 def numbers(docs: Iterable[int]) -> NDArray[np.int64] | NDArray[np.uint32]:

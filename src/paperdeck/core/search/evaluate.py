@@ -81,9 +81,11 @@ class Evaluator:
         annotations: Mapping[str, Annotation] | None,
         sort: SortMode,
         all_terms: bool = False,
+        shown: int | None = None,
     ) -> Generator[None, None, SearchResult]:
         """The papers passing every clause of `parsed`, ranked, in slices; then, unless
-        `all_terms`, those missing some of the query's words but not all of them."""
+        `all_terms` or at least `shown` papers pass, those missing some of the query's words
+        but not all of them."""
         clock = Clock()
         index = self._index
         query = parsed.text
@@ -106,13 +108,13 @@ class Evaluator:
         if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
             only = positive[0][0]
             tiered = None
-            if only.size_estimate() >= arrays.ARRAYS_FROM:
+            if arrays.pays_off(only.size_estimate()):
                 tiered = arrays.rank_tiers(len(index), only, excluded)
             if tiered is None:
                 tiered = yield from rank_tiers_steps(only, excluded, clock)
             return SearchResult(query, *tiered, parsed.message, parsed)
         lookups: list[Lookup | None]
-        if sum(hits.size_estimate() for hits, _, _ in positive) >= arrays.ARRAYS_FROM:
+        if arrays.pays_off(sum(hits.size_estimate() for hits, _, _ in positive)):
             candidates, totals, columns = yield from arrays.intersect_steps(
                 len(index), positive, excluded, clock
             )
@@ -134,7 +136,11 @@ class Evaluator:
             ranked = sorted_all(index, candidates, annotations, sort)
         matched_all = len(ranked)
         scores = list(map(totals.__getitem__, ranked))
-        if not all_terms and sum(optional for _, _, optional in positive) >= 2:
+        if (
+            not all_terms
+            and (shown is None or len(ranked) < shown)
+            and sum(optional for _, _, optional in positive) >= 2
+        ):
             some, some_scores, lookups = yield from partial_steps(
                 len(index), positive, excluded, candidates, clock
             )

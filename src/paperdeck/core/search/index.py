@@ -97,11 +97,18 @@ class SearchIndex:
         annotations: Mapping[str, Annotation] | None = None,
         sort: SortMode = "relevance",
         all_terms: bool = False,
+        shown: int | None = None,
     ) -> SearchResult:
         """Papers matching `query`, best first (or in `sort` order); then, unless `all_terms`,
-        the papers with some of its words (from `result.matched_all` on)."""
+        the papers with some of its words (from `result.matched_all` on).
+
+        `shown`: the caller shows only the first this many, so the papers with some of the
+        words are left out when at least that many have them all.
+        """
         return finish(
-            self.search_steps(query, annotations=annotations, sort=sort, all_terms=all_terms)
+            self.search_steps(
+                query, annotations=annotations, sort=sort, all_terms=all_terms, shown=shown
+            )
         )
 
     def search_steps(
@@ -111,10 +118,13 @@ class SearchIndex:
         annotations: Mapping[str, Annotation] | None = None,
         sort: SortMode = "relevance",
         all_terms: bool = False,
+        shown: int | None = None,
     ) -> Generator[None, None, SearchResult]:
         """The work of `search` in slices of a few milliseconds; stop resuming to abandon it."""
         parsed = query if isinstance(query, Query) else parse_query(query)
-        return (yield from self._evaluator.search_steps(parsed, annotations, sort, all_terms))
+        return (
+            yield from self._evaluator.search_steps(parsed, annotations, sort, all_terms, shown)
+        )
 
     def match_spans(self, query: str | Query, index: int) -> dict[str, list[tuple[int, int]]]:
         """Spans per field ("title", "method", "authors", "abstract") of the paper's raw text.

@@ -213,7 +213,7 @@ def partial_steps(
     Also, per clause of `positive`, its scores by paper (None for a required clause).
     """
     optional = [(hits, rarity(count, hits.size_estimate())) for hits, _, o in positive if o]
-    if sum(hits.size_estimate() for hits, _ in optional) >= arrays.ARRAYS_FROM:
+    if arrays.pays_off(sum(hits.size_estimate() for hits, _ in optional)):
         required = [(hits, weight) for hits, weight, o in positive if not o]
         outside = itertools.chain(excluded, matched_all)
         ranked, scores, columns = yield from arrays.partial_steps(
