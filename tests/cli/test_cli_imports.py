@@ -89,3 +89,13 @@ def test_search_and_notes_load_no_reader_web_or_citations(
 ) -> None:
     modules = _imported([*command, str(stored)], tmp_path)
     assert _loaded(modules, (*NEVER, *WEB_AND_CITATIONS, *LIST_READING)) == []
+
+
+@pytest.mark.parametrize("command", [["search", "transformer"], ["related", "3"]])
+def test_a_search_reads_the_notes_without_the_notes_commands(
+    command: list[str], stored: Path, tmp_path: Path
+) -> None:
+    modules = _imported([*command, str(stored)], tmp_path)
+    assert "paperdeck.core.notes.store" in modules
+    notes_commands = ("paperdeck.cli.notes", "paperdeck.core.notes.exchange", "subprocess")
+    assert _loaded(modules, notes_commands) == []

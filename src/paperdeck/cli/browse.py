@@ -133,7 +133,8 @@ def run_show(args: argparse.Namespace) -> int:
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text
     print(_wrap(abstract))
-    from paperdeck.cli.notes import note_section, open_store
+    from paperdeck.cli.notes import note_section
+    from paperdeck.cli.notes_file import open_store
 
     print(note_section(open_store(args), paper))
     return 0
@@ -217,7 +218,7 @@ def _search(
 ) -> tuple[str | None, str]:
     """What `search` says on stderr (or None) and prints, worked out before anything is
     printed: reading a stored paper may fail, and the command then starts again."""
-    from paperdeck.cli.notes import open_store
+    from paperdeck.cli.notes_file import open_store
 
     index = index_of(args, papers, key, abstracts_loaded)
     result = index.search(
@@ -259,7 +260,7 @@ def run_related(args: argparse.Namespace) -> int:
 def _related(
     args: argparse.Namespace, papers: Sequence[Paper], key: str | None, abstracts_loaded: bool
 ) -> tuple[str | None, str]:
-    from paperdeck.cli.notes import open_store
+    from paperdeck.cli.notes_file import open_store
     from paperdeck.core.errors import UsageError
     from paperdeck.core.library import resolve_index
     from paperdeck.core.search.related import related

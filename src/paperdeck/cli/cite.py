@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, warn
-from paperdeck.cli.notes import open_store, save_store
+from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.citations import (
     DEFAULT_FORMAT,
     FORMATS,

@@ -22,12 +22,13 @@ from paperdeck.cli.common import (
     open_paper,
     warn,
 )
+from paperdeck.cli.notes_file import open_store, save_store, tell
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.model import Paper
 from paperdeck.core.notes.codec import MAX_FILE_BYTES
 from paperdeck.core.notes.entry import NoteEntry, normalise_tag
 from paperdeck.core.notes.exchange import export_json, export_markdown, parse_export
-from paperdeck.core.notes.store import NotesSaveError, NotesStore, notes_path
+from paperdeck.core.notes.store import NotesSaveError, NotesStore
 from paperdeck.core.plumbing.regular_file import read_regular
 
 MARKS = ("read", "unread", "reading", "star", "unstar")
@@ -123,39 +124,6 @@ def _add_list_options(parser: argparse.ArgumentParser, *, lists: bool = True) ->
         )
 
 
-# -- the store from the command line ------------------------------------------------------
-
-
-def open_store(args: argparse.Namespace, *, changing: bool = False) -> NotesStore:
-    """The notes store the command names (--notes, $PAPERDECK_NOTES or the default).
-
-    A command that changes notes holds back what loading said until it saves, so that a
-    location it cannot write to ends it with one line, not the same trouble told twice.
-    """
-    store = NotesStore(notes_path(getattr(args, "notes", None)))
-    if not changing:
-        _tell(store)
-    return store
-
-
-def save_store(store: NotesStore) -> None:
-    """Save, telling what saving had to say; NotesSaveError ends the command with status 2."""
-    try:
-        store.save()
-    except NotesSaveError:
-        # The error is the one line; only a file moved aside is worth telling besides.
-        store.messages[:] = [m for m in store.messages if "moved it to" in m]
-        _tell(store)
-        raise
-    _tell(store)
-
-
-def _tell(store: NotesStore) -> None:
-    for message in store.messages:
-        warn(message)
-    store.messages.clear()
-
-
 def note_section(store: NotesStore, paper: Paper) -> str:
     """What `show` prints below the abstract: state, tags, corrections and the note."""
     entry = store.get(paper.id)
@@ -206,7 +174,7 @@ def run_note(args: argparse.Namespace) -> int:
         text = _edit(current)
     store.set_note(paper, text)
     if not store.dirty:
-        _tell(store)
+        tell(store)
         print(f"note of {_label(paper)} unchanged")
         return 0
     save_store(store)
