@@ -258,6 +258,39 @@ def test_any_csl_style_by_name_or_file(notes: Path, tmp_path: Path) -> None:
     assert nature.stdout.startswith("1. Hübotter, J. et al. Reinforcement Learning via")
 
 
+def test_apa_title_cases_the_editors_label(notes: Path) -> None:
+    result = run("2", "--format", "apa", notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert "H. Dong, & A. Bietti (Eds.), Proceedings of the 43rd International" in result.stdout
+
+
+def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
+    from paperdeck.core.citations.styles import OFFERED_STYLES
+
+    for name, label in OFFERED_STYLES.items():
+        result = run("2", "--format", name, notes=notes)
+        assert result.returncode == 0, (label, result.stderr)
+        assert "Multi-Adapter Representation Interventions" in result.stdout, label
+    vancouver = run("2", "--format", "Vancouver", notes=notes)
+    assert vancouver.stdout.startswith("1. Yu M, Li H, Chen J, Li X, Singh P, Cao Y, et al. ")
+
+
+def test_american_styles_put_the_comma_or_period_inside_the_quotes(notes: Path) -> None:
+    ieee = run("2", "--format", "ieee", notes=notes)
+    assert ieee.returncode == 0, ieee.stderr
+    assert "“Multi-Adapter Representation Interventions via Energy Calibration,” in " in (
+        ieee.stdout
+    )
+    chicago = run("2", "--format", "chicago", notes=notes).stdout
+    assert "“Multi-Adapter Representation Interventions via Energy Calibration.” In " in chicago
+    data = Path(__file__).parents[1] / "data"
+    lists = [str(data / "icml2026-150.txt"), "--meta", str(data / "icml2026-150.meta.jsonl")]
+    asked = run("150", "--format", "ieee", *lists, notes=notes).stdout
+    assert "“How much can language models memorize?” in Proceedings" in asked
+    british = run("2", "--format", "nature", notes=notes).stdout
+    assert "Energy Calibration. in Proceedings" in british
+
+
 def test_an_unknown_style_names_the_choices_in_one_line(notes: Path, tmp_path: Path) -> None:
     result = run("16", "--style", "ieeee", notes=notes)
     assert result.returncode == 2 and result.stdout == ""

@@ -170,7 +170,7 @@ def test_apa_is_what_citeproc_py_gives_with_the_official_apa_csl(bundled: list[P
         apa = cite(paper, "apa", key=keys[paper.id]).text
         assert apa == _citeproc_apa(items)
         if paper.authors:
-            assert "(eds.), Proceedings of the 43rd International Conference" in apa
+            assert "(Eds.), Proceedings of the 43rd International Conference" in apa
     many = cite_many(bundled, "apa", keys=keys).text
     assert many == _citeproc_apa(json.loads(cite_many(bundled, "csljson", keys=keys).text))
     assert len(many.splitlines()) == 19

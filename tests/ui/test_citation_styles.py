@@ -120,7 +120,7 @@ async def test_apa_names_the_editors_and_the_toast_names_what_is_missing(
         anonymous = next(i for i, p in enumerate(app.papers) if not p.authors)
         await pilot.press(*["j"] * anonymous, "c")
         await settle(app, pilot)
-        assert "(eds.), Proceedings of the 43rd International Conference" in app.last_copied
+        assert "(Eds.), Proceedings of the 43rd International Conference" in app.last_copied
         assert "incomplete" not in app.last_copied and "unknown" not in app.last_copied
         messages = [notification.message for notification in app._notifications]
         assert "Incomplete citation: authors unknown; pages unknown" in messages

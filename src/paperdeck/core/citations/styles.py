@@ -30,6 +30,8 @@ _STYLE_ALIASES = {
     "chicago": "chicago-author-date",
     "harvard": "harvard-cite-them-right",
     "lncs": "springer-lecture-notes-in-computer-science",
+    # The CSL repository's Vancouver, now named for its NLM rules (there is no vancouver.csl).
+    "vancouver": "vancouver-nlm",
 }
 _BUNDLED = {"text": "text.csl"}
 """Styles paperdeck ships itself (package data beside this module)."""
@@ -111,10 +113,27 @@ _LOCK = threading.Lock()
 # citeproc-py keeps render state on the style object: one render at a time.
 
 
+def _case_labels_in_the_style_language() -> None:
+    """APA's "(Eds.)": citeproc-py title-cases text only in a known English language, and
+    never tells a label (a term of the style's locale) its language, so every label
+    asking for title case stayed as the locale writes it ("(eds.)")."""
+    from citeproc import model
+
+    def markup(self: Any, text: Any) -> Any:
+        if not text:
+            return None
+        # The language citeproc-py gives a text without one of its own: the style's.
+        language = self.get_root().get("default-locale", "en")[:2]
+        return self.wrap(self.format(self.case(self.strip_periods(text), language)))
+
+    model.Label.markup = markup
+
+
 @lru_cache(maxsize=8)
 def _parsed_style(path: str, modified: float) -> Any:
     from citeproc import CitationStylesStyle
 
+    _case_labels_in_the_style_language()
     # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
     return CitationStylesStyle(path, validate=False)
 
@@ -145,8 +164,19 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
         except Exception as error:  # a style citeproc-py cannot follow, named in one line
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
-    return [_LEFT_MARGIN.sub(r"\1 ", str(entry)) for entry in entries]
+    texts = [_LEFT_MARGIN.sub(r"\1 ", str(entry)) for entry in entries]
+    if str(style.root.get_locale_option("punctuation-in-quote")).lower() == "true":
+        texts = [_CLOSE_QUOTE_THEN_MARK.sub(_inside_the_quote, text) for text in texts]
+    return texts
 
 
 # A numbered style's "[1]" or "1." is a block of its own in HTML; plain text needs a space.
 _LEFT_MARGIN = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
+# American English puts a comma or period inside the closing quote (the locale's
+# punctuation-in-quote, which citeproc-py reads but does not apply): IEEE's “Title,” in ...
+_CLOSE_QUOTE_THEN_MARK = re.compile(r"([.,?!]?)”([.,])")
+
+
+def _inside_the_quote(found: re.Match[str]) -> str:
+    # A title's own final mark stands for the one after it: “Why?” In ..., not “Why?.” In ...
+    return f"{found.group(1) or found.group(2)}”"
