@@ -536,6 +536,26 @@ async def test_help_lines_fit_their_column_and_name_keys_as_typed(
         await pilot.press("escape")
 
 
+@pytest.mark.parametrize("size", [(80, 24), (99, 30), (120, 40)])
+async def test_every_footer_key_is_whole_on_screen(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    from textual.widgets._footer import FooterKey
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        keys = list(app.screen.query(FooterKey))
+        shown = [key for key in keys if key.region.width]
+        described = {key.description for key in shown}
+        assert {"Help", "Quit", "Search", "Read+next", "Star+next", "Tags", "Cite"} <= described
+        cells = [x for key in shown for x in range(key.region.x, key.region.right)]
+        assert len(cells) == len(set(cells)) and max(cells) < size[0]
+        for key in shown:
+            assert key.region.width >= len(key.render().plain), key.description
+        assert ("palette" in described) == (size[0] >= 100)
+
+
 async def test_sort_and_theme_are_remembered(make_app: MakeApp, tmp_path: Path) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
