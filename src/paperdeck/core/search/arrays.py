@@ -8,6 +8,7 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.search.ranking import Ranking
 
 if TYPE_CHECKING:
     import numpy as np
@@ -111,7 +112,7 @@ def partial_steps(
     required: Sequence[tuple[TermHits, float]],
     outside: Iterable[int],
     clock: Clock,
-) -> Generator[None, None, tuple[list[int], list[float], list[NDArray[np.float32]]]]:
+) -> Generator[None, None, tuple[Ranking[int], Ranking[float], list[NDArray[np.float32]]]]:
     """The papers with some of the `optional` clauses (each weighed by its weight) passing
     every `required` one, none of those `outside`: best first, with their scores, and each
     optional clause's column (its papers' scores)."""
@@ -135,7 +136,7 @@ def partial_steps(
             yield
             clock.reset()
     candidates = np.flatnonzero(total > 0.0)
-    ranked, scores_of = ranked_by_score(candidates, total[candidates], EXACT_HEAD)
+    ranked, scores_of = ranked_lazily(candidates, total[candidates], EXACT_HEAD)
     return ranked, scores_of, columns
 
 
@@ -144,27 +145,46 @@ def ranked_by_score(
 ) -> tuple[list[int], list[float]]:
     """`candidates` (ascending) best score first, ties in list order: the best `exact` by
     their exact score, the rest by their score to 1/65,536 of the best."""
+    ranked, scores_of = ranked_lazily(candidates, scores, exact)
+    return list(ranked), list(scores_of)
+
+
+def ranked_lazily(
+    candidates: NDArray[np.int64], scores: NDArray[np.float64], exact: int
+) -> tuple[Ranking[int], Ranking[float]]:
+    """`ranked_by_score`, the papers below the best `exact` put in order when first read."""
     import numpy as np
 
     size = len(candidates)
-    if size == 0:
-        return [], []
     if size <= exact:
         order = np.lexsort((np.arange(size), -scores))
-    else:
-        # The score of the `exact`-th best: those above it, then as many of its ties as fit.
-        threshold = -np.partition(-scores, exact - 1)[exact - 1]
-        above = np.flatnonzero(scores > threshold)
-        ties = np.flatnonzero(scores == threshold)[: exact - len(above)]
-        head = np.concatenate((above, ties))
-        head = head[np.lexsort((head, -scores[head]))]
-        rest_mask = np.ones(size, dtype=np.bool_)
-        rest_mask[head] = False
-        rest = np.flatnonzero(rest_mask)
-        best = float(scores[head[0]])
-        levels = ((best - scores[rest]) * (_LEVELS / best)).astype(np.uint16)
-        order = np.concatenate((head, rest[np.argsort(levels, kind="stable")]))
-    return candidates[order].tolist(), scores[order].tolist()
+        return (
+            Ranking(candidates[order].tolist(), size, None),
+            Ranking(scores[order].tolist(), size, None),
+        )
+    # The score of the `exact`-th best: those above it, then as many of its ties as fit.
+    threshold = -np.partition(-scores, exact - 1)[exact - 1]
+    above = np.flatnonzero(scores > threshold)
+    ties = np.flatnonzero(scores == threshold)[: exact - len(above)]
+    head = np.concatenate((above, ties))
+    head = head[np.lexsort((head, -scores[head]))]
+    best = float(scores[head[0]])
+    made: list[tuple[list[int], list[float]]] = []
+
+    def rest() -> tuple[list[int], list[float]]:
+        if not made:
+            rest_mask = np.ones(size, dtype=np.bool_)
+            rest_mask[head] = False
+            others = np.flatnonzero(rest_mask)
+            levels = ((best - scores[others]) * (_LEVELS / best)).astype(np.uint16)
+            order = others[np.argsort(levels, kind="stable")]
+            made.append((candidates[order].tolist(), scores[order].tolist()))
+        return made[0]
+
+    return (
+        Ranking(candidates[head].tolist(), size, lambda: rest()[0]),
+        Ranking(scores[head].tolist(), size, lambda: rest()[1]),
+    )
 
 
 def head_scores(lookup: Lookup, head: Sequence[int]) -> dict[int, float]:

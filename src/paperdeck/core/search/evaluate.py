@@ -27,6 +27,7 @@ from paperdeck.core.search.rank import (
     sorted_all,
     totals_steps,
 )
+from paperdeck.core.search.ranking import Ranking
 from paperdeck.core.search.related import related
 from paperdeck.core.search.spans import tokens_match
 from paperdeck.core.search.steps import CHUNK
@@ -146,20 +147,28 @@ class Evaluator:
             )
             if sort == "relevance":
                 head = some[:FREQUENCY_HEAD]
-                head_totals = dict(zip(head, some_scores, strict=False))
+                head_totals = dict(zip(head, some_scores[:FREQUENCY_HEAD], strict=True))
                 counted = _counted(len(index), positive, needles, lookups, head, True)
                 average = self._average()
                 yield from frequency_steps(self._memo, head, head_totals, counted, average, clock)
                 # Papers missing words rarely have the others side by side: a shorter look.
                 yield from rerank_steps(self._memo, head, head_totals, parsed, clock, 50, 10)
-                some[: len(head)] = head
-                some_scores[: len(head)] = map(head_totals.__getitem__, head)
+                some = some.with_head(head)
+                some_scores = some_scores.with_head(list(map(head_totals.__getitem__, head)))
             else:
                 by_paper = dict(zip(some, some_scores, strict=True))
-                some = sorted_all(index, some, annotations, sort)
-                some_scores = list(map(by_paper.__getitem__, some))
-            ranked.extend(some)
-            scores.extend(some_scores)
+                listed = sorted_all(index, some, annotations, sort)
+                some = Ranking(listed, len(listed), None)
+                some_scores = Ranking(list(map(by_paper.__getitem__, listed)), len(listed), None)
+            # The papers far below the divider are put in order when the list reads them.
+            return SearchResult(
+                query,
+                some.after(ranked),
+                some_scores.after(scores),
+                parsed.message,
+                parsed,
+                matched_all,
+            )
         return SearchResult(query, ranked, scores, parsed.message, parsed, matched_all)
 
     def _average(self) -> float:

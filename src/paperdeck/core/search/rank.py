@@ -17,6 +17,7 @@ from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search import arrays
 from paperdeck.core.search.arrays import Lookup
 from paperdeck.core.search.query import Query
+from paperdeck.core.search.ranking import Ranking
 from paperdeck.core.search.steps import CHUNK, update_steps
 from paperdeck.core.search.terms import TermHits
 from paperdeck.core.search.word_index import ABSTRACT, METHOD, TITLE, WordIndex
@@ -205,7 +206,7 @@ def partial_steps(
     excluded: set[int],
     matched_all: list[int],
     clock: Clock,
-) -> Generator[None, None, tuple[list[int], list[float], list[Lookup | None]]]:
+) -> Generator[None, None, tuple[Ranking[int], Ranking[float], list[Lookup | None]]]:
     """The papers that pass every required clause and some of the optional ones (the query's
     words) but not all of them, best first, with their scores: each scores its weighted sum
     over the clauses it passes, so a paper with the rarer words of the query comes first.
@@ -223,11 +224,16 @@ def partial_steps(
         return ranked, scores, [next(found) if o else None for _, _, o in positive]
     totals = yield from _partial_totals_steps(positive, optional, excluded, matched_all, clock)
     # Best first; a tie in list order, as the arrays rank it.
-    ranked = sorted(sorted(totals), key=totals.__getitem__, reverse=True)
+    best_first = sorted(sorted(totals), key=totals.__getitem__, reverse=True)
     lookups: list[Lookup | None] = []
     for hits, _, is_optional in positive:
         lookups.append((yield from hits.scores_steps(clock)) if is_optional else None)
-    return ranked, list(map(totals.__getitem__, ranked)), lookups
+    size = len(best_first)
+    return (
+        Ranking(best_first, size, None),
+        Ranking(list(map(totals.__getitem__, best_first)), size, None),
+        lookups,
+    )
 
 
 def _partial_totals_steps(

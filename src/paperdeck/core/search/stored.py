@@ -77,11 +77,16 @@ def enabled() -> bool:
 class StoredPostings(MutableMapping[str, "array[int]"]):
     """One field's postings in the store, each read when first asked for and kept."""
 
-    def __init__(self, store: ListStore, key: str, field: int, count: int) -> None:
+    def __init__(
+        self, store: ListStore, key: str, field: int, count: int, *, complete: bool = False
+    ) -> None:
         self._store = store
         self._key = key
         self._field = field
         self._count = count
+        self._complete = complete
+        """Whether a word not in the store has no papers (the word starts of a field, all
+        kept), rather than not being known."""
         self._known: dict[str, array[int] | None] = {}
         self._words: list[str] | None = None
 
@@ -98,7 +103,9 @@ class StoredPostings(MutableMapping[str, "array[int]"]):
         except StoreUnavailable:
             return None  # the store went away: this index answers with what it has read
         if data is None:
-            return None
+            # A word start no word of the field has: an empty answer, not one to work out
+            # from every word of the vocabulary that has it (thousands of reads).
+            return array("I") if self._complete else None
         docs = array("I")
         if len(data) % docs.itemsize == 0:
             docs.frombytes(data)
@@ -270,7 +277,9 @@ def open_steps(
         vocabulary=vocabulary,
         buckets=VocabularyBuckets(vocabulary),
         short_prefixes=[
-            StoredPostings(store, key, _PREFIX_FIELD + field, count) for field in range(len(FIELDS))
+            # Every word start of a field is kept, but the abstract's (worked out if asked).
+            StoredPostings(store, key, _PREFIX_FIELD + field, count, complete=field != ABSTRACT)
+            for field in range(len(FIELDS))
         ],
         years=years,
         venues=venues,

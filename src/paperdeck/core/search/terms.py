@@ -6,9 +6,10 @@ import bisect
 import functools
 import itertools
 import operator
+import re
 from array import array
 from collections import OrderedDict, defaultdict
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,10 @@ _CACHE_SIZE = 8
 """Terms whose hits are kept: typing a query re-evaluates its finished words."""
 _FOLDED_KEPT = 4096
 """Folded texts kept for phrases (~5 MB of abstracts)."""
+_RUNS_KEPT = 16384
+"""A paper's runs of words around one word, kept for phrases (a few words each)."""
+_FOLD = -1
+"""Said of a text whose words are not its runs of ASCII letters and digits."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -134,6 +139,10 @@ class TermMatcher:
         self._index = index
         self._cache: OrderedDict[tuple[object, ...], TermHits] = OrderedDict()
         self._folded: OrderedDict[tuple[int, int, bool], str] = OrderedDict()
+        self._runs: OrderedDict[
+            tuple[int, int, str, int, int, bool], list[tuple[str, ...]] | None
+        ] = OrderedDict()
+        """Runs of words around a word in a paper's text, for phrases (see `_word_runs`)."""
         """Texts folded for phrases, kept: each key of a phrase being typed checks mostly the
         same papers (folding is most of the check)."""
 
@@ -173,6 +182,58 @@ class TermMatcher:
         else:
             kept.move_to_end(key)
         return folded
+
+    def _runs_kind(
+        self,
+        term: Term,
+        allowed: list[dict[str, int]],
+        i: int,
+        field: int,
+        anchor: int,
+        anchor_words: Iterable[str],
+    ) -> int | None:
+        """`_window_kind` of paper `i`'s text in `field`, from the runs of words around the
+        places of the words of position `anchor` it has (`anchor_words`); `_FOLD` when its
+        text must be folded first."""
+        best: int | None = None
+        cased = term.case_sensitive
+        for word in anchor_words:
+            runs = self._word_runs(i, field, word, anchor, len(allowed), cased)
+            if runs is None:
+                return _FOLD
+            for run in runs:
+                if cased:
+                    kind = _run_at(term, allowed, [token.lower() for token in run], run)
+                else:
+                    kind = _run_at(term, allowed, run, None)
+                if kind is not None and (best is None or kind < best):
+                    best = kind
+                    if best == EXACT:
+                        return best
+        return best
+
+    def _word_runs(
+        self, i: int, field: int, word: str, anchor: int, size: int, cased: bool
+    ) -> Sequence[Sequence[str]] | None:
+        """The runs of `size` words of paper `i`'s text in `field` whose word at `anchor` is
+        `word`, their case kept if `cased`; None when the text must be folded first (LaTeX,
+        other than ASCII). Kept: each key of a phrase being typed reads the same runs."""
+        key = (i, field, word, anchor, size, cased)
+        kept = self._runs
+        if key in kept:
+            kept.move_to_end(key)
+            return kept[key]
+        raw = self._index.field_text(i, field)
+        runs: list[tuple[str, ...]] | None = None
+        if raw.isascii() and "\\" not in raw:
+            # Its folded words are its runs of ASCII letters and digits: no folding.
+            low = raw.lower()
+            runs = _raw_runs(raw if cased else low, low, word, anchor, size)
+        if len(kept) >= _RUNS_KEPT:
+            for _ in range(_RUNS_KEPT // 4):
+                kept.popitem(last=False)
+        kept[key] = runs
+        return runs
 
     def _field_weight(self, field: int, i: int) -> float:
         """How much a match in this field of paper `i` counts."""
@@ -383,8 +444,11 @@ class TermMatcher:
         # splitting the text into its words (folded texts are single-spaced, space-ended).
         as_typed = " " + " ".join(lowered) + " "
         started = as_typed[:-1] if last_prefix else None
-        # Runs are looked for around the words of the position with the fewest.
-        anchor = min(range(len(allowed)), key=lambda at: len(allowed[at]))
+        # Runs are looked for around the words of the first position (read forwards from
+        # there, a run ends at its first word that does not fit), else the one with fewest.
+        anchor = 0
+        if len(allowed[0]) > _ANCHOR_WORDS:
+            anchor = min(range(len(allowed)), key=lambda at: len(allowed[at]))
         few = len(allowed[anchor]) <= _ANCHOR_WORDS
         for field in sorted(fields, key=lambda f: FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
@@ -404,10 +468,11 @@ class TermMatcher:
                         for i in candidates.intersection(having):
                             has.setdefault(i, []).append(word)
             for count, i in enumerate(sorted(candidates or ())):
-                raw = self._index.field_text(i, field)
-                if few and raw.isascii() and "\\" not in raw:
-                    # Its folded words are its runs of ASCII letters and digits: no folding.
-                    quality = _raw_run_kind(term, allowed, raw, anchor, has.get(i, ()))
+                if few:
+                    quality = self._runs_kind(term, allowed, i, field, anchor, has.get(i, ()))
+                else:
+                    quality = _FOLD
+                if quality != _FOLD:
                     if count & 15 == 15 and clock.due():
                         yield
                         clock.reset()
@@ -588,7 +653,10 @@ def _run_kind(
 
 
 def _run_at(
-    term: Term, allowed: list[dict[str, int]], tokens: list[str], cased: list[str] | None
+    term: Term,
+    allowed: list[dict[str, int]],
+    tokens: Sequence[str],
+    cased: Sequence[str] | None,
 ) -> int | None:
     """How well the run of words at the start of `tokens` matches, if it does."""
     worst = EXACT
@@ -602,72 +670,53 @@ def _run_at(
     return worst
 
 
-_NOT_WORD = str.maketrans(
-    {chr(c): " " for c in range(128) if not chr(c).isascii() or not chr(c).isalnum()}
-)
-"""ASCII characters that are not letters or digits, to spaces: an ASCII text's folded words
-(without LaTeX) are its runs of the others."""
+_NEXT_WORD = re.compile(r"[^0-9a-z]*([0-9a-z]+)")
+"""The next word of a lower-cased ASCII text without LaTeX (its words are its runs of letters
+and digits)."""
 
 
-def _raw_run_kind(
-    term: Term, allowed: list[dict[str, int]], raw: str, anchor: int, anchor_words: Iterable[str]
-) -> int | None:
-    """`_window_kind` of an ASCII text without LaTeX, looked for around the places of the
-    words of position `anchor` it has (`anchor_words`), in its raw text: the words of such a
-    text are its runs of letters and digits, lower-cased."""
-    low = raw.lower()
-    cased = raw if term.case_sensitive else None
+def _raw_runs(text: str, low: str, word: str, anchor: int, size: int) -> list[tuple[str, ...]]:
+    """The runs of `size` words of an ASCII text without LaTeX whose word at `anchor` is
+    `word`, from `text` (`low`, lower-cased, is where the words are looked for): such a text's
+    folded words are its runs of letters and digits."""
+    runs: list[tuple[str, ...]] = []
     end_of_text = len(low)
-    best: int | None = None
-    for word in anchor_words:
-        at = low.find(word)
-        while at >= 0:
-            end = at + len(word)
-            if (at == 0 or not low[at - 1].isalnum()) and (
-                end == end_of_text or not low[end].isalnum()
-            ):
-                kind = _raw_run_at(term, allowed, low, cased, at, end, anchor)
-                if kind is not None and (best is None or kind < best):
-                    best = kind
-                    if best == EXACT:
-                        return best
-            at = low.find(word, at + 1)
-    return best
-
-
-def _raw_run_at(
-    term: Term,
-    allowed: list[dict[str, int]],
-    low: str,
-    cased: str | None,
-    at: int,
-    end: int,
-    anchor: int,
-) -> int | None:
-    """How well the run whose word at position `anchor` is `low[at:end]` matches, if any."""
-    after_count = len(allowed) - anchor - 1
-    size = len(low)
-    span = 32 * (max(anchor, after_count) + 1)
-    while True:
-        # Words cut at the edge of a window are never among those used.
-        low_edge, high_edge = max(0, at - span), min(size, end + span)
-        before = low[low_edge:at].translate(_NOT_WORD).split() if anchor else []
-        after = low[end:high_edge].translate(_NOT_WORD).split() if after_count else []
-        if (not anchor or low_edge == 0 or len(before) > anchor) and (
-            not after_count or high_edge == size or len(after) > after_count
+    at = low.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or not low[at - 1].isalnum()) and (
+            end == end_of_text or not low[end].isalnum()
         ):
-            break
-        span *= 4
-    if len(before) < anchor or len(after) < after_count:
-        return None
-    tokens = [*before[len(before) - anchor :], low[at:end], *after[:after_count]]
-    words_cased = None
-    if cased is not None:
-        cased_before = cased[low_edge:at].translate(_NOT_WORD).split() if anchor else []
-        cased_after = cased[end:high_edge].translate(_NOT_WORD).split() if after_count else []
-        words_cased = [
-            *cased_before[len(cased_before) - anchor :],
-            cased[at:end],
-            *cased_after[:after_count],
-        ]
-    return _run_at(term, allowed, tokens, words_cased)
+            run = _raw_run(text, low, at, end, anchor, size)
+            if run is not None:
+                runs.append(run)
+        at = low.find(word, at + 1)
+    return runs
+
+
+def _raw_run(
+    text: str, low: str, at: int, end: int, anchor: int, size: int
+) -> tuple[str, ...] | None:
+    """The run of `size` words whose word at `anchor` is `text[at:end]`, if the text has
+    enough words around it."""
+    after: list[str] = []
+    pos = end
+    for _ in range(size - anchor - 1):
+        found = _NEXT_WORD.match(low, pos)
+        if found is None:
+            return None
+        start, pos = found.span(1)
+        after.append(text[start:pos])
+    before: list[str] = []
+    stop = at
+    for _ in range(anchor):
+        while stop > 0 and not low[stop - 1].isalnum():
+            stop -= 1
+        start = stop
+        while start > 0 and low[start - 1].isalnum():
+            start -= 1
+        if start == stop:
+            return None
+        before.append(text[start:stop])
+        stop = start
+    return (*reversed(before), text[at:end], *after)
