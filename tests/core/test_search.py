@@ -1077,3 +1077,23 @@ def test_a_phrase_as_typed_ranks_above_its_other_forms() -> None:
     assert 4 not in result.indices
     typing = index.search("self-superv")
     assert set(typing.indices) == {0, 1, 2, 3}  # "supervision" starts with "superv"
+
+
+
+def test_a_search_for_the_first_few_ranks_them_as_the_whole_search(papers: list[Paper]) -> None:
+    index = SearchIndex(papers)
+    left_out = 0
+    for query in ("speculative decoding", "reinforcement learning policy", "graph kernel", "la"):
+        whole = index.search(query)
+        for shown in (1, 3, 20, 10_000):
+            few = index.search(query, shown=shown)
+            assert list(few.indices[:shown]) == list(whole.indices[:shown]), (query, shown)
+            assert few.scores[:shown] == whole.scores[:shown]
+            assert few.matched_all == whole.matched_all
+            if whole.matched_all >= shown:
+                # The papers with some of the words are not worked out.
+                assert len(few.indices) == whole.matched_all
+                left_out += len(whole.indices) - len(few.indices)
+            else:
+                assert list(few.indices) == list(whole.indices)
+    assert left_out
