@@ -117,6 +117,9 @@ def test_only_the_papers_looked_at_are_made(
     status, out, _ = _search(capsys, "speculative decoding", "--limit", "3", str(listing))
     assert status == 0
     assert len([line for line in out.splitlines() if not line.startswith("-- ")]) == 3
+    assert made == []  # a line is an id and a title, read from their columns
+    status, out, _ = _search(capsys, "speculative decoding", "--limit", "3", "--json", str(listing))
+    assert status == 0 and len(json.loads(out)) == 3
     assert 3 <= len(made) < count / 4
 
 
@@ -310,6 +313,7 @@ def test_stored_fields_read_alone_equal_the_papers_fields(cache: Path, tmp_path:
         stored = open_stored(store, path, None, use_sidecar=True)
         assert stored is not None
         for at, paper in enumerate(whole):
+            assert stored.papers.text(at, "ids") == paper.id
             assert stored.papers.text(at, "titles") == paper.title
             assert stored.papers.text(at, "methods") == (paper.method or "")
             assert stored.papers.text(at, "authors") == ", ".join(paper.authors)

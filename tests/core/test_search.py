@@ -1079,7 +1079,6 @@ def test_a_phrase_as_typed_ranks_above_its_other_forms() -> None:
     assert set(typing.indices) == {0, 1, 2, 3}  # "supervision" starts with "superv"
 
 
-
 def test_a_search_for_the_first_few_ranks_them_as_the_whole_search(papers: list[Paper]) -> None:
     index = SearchIndex(papers)
     left_out = 0

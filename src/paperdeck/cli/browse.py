@@ -244,9 +244,19 @@ def _search(
     for rank, (paper_index, score) in enumerate(chosen):
         if rank == result.matched_all:
             lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
-        paper = papers[paper_index]
-        lines.append(f"{paper_index + 1:>{width}}  {paper.id}  {score:6.2f}  {paper.title}")
+        paper_id, title = _id_and_title(papers, paper_index)
+        lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
     return result.message, "".join(line + "\n" for line in lines)
+
+
+def _id_and_title(papers: Sequence[Paper], at: int) -> tuple[str, str]:
+    from paperdeck.core.store.stored_papers import StoredPapers
+
+    if isinstance(papers, StoredPapers):
+        # Read from two columns, mostly of chunks ranking read already: no paper is made.
+        return papers.text(at, "ids"), papers.text(at, "titles")
+    paper = papers[at]
+    return paper.id, paper.title
 
 
 def run_related(args: argparse.Namespace) -> int:

@@ -189,9 +189,11 @@ def decode_columns(
 
 
 def decode_column(chunk: Chunk, name: str) -> list[str]:
-    """One head column of a chunk `check_head` passed, its values cleaned as `decode_columns`
-    cleans them (the authors of a paper still joined by AUTHOR_SEPARATOR)."""
+    """One head column of a chunk `check_head` passed, its values checked and cleaned as
+    `decode_columns` has them (the authors of a paper still joined by AUTHOR_SEPARATOR)."""
     data = chunk.head[HEAD_COLUMNS.index(name)]
+    if name == "ids":
+        return _ids(data, chunk.count)
     return _split(data, chunk.count, line=name in _LINE_COLUMNS, authors=name == "authors")
 
 

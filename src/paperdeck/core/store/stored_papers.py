@@ -81,9 +81,9 @@ class StoredPapers(Sequence[Paper]):
         return paper
 
     def text(self, at: int, column: str) -> str:
-        """Paper `at`'s title ("titles"), method ("methods", "" when none) or authors
-        ("authors", joined by ", "), read from that column of its chunk alone: ranking
-        reads these of many papers and needs nothing else of them."""
+        """Paper `at`'s id ("ids"), title ("titles"), method ("methods", "" when none) or
+        authors ("authors", joined by ", "), read from that column of its chunk alone:
+        ranking reads these of many papers, and a line of `search` two of a few."""
         number, local = divmod(at, CHUNK_PAPERS)
         values = self._columns.get((number, column))
         if values is None:
