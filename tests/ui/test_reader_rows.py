@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from rich.segment import Segment
 from textual.app import App
 from textual.color import Color
+from textual.geometry import Region
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.widgets._footer import FooterKey
 
 from paperdeck.core.library import load_library
@@ -280,6 +283,42 @@ async def test_author_matches_are_highlighted_on_the_quiet_line(make_app: MakeAp
             assert names[0].style is not None and names[0].style.bgcolor is not None
             app.search_box.value = ""
             await settle(app, pilot)
+
+
+def bar_cells(bar: ScrollBar, lines: list[list[Segment]]) -> list[tuple[str, bool]]:
+    """Each cell of a vertical scrollbar: its glyph, and whether it is drawn reversed (thumb)."""
+    return [(s.text, bool(s.style and s.style.reverse)) for line in lines for s in line]
+
+
+async def test_the_scrollbar_of_a_long_list_shows_where_each_page_is(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    path = tmp_path / "long.txt"
+    papers = (f"Paper {i} studies how a reader pages through a long list." for i in range(20_000))
+    path.write_text("A long list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    app = make_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        bar = paper_list.vertical_scrollbar
+        drawn = []
+        for _ in range(24):
+            await pilot.press("pagedown")
+            await pilot.pause()
+            shown = bar_cells(bar, list(bar.render_lines(Region(0, 0, 1, bar.size.height))))
+            window = bar.window_size if bar.window_size < bar.window_virtual_size else 0
+            expected = ScrollBarRender.render_bar(
+                bar.size.height,
+                bar.window_virtual_size,
+                window,
+                bar.validate_position(paper_list.scroll_y),
+                vertical=True,
+            )
+            assert shown == bar_cells(bar, [list(expected.segments)]), paper_list.scroll_y
+            drawn.append(shown)
+        # The thumb moved an eighth of a cell now and then: some pages drew the same bar.
+        changes = sum(before != after for before, after in pairwise(drawn))
+        assert 2 <= changes < len(drawn) - 1
 
 
 # --- widths and heights ---------------------------------------------------------------------

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.style import Style
@@ -84,6 +85,7 @@ class DetailPane(ScrollView, can_focus=True):
         self._rendered = LRUCache(maxsize=16)
         self._key: tuple[object, ...] | None = None
         self._match: Style | None = None
+        self._paint: tuple[int, RichStyle] | None = None
         self._shown: tuple[Callable[[str], Highlighter], str, Mapping[str, Any] | None] | None
         self._shown = None
         """The last show's highlighter, query and corrections, when it highlighted matches."""
@@ -229,13 +231,25 @@ class DetailPane(ScrollView, can_focus=True):
     def _on_resize(self, event: events.Resize) -> None:
         self._wrap()
 
-    def render_line(self, y: int) -> Strip:
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The width and colours looked up once per paint, not once per line.
         self._wrap()
-        width = self.scrollable_content_region.width
+        self._paint = (self.scrollable_content_region.width, self.rich_style)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint = None
+
+    def render_line(self, y: int) -> Strip:
+        if self._paint is None:
+            self._wrap()
+            width, style = self.scrollable_content_region.width, self.rich_style
+        else:
+            width, style = self._paint
         row = y + round(self.scroll_y)
         if row < len(self._strips):
-            return self._strips[row].crop_extend(0, width, self.rich_style)
-        return Strip.blank(width, self.rich_style)
+            return self._strips[row].crop_extend(0, width, style)
+        return Strip.blank(width, style)
 
     def _meta(
         self,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import ceil
 from typing import ClassVar, Literal
 
+from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
 from textual.binding import Binding, BindingType
@@ -14,6 +16,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from paperdeck.core.model import Annotation, Paper
@@ -305,6 +308,16 @@ class PaperList(ScrollView, can_focus=True):
         elif last > top + height:
             self.scroll_to(y=min(first, last - height), animate=False)
 
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        if self.show_vertical_scrollbar:
+            bar = self.vertical_scrollbar
+            position = bar.validate_position(new_value)
+            if _thumb(bar, bar.position) == _thumb(bar, position):
+                # Not the reactive's setter: that repaints the whole bar, and a long list's
+                # thumb stays in the same cells for many pages.
+                bar.set_reactive(ScrollBar.position, position)
+        super().watch_scroll_y(old_value, new_value)
+
     def watch_cursor(self, old: int, new: int) -> None:
         self._refresh_row(old)
         self._refresh_row(new)
@@ -512,6 +525,16 @@ class PaperList(ScrollView, can_focus=True):
             underline=text_style.underline,
             italic=text_style.italic,
         )
+
+
+def _thumb(bar: ScrollBar, position: float) -> list[Segment]:
+    """The cells a vertical scrollbar draws with its thumb at `position`."""
+    virtual = bar.window_virtual_size
+    window = bar.window_size if bar.window_size < virtual else 0
+    drawn = bar.renderer.render_bar(
+        bar.size.height, ceil(virtual), ceil(window), position, bar.thickness, vertical=True
+    )
+    return list(drawn.segments)
 
 
 def _find(rows: Sequence[int], paper_index: int) -> int:
