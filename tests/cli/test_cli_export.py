@@ -64,3 +64,22 @@ def test_export_errors_are_one_line(tmp_path: Path) -> None:
     folder = paperdeck("export", "-o", str(tmp_path), notes=notes)
     assert folder.returncode == 2 and "is a directory" in folder.stderr
     assert "Traceback" not in none.stderr + folder.stderr
+
+
+def test_markdown_items_past_nine_keep_their_note_and_show_one_line_each(tmp_path: Path) -> None:
+    from markdown_it import MarkdownIt
+
+    notes = tmp_path / "notes.json"
+    assert (
+        paperdeck("note", "12", "--set", "Compare with the baseline", notes=notes).returncode == 0
+    )
+    result = paperdeck("export", "--format", "markdown", notes=notes)
+    assert result.returncode == 0, result.stderr
+    html = MarkdownIt().render(result.stdout)
+    # One list of 19 items: the note, quoted under item 12, stays in it.
+    assert html.count("<ol") == 1 and html.count("<li>") == 19
+    twelfth = html.split("<li>")[12]
+    assert "SafeSpec" in twelfth and "<blockquote>" in twelfth and "Compare with" in twelfth
+    # The title, the authors and the state on lines of their own.
+    assert twelfth.count("<br />") == 2
+    assert "Dynamic Reflective Sampling</a><br />\nHaotian Xu" in twelfth

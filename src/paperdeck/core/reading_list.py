@@ -152,7 +152,12 @@ def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
     for number, item in enumerate(chosen, start=1):
         name = markdown_escape(item.title or "(untitled)")
         head = f"[{name}]({_link_target(item.url)})" if item.url else f"**{name}**"
-        lines.append(f"{number}. {head}")
+        # A backslash ends a line where it ends (CommonMark's hard break): without it the title,
+        # the authors and the state ran together on one rendered line.
+        lines.append(f"{number}. {head}\\")
+        # An item's lines start under its text: a note quoted after a blank line under
+        # "10. " with three spaces would leave the list (CommonMark) and break its numbering.
+        indent = " " * (len(str(number)) + 2)
         details = []
         if item.authors:
             details.append(markdown_escape(", ".join(item.authors)))
@@ -162,14 +167,14 @@ def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
         if item.pdf:
             details.append(f"[PDF]({_link_target(item.pdf)})")
         if details:
-            lines.append("   " + " · ".join(details))
+            lines.append(indent + " · ".join(details) + "\\")
         marks = (["★ starred"] if item.starred else []) + [item.state]
         marks += [markdown_escape("#" + tag) for tag in item.tags]
-        lines.append("   " + " · ".join(marks))
+        lines.append(indent + " · ".join(marks))
         if item.note.strip():
             lines.append("")
             lines.extend(
-                "   > " + markdown_escape(line) if line.strip() else "   >"
+                f"{indent}> {markdown_escape(line)}" if line.strip() else f"{indent}>"
                 for line in item.note.strip("\n").split("\n")
             )
         lines.append("")
