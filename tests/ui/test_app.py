@@ -272,6 +272,41 @@ async def test_search_on_an_index_built_by_helper_processes_then_kept_and_reopen
         assert list(again.paper_list.rows) == expected
 
 
+async def test_a_big_lists_index_scores_queries_as_arrays_once_it_answers(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader searches its list on every key: once the index answers, numpy is imported on a
+    thread, so the queries of a big list are scored as arrays (a one-off command's dicts are
+    no faster there)."""
+    from paperdeck.core.search import arrays
+
+    app = make_app()
+    expected = list(SearchIndex(app.papers).search("speculative decoding").indices)
+    prepared: list[tuple[int, bool]] = []
+    real = arrays.prepare
+
+    def prepare(papers: int) -> bool:
+        done = real(papers)
+        prepared.append((papers, done))
+        return done
+
+    monkeypatch.setattr(arrays, "prepare", prepare)
+    monkeypatch.setattr(arrays, "ARRAYS_FROM", 10)  # this list of 19 is a big one here
+    monkeypatch.setattr(arrays, "ARRAYS_BEFORE_IMPORT_FROM", 10**9)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        deadline = time.monotonic() + 20
+        while not prepared and time.monotonic() < deadline:
+            await pilot.pause(0.05)
+        assert prepared == [(len(app.papers), True)]
+        assert arrays.pays_off(len(app.papers))
+        await pilot.press("slash")
+        await type_text(pilot, "speculative decoding")
+        await settle(app, pilot)
+        assert list(app.paper_list.rows) == expected
+        assert f"{len(expected)} / 19" in header_text(app)
+
+
 def _kept_postings(cache: Path) -> int:
     store = cache / database.FILE_NAME
     if not store.exists():

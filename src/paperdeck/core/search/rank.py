@@ -6,7 +6,7 @@ import itertools
 import math
 import re
 from array import array
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Generator, Iterable, Mapping
 from itertools import filterfalse, pairwise, repeat
 from operator import add, mul
@@ -348,29 +348,33 @@ class TextMemo:
     def __init__(self, index: WordIndex, papers: int = 2048) -> None:
         self._index = index
         self._papers = papers
-        """How many papers' texts are kept (then all are dropped and kept anew)."""
-        self._lowered: dict[tuple[int, int], str] = {}
-        self._folded: dict[tuple[int, int], str] = {}
+        """How many papers' texts are kept (those read longest ago go first)."""
+        self._lowered: OrderedDict[tuple[int, int], str] = OrderedDict()
+        self._folded: OrderedDict[tuple[int, int], str] = OrderedDict()
         self._counts: dict[tuple[int, str], int] = {}
 
     def lowered(self, i: int, field: int) -> str:
         """Paper `i`'s text in `field`, lower-cased."""
         key = (i, field)
-        text = self._lowered.get(key)
+        kept = self._lowered
+        text = kept.get(key)
         if text is None:
-            if len(self._lowered) >= 2 * self._papers:
-                self._lowered.clear()
-            text = self._lowered[key] = self._index.field_text(i, field).lower()
+            _make_room(kept, 2 * self._papers)
+            text = kept[key] = self._index.field_text(i, field).lower()
+        else:
+            kept.move_to_end(key)
         return text
 
     def folded(self, i: int, field: int) -> str:
         """Paper `i`'s text in `field`, folded, its words joined by spaces."""
         key = (i, field)
-        text = self._folded.get(key)
+        kept = self._folded
+        text = kept.get(key)
         if text is None:
-            if len(self._folded) >= 2 * self._papers:
-                self._folded.clear()
-            text = self._folded[key] = " ".join(words(self._index.field_text(i, field)))
+            _make_room(kept, 2 * self._papers)
+            text = kept[key] = " ".join(words(self._index.field_text(i, field)))
+        else:
+            kept.move_to_end(key)
         return text
 
     def length(self, i: int) -> int:
@@ -386,3 +390,11 @@ class TextMemo:
                 self._counts.clear()
             found = self._counts[key] = self.lowered(i, ABSTRACT).count(needle)
         return found
+
+
+def _make_room(kept: OrderedDict[tuple[int, int], str], limit: int) -> None:
+    """Drop the quarter of `kept` read longest ago once it holds `limit` texts: all of them at
+    once made the next key read again the texts of the papers it ranks."""
+    if len(kept) >= limit:
+        for _ in range(limit // 4):
+            kept.popitem(last=False)
