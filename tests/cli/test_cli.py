@@ -189,6 +189,14 @@ def test_a_mistyped_command_is_named_with_the_closest_one(notes: Path, tmp_path:
     assert (missing.returncode, missing.stderr) == (2, "paperdeck: nosuch.txt: no such file\n")
 
 
+@pytest.mark.parametrize("command", ["show", "cite", "note", "mark"])
+def test_a_missing_ref_is_named_without_the_optional_paths(notes: Path, command: str) -> None:
+    result = run(command, notes=notes)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("paperdeck: the following arguments are required: REF")
+    assert "PATH" not in result.stderr and result.stderr.count("\n") == 1
+
+
 def test_options_between_ref_and_paths(notes: Path) -> None:
     result = run("show", "4", "--raw", str(SEED), "--no-meta", notes=notes)
     assert result.returncode == 0, result.stderr

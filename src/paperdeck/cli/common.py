@@ -66,6 +66,8 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "paths",
         nargs="*",
+        # With a default argparse no longer names PATH among the missing ("required: REF, PATH").
+        default=[],
         metavar="PATH",
         type=Path,
         help="paper lists to open (default: the bundled ICML 2026 list)",
