@@ -56,6 +56,27 @@ async def test_export_the_starred_view_as_markdown_then_the_marked_as_bibtex(
         ]
 
 
+async def test_the_path_offered_by_default_never_replaces_an_earlier_export(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    earlier = tmp_path / "reading-list.md"
+    earlier.write_text("my earlier reading list\n", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("g", "space", "e", "enter")  # the first paper marked, Enter at once
+        await settle(app, pilot)
+        assert earlier.read_text(encoding="utf-8") == "my earlier reading list\n"
+        written = (tmp_path / "reading-list-2.md").read_text(encoding="utf-8")
+        assert written.startswith("# Reading list\n\n1. [InteractScience")
+        messages = [n.message for n in app._notifications]
+        assert any(m.endswith(str(tmp_path / "reading-list-2.md")) for m in messages), messages
+        await pilot.press("e", "enter")
+        await settle(app, pilot)
+        assert (tmp_path / "reading-list-3.md").exists()
+
+
 async def test_export_to_the_clipboard_with_ctrl_y(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -19,6 +19,16 @@ if TYPE_CHECKING:
 SCOPES = {"marked": "Marked papers", "starred": "Starred papers", "view": "Papers in this view"}
 
 
+def unused_path(wanted: Path) -> Path:
+    """`wanted`, else the first NAME-2.EXT, NAME-3.EXT ... not there: the path offered by
+    default never replaces an earlier export (Enter at once wrote over it)."""
+    candidate, number = wanted, 1
+    while candidate.exists():
+        number += 1
+        candidate = wanted.with_name(f"{wanted.stem}-{number}{wanted.suffix}")
+    return candidate
+
+
 class ExportFlow:
     """Asks what to export and where, writes or copies it, and says what happened."""
 
@@ -44,7 +54,8 @@ class ExportFlow:
         scopes = [(scope, label, len(self.papers(scope))) for scope, label in SCOPES.items()]
         # A view just chosen (u, *, m) is what the user looks at; else the marks, if any.
         chosen = "marked" if app.paper_list.marked and not app.triage.views else "view"
-        app.push_screen(ExportDialog(scopes, chosen, Path.cwd() / "reading-list.md"), self._chosen)
+        default = unused_path(Path.cwd() / "reading-list.md")
+        app.push_screen(ExportDialog(scopes, chosen, default), self._chosen)
 
     def _chosen(self, choice: ExportChoice | None) -> None:
         if choice is not None:
@@ -121,4 +132,6 @@ class ExportFlow:
 
         self.last_text = text
         reason = f"Could not confirm the copy of {what}. {reason}".strip()
-        self.app.push_screen(CitationDialog(text, reason, Path.cwd() / "reading-list.md"))
+        self.app.push_screen(
+            CitationDialog(text, reason, unused_path(Path.cwd() / "reading-list.md"))
+        )
