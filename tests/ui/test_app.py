@@ -503,7 +503,9 @@ async def test_choose_a_format_mark_papers_and_copy_them(
         lines = app.last_copied.strip().splitlines()
         assert len(lines) == 2 and all(line.startswith("[") for line in lines)
         assert app.papers[0].title in lines[0] and app.papers[1].title in lines[1]
-        assert "marked" not in header_text(app)
+        # The marks stay, as after r, s and t: the same papers can be exported next.
+        assert "2 marked" in header_text(app)
+        assert app.paper_list.selected_indices() == [0, 1]
 
 
 @pytest.mark.slow

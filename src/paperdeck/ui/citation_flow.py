@@ -78,8 +78,6 @@ class CitationFlow:
             exclusive=True,
             group="copy",
         )
-        if app.paper_list.marked:
-            app.paper_list.clear_marks()
 
     def _cite_and_copy(
         self,

@@ -366,13 +366,6 @@ class PaperList(ScrollView, can_focus=True):
         self.post_message(self.MarksChanged(len(self.marked)))
         self.move_cursor(self.cursor + 1)
 
-    def clear_marks(self) -> None:
-        """Unmark every paper."""
-        if self.marked:
-            self.marked.clear()
-            self.refresh()
-            self.post_message(self.MarksChanged(0))
-
     async def _on_key(self, event: events.Key) -> None:
         # Textual then runs Widget._on_key itself (handlers run along the MRO).
         mark_origin(self, event)
