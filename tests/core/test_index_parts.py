@@ -282,8 +282,12 @@ def test_helper_count_follows_the_setting_the_cores_and_the_size(
     assert index_parts.helper_count(100_000) == 0
     monkeypatch.setenv("PAPERDECK_HELPERS", "many")  # not a number: as if unset
     monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # an idle machine
     assert index_parts.helper_count(100_000) == 1
     assert index_parts.helper_count(5_000) == 0  # a small list is indexed faster alone
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.3, 0.0, 0.0))  # both cores busy
+    assert index_parts.helper_count(100_000) == 0
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     monkeypatch.setattr(os, "sched_getaffinity", lambda _: set(range(32)))
     assert index_parts.helper_count(100_000) == 7
     assert index_parts.helper_count(30_000) == 2

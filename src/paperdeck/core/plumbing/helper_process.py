@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import marshal
+import math
 import os
 import sys
 import time
@@ -38,8 +39,9 @@ _CODE = (
 
 def helper_count(items: int, per_part: int) -> int:
     """How many helpers to split `items` over: `$PAPERDECK_HELPERS` when it is a number, else
-    one per spare core as long as each part keeps about `per_part` items (below that, starting
-    and feeding a helper costs more than it saves)."""
+    one per spare core (one left idle by other work, this process's own aside) as long as each
+    part keeps about `per_part` items (below that, starting and feeding a helper costs more
+    than it saves)."""
     if not sys.executable or getattr(sys, "frozen", False):
         return 0
     from paperdeck.core.config import helpers_wanted
@@ -51,8 +53,18 @@ def helper_count(items: int, per_part: int) -> int:
             if hasattr(os, "sched_getaffinity")
             else (os.cpu_count() or 1)
         )
-        wanted = min(cores - 1, items // per_part - 1)
+        wanted = min(idle_cores(cores), cores - 1, items // per_part - 1)
     return max(0, min(wanted, items - 1, MAX_HELPERS))
+
+
+def idle_cores(cores: int) -> int:
+    """How many of `cores` other work leaves idle, by the last minute's load average (rounded
+    up): a helper on a core that is busy anyway slows this process more than it helps."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average here: take the cores as idle
+        return cores
+    return max(0, math.ceil(cores - load))
 
 
 def plan(items: int, helpers: int, own_weight: float = 1.0) -> list[tuple[int, int]]:

@@ -1,0 +1,162 @@
+"""Titles derived in helper processes: the same papers as one process makes, whatever fails."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from paperdeck.core.library import load_library
+from paperdeck.core.model import Paper
+from paperdeck.core.plumbing import helper_process
+from paperdeck.core.titles import parts as title_parts
+from paperdeck.core.titles.derive import method_and_title
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "tests" / "data" / "abstracts_sample.txt"
+
+
+def derive_all(abstracts: list[str]) -> list[tuple[str | None, str] | None]:
+    """Every abstract's method and title, asked for in ranges as a list's load asks."""
+    with title_parts.TitleParts(abstracts) as titles:
+        return [
+            entry
+            for start in range(0, len(abstracts), 100)
+            for entry in titles.derive(start, min(start + 100, len(abstracts)))
+        ]
+
+
+@pytest.fixture(scope="module")
+def abstracts() -> list[str]:
+    text = SAMPLE.read_text("utf-8")
+    found = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    assert len(found) > 200
+    return found
+
+
+@pytest.mark.parametrize("helpers", [1, 3])
+def test_helpers_derive_what_this_process_derives(
+    abstracts: list[str],
+    helpers: int,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+) -> None:
+    monkeypatch.setenv("PAPERDECK_HELPERS", str(helpers))
+    derived_here: list[str] = []
+
+    def counting(abstract: str) -> tuple[str | None, str]:
+        derived_here.append(abstract)
+        return method_and_title(abstract)
+
+    monkeypatch.setattr(title_parts, "method_and_title", counting)
+    derived = derive_all(abstracts)
+    assert len(started_helpers) == helpers
+    assert all(helper.result_code() == 0 for helper in started_helpers)
+    # This process derived its own part only: the helpers' answers were used.
+    own = helper_process.plan(len(abstracts), helpers)[0]
+    assert derived_here == abstracts[own[0] : own[1]]
+    assert derived == [method_and_title(abstract) for abstract in abstracts]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "import sys; sys.exit(3)",
+        "import sys; sys.stdin.buffer.read(); sys.stdout.buffer.write(b'\\x03' + bytes(7))",
+        "import sys, marshal; sys.stdin.buffer.read(); "
+        "data = marshal.dumps([('M', 'T')]); "
+        "sys.stdout.buffer.write(len(data).to_bytes(8, 'little') + data)",  # too few
+        "import sys; sys.stdin.buffer.read()",  # says nothing, exits 0
+    ],
+    ids=["crash", "cut short", "too few", "silent"],
+)
+def test_a_failing_helper_has_its_part_derived_here(
+    abstracts: list[str],
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+    helpers_run: Callable[[str], None],
+) -> None:
+    monkeypatch.setenv("PAPERDECK_HELPERS", "2")
+    helpers_run(command)
+    derived = derive_all(abstracts)
+    assert len(started_helpers) == 2
+    assert derived == [method_and_title(abstract) for abstract in abstracts]
+
+
+def test_a_request_that_cannot_be_written_has_its_part_derived_here(
+    abstracts: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+) -> None:
+    def broken(part: list[str]) -> helper_process.Writer:
+        def write(stream: IO[bytes]) -> None:
+            title_parts._request_writer(part[:10])(stream)
+            raise RuntimeError("cannot write the rest")
+
+        return write
+
+    monkeypatch.setenv("PAPERDECK_HELPERS", "1")
+    monkeypatch.setattr(title_parts, "_request_writer", broken)
+    derived = derive_all(abstracts)
+    assert started_helpers[0].result_code() not in (None, 0)
+    assert derived == [method_and_title(abstract) for abstract in abstracts]
+
+
+def test_a_list_loads_the_same_with_and_without_helpers(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+) -> None:
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "0")
+    alone = load_library([SAMPLE]).papers
+    monkeypatch.setenv("PAPERDECK_HELPERS", "2")
+    shared = load_library([SAMPLE]).papers
+    assert len(started_helpers) == 2
+    # Papers compare by identity: compare their fields.
+    assert list(map(_fields, shared)) == list(map(_fields, alone))
+
+
+def _fields(paper: Paper) -> tuple[object, ...]:
+    return tuple(getattr(paper, field.name) for field in dataclasses.fields(paper))
+
+
+def test_the_helper_process_answers_a_request_and_refuses_anything_else(
+    abstracts: list[str],
+) -> None:
+    request = io.BytesIO()
+    title_parts._request_writer(abstracts[:30])(request)
+    command = helper_process.helper_command("paperdeck.core.titles.parts:serve")
+    done = subprocess.run(command, input=request.getvalue(), capture_output=True, check=False)
+    assert done.returncode == 0
+    assert title_parts._answer(done.stdout, 30) == [method_and_title(a) for a in abstracts[:30]]
+    for bad in (b"hello", b"", request.getvalue()[:-5]):
+        refused = subprocess.run(command, input=bad, capture_output=True, check=False)
+        assert refused.returncode != 0
+    unknown = [*command[:-1], "no-such-job"]
+    assert subprocess.run(unknown, input=b"", check=False).returncode == 2
+
+
+def test_helpers_start_only_on_cores_that_other_work_leaves_idle(
+    abstracts: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+) -> None:
+    monkeypatch.delenv("PAPERDECK_HELPERS", raising=False)
+    monkeypatch.setattr(title_parts, "ABSTRACTS_PER_PART", 50)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    expected = [method_and_title(abstract) for abstract in abstracts]
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 1.0, 1.0))  # both cores busy
+    assert derive_all(abstracts) == expected
+    assert started_helpers == []
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 2.0, 2.0))  # one core mostly idle
+    assert derive_all(abstracts) == expected
+    assert len(started_helpers) == 1
+    assert started_helpers[0].result_code() == 0
