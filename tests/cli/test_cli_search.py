@@ -90,3 +90,13 @@ def test_related_bad_input_is_one_line(args: tuple[str, ...], expected: str, not
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("paperdeck: ") and expected in lines[0]
+
+
+def test_a_like_that_names_no_paper_is_said_in_one_line(notes: Path) -> None:
+    result = run("search", "like:zzz", notes=notes)
+    assert result.returncode == 0 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "paperdeck: like:zzz: no paper with that id or position"
+    ]
+    found = run("search", "like:4", "--limit", "2", notes=notes)
+    assert found.stderr == "" and len(found.stdout.splitlines()) == 2

@@ -956,6 +956,10 @@ def test_like_lists_the_paper_then_those_like_it() -> None:
     assert found(index, f"like:{papers[0].id} !faster")[:1] == [0]
     assert 1 not in found(index, f"like:{papers[0].id} !faster")
     assert found(index, "like:nothing") == []
+    # A reference that names no paper is said, not passed over in silence.
+    assert index.search("like:nothing").message == "like:nothing: no paper with that id or position"
+    assert index.search("like:99 decoding").message == "like:99: no paper with that id or position"
+    assert index.search("like:1").message is None
     notes = {papers[2].id: Note(starred=True)}
     assert found(index, "like:starred", annotations=notes)[:1] == [2]
 

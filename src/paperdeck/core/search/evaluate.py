@@ -90,9 +90,10 @@ class Evaluator:
         clock = Clock()
         index = self._index
         query = parsed.text
+        message = self._message(parsed)
         if not parsed.clauses:
             indices = sorted_all(index, range(len(index)), annotations, sort)
-            return SearchResult(query, indices, [0.0] * len(indices), parsed.message, parsed)
+            return SearchResult(query, indices, [0.0] * len(indices), message, parsed)
         positive: list[tuple[TermHits, float, bool]] = []
         needles: list[str] = []
         excluded: set[int] = set()
@@ -113,7 +114,7 @@ class Evaluator:
                 tiered = arrays.rank_tiers(len(index), only, excluded)
             if tiered is None:
                 tiered = yield from rank_tiers_steps(only, excluded, clock)
-            return SearchResult(query, *tiered, parsed.message, parsed)
+            return SearchResult(query, *tiered, message, parsed)
         lookups: list[Lookup | None]
         if arrays.pays_off(sum(hits.size_estimate() for hits, _, _ in positive)):
             candidates, totals, columns = yield from arrays.intersect_steps(
@@ -165,11 +166,11 @@ class Evaluator:
                 query,
                 some.after(ranked),
                 some_scores.after(scores),
-                parsed.message,
+                message,
                 parsed,
                 matched_all,
             )
-        return SearchResult(query, ranked, scores, parsed.message, parsed, matched_all)
+        return SearchResult(query, ranked, scores, message, parsed, matched_all)
 
     def _average(self) -> float:
         return self._index.abstracts.average_length()
@@ -326,9 +327,7 @@ class Evaluator:
                 if entry.starred and (i := index.ids.get(paper_id)) is not None
             ]
         else:
-            seed = index.ids.get(ref)
-            if seed is None and ref.isdecimal() and 0 < int(ref) <= len(index):
-                seed = int(ref) - 1
+            seed = self._like_seed(ref)
             seeds = [] if seed is None else [seed]
         if not seeds:
             return {}
@@ -337,6 +336,26 @@ class Evaluator:
         scores = {like.index: like.score for like in found}
         scores.update(dict.fromkeys(seeds, 2 * top))
         return scores
+
+    def _like_seed(self, ref: str) -> int | None:
+        """The paper `like:REF` names: by id, else by its position in the list."""
+        index = self._index
+        seed = index.ids.get(ref)
+        if seed is None and ref.isdecimal() and 0 < int(ref) <= len(index):
+            seed = int(ref) - 1
+        return seed
+
+    def _message(self, parsed: Query) -> str | None:
+        """What the query's parse said, and each `like:` that names no paper of the list."""
+        said = [parsed.message] if parsed.message else []
+        for clause in parsed.clauses:
+            for atom in clause.alternatives:
+                if not isinstance(atom, Term) or atom.field != "like":
+                    continue
+                ref = atom.text.strip()
+                if ref.lower() != "starred" and self._like_seed(ref) is None:
+                    said.append(f"like:{ref}: no paper with that id or position")
+        return "; ".join(said) if said else None
 
     def _venue(self, term: Term) -> dict[int, float]:
         wanted = tuple(word.lower() for word in term.words)
