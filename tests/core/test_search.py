@@ -1041,7 +1041,13 @@ def test_seed_queries_rank_the_same_as_arrays(
 def test_below_the_best_few_the_order_is_by_score_to_a_fine_step() -> None:
     import numpy as np
 
-    from paperdeck.core.search.arrays import ranked_by_score
+    from paperdeck.core.search.arrays import ranked_lazily
+
+    def ranked_by_score(
+        candidates: np.ndarray, scores: np.ndarray, exact: int
+    ) -> tuple[list[int], list[float]]:
+        ranked, scores_of = ranked_lazily(candidates, scores, exact)
+        return list(ranked), list(scores_of)
 
     rng = np.random.default_rng(7)
     scores = np.round(rng.random(2000) * 100, 1) + 0.5  # many ties

@@ -151,19 +151,12 @@ def partial_steps(
     return ranked, scores_of, columns
 
 
-def ranked_by_score(
-    candidates: NDArray[np.int64], scores: NDArray[np.float64], exact: int
-) -> tuple[list[int], list[float]]:
-    """`candidates` (ascending) best score first, ties in list order: the best `exact` by
-    their exact score, the rest by their score to 1/65,536 of the best."""
-    ranked, scores_of = ranked_lazily(candidates, scores, exact)
-    return list(ranked), list(scores_of)
-
-
 def ranked_lazily(
     candidates: NDArray[np.int64], scores: NDArray[np.float64], exact: int
 ) -> tuple[Ranking[int], Ranking[float]]:
-    """`ranked_by_score`, the papers below the best `exact` put in order when first read."""
+    """`candidates` (ascending) best score first, ties in list order: the best `exact` by
+    their exact score, the rest by their score to 1/65,536 of the best, put in order when
+    first read."""
     import numpy as np
 
     size = len(candidates)

@@ -29,8 +29,6 @@ class Ranking(Sequence[_T]):
 
     def with_head(self, head: list[_T]) -> Ranking[_T]:
         """The same ranking with its first `len(head)` items replaced by `head`."""
-        if self._rest is None:
-            return Ranking(head + self._head[len(head) :], self._size, None)
         return Ranking(head + self._head[len(head) :], self._size, self._rest)
 
     def after(self, first: list[_T]) -> Ranking[_T]:

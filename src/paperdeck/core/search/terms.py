@@ -139,12 +139,12 @@ class TermMatcher:
         self._index = index
         self._cache: OrderedDict[tuple[object, ...], TermHits] = OrderedDict()
         self._folded: OrderedDict[tuple[int, int, bool], str] = OrderedDict()
+        """Texts folded for phrases, kept: each key of a phrase being typed checks mostly the
+        same papers (folding is most of the check)."""
         self._runs: OrderedDict[
             tuple[int, int, str, int, int, bool], list[tuple[str, ...]] | None
         ] = OrderedDict()
         """Runs of words around a word in a paper's text, for phrases (see `_word_runs`)."""
-        """Texts folded for phrases, kept: each key of a phrase being typed checks mostly the
-        same papers (folding is most of the check)."""
 
     def term_steps(self, term: Term, clock: Clock) -> Generator[None, None, TermHits]:
         key = (term.words, term.mode, term.field, term.case_sensitive, term.negated)
