@@ -54,6 +54,20 @@ def timed(work: Callable[[], object]) -> float:
     return elapsed
 
 
+@contextmanager
+def helpers(count: int) -> Iterator[None]:
+    """`$PAPERDECK_HELPERS` set to `count` for the time of the block."""
+    previous = os.environ.get("PAPERDECK_HELPERS")
+    os.environ["PAPERDECK_HELPERS"] = str(count)
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("PAPERDECK_HELPERS", None)
+        else:
+            os.environ["PAPERDECK_HELPERS"] = previous
+
+
 def best_of(count: int, work: Callable[[], object]) -> float:
     return min(timed(work) for _ in range(count))
 
@@ -177,6 +191,11 @@ def rows_for(path: Path, *, use_sidecar: bool, processes: bool) -> list[Row]:
         ]
         if processes:
             found += _process_rows(path, size)
+    # A first open with no helper process deriving titles, in a store of its own and after the
+    # first row's (which pays for the first imports): what the helpers gain.
+    with fresh_store(), helpers(0):
+        alone = timed(lambda: load_library([path], use_sidecar=use_sidecar))
+    found.insert(1, ("load list, first open, no helper process", alone * 1000, "ms", size))
     return found
 
 
