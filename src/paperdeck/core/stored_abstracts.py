@@ -4,7 +4,6 @@ a time, else from the list file itself, and always the paper's own (its id is ch
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.ids import assign_ids, identity_text
 from paperdeck.core.model import Paper
+from paperdeck.core.plumbing.recent import Recent
 from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
 from paperdeck.core.store.database import ListStore, StoreUnavailable
 
@@ -48,8 +48,8 @@ class AbstractReader:
     def __init__(self, parts: Sequence[ListPart]) -> None:
         self._parts = list(parts)
         self._lock = threading.Lock()
-        self._chunks: OrderedDict[tuple[str, int], tuple[list[str], list[str]]] = OrderedDict()
-        self._filled: OrderedDict[Paper, Paper] = OrderedDict()
+        self._chunks: Recent[tuple[str, int], tuple[list[str], list[str]]] = Recent(KEPT_CHUNKS)
+        self._filled: Recent[Paper, Paper] = Recent(KEPT_PAPERS)
         self._from_files: dict[int, dict[str, str]] = {}
         """Per part read from its file: each id's abstract."""
         self.reads = 0
@@ -86,7 +86,6 @@ class AbstractReader:
                         paper = out[at]
                         filled = self._filled.get(paper)
                         if filled is not None:
-                            self._filled.move_to_end(paper)
                             out[at] = filled
                             continue
                         local = (paper.position - 1) % CHUNK_PAPERS
@@ -97,7 +96,7 @@ class AbstractReader:
                         if abstract:
                             out[at] = paper.with_changes(abstract=abstract)
                             if keep:
-                                self._keep_filled(paper, out[at])
+                                self._filled[paper] = out[at]
             finally:
                 if store is not None:
                     store.close()
@@ -110,11 +109,6 @@ class AbstractReader:
             if part.lazy and part.name == paper.list_name and 0 <= local < part.count:
                 return index, local
         return None
-
-    def _keep_filled(self, paper: Paper, filled: Paper) -> None:
-        self._filled[paper] = filled
-        while len(self._filled) > KEPT_PAPERS:
-            self._filled.popitem(last=False)
 
     def _abstract_of(self, paper: Paper, store: ListStore | None) -> tuple[str, ListStore | None]:
         """The paper's abstract ("" when no list holds it any more) and the store to go on with."""
@@ -160,7 +154,6 @@ class AbstractReader:
             return None, store
         read = self._chunks.get((part.key, number))
         if read is not None:
-            self._chunks.move_to_end((part.key, number))
             return read, store
         if store is None:
             store = ListStore.open([])
@@ -172,8 +165,6 @@ class AbstractReader:
             return None, store
         self.reads += 1
         self._chunks[(part.key, number)] = read
-        while len(self._chunks) > KEPT_CHUNKS:
-            self._chunks.popitem(last=False)
         return read, store
 
     def _read_file(self, part: ListPart) -> dict[str, str]:

@@ -6,13 +6,14 @@ import itertools
 import math
 import re
 from array import array
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Generator, Iterable, Mapping
 from itertools import filterfalse, pairwise, repeat
 from operator import add, mul
 from typing import Literal
 
 from paperdeck.core.model import Annotation
+from paperdeck.core.plumbing.recent import Recent
 from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search import arrays
 from paperdeck.core.search.arrays import Lookup
@@ -349,32 +350,26 @@ class TextMemo:
         self._index = index
         self._papers = papers
         """How many papers' texts are kept (those read longest ago go first)."""
-        self._lowered: OrderedDict[tuple[int, int], str] = OrderedDict()
-        self._folded: OrderedDict[tuple[int, int], str] = OrderedDict()
+        # Those read longest ago go first: all at once made the next key read again the texts
+        # of the papers it ranks.
+        self._lowered: Recent[tuple[int, int], str] = Recent(2 * papers)
+        self._folded: Recent[tuple[int, int], str] = Recent(2 * papers)
         self._counts: dict[tuple[int, str], int] = {}
 
     def lowered(self, i: int, field: int) -> str:
         """Paper `i`'s text in `field`, lower-cased."""
         key = (i, field)
-        kept = self._lowered
-        text = kept.get(key)
+        text = self._lowered.get(key)
         if text is None:
-            _make_room(kept, 2 * self._papers)
-            text = kept[key] = self._index.field_text(i, field).lower()
-        else:
-            kept.move_to_end(key)
+            text = self._lowered[key] = self._index.field_text(i, field).lower()
         return text
 
     def folded(self, i: int, field: int) -> str:
         """Paper `i`'s text in `field`, folded, its words joined by spaces."""
         key = (i, field)
-        kept = self._folded
-        text = kept.get(key)
+        text = self._folded.get(key)
         if text is None:
-            _make_room(kept, 2 * self._papers)
-            text = kept[key] = " ".join(words(self._index.field_text(i, field)))
-        else:
-            kept.move_to_end(key)
+            text = self._folded[key] = " ".join(words(self._index.field_text(i, field)))
         return text
 
     def length(self, i: int) -> int:
@@ -390,11 +385,3 @@ class TextMemo:
                 self._counts.clear()
             found = self._counts[key] = self.lowered(i, ABSTRACT).count(needle)
         return found
-
-
-def _make_room(kept: OrderedDict[tuple[int, int], str], limit: int) -> None:
-    """Drop the quarter of `kept` read longest ago once it holds `limit` texts: all of them at
-    once made the next key read again the texts of the papers it ranks."""
-    if len(kept) >= limit:
-        for _ in range(limit // 4):
-            kept.popitem(last=False)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from paperdeck.core.config import cache_dir
 from paperdeck.core.model import Paper
+from paperdeck.core.plumbing.recent import Recent
 from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search.build import ids_steps
 from paperdeck.core.search.steps import as_progress
@@ -187,15 +188,12 @@ class StoredAbstracts:
         self._average = average
         self._count = count
         self._places: list[tuple[int, array[int]]] | None = None
-        self._kept: dict[int, str] = {}
+        self._kept: Recent[int, str] = Recent(_ABSTRACTS_KEPT)
 
     def text(self, i: int) -> str:
         kept = self._kept.get(i)
         if kept is None:
-            kept = self._read(i)
-            if len(self._kept) >= _ABSTRACTS_KEPT:
-                del self._kept[next(iter(self._kept))]
-            self._kept[i] = kept
+            kept = self._kept[i] = self._read(i)
         return kept
 
     def _read(self, i: int) -> str:

@@ -8,7 +8,7 @@ import itertools
 import operator
 import re
 from array import array
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING
@@ -17,6 +17,7 @@ import Stemmer
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
+from paperdeck.core.plumbing.recent import Recent
 from paperdeck.core.plumbing.slices import Clock, finish
 from paperdeck.core.search.query import Term
 from paperdeck.core.search.steps import update_steps
@@ -48,7 +49,8 @@ _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
 _CACHE_SIZE = 8
 """Terms whose hits are kept: typing a query re-evaluates its finished words."""
 _FOLDED_KEPT = 4096
-"""Folded texts kept for phrases (~5 MB of abstracts)."""
+"""Folded texts kept for phrases (~5 MB of abstracts), those used longest ago forgotten first:
+each key of a phrase being typed checks mostly the papers the key before it did."""
 _RUNS_KEPT = 16384
 """A paper's runs of words around one word, kept for phrases (a few words each)."""
 _FOLD = -1
@@ -137,20 +139,18 @@ class TermMatcher:
 
     def __init__(self, index: WordIndex) -> None:
         self._index = index
-        self._cache: OrderedDict[tuple[object, ...], TermHits] = OrderedDict()
-        self._folded: OrderedDict[tuple[int, int, bool], str] = OrderedDict()
+        self._cache: Recent[tuple[object, ...], TermHits] = Recent(_CACHE_SIZE)
+        self._folded: Recent[tuple[int, int, bool], str] = Recent(_FOLDED_KEPT)
         """Texts folded for phrases, kept: each key of a phrase being typed checks mostly the
         same papers (folding is most of the check)."""
-        self._runs: OrderedDict[
-            tuple[int, int, str, int, int, bool], list[tuple[str, ...]] | None
-        ] = OrderedDict()
+        self._runs: Recent[tuple[int, int, str, int, int, bool], list[tuple[str, ...]] | None]
+        self._runs = Recent(_RUNS_KEPT)
         """Runs of words around a word in a paper's text, for phrases (see `_word_runs`)."""
 
     def term_steps(self, term: Term, clock: Clock) -> Generator[None, None, TermHits]:
         key = (term.words, term.mode, term.field, term.case_sensitive, term.negated)
         cached = self._cache.get(key)
         if cached is not None:
-            self._cache.move_to_end(key)
             return cached
         fields = _TERM_FIELDS.get(term.field, (0, 1, 2, 3))
         lowered = tuple(word.lower() for word in term.words)
@@ -161,26 +161,16 @@ class TermMatcher:
         else:
             hits = yield from self._word_term(term, lowered[0], fields, clock)
         self._cache[key] = hits
-        if len(self._cache) > _CACHE_SIZE:
-            self._cache.popitem(last=False)
         return hits
 
     def _folded_text(self, i: int, field: int, *, cased: bool = True) -> str:
         """Paper `i`'s text in `field` folded (lower-cased unless `cased`): its words, each
         with a space before and after."""
         key = (i, field, cased)
-        kept = self._folded
-        folded = kept.get(key)
+        folded = self._folded.get(key)
         if folded is None:
-            if len(kept) >= _FOLDED_KEPT:
-                # The least recently used go: each key of a phrase being typed checks mostly
-                # the papers the key before it did.
-                for _ in range(_FOLDED_KEPT // 4):
-                    kept.popitem(last=False)
             words_of = fold(self._index.field_text(i, field), keep_case=cased).split()
-            folded = kept[key] = " " + " ".join(words_of) + " "
-        else:
-            kept.move_to_end(key)
+            folded = self._folded[key] = " " + " ".join(words_of) + " "
         return folded
 
     def _runs_kind(
@@ -221,7 +211,6 @@ class TermMatcher:
         key = (i, field, word, anchor, size, cased)
         kept = self._runs
         if key in kept:
-            kept.move_to_end(key)
             return kept[key]
         raw = self._index.field_text(i, field)
         runs: list[tuple[str, ...]] | None = None
@@ -229,9 +218,6 @@ class TermMatcher:
             # Its folded words are its runs of ASCII letters and digits: no folding.
             low = raw.lower()
             runs = _raw_runs(raw if cased else low, low, word, anchor, size)
-        if len(kept) >= _RUNS_KEPT:
-            for _ in range(_RUNS_KEPT // 4):
-                kept.popitem(last=False)
         kept[key] = runs
         return runs
 
