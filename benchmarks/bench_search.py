@@ -24,7 +24,7 @@ from paperdeck.core import config
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing import helper_process
 from paperdeck.core.plumbing.slices import finish
-from paperdeck.core.search import arrays, index_parts
+from paperdeck.core.search import index_parts
 from paperdeck.core.search.index import SearchIndex
 from paperdeck.core.store.database import ListInfo, ListStore
 
@@ -226,7 +226,7 @@ def _speed_rows(papers: list[Paper], *, memory: bool) -> list[Row]:
 
 def _keystrokes(index: SearchIndex) -> list[float]:
     """Seconds per search of every prefix of the typed queries, sorted."""
-    arrays.prepare(len(index))  # as the reader does once its index is ready
+    index.prepare_arrays()  # as the reader does once its index is ready
     keystrokes: list[float] = []
     for query in TYPED:
         for end in range(1, len(query) + 1):
@@ -556,6 +556,7 @@ def _known_item_list_rows(
     with _private_cache(off=True):
         papers = load_library([txt], use_sidecar=False).papers
         index = SearchIndex(papers)
+    index.prepare_arrays()  # as the reader does
     cases = _known_item_cases(titles, targets or list(range(len(titles))))
     fts = _fts5(papers, scratch)
     out: list[Row] = []

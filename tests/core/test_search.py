@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -1001,25 +1001,48 @@ def test_many_papers_below_the_divider_rank_as_few_do(
     assert got.scores == pytest.approx(expected.scores)
 
 
-def test_a_process_without_numpy_scores_as_arrays_only_far_more_papers(
+def test_an_index_scores_as_arrays_only_once_prepared_or_for_far_more_papers(
     papers: list[Paper], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import numpy  # noqa: F401
+    """Which path scores a query is the index's own state, not whether some other code imported
+    numpy: dicts until `prepare_arrays` (a command's one search), arrays after it (a reader)."""
+    import numpy  # noqa: F401  (imported: it must not decide the path)
 
     from paperdeck.core.search import arrays
 
-    assert arrays.pays_off(arrays.ARRAYS_FROM)
-    queries = ["speculative decoding", "reinforcement learning policy", "learning"]
-    expected = [SearchIndex(papers).search(q) for q in queries]
+    assert not arrays.pays_off(arrays.ARRAYS_FROM, prepared=False)
+    assert arrays.pays_off(arrays.ARRAYS_BEFORE_IMPORT_FROM, prepared=False)
+    assert arrays.pays_off(arrays.ARRAYS_FROM, prepared=True)
+    assert not arrays.pays_off(arrays.ARRAYS_FROM - 1, prepared=True)
     monkeypatch.setattr(arrays, "ARRAYS_FROM", 1)
-    monkeypatch.delitem(sys.modules, "numpy")
-    assert not arrays.pays_off(arrays.ARRAYS_BEFORE_IMPORT_FROM - 1)
-    assert arrays.pays_off(arrays.ARRAYS_BEFORE_IMPORT_FROM)
+    scored: list[str] = []
+    real_intersect, real_partial = arrays.intersect_steps, arrays.partial_steps
+
+    def intersect_steps(*args: Any, **kwargs: Any) -> Any:
+        scored.append("intersect")
+        return real_intersect(*args, **kwargs)
+
+    def partial_steps(*args: Any, **kwargs: Any) -> Any:
+        scored.append("partial")
+        return real_partial(*args, **kwargs)
+
+    monkeypatch.setattr(arrays, "intersect_steps", intersect_steps)
+    monkeypatch.setattr(arrays, "partial_steps", partial_steps)
     index = SearchIndex(papers)
-    for query, before in zip(queries, expected, strict=True):
-        got = index.search(query)
-        assert list(got.indices) == list(before.indices), query
-        assert "numpy" not in sys.modules, query
+    assert not index.arrays_prepared
+    with_dicts = index.search("reinforcement learning policy")
+    assert scored == []
+    assert index.prepare_arrays() and index.arrays_prepared
+    with_arrays = index.search("reinforcement learning policy")
+    assert scored == ["intersect", "partial"]
+    assert with_arrays.matched_all == with_dicts.matched_all
+    assert list(with_arrays.indices[:20]) == list(with_dicts.indices[:20])
+
+
+def test_a_small_index_is_not_prepared_for_arrays(papers: list[Paper]) -> None:
+    index = SearchIndex(papers)
+    assert not index.prepare_arrays()
+    assert not index.arrays_prepared
 
 
 def test_seed_queries_rank_the_same_as_arrays(

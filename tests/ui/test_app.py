@@ -299,7 +299,7 @@ async def test_a_big_lists_index_scores_queries_as_arrays_once_it_answers(
         while not prepared and time.monotonic() < deadline:
             await pilot.pause(0.05)
         assert prepared == [(len(app.papers), True)]
-        assert arrays.pays_off(len(app.papers))
+        assert app.search.index is not None and app.search.index.arrays_prepared
         await pilot.press("slash")
         await type_text(pilot, "speculative decoding")
         await settle(app, pilot)

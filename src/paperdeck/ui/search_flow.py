@@ -76,13 +76,13 @@ class SearchFlow:
         self.index_progress = None
         freeze_long_lived()  # the index lives as long as its papers
         # Each key searches a big list again: its scores as arrays, numpy imported on a thread.
-        app.run_worker(lambda: _prepare_arrays(len(papers)), thread=True, group="arrays")
+        index = self.index
+        app.run_worker(index.prepare_arrays, thread=True, group="arrays")
         app.update_header()
         if self.query or self.view_terms or app.settings.sort == "noted":
             self.run(self.query)
         if not app.loading.loading:
             # On its own thread (SQLite writes without the GIL): searches run meanwhile.
-            index = self.index
             app.run_worker(lambda: _save(index), thread=True, group="index-save")
 
     def resume(self, query: str) -> None:
@@ -198,12 +198,6 @@ def highlighter(query: Query | str, field: str = "title") -> Highlighter:
             return ()
 
     return spans
-
-
-def _prepare_arrays(papers: int) -> None:
-    from paperdeck.core.search import arrays
-
-    arrays.prepare(papers)
 
 
 def _save(index: SearchIndex) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from array import array
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
@@ -33,17 +32,18 @@ score to 1/65,536 of the best one, then in list order (a sort of 16-bit keys: ~1
 _LEVELS = 65535.0
 
 
-def pays_off(papers: int) -> bool:
-    """Whether clauses whose papers add up to this many are scored as arrays."""
-    if "numpy" in sys.modules:
+def pays_off(papers: int, prepared: bool) -> bool:
+    """Whether clauses whose papers add up to this many are scored as arrays, by an index
+    whose numpy was imported by `prepare` (`prepared`) or not (a command's one search)."""
+    if prepared:
         return papers >= ARRAYS_FROM
     return papers >= max(ARRAYS_FROM, ARRAYS_BEFORE_IMPORT_FROM)
 
 
 def prepare(papers: int) -> bool:
     """Import numpy now if queries on this many papers may be scored as arrays: a reader's
-    index answers a query per key, and without numpy imported those would all take the dicts
-    (see `pays_off`). Call it off the event loop: the import takes ~0.1 s. Whether it did."""
+    index answers a query per key, and an index not told so scores them all with dicts (see
+    `pays_off`). Call it off the event loop: the import takes ~0.1 s. Whether it did."""
     if papers < ARRAYS_FROM:
         return False
     import numpy  # noqa: F401

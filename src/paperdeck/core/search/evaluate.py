@@ -75,6 +75,10 @@ class Evaluator:
         self._memo = TextMemo(index)
         self._note_tokens: dict[str, tuple[str, ...]] = {}
         """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
+        self.arrays_prepared = False
+        """Whether numpy was imported for this index (`arrays.prepare`): large clauses are then
+        scored as arrays (see `arrays.pays_off`); the dicts order the far tail slightly
+        differently."""
 
     def search_steps(
         self,
@@ -89,6 +93,7 @@ class Evaluator:
         but not all of them."""
         clock = Clock()
         index = self._index
+        prepared = self.arrays_prepared  # the same for the whole search
         query = parsed.text
         message = self._message(parsed)
         if not parsed.clauses:
@@ -110,13 +115,13 @@ class Evaluator:
         if len(positive) == 1 and positive[0][0].tiers is not None and sort == "relevance":
             only = positive[0][0]
             tiered = None
-            if arrays.pays_off(only.size_estimate()):
+            if arrays.pays_off(only.size_estimate(), prepared):
                 tiered = arrays.rank_tiers(len(index), only, excluded)
             if tiered is None:
                 tiered = yield from rank_tiers_steps(only, excluded, clock)
             return SearchResult(query, *tiered, message, parsed)
         lookups: list[Lookup | None]
-        if arrays.pays_off(sum(hits.size_estimate() for hits, _, _ in positive)):
+        if arrays.pays_off(sum(hits.size_estimate() for hits, _, _ in positive), prepared):
             candidates, totals, columns = yield from arrays.intersect_steps(
                 len(index), positive, excluded, clock
             )
@@ -144,7 +149,7 @@ class Evaluator:
             and sum(optional for _, _, optional in positive) >= 2
         ):
             some, some_scores, lookups = yield from partial_steps(
-                len(index), positive, excluded, candidates, clock
+                len(index), positive, excluded, candidates, clock, prepared
             )
             if sort == "relevance":
                 head = some[:FREQUENCY_HEAD]

@@ -207,15 +207,17 @@ def partial_steps(
     excluded: set[int],
     matched_all: list[int],
     clock: Clock,
+    prepared: bool,
 ) -> Generator[None, None, tuple[Ranking[int], Ranking[float], list[Lookup | None]]]:
     """The papers that pass every required clause and some of the optional ones (the query's
     words) but not all of them, best first, with their scores: each scores its weighted sum
     over the clauses it passes, so a paper with the rarer words of the query comes first.
 
     Also, per clause of `positive`, its scores by paper (None for a required clause).
+    `prepared`: see `arrays.pays_off`.
     """
     optional = [(hits, rarity(count, hits.size_estimate())) for hits, _, o in positive if o]
-    if arrays.pays_off(sum(hits.size_estimate() for hits, _ in optional)):
+    if arrays.pays_off(sum(hits.size_estimate() for hits, _ in optional), prepared):
         required = [(hits, weight) for hits, weight, o in positive if not o]
         outside = itertools.chain(excluded, matched_all)
         ranked, scores, columns = yield from arrays.partial_steps(
