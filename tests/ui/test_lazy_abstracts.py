@@ -173,3 +173,35 @@ def test_the_paperdeck_command_opens_the_reader_without_abstracts(
     opened = load()
     assert not opened.abstracts_loaded
     assert opened.with_abstract(opened.papers[1]).abstract
+
+
+async def test_a_reopened_list_makes_papers_only_for_the_rows_it_shows(
+    lists: tuple[Library, Library], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core.search.index import SearchIndex
+    from paperdeck.core.store import columns
+
+    whole, light = lists
+    SearchIndex(whole.papers, whole.index_key())  # kept in the list store, as a reader does
+    decoded: list[int] = []
+    real = columns.decode_columns
+
+    def counted(chunk: columns.Chunk, key: str, number: int, *args: Any, **kw: Any) -> Any:
+        decoded.append(number)
+        return real(chunk, key, number, *args, **kw)
+
+    monkeypatch.setattr("paperdeck.core.store.stored_papers.decode_columns", counted)
+    reopened = load_library([light.lists[0].path], abstracts=False)
+    app = make_app(reopened, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app.search.index is not None
+        # The first rows' chunk alone: the row heights come from the titles column.
+        assert decoded == [0]
+        shown = " ".join(app.paper_list.render_line(y).text for y in range(8))
+        assert whole.papers[1].title[:30] in shown
+        await pilot.press("G")
+        await settle(app, pilot)
+        assert decoded == [0, 1]
+        assert app.paper_list.paper_index == 299
+        assert shown_abstract_start(whole.papers[299].abstract) in pane_text(app)

@@ -18,6 +18,7 @@ from textual.widgets._footer import FooterKey
 
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.papers import LoadedPapers
 from paperdeck.core.resources import bundled_list
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.citation_flow import CitationFlow
@@ -499,12 +500,16 @@ async def test_the_copy_fallback_dialog_says_its_sentences_apart(make_app: MakeA
 
 
 def test_title_widths_measured_at_once_equal_those_measured_one_by_one() -> None:
-    papers = [
-        *load_library([DERIVED_LIST]).papers,
-        *load_library([bundled_list()]).papers,
-        *load_library([Path(__file__).parent.parent / "data" / "hostile.txt"]).papers,
-    ]
+    papers = LoadedPapers(
+        [
+            *load_library([DERIVED_LIST]).papers,
+            *load_library([bundled_list()]).papers,
+            *load_library([Path(__file__).parent.parent / "data" / "hostile.txt"]).papers,
+        ]
+    )
     wide = papers[0].with_changes(title="深度学习 … naïve “quotes” " + "x" * 300)
     papers.append(wide)
     assert title_cells_of(papers) == bytes(min(255, title_cells(p)) for p in papers)
-    assert title_cells(wide) > len(wide.title) and title_cells_of([wide]) == bytes([255])
+    assert title_cells_of(papers, 3) == title_cells_of(papers)[3:]
+    assert title_cells(wide) > len(wide.title)
+    assert title_cells_of(LoadedPapers([wide])) == bytes([255])

@@ -9,7 +9,7 @@ import json
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from paperdeck.cli.common import (
@@ -24,6 +24,7 @@ from paperdeck.cli.common import (
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
+    from paperdeck.core.papers import Papers
 
 DEFAULT_SEARCH_LIMIT = 20
 SOME_WORDS_DIVIDER = "-- papers with some of the words --"
@@ -161,7 +162,7 @@ def run_search(args: argparse.Namespace) -> int:
     return _run_on_papers(args, lambda papers, key, loaded: _search(args, papers, key, loaded))
 
 
-Work = Callable[[Sequence["Paper"], str | None, bool], tuple[str | None, str]]
+Work = Callable[["Papers", str | None, bool], tuple[str | None, str]]
 """A command's work on the papers of its lists, the list store key of their index (or None)
 and whether they hold their abstracts: what it says on stderr (or None) and what it prints."""
 
@@ -208,16 +209,8 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _paper_ids(papers: Sequence[Paper]) -> list[str]:
-    from paperdeck.core.store.stored_papers import StoredPapers
-
-    if isinstance(papers, StoredPapers):
-        return papers.ids()  # read without making the papers
-    return [paper.id for paper in papers]
-
-
 def _search(
-    args: argparse.Namespace, papers: Sequence[Paper], key: str | None, abstracts_loaded: bool
+    args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool
 ) -> tuple[str | None, str]:
     """What `search` says on stderr (or None) and prints, worked out before anything is
     printed: reading a stored paper may fail, and the command then starts again."""
@@ -247,19 +240,10 @@ def _search(
     for rank, (paper_index, score) in enumerate(chosen):
         if rank == result.matched_all:
             lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
-        paper_id, title = _id_and_title(papers, paper_index)
+        # A stored list's are read from two columns, mostly of chunks ranking read already.
+        paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
         lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
     return result.message, "".join(line + "\n" for line in lines)
-
-
-def _id_and_title(papers: Sequence[Paper], at: int) -> tuple[str, str]:
-    from paperdeck.core.store.stored_papers import StoredPapers
-
-    if isinstance(papers, StoredPapers):
-        # Read from two columns, mostly of chunks ranking read already: no paper is made.
-        return papers.text(at, "ids"), papers.text(at, "titles")
-    paper = papers[at]
-    return paper.id, paper.title
 
 
 def run_related(args: argparse.Namespace) -> int:
@@ -271,14 +255,14 @@ def run_related(args: argparse.Namespace) -> int:
 
 
 def _related(
-    args: argparse.Namespace, papers: Sequence[Paper], key: str | None, abstracts_loaded: bool
+    args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool
 ) -> tuple[str | None, str]:
     from paperdeck.cli.notes_file import open_store
     from paperdeck.core.errors import UsageError
     from paperdeck.core.library import resolve_index
     from paperdeck.core.search.related import related
 
-    ids = _paper_ids(papers)
+    ids = papers.ids()  # a stored list's read without making the papers
     if args.starred:
         entries = open_store(args).entries
         seeds = [i for i, paper_id in enumerate(ids) if (e := entries.get(paper_id)) and e.starred]

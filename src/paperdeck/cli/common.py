@@ -110,7 +110,7 @@ def index_of(
     not None): opened from the list store, else built with the abstracts and kept."""
     from paperdeck.core.search.index import SearchIndex
 
-    def with_abstracts() -> list[Paper]:
+    def with_abstracts() -> Sequence[Paper]:
         return _load(args, abstracts=True).papers  # its warnings were told by the first
 
     index = SearchIndex(papers, key, None if abstracts_loaded else with_abstracts)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -116,7 +116,7 @@ def _write_file(path: Path, lines: Iterable[str]) -> None:
         raise PaperdeckError(f"{path}: cannot write: {error.strerror or error}") from None
 
 
-def _print_summary(papers: list[Paper], reports: list[EnrichReport]) -> None:
+def _print_summary(papers: Sequence[Paper], reports: list[EnrichReport]) -> None:
     matched = sum(len(report.matches) for report in reports)
     unmatched = sum(len(report.unmatched) for report in reports)
     ambiguous = sum(len(report.ambiguous) for report in reports)

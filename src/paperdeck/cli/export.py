@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperdeck.cli.common import AddCommand, add_paths_argument, open_index, open_library, warn
 from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.reading_list import FORMATS, export, format_for
+
+if TYPE_CHECKING:
+    from paperdeck.core.model import Paper
 
 
 def register(add: AddCommand) -> None:
@@ -59,7 +62,7 @@ def run_export(args: argparse.Namespace) -> int:
     library = open_library(args)
     papers = library.papers
     notes = open_store(args)
-    chosen = papers
+    chosen: Sequence[Paper] = papers
     if args.query.strip():
         result = open_index(args, library).search(
             args.query, annotations=notes.entries, sort="list", all_terms=True

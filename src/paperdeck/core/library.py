@@ -16,10 +16,12 @@ from paperdeck.core.errors import RefError
 from paperdeck.core.formats import RawList, check_list_file
 from paperdeck.core.ids import assign_ids, identity_text
 from paperdeck.core.model import NO_EXTRA, Paper
+from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.core.store import database
 from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
 from paperdeck.core.store.database import PATH_MARK, ListInfo, ListStore, StoreUnavailable
 from paperdeck.core.store.key import list_key
+from paperdeck.core.store.stored_papers import StoredPapers
 from paperdeck.core.stored_abstracts import AbstractReader, ListPart
 from paperdeck.core.text.sanitize import clean_line
 
@@ -31,7 +33,7 @@ SIDECAR_SUFFIX = ".meta.jsonl"
 class Library:
     """The papers of every opened list, in order, and what loading had to say."""
 
-    papers: list[Paper]
+    papers: Papers
     lists: list[RawList]
     warnings: list[str] = field(default_factory=list)
     enrichment: list[Any] = field(default_factory=list)
@@ -45,6 +47,9 @@ class Library:
     """Whether each list's papers were loaded without their abstracts (each one "" until
     `with_abstract`), in `lists` order."""
     _reader: AbstractReader | None = field(default=None, init=False, repr=False, compare=False)
+    store: ListStore | None = field(default=None, repr=False, compare=False)
+    """The list store its papers are read from as they are asked for (a stored list reopened
+    without abstracts), kept open while the library lives; else None."""
 
     @property
     def abstracts_loaded(self) -> bool:
@@ -242,15 +247,17 @@ def load_library(
 
     A list opened before comes from the list store as it was kept, unless its bytes changed.
     With `abstracts=False` a stored list's abstracts are left unread ("" until
-    `Library.with_abstract`): listing needs only ids and titles.
+    `Library.with_abstract`): listing needs only ids and titles. One stored list opened so
+    (and no metadata) is read from the store as its papers are asked for.
     """
     messages: list[str] = []
     store = ListStore.open(messages)
+    library: Library | None = None
     try:
         with _gc_paused():
             library = _load_library(paths, fmt, list(meta), use_sidecar, store, abstracts, messages)
     finally:
-        if store is not None:
+        if store is not None and (library is None or store is not library.store):
             store.close()
     library.warnings[:0] = [f"paperdeck: {message}" for message in messages]
     return library
@@ -283,7 +290,8 @@ def _load_library(
     messages: list[str],
 ) -> Library:
     meta_sources = [read_list(path) for path in meta]
-    library = Library(papers=[], lists=[])
+    loaded = LoadedPapers()
+    library = Library(papers=loaded, lists=[])
     for path in paths:
         # A path that is not a file is refused by read_list, with its own message.
         sidecar = sidecar_for(path) if use_sidecar and path.is_file() else None
@@ -293,8 +301,12 @@ def _load_library(
         # Matching against metadata reads the abstracts.
         with_abstracts = abstracts or bool(sources)
         progress = _progress.get()
-        report = _Reporter(progress, library.papers) if progress and not sources else None
-        raw, papers, key, store = _open_list(path, fmt, store, with_abstracts, messages, report)
+        report = _Reporter(progress, loaded) if progress and not sources else None
+        # One list is all the library has: its papers may stay in the store till asked for.
+        lazy = not with_abstracts and len(paths) == 1
+        raw, papers, key, store = _open_list(
+            path, fmt, store, with_abstracts, messages, report, lazy=lazy
+        )
         library.lazy.append(not with_abstracts and not raw.records)
         library.lists.append(raw)
         library.keys.append(key)
@@ -302,7 +314,10 @@ def _load_library(
         library.warnings.extend(raw.warnings)
         if sources:
             papers = _enrich(papers, sources, library)
-        library.papers.extend(papers)
+        if isinstance(papers, StoredPapers):
+            library.papers, library.store = papers, papers.store
+        else:
+            loaded.extend(papers)
     for source in meta_sources:
         library.warnings.extend(source.warnings)
     return library
@@ -315,8 +330,11 @@ def _open_list(
     abstracts: bool,
     messages: list[str],
     report: PartReport | None = None,
-) -> tuple[RawList, list[Paper], str | None, ListStore | None]:
-    """One list's papers, from the store when it keeps this list's bytes, else read and kept.
+    *,
+    lazy: bool = False,
+) -> tuple[RawList, Sequence[Paper], str | None, ListStore | None]:
+    """One list's papers, from the store when it keeps this list's bytes, else read and kept;
+    `lazy`: a stored list's papers as StoredPapers (read from the store as asked for).
 
     Returns the store to go on with: None once it has failed.
     """
@@ -328,7 +346,11 @@ def _open_list(
             found = store.info(key)
             if found is not None:
                 count, info = found
-                papers = store.papers(key, count, name, with_abstracts=abstracts, report=report)
+                papers: Sequence[Paper]
+                if lazy:
+                    papers = StoredPapers(store, key, count, name, stand_ins=True)
+                else:
+                    papers = store.papers(key, count, name, with_abstracts=abstracts, report=report)
                 warnings = [w.replace(PATH_MARK, str(path)) for w in info.warnings]
                 raw = RawList(
                     path, name, info.format, info.header, info.venue, info.year, [], warnings
@@ -371,7 +393,7 @@ def _given_up(store: ListStore, error: StoreUnavailable, messages: list[str]) ->
     return None
 
 
-def _enrich(papers: list[Paper], sources: list[RawList], library: Library) -> list[Paper]:
+def _enrich(papers: Sequence[Paper], sources: list[RawList], library: Library) -> list[Paper]:
     from paperdeck.core.enrich import enrich_papers
 
     report = enrich_papers(papers, sources)

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from paperdeck.core.model import Annotation, Paper
+from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.core.resources import styles_dir
 from paperdeck.core.settings import Settings, load_settings, save_settings
 from paperdeck.ui.citation_flow import CitationFlow
@@ -109,10 +110,11 @@ class PaperdeckApp(App[int]):
         if library is None:
             from paperdeck.core.library import Library as EmptyLibrary
 
-            library = EmptyLibrary(papers=[], lists=[])
+            library = EmptyLibrary(papers=LoadedPapers(), lists=[])
         self.library = library
-        self.papers: list[Paper] = library.papers
-        self.paper_ids = {paper.id for paper in self.papers}
+        self.papers: Papers = library.papers
+        self.paper_ids: Mapping[str, int] = self.papers.numbers()
+        """Each open paper's index by its id (read when first looked up)."""
         self.store = store
         store.with_abstract = lambda paper: self.library.with_abstract(paper)
         self.settings_file = settings_file
@@ -235,7 +237,7 @@ class PaperdeckApp(App[int]):
         """The library the reader shows from now on; search, counts and keys start again."""
         self.library = library
         self.papers = library.papers
-        self.paper_ids = {paper.id for paper in self.papers}
+        self.paper_ids = self.papers.numbers()
         self.note_flow.forget_counts()
         self.citations.forget_keys()
         self.search.reset()

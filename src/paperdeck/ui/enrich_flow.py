@@ -6,6 +6,7 @@ import threading
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from paperdeck.core.papers import LoadedPapers
 from paperdeck.ui.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -143,4 +144,5 @@ class EnrichFlow:
             timeout=10,
         )
         if app.library is library:  # no other list was opened meanwhile
-            app.loading.show(replace(library, papers=report.papers, warnings=[]))
+            papers = LoadedPapers(report.papers)
+            app.loading.show(replace(library, papers=papers, warnings=[]))

@@ -167,6 +167,7 @@ class LoadingFlow:
         stay valid as it grows; a load that starts again (a damaged store) starts over here.
         """
         from paperdeck.core.library import Library
+        from paperdeck.core.papers import LoadedPapers
 
         app = self.app
         if not papers:
@@ -174,18 +175,18 @@ class LoadingFlow:
         paper_list = app.paper_list
         if not self.shown_so_far or app.papers[0] is not papers[0]:
             query = app.search_box.value
-            app.set_papers(Library(papers=papers, lists=[]))
+            app.set_papers(Library(papers=LoadedPapers(papers), lists=[]))
             paper_list.empty_text = "No papers"
-            paper_list.set_papers(papers)
+            paper_list.set_papers(app.papers)
             if query:
                 app.search_box.value = query  # the query typed while loading applies
             self._indexed_so_far = 0
             app.show_current()
         else:
-            app.papers = app.library.papers = papers
-            app.paper_ids.update(paper.id for paper in papers[self.shown_so_far :])
+            app.papers = app.library.papers = LoadedPapers(papers)
+            app.paper_ids = app.papers.numbers()
             # Longer, without moving the cursor or the view.
-            paper_list.grow(papers, show_all=app.search.filtered is None)
+            paper_list.grow(app.papers, show_all=app.search.filtered is None)
         self.shown_so_far, self.expected = len(papers), max(total, len(papers))
         app.update_header()
 

@@ -144,7 +144,7 @@ class SearchFlow:
         if edited is not None:
             app.note_flow.commit()
             if keep is None or app.papers[keep] is not edited:
-                keep = next((i for i, paper in enumerate(app.papers) if paper is edited), None)
+                keep = app.paper_ids.get(edited.id)
         views = app.triage.views
         if result is None or not query.strip():
             rows: Sequence[int] = result.indices if result is not None else range(len(app.papers))

@@ -31,7 +31,7 @@ class SessionFlow:
         """The reader's state now."""
         app = self.app
         paper = app.current_paper
-        ids = [p.id for p in app.papers]
+        ids = app.papers.ids()
         return ListSession(
             paper_id=paper.id if paper is not None else None,
             query=app.search.query,
@@ -56,7 +56,7 @@ class SessionFlow:
         session = load_session(self.file, self.key)
         if session is None:
             return
-        index_of = {paper.id: i for i, paper in enumerate(app.papers)}
+        index_of = app.paper_ids
         marks = {index_of[pid] for pid in session.marked if pid in index_of}
         if marks:
             app.triage.set_marks(marks)

@@ -14,13 +14,14 @@ from operator import attrgetter
 from typing import Protocol
 
 from paperdeck.core.model import Paper
+from paperdeck.core.papers import Column
 from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search.steps import update_steps
 from paperdeck.core.store.stored_papers import StoredPapers
 
 FIELDS = ("title", "method", "authors", "abstract")
 TITLE, METHOD, AUTHORS, ABSTRACT = range(4)
-_STORED_COLUMNS = {TITLE: "titles", METHOD: "methods", AUTHORS: "authors"}
+_STORED_COLUMNS: dict[int, Column] = {TITLE: "titles", METHOD: "methods", AUTHORS: "authors"}
 MAX_CHAR = "\U0010ffff"
 _DERIVED = attrgetter("title_derived")
 _COMMON_SHORT = 10

@@ -287,6 +287,31 @@ class ListStore:
             raise
         return ids, titles
 
+    def titles_and_flags(self, key: str, count: int) -> tuple[list[str], bytes]:
+        """The titles of a stored list's papers in order, cleaned as `papers` has them, and
+        per paper 1 when its title was derived: checked, without the ids or the papers (what
+        the reader measures its rows by)."""
+        titles: list[str] = []
+        flags = bytearray()
+        try:
+            for number, row in enumerate(
+                self._query(
+                    f"SELECT number, count, {_HEAD_SELECT}, head_sum FROM chunks "
+                    "WHERE key = ? ORDER BY number",
+                    key,
+                )
+            ):
+                chunk = _chunk_of((*row, 0), number)
+                check_head(chunk, key, number)
+                titles.extend(decode_titles(chunk.head[HEAD_COLUMNS.index("titles")], chunk.count))
+                flags += decode_flags(chunk.head[HEAD_COLUMNS.index("flags")], chunk.count)
+            if len(titles) != count:
+                raise Damaged("a list's count")
+        except Damaged:
+            self.drop(key)
+            raise
+        return titles, bytes(flags)
+
     def chunk(self, key: str, number: int, list_name: str) -> list[Paper]:
         """The papers of one stored chunk, abstracts and all; Damaged drops the list."""
         row = self._query_one(

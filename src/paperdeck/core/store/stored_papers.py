@@ -4,14 +4,14 @@ of its time)."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
 
 from paperdeck.core.formats import check_list_file
-from paperdeck.core.model import Paper
+from paperdeck.core.model import NO_EXTRA, Paper
+from paperdeck.core.papers import Column, Papers
 from paperdeck.core.store.columns import (
     AUTHOR_SEPARATOR,
     CHUNK_PAPERS,
@@ -21,28 +21,34 @@ from paperdeck.core.store.columns import (
     decode_columns,
     paper_at,
 )
-from paperdeck.core.store.database import PATH_MARK, ListStore
+from paperdeck.core.store.database import PATH_MARK, ListStore, StoreUnavailable
 from paperdeck.core.store.key import list_key
 from paperdeck.core.text.sanitize import clean_line
 
 
-class StoredPapers(Sequence[Paper]):
+class StoredPapers(Papers):
     """A stored list's papers without their abstracts, each chunk decoded when first asked for.
 
     Reading may raise Damaged (the store then drops the list) or StoreUnavailable: a caller
-    falls back to loading the list whole.
+    falls back to loading the list whole. With `stand_ins` a chunk that cannot be read gives
+    stand-in papers instead, which say so in their title (and the store drops the list, so
+    the next opening reads it again): a reader showing the list cannot load it again midway.
     """
 
-    def __init__(self, store: ListStore, key: str, count: int, list_name: str) -> None:
+    def __init__(
+        self, store: ListStore, key: str, count: int, list_name: str, *, stand_ins: bool = False
+    ) -> None:
         self.store = store
         self.key = key
         self._count = count
         self._list_name = list_name
+        self._stand_ins = stand_ins
         self._chunks: dict[int, dict[str, Any]] = {}
         self._papers: dict[int, Paper] = {}
         self._heads: dict[int, Chunk] = {}
         self._columns: dict[tuple[int, str], list[str]] = {}
         self._ids_and_flags: tuple[list[str], bytes] | None = None
+        self._titles_and_flags: tuple[list[str], bytes] | None = None
 
     def __len__(self) -> int:
         return self._count
@@ -61,33 +67,39 @@ class StoredPapers(Sequence[Paper]):
         paper = self._papers.get(at)
         if paper is None:
             number, local = divmod(at, CHUNK_PAPERS)
-            columns = self._chunks.get(number)
-            if columns is None:
-                first = number * CHUNK_PAPERS + 1
-                try:
-                    columns = self._chunks[number] = decode_columns(
-                        self._head(number),
-                        self.key,
-                        number,
-                        first,
-                        self._list_name,
-                        with_abstracts=False,
-                    )
-                except Damaged:
-                    self.store.drop(self.key)
-                    raise
             # Ranking looks at a few papers in each of many chunks: only those are made.
-            paper = self._papers[at] = paper_at(columns, local)
+            paper = self._papers[at] = paper_at(self._chunk(number), local)
         return paper
 
-    def text(self, at: int, column: str) -> str:
-        """Paper `at`'s id ("ids"), title ("titles"), method ("methods", "" when none) or
-        authors ("authors", joined by ", "), read from that column of its chunk alone:
-        ranking reads these of many papers, and a line of `search` two of a few."""
+    def _chunk(self, number: int) -> dict[str, Any]:
+        """Chunk `number`'s `decode_columns`, decoded when first asked for."""
+        columns = self._chunks.get(number)
+        if columns is None:
+            first = number * CHUNK_PAPERS + 1
+            try:
+                columns = decode_columns(
+                    self._head(number), self.key, number, first, self._list_name,
+                    with_abstracts=False,
+                )  # fmt: skip
+            except (Damaged, StoreUnavailable):
+                self._failed()
+                columns = _stand_in_columns(self._positions(number), self._list_name)
+            self._chunks[number] = columns
+        return columns
+
+    def text(self, at: int, column: Column) -> str:
+        """Paper `at`'s id, title, method or authors (see Column), read from that column of
+        its chunk alone: ranking reads these of many papers, and a line of `search` two of a
+        few."""
         number, local = divmod(at, CHUNK_PAPERS)
         values = self._columns.get((number, column))
         if values is None:
-            values = self._columns[number, column] = decode_column(self._head(number), column)
+            try:
+                values = decode_column(self._head(number), column)
+            except (Damaged, StoreUnavailable):
+                self._failed()
+                values = _stand_in_texts(self._positions(number), column)
+            self._columns[number, column] = values
         value = values[local]
         return ", ".join(value.split(AUTHOR_SEPARATOR)) if column == "authors" else value
 
@@ -97,6 +109,18 @@ class StoredPapers(Sequence[Paper]):
             head = self._heads[number] = self.store.chunk_head(self.key, number)
         return head
 
+    def _positions(self, number: int) -> range:
+        """The 1-based positions of chunk `number`'s papers."""
+        first = number * CHUNK_PAPERS
+        return range(first + 1, min(first + CHUNK_PAPERS, self._count) + 1)
+
+    def _failed(self) -> None:
+        """A read failed: raised again, unless stand-ins are to be given (the list is dropped
+        then, as a Damaged chunk has it already)."""
+        if not self._stand_ins:
+            raise
+        self.store.drop(self.key)
+
     def __iter__(self) -> Iterator[Paper]:
         for at in range(self._count):
             yield self[at]
@@ -105,14 +129,25 @@ class StoredPapers(Sequence[Paper]):
         """Every paper's id in order, read without decoding the papers."""
         return self._read_ids_and_flags()[0]
 
-    def numbers(self) -> Mapping[str, int]:
-        """Each paper's number by its id, the ids read when first looked up (a search on a
-        note, a tag or `like:` does; most never do)."""
-        return _Numbers(self)
-
     def derived_flags(self) -> bytes:
         """Per paper, 1 when its title was derived from its abstract (as `title_derived`)."""
-        return self._read_ids_and_flags()[1]
+        if self._ids_and_flags is not None:
+            return self._ids_and_flags[1]
+        return self._read_titles_and_flags()[1]
+
+    def titles(self) -> list[str]:
+        """Every paper's title in order, read without decoding the papers."""
+        return self._read_titles_and_flags()[0]
+
+    def _read_titles_and_flags(self) -> tuple[list[str], bytes]:
+        if self._titles_and_flags is None:
+            try:
+                self._titles_and_flags = self.store.titles_and_flags(self.key, self._count)
+            except (Damaged, StoreUnavailable):
+                self._failed()
+                flags = bytes(self._by_chunk("title_derived"))
+                self._titles_and_flags = self._by_chunk("title"), flags
+        return self._titles_and_flags
 
     def ids_and_titles(self) -> tuple[list[str], list[str]]:
         """Every paper's id and title in order, read without decoding the papers."""
@@ -120,33 +155,51 @@ class StoredPapers(Sequence[Paper]):
 
     def _read_ids_and_flags(self) -> tuple[list[str], bytes]:
         if self._ids_and_flags is None:
-            self._ids_and_flags = self.store.ids_and_flags(self.key, self._count)
+            try:
+                self._ids_and_flags = self.store.ids_and_flags(self.key, self._count)
+            except (Damaged, StoreUnavailable):
+                self._failed()
+                flags = bytes(self._by_chunk("title_derived"))
+                self._ids_and_flags = self._by_chunk("id"), flags
         return self._ids_and_flags
 
+    def _by_chunk(self, field: str) -> list[Any]:
+        """One field of every paper, chunk by chunk (stand-ins where a chunk fails)."""
+        values: list[Any] = []
+        for number in range(-(-self._count // CHUNK_PAPERS)):
+            values.extend(self._chunk(number)[field])
+        return values
 
-class _Numbers(Mapping[str, int]):
-    """`StoredPapers.numbers`: a paper's number by its id, read on the first look-up."""
 
-    def __init__(self, papers: StoredPapers) -> None:
-        self._papers = papers
-        self._known: dict[str, int] | None = None
+STAND_IN_TITLE = "(unreadable: this list's copy in the list store is damaged; open it again)"
 
-    def _numbers(self) -> dict[str, int]:
-        if self._known is None:
-            self._known = dict(zip(self._papers.ids(), itertools.count()))
-        return self._known
 
-    def __getitem__(self, paper_id: str) -> int:
-        return self._numbers()[paper_id]
+def _stand_in_columns(positions: range, list_name: str) -> dict[str, Any]:
+    """`decode_columns` of stand-ins for the papers at these positions of an unreadable
+    chunk: their ids are no paper's (not hex), their titles say what happened."""
+    count = len(positions)
+    return {
+        "id": _stand_in_texts(positions, "ids"),
+        "position": positions,
+        "list_name": [list_name] * count,
+        "title": [STAND_IN_TITLE] * count,
+        "title_derived": [False] * count,
+        "abstract": [""] * count,
+        "method": [None] * count,
+        "authors": [()] * count,
+        "venue": [None] * count,
+        "year": [None] * count,
+        "url": [None] * count,
+        "links": [()] * count,
+        "extra": [NO_EXTRA] * count,
+        "meta_source": ["list"] * count,
+    }
 
-    def get(self, paper_id: str, default: int | None = None) -> int | None:  # type: ignore[override]
-        return self._numbers().get(paper_id, default)
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._numbers())
-
-    def __len__(self) -> int:
-        return len(self._papers)
+def _stand_in_texts(positions: range, column: str) -> list[str]:
+    if column == "ids":
+        return [f"unreadable-{position}" for position in positions]
+    return [STAND_IN_TITLE if column == "titles" else ""] * len(positions)
 
 
 @dataclass

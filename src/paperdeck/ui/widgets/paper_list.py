@@ -20,6 +20,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 
 from paperdeck.core.model import Annotation, Paper
+from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.ui.contrast import BLACK, WHITE, match_colors, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.widgets.paper_rows import (
@@ -121,7 +122,7 @@ class PaperList(ScrollView, can_focus=True):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.papers: Sequence[Paper] = ()
+        self.papers: Papers = LoadedPapers()
         self.rows: Sequence[int] = ()
         self.divider: int | None = None
         """The row above which a rule is drawn (papers with every word above it, with some
@@ -150,7 +151,7 @@ class PaperList(ScrollView, can_focus=True):
 
     # -- data -------------------------------------------------------------------------------
 
-    def set_papers(self, papers: Sequence[Paper]) -> None:
+    def set_papers(self, papers: Papers) -> None:
         """Show a new set of papers, all of them, in order, cursor on the first."""
         self.papers = papers
         self.marked.clear()
@@ -176,7 +177,7 @@ class PaperList(ScrollView, can_focus=True):
         self.refresh()
         self._post_highlighted()
 
-    def grow(self, papers: Sequence[Paper], *, show_all: bool) -> None:
+    def grow(self, papers: Papers, *, show_all: bool) -> None:
         """More papers of the list being loaded (the first ones unchanged): the cursor and the
         view stay; with `show_all` the rows become all papers."""
         self.papers = papers
@@ -245,7 +246,7 @@ class PaperList(ScrollView, can_focus=True):
         if known != len(self.papers):
             # A list that grew while loading keeps its first papers: only the new are measured.
             start = known if known < len(self.papers) else 0
-            added = title_cells_of(self.papers[start:])
+            added = title_cells_of(self.papers, start)
             self._title_cells = (self._title_cells[:start] if start else b"") + added
         key = (room, len(self._title_cells))
         if self._heights is None or self._heights[0] != key:

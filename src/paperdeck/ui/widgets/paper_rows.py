@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress, pairwise, repeat
-from operator import attrgetter, methodcaller, not_
+from operator import methodcaller, not_
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -14,6 +14,7 @@ from rich.style import Style as RichStyle
 from textual.strip import Strip
 
 from paperdeck.core.model import Annotation, Paper
+from paperdeck.core.papers import Papers
 from paperdeck.ui.safe_text import one_line
 
 Highlighter = Callable[[str], Sequence[tuple[int, int]]]
@@ -65,16 +66,17 @@ def title_cells(paper: Paper) -> int:
     return cells + (len(DERIVED_MARKER) if paper.title_derived else 0)
 
 
-def title_cells_of(papers: Sequence[Paper]) -> bytes:
-    """`title_cells` of each paper, capped at 255, at C speed for ASCII titles (a 100,000-paper
-    list is measured once per open, in the time of its first paint)."""
-    titles = list(map(attrgetter("title"), papers))
+def title_cells_of(papers: Papers, start: int = 0) -> bytes:
+    """`title_cells` of each paper from `start` on, capped at 255, at C speed for ASCII titles
+    (a 100,000-paper list is measured once per open, in the time of its first paint); read
+    from the titles alone, without the papers (a stored list makes none)."""
+    titles = papers.titles()[start:]
     cells = list(map(len, titles))
     # "…" ends most derived titles and takes one cell: it does not need cell_len.
     plain = map(str.isascii, map(methodcaller("replace", "…", "."), titles))
     for index in compress(range(len(titles)), map(not_, plain)):
         cells[index] = cell_len(titles[index])
-    for index in compress(range(len(titles)), map(attrgetter("title_derived"), papers)):
+    for index in compress(range(len(titles)), papers.derived_flags()[start:]):
         cells[index] += len(DERIVED_MARKER)
     return bytes(map(min, cells, repeat(255)))
 
