@@ -37,6 +37,11 @@ PAINT_TIMEOUT = 120.0
 
 QUERY = "graph"
 """Typed as soon as the list shows: a word of many abstracts and few titles."""
+TYPED = ("g", "r", "a", "p", "h", "backspace", "backspace", "backspace", "backspace", "backspace")
+"""Typed into the search box a key at a time: five searches as a word grows, five as it goes."""
+BROWSED = "model"
+"""The query whose result j and PgDn go through: a word of most abstracts, so most rows shown
+match in their abstract only, and a page never reaches the result's end."""
 SEARCHED = re.compile(rb"[0-9,]+ / ([0-9,]+) shown")
 """The header once a search's result is shown (its counts: "12 / 100,000 shown")."""
 
@@ -208,6 +213,30 @@ async def _key_costs(path: Path | None, keys: tuple[str, ...]) -> dict[str, floa
                     busy = time.perf_counter() - began - (idle[0] - idle_before)
                     costs[key] = busy / KEY_PRESSES * 1000
                     costs[f"{key} cpu"] = (time.process_time() - cpu) / KEY_PRESSES * 1000
+                # Typing: each key a new query, searched and its rows painted.
+                app.search_box.focus()
+                await pilot.pause()
+                began, idle_before = time.perf_counter(), idle[0]
+                cpu = time.process_time()
+                for number in range(KEY_PRESSES):
+                    await pilot.press(TYPED[number % len(TYPED)])
+                    await app.workers.wait_for_complete()
+                busy = time.perf_counter() - began - (idle[0] - idle_before)
+                costs["typed"] = busy / KEY_PRESSES * 1000
+                costs["typed cpu"] = (time.process_time() - cpu) / KEY_PRESSES * 1000
+                # Moving through a search's result: rows with their matches drawn.
+                app.search_box.value = BROWSED
+                await app.workers.wait_for_complete()
+                app.paper_list.focus()
+                await pilot.pause()
+                for key in ("j", "pagedown"):
+                    began, idle_before = time.perf_counter(), idle[0]
+                    cpu = time.process_time()
+                    for _ in range(KEY_PRESSES):
+                        await pilot.press(key)
+                    busy = time.perf_counter() - began - (idle[0] - idle_before)
+                    costs[f"{key} query"] = busy / KEY_PRESSES * 1000
+                    costs[f"{key} query cpu"] = (time.process_time() - cpu) / KEY_PRESSES * 1000
         finally:
             selector.select = original
     return costs
@@ -280,6 +309,26 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
         out.append(("reader key cost, PgDn", costs["pagedown"], "ms/key", label))
         out.append(("reader key CPU time, j (cursor down)", costs["j cpu"], "ms/key", label))
         out.append(("reader key CPU time, PgDn", costs["pagedown cpu"], "ms/key", label))
+        out.append(
+            ("reader key cost, typing a query (search + paint)", costs["typed"], "ms/key", label)
+        )
+        out.append(("reader key CPU time, typing a query", costs["typed cpu"], "ms/key", label))
+        out.append(
+            (
+                f"reader key CPU time, j in {BROWSED!r} results",
+                costs["j query cpu"],
+                "ms/key",
+                label,
+            )
+        )
+        out.append(
+            (
+                f"reader key CPU time, PgDn in {BROWSED!r} results",
+                costs["pagedown query cpu"],
+                "ms/key",
+                label,
+            )
+        )
     return out
 
 

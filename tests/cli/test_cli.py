@@ -88,7 +88,9 @@ def test_show_by_position_id_and_prefix(notes: Path) -> None:
     assert by_position.returncode == 0, by_position.stderr
     assert by_position.stdout == by_id.stdout == by_prefix.stdout
     assert "Method:  MARI" in by_id.stdout
-    assert "https://github.com/V1centNevwake/MARI" in by_id.stdout
+    # The paper's page, then its abstract's link, called what it is (not the paper's link).
+    assert "\nPage:    https://proceedings.mlr.press/" in by_id.stdout
+    assert "\nCode:    https://github.com/V1centNevwake/MARI" in by_id.stdout
     assert "Representation intervention" in by_id.stdout
 
 

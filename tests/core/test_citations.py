@@ -222,7 +222,8 @@ def test_a_derived_title_is_marked_in_every_format(bundled_bare: list[Paper]) ->
         citation = cite(paper, fmt, key="k")
         assert "title (derived)" in citation.missing, fmt
     bib = cite(paper, "bibtex", key="k").text
-    assert bib.startswith("% paperdeck: title derived from the abstract; authors unknown")
+    # The made-up title names no paper: the comment gives its id, for `paperdeck show ID`.
+    assert bib.startswith(f"% paperdeck {paper.id}: title derived from the abstract; authors")
     assert bib.count("%") == 1  # one comment line, before the entry
     check_round_trip(paper, cite(paper, key="k"))
     for fmt in ("text", "markdown", "ris", "apa"):
@@ -321,6 +322,35 @@ def test_apa_7_of_a_proceedings_paper_names_the_editors(bundled: list[Paper]) ->
     assert ", Shenfeld, I., Kleine Buening, T., Guestrin, C., & Krause, A. (2026)." in sixteen
     one = cite(by_title(bundled, "Chiral Symmetry"), "apa", key="k").text
     assert one.startswith("Du, H. (2026). Chiral Symmetry Breaking")
+
+
+def test_the_citeproc_patch_matches_the_installed_citeproc_py() -> None:
+    # The "(Eds.)" patch replaces citeproc-py's Label.markup: an upgrade must be looked at.
+    from importlib.metadata import version
+
+    from citeproc import model
+
+    from paperdeck.core.citations import styles
+
+    assert version("citeproc-py") == styles.CITEPROC_CHECKED
+    assert styles.case_labels_in_the_style_language()
+    patched = model.Label.markup
+    styles.case_labels_in_the_style_language()
+    styles.load_style(styles.style_path("apa"))
+    assert model.Label.markup is patched  # once per process, not per style parsed
+
+
+def test_a_changed_citeproc_label_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from citeproc import model
+
+    from paperdeck.core.citations import styles
+
+    def other(self: object, text: str) -> str:
+        return text.upper()
+
+    monkeypatch.setattr(model.Label, "markup", other)
+    assert not styles.case_labels_in_the_style_language.__wrapped__()
+    assert model.Label.markup is other
 
 
 def test_apa_lists_19_authors_an_ellipsis_and_the_last_beyond_20() -> None:

@@ -12,7 +12,13 @@ import bibtexparser
 from markdown_it import MarkdownIt
 
 from paperdeck.core.model import Paper
-from paperdeck.core.reading_list import export, markdown_escape, page_url, pdf_url
+from paperdeck.core.reading_list import (
+    abstract_links,
+    export,
+    markdown_escape,
+    page_url,
+    pdf_url,
+)
 
 
 @dataclass
@@ -99,7 +105,8 @@ def test_page_and_pdf_links_from_pmlr_and_arxiv() -> None:
     arxiv = paper("2", "t", url="https://arxiv.org/abs/2401.01234v2")
     assert pdf_url(arxiv) == "https://arxiv.org/pdf/2401.01234v2"
     none = paper("3", "t", url=None, links=("javascript:alert(1)", "https://x.org/a"))
-    assert pdf_url(none) is None and page_url(none) == "https://x.org/a"
+    # An abstract's link is not the paper's page (it is most often its code).
+    assert pdf_url(none) is None and page_url(none) is None
     assert pdf_url(none, {"pdf": "https://x.org/a.pdf"}) == "https://x.org/a.pdf"
     hostile = page_url(paper("4", "t", url="https://evil\x1b]52;c;x\x07.org")) or ""
     assert "\x1b" not in hostile and "\x07" not in hostile
@@ -109,3 +116,27 @@ def test_page_and_pdf_links_from_pmlr_and_arxiv() -> None:
 def test_markdown_escape_keeps_plain_words() -> None:
     assert markdown_escape("Long-Tail (ICML 2021): x.y") == "Long-Tail (ICML 2021): x.y"
     assert markdown_escape("- a") == "\\- a" and markdown_escape("1. a") == "1\\. a"
+
+
+def test_a_title_less_papers_entry_gives_its_id_and_its_code_link_as_code() -> None:
+    bare = paper(
+        "2cbbe7e1",
+        "A made-up title",
+        url=None,
+        title_derived=True,
+        authors=(),
+        links=("https://github.com/a/b", "https://arxiv.org/abs/2101.00001", "https://x.org/c"),
+    )
+    assert abstract_links(bare) == [
+        ("Code", "https://github.com/a/b"),
+        ("arXiv", "https://arxiv.org/abs/2101.00001"),
+        ("Link", "https://x.org/c"),
+    ]
+    text = export([bare], "markdown", annotations={}, keys={})
+    lines = text.splitlines()
+    # The title is not linked to the code as if it were the paper's page.
+    assert lines[2] == "1. **A made-up title**\\"
+    assert "[Code](https://github.com/a/b) · [arXiv](https://arxiv.org/abs/2101.00001)" in text
+    assert lines[4] == "   unread · id 2cbbe7e1"
+    bib = export([bare], "bibtex", annotations={}, keys={"2cbbe7e1": "anon"})
+    assert bib.startswith("% paperdeck 2cbbe7e1: title derived from the abstract")

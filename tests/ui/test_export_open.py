@@ -160,3 +160,37 @@ def test_a_text_mode_browser_does_not_count(monkeypatch: pytest.MonkeyPatch) -> 
     assert usable_browser() is None
     monkeypatch.setattr(webbrowser, "get", lambda using=None: webbrowser.GenericBrowser("firefox"))
     assert usable_browser() == "firefox"
+
+
+async def test_a_paper_without_a_page_names_its_abstracts_link_for_what_it_is(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "bare.txt"
+    path.write_text(
+        "A list\n\nWe prove a bound on widgets. Code: https://github.com/someone/widgets.\n\n"
+        "Another abstract about gadgets, with no link at all.\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(webbrowser, "get", lambda using=None: webbrowser.GenericBrowser("firefox"))
+    opened: list[str] = []
+    app = make_app(path)
+    monkeypatch.setattr(app, "open_url", lambda url, **_: opened.append(url))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        # The detail pane calls the link what it is: no "Page" line for a code repository.
+        lines = [strip.text.rstrip() for strip in app.detail._strips]
+        assert "Code     https://github.com/someone/widgets" in lines
+        assert not any(line.startswith(("Page", "Link")) for line in lines)
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert opened == ["https://github.com/someone/widgets"]
+        said = [str(n.message) for n in app._notifications]
+        assert said[-1] == (
+            "No page is known for this paper; its abstract's code link: asked firefox to open "
+            "https://github.com/someone/widgets"
+        )
+        # A paper with no page and no link says so, and opens nothing.
+        await pilot.press("j", "o")
+        await settle(app, pilot)
+        assert opened == ["https://github.com/someone/widgets"]
+        assert str(list(app._notifications)[-1].message) == "No page is known for this paper"

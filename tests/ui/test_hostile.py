@@ -246,3 +246,26 @@ def test_closing_the_terminal_saves_the_note(tmp_path: Path) -> None:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
     assert "typed as the window closed" in notes.read_text(encoding="utf-8")
+
+
+async def test_a_rows_hint_of_a_hostile_abstract_is_literal(tmp_path: Path) -> None:
+    path = tmp_path / "hints.txt"
+    abstract = (
+        "We study a plain question about lists. Its answer is plain too, and the rest of this "
+        "abstract is long enough to stay out of its title. Then zebra [@click=app.quit]x[/] "
+        "and [bold]not bold[/bold] with \x1b[31mred\x1b[0m and a bell \x07 and \u202eevil."
+    )
+    path.write_text(f"Hints\n\n{abstract}\n\nAnother abstract.\n", encoding="utf-8")
+    app = make_app(tmp_path, path)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        app.search_box.value = "zebra"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "zebra" not in app.papers[app.paper_list.rows[0]].title
+        quiet = app.paper_list.row_text(0).splitlines()[-1]
+        assert "zebra [@click=app.quit]x[/] and [bold]not bold[/bold] with red" in quiet, quiet
+        for character in FORBIDDEN:
+            assert character not in quiet, repr(character)
+        await pilot.click("#papers", offset=(10, 2))
+        assert app.is_running

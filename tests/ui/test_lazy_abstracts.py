@@ -205,3 +205,18 @@ async def test_a_reopened_list_makes_papers_only_for_the_rows_it_shows(
         assert decoded == [0, 1]
         assert app.paper_list.paper_index == 299
         assert shown_abstract_start(whole.papers[299].abstract) in pane_text(app)
+
+
+async def test_a_row_matching_in_its_abstract_shows_it_read_back(
+    lists: tuple[Library, Library], tmp_path: Path
+) -> None:
+    _whole, light = lists
+    app = make_app(light, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.search_box.value = "marmalade"
+        await settle(app, pilot)
+        assert [app.papers[i].position for i in app.paper_list.rows] == [138]
+        assert "marmalade" not in app.papers[137].title.lower()
+        quiet = app.paper_list.row_text(0).splitlines()[-1]
+        assert "appendix measures marmalade viscosity" in quiet

@@ -224,6 +224,107 @@ async def test_detail_pane_matches_stand_out_in_every_theme(make_app: MakeApp) -
             assert found["title"] >= 2 and found["abstract"] >= 1, (theme, found)
 
 
+def quiet_line(app: PaperdeckApp, row: int) -> list[Segment]:
+    """The segments of a row's last line (its quiet line; the only one when compact)."""
+    paper_list = app.paper_list
+    width = paper_list.scrollable_content_region.width
+    return list(paper_list._row_strips(row, width)[-1])
+
+
+async def test_a_row_matching_only_in_its_abstract_shows_the_words_around_it(
+    make_app: MakeApp,
+) -> None:
+    app = make_app(DERIVED_LIST)  # titles derived from the abstracts, no authors
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "adversarial")
+        paper_list = app.paper_list
+        rows = list(paper_list.rows)
+        in_title = [r for r, i in enumerate(rows) if "adversar" in app.papers[i].title.lower()]
+        abstract_only = [r for r in range(len(rows)) if r not in in_title]
+        assert in_title and len(abstract_only) >= 10
+        for theme in ("textual-dark", "textual-light", "gruvbox"):
+            app.theme = theme
+            await pilot.pause()
+            dark = app.current_theme.dark
+            for row in abstract_only[:8]:
+                paper_list.move_cursor(row if row == abstract_only[0] else paper_list.cursor)
+                segments = quiet_line(app, row)
+                text = "".join(s.text for s in segments)
+                where = f"{theme}, row {row}: {text!r}"
+                # The abstract around its first match, cut with ellipses, then venue, number.
+                assert "…" in text and "adversar" in text.lower(), where
+                assert text.rstrip().endswith(str(rows[row] + 1)), where
+                matched = [s.text for s in segments if visible_on_row(s, segments[0], dark)]
+                assert matched and all("adversar" in m.lower() for m in matched), where
+            # A row whose title matches keeps its quiet line: no abstract on it.
+            title_row = quiet_line(app, in_title[0])
+            assert "adversar" not in "".join(s.text for s in title_row).lower()
+        # A title with some of the words: the abstract around the first one it lacks.
+        await search(app, pilot, " model")  # "adversarial model"
+        some = next(
+            r
+            for r, i in enumerate(paper_list.rows)
+            if "adversar" in app.papers[i].title.lower()
+            and "model" not in app.papers[i].title.lower()
+        )
+        segments = quiet_line(app, some)
+        matched = [s.text.lower() for s in segments if visible_on_row(s, segments[0], dark)]
+        assert matched and matched[0].startswith("model"), matched
+        app.search_box.value = "adversarial"
+        await settle(app, pilot)
+        # One line per paper (as at 80x24): the title, cut to half the line, then the hint.
+        await pilot.press("z")
+        await pilot.pause()
+        assert paper_list.compact
+        row = abstract_only[1]
+        line = "".join(s.text for s in quiet_line(app, row))
+        title = app.papers[rows[row]].title
+        assert line.startswith(f" ● ≈ {title[:20]}") and "adversar" in line.lower(), line
+        # No search: no hint.
+        app.search_box.value = ""
+        await settle(app, pilot)
+        lines = ["".join(s.text for s in quiet_line(app, r)) for r in range(5)]
+        assert all("  …" not in line and "adversar" not in line.lower() for line in lines)
+
+
+async def test_abstract_hints_and_their_matches_read_in_every_theme(make_app: MakeApp) -> None:
+    app = make_app(DERIVED_LIST)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "adversarial")
+        paper_list = app.paper_list
+        rows = [
+            r
+            for r, i in enumerate(paper_list.rows)
+            if "adversar" not in app.papers[i].title.lower()
+        ]
+        paper_list.move_cursor(rows[0])
+        for theme in THEMES:
+            app.theme = theme
+            app.paper_list.focus()
+            await pilot.pause()
+            dark = app.current_theme.dark
+            for focused in (True, False):
+                if not focused:
+                    app.search_box.focus()
+                    await pilot.pause()
+                for row in rows[:2]:  # the cursor's row, then a plain one
+                    segments = quiet_line(app, row)
+                    base = segments[0]
+                    where = f"{theme}, row {row}, focused {focused}"
+                    matched = [s for s in segments if "adversar" in s.text.lower()]
+                    assert matched, where
+                    assert all(visible_on_row(s, base, dark) for s in matched), where
+                    # The words around the match read on the row (the muted colour shaded).
+                    assert base.style is not None
+                    row_background = solid(base.style.bgcolor, Color(0, 0, 0))
+                    around = next(s for s in segments if s.text.startswith("…"))
+                    assert around.style is not None
+                    color = solid(around.style.color, Color(255, 255, 255))
+                    assert contrast(color, row_background) >= 3, where
+
+
 def visible_on_row(segment: Segment, row: Segment, dark: bool) -> bool:
     """Whether a segment's colours stand out from its row and its text reads on them."""
     assert segment.style is not None and row.style is not None
@@ -284,6 +385,29 @@ async def test_author_matches_are_highlighted_on_the_quiet_line(make_app: MakeAp
             assert names[0].style is not None and names[0].style.bgcolor is not None
             app.search_box.value = ""
             await settle(app, pilot)
+
+
+async def test_a_matching_author_is_shown_whole_when_the_line_is_short(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    names = ["Alexandra Konstantinopoulou", "Bartholomew Featherstonehaugh", "Zeqiang Zhang"]
+    names += [f"Other Person{n}" for n in range(4)]
+    record = {"title": "A paper", "abstract": "Words about nothing in particular.", "year": 2026}
+    path = tmp_path / "authors.jsonl"
+    lines = [json.dumps({**record, "authors": names}), json.dumps({**record, "title": "B"})]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = make_app(path)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "zhang")
+        room = app.paper_list.scrollable_content_region.width
+        quiet = app.paper_list.row_text(0).splitlines()[-1]
+        assert room < 70 and "Zeqiang Zhang" in quiet, quiet
+        # The names between gave way ("Bartholomew Fea…" cut "Zeqiang Zha…" before);
+        # the count says how many names are not shown.
+        assert quiet.split(" · ")[0].strip() == "Alexandra Konstantinopoulou … Zeqiang Zhang +5"
+        segments = row_segments(app, 0)
+        assert [s.text for s in segments if visible_on_row(s, segments[0], True)] == ["Zhang"]
 
 
 def bar_cells(bar: ScrollBar, lines: list[list[Segment]]) -> list[tuple[str, bool]]:

@@ -152,9 +152,13 @@ def paper_header(paper: Paper) -> str:
     if venue:
         lines.append(f"Venue:   {venue}")
     lines.append(f"Id:      {paper.id}  (#{paper.position} in {paper.list_name})")
-    links = ([paper.url] if paper.url else []) + [link for link in paper.links if link != paper.url]
-    for link in links:
-        lines.append(f"Link:    {link}")
+    from paperdeck.core.reading_list import abstract_links
+
+    if paper.url:
+        lines.append(f"Page:    {paper.url}")
+    # The abstract's links are its code and the like, never the paper's page: each says so.
+    for kind, link in abstract_links(paper, paper.url):
+        lines.append(f"{kind + ':':<8} {link}")
     return "\n".join(lines)
 
 

@@ -38,6 +38,8 @@ class ReadingItem:
     year: int | None
     url: str | None
     pdf: str | None
+    links: tuple[tuple[str, str], ...]
+    """The abstract's links (its code ...), each with what it is: never given as the page."""
     tags: tuple[str, ...]
     state: str
     starred: bool
@@ -82,12 +84,21 @@ def pdf_url(paper: Paper, corrections: Mapping[str, Any] | None = None) -> str |
 
 
 def page_url(paper: Paper, corrections: Mapping[str, Any] | None = None) -> str | None:
-    """The paper's page: a corrected url, its url, its proceedings page, else its first link."""
+    """The paper's page: a corrected url, its url, or its proceedings page.
+
+    Never a link from its abstract: that is most often the paper's code (see `abstract_links`).
+    """
     fixes = corrections or {}
-    found = _http(fixes.get("url")) or _http(paper.url) or _http(paper.extra.get("icml_url"))
-    if found:
-        return found
-    return next((link for link in map(_http, paper.links) if link), None)
+    return _http(fixes.get("url")) or _http(paper.url) or _http(paper.extra.get("icml_url"))
+
+
+def abstract_links(paper: Paper, page: str | None = None) -> list[tuple[str, str]]:
+    """The http(s) links of the paper's abstract other than its `page`, each with what it is
+    ("Code", "arXiv", "Link"), in order."""
+    from paperdeck.core.links import link_kind
+
+    found = [link for link in map(_http, paper.links) if link and link != page]
+    return [(link_kind(link), link) for link in dict.fromkeys(found)]
 
 
 def items(
@@ -101,6 +112,7 @@ def items(
     for paper in papers:
         fixes = all_fixes.get(paper.id) or {}
         entry = annotations.get(paper.id)
+        page = page_url(paper, fixes)
         authors = fixes.get("authors")
         year = fixes.get("year")
         found.append(
@@ -112,8 +124,9 @@ def items(
                 else tuple(clean_line(a) for a in paper.authors),
                 venue=clean_line(paper.venue) if paper.venue else None,
                 year=year if isinstance(year, int) and not isinstance(year, bool) else paper.year,
-                url=page_url(paper, fixes),
+                url=page,
                 pdf=pdf_url(paper, fixes),
+                links=tuple(abstract_links(paper, page)),
                 tags=tuple(clean_line(tag) for tag in entry.tags) if entry is not None else (),
                 state=entry.state if entry is not None else "unread",
                 starred=bool(entry is not None and entry.starred),
@@ -166,10 +179,13 @@ def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
             details.append(f"*{markdown_escape(venue)}*")
         if item.pdf:
             details.append(f"[PDF]({_link_target(item.pdf)})")
+        details += [f"[{label}]({_link_target(url)})" for label, url in item.links[:2]]
         if details:
             lines.append(indent + " · ".join(details) + "\\")
         marks = (["★ starred"] if item.starred else []) + [item.state]
         marks += [markdown_escape("#" + tag) for tag in item.tags]
+        # Traced back with `paperdeck show ID` (a title-less list's made-up titles name nothing).
+        marks.append(f"id {markdown_escape(item.paper.id)}")
         lines.append(indent + " · ".join(marks))
         if item.note.strip():
             lines.append("")

@@ -200,6 +200,7 @@ class PaperdeckApp(App[int]):
         self.paper_list.set_row_layout(cast("RowLayout", self.settings.rows))
         self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
         self.paper_list.on_highlight = self._cursor_moved
+        self.paper_list.abstract_of = self._abstract_at
         self.notes.editor.on_leave = self.note_flow.leave
         self.paper_list.set_papers(self.papers)
         self.notes.set_save_state("saved")
@@ -220,6 +221,19 @@ class PaperdeckApp(App[int]):
     def load_error(self) -> str | None:
         """Why the list could not be loaded (the reader then exits with status 2)."""
         return self.loading.error
+
+    def _abstract_at(self, index: int) -> str:
+        """A paper's abstract for its row's hint: its own, else the search index's copy (read
+        alone from the list store), else read back with its chunk."""
+        paper = self.papers[index]
+        if paper.abstract:
+            return paper.abstract
+        search_index = self.search.index
+        if search_index is not None and index < len(search_index):
+            from paperdeck.core.search.word_index import ABSTRACT
+
+            return search_index.word_index.field_text(index, ABSTRACT)
+        return self.library.with_abstract(paper).abstract
 
     @property
     def current_paper(self) -> Paper | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.color import Color as RichColor
 from rich.terminal_theme import DEFAULT_TERMINAL_THEME
 from textual.color import Color
+from textual.css.styles import StylesBase
+from textual.style import Style
 
 READABLE = 3.0
 """The least contrast ratio between a highlight and what it sits on (WCAG's for large text)."""
@@ -66,3 +68,23 @@ def match_colors(
     background), or black or white, whichever reads on it."""
     background = readable_on(under, under + wanted)  # a translucent colour over what is under
     return background, text_on(background, None if preferred is None else background + preferred)
+
+
+def match_style(component: StylesBase, under: RichColor | None, dark: bool) -> Style:
+    """A search match's look, from the rules of its component class (`--match`), over `under`
+    (a row's or a pane's background; None: the terminal's, black or white by the theme): its
+    colours shaded until they stand out from `under` and from each other (a translucent
+    background alone left black on black in some themes), its text style as the rules say."""
+    background, color = match_colors(
+        solid(under, BLACK if dark else WHITE),
+        component.background,
+        component.color if component.has_rule("color") else None,
+    )
+    text_style = component.text_style
+    return Style(
+        background=background,
+        foreground=color,
+        bold=text_style.bold,
+        italic=text_style.italic,
+        underline=text_style.underline,
+    )

@@ -12,6 +12,7 @@ from textual.worker import Worker, get_current_worker
 
 from paperdeck.ui.loading import freeze_long_lived
 from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
 
 if TYPE_CHECKING:
@@ -157,7 +158,10 @@ class SearchFlow:
             self.filtered = len(rows)
             self.parsed = result.parsed
             paper_list.set_highlighter(
-                query, highlighter(result.parsed), highlighter(result.parsed, "authors")
+                query,
+                highlighter(result.parsed),
+                highlighter(result.parsed, "authors"),
+                HintFinder(result.parsed),
             )
             self.set_status(result.message or "")
         divider = result.matched_all if result is not None and query.strip() else None

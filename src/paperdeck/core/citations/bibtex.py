@@ -252,5 +252,7 @@ def bibtex_entry(record: Record, *, latex: bool, biblatex: bool) -> str:
     lines.append("}")
     notes = [item for item in record.missing if item in BIBTEX_NEEDS]
     if notes:
-        lines.insert(0, f"% paperdeck: {describe_missing(notes)}")
+        # A made-up title names no paper: the id traces the entry back (`paperdeck show ID`).
+        source = f" {record.paper_id}" if record.title_derived and record.paper_id else ""
+        lines.insert(0, f"% paperdeck{source}: {describe_missing(notes)}")
     return "\n".join(lines)

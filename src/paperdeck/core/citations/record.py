@@ -64,6 +64,8 @@ class Record:
     doi: str | None
     method: str | None
     missing: tuple[str, ...]
+    paper_id: str = ""
+    """The paper's id in paperdeck (`paperdeck show ID`)."""
 
     @property
     def plain_title(self) -> str:
@@ -178,6 +180,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
         doi=_doi(fixes.get("doi") or paper.extra.get("doi")),
         method=paper.method,
         missing=(),
+        paper_id=paper.id,
     )
     missing = []
     if record.title_derived:

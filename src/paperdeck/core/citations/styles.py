@@ -113,11 +113,27 @@ _LOCK = threading.Lock()
 # citeproc-py keeps render state on the style object: one render at a time.
 
 
-def _case_labels_in_the_style_language() -> None:
+CITEPROC_CHECKED = "0.11.1"
+"""The citeproc-py release `_case_labels_in_the_style_language` was written against (a test
+fails on another, so an upgrade is looked at rather than trusted)."""
+_LABEL_MARKUP_CALLS = ("wrap", "format", "case", "strip_periods")
+"""What that release's own `Label.markup` calls: the patch replaces exactly that body."""
+
+
+@lru_cache(maxsize=1)
+def case_labels_in_the_style_language() -> bool:
     """APA's "(Eds.)": citeproc-py title-cases text only in a known English language, and
     never tells a label (a term of the style's locale) its language, so every label
-    asking for title case stayed as the locale writes it ("(eds.)")."""
+    asking for title case stayed as the locale writes it ("(eds.)").
+
+    Patches citeproc-py once per process; True when it did. A `Label.markup` that no longer
+    calls what 0.11.1's does is left alone (the labels then stay in the locale's case).
+    """
     from citeproc import model
+
+    code = getattr(model.Label.markup, "__code__", None)
+    if code is None or code.co_names != _LABEL_MARKUP_CALLS:
+        return False
 
     def markup(self: Any, text: Any) -> Any:
         if not text:
@@ -127,13 +143,14 @@ def _case_labels_in_the_style_language() -> None:
         return self.wrap(self.format(self.case(self.strip_periods(text), language)))
 
     model.Label.markup = markup
+    return True
 
 
 @lru_cache(maxsize=8)
 def _parsed_style(path: str, modified: float) -> Any:
     from citeproc import CitationStylesStyle
 
-    _case_labels_in_the_style_language()
+    case_labels_in_the_style_language()
     # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
     return CitationStylesStyle(path, validate=False)
 

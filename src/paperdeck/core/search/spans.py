@@ -13,6 +13,8 @@ from paperdeck.core.search.word_index import AUTHORS, FIELDS, TITLE
 from paperdeck.core.text.fold import raw_tokens
 
 _FIELD_OF_TERM = {("title", TITLE), ("author", AUTHORS)}
+_VERDICTS_KEPT = 50_000
+"""Words whose one-word test a highlighter remembers (a few MB at most)."""
 
 
 def match_spans(query: Query | str, texts: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
@@ -79,14 +81,26 @@ def tokens_match(term: Term, tokens: tuple[str, ...], verdicts: dict[str, bool])
     return False
 
 
-def _text_spans(term: Term, text: str) -> list[tuple[int, int]]:
-    """Where `term` matches in `text`, as spans of `text`."""
-    tokens = list(raw_tokens(text))
+def _text_spans(
+    term: Term,
+    text: str,
+    tokens: Sequence[tuple[str, int, int]] | None = None,
+    verdicts: dict[str, bool] | None = None,
+) -> list[tuple[int, int]]:
+    """Where `term` matches in `text`, as spans of `text` (`tokens`: its `raw_tokens`, when
+    known; `verdicts`: the term's one-word tests so far, to remember them in)."""
+    if tokens is None:
+        tokens = list(raw_tokens(text))
     spans: list[tuple[int, int]] = []
     count = len(term.words)
     if count == 1:
         for token, start, end in tokens:
-            if _token_matches(term, token):
+            verdict = None if verdicts is None else verdicts.get(token)
+            if verdict is None:
+                verdict = _token_matches(term, token)
+                if verdicts is not None:
+                    verdicts[token] = verdict
+            if verdict:
                 spans.append(_inner_span(term, token, text, start, end))
         return spans
     for at in range(len(tokens) - count + 1):
@@ -157,9 +171,21 @@ def highlighter(query: Query | str, field: str) -> Callable[[str], list[tuple[in
         t for t in parsed.positive_terms() if t.field == "any" or (t.field, at) in _FIELD_OF_TERM
     )
 
+    # A word's verdict holds for every text highlighted for this query (words recur: a page
+    # of rows, the detail pane); kept while the query is, up to a bound.
+    verdicts: list[dict[str, bool]] = [{} for _ in terms]
+
     def spans(text: str) -> list[tuple[int, int]]:
         if not terms or not text:
             return []
-        return _merge_spans(span for t in terms for span in _text_spans(t, text))
+        tokens = list(raw_tokens(text))
+        for known in verdicts:
+            if len(known) > _VERDICTS_KEPT:
+                known.clear()
+        return _merge_spans(
+            span
+            for t, known in zip(terms, verdicts, strict=True)
+            for span in _text_spans(t, text, tokens, known)
+        )
 
     return spans

@@ -17,7 +17,8 @@ from textual.style import Style
 from textual.visual import Visual
 
 from paperdeck.core.model import Paper
-from paperdeck.ui.contrast import BLACK, WHITE, match_colors, solid
+from paperdeck.core.reading_list import abstract_links
+from paperdeck.ui.contrast import match_style
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.safe_text import clean, one_line, plain, with_spans
 from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER, Highlighter
@@ -173,22 +174,11 @@ class DetailPane(ScrollView, can_focus=True):
             )
 
     def _match_style(self) -> Style:
-        """The matches' colours: the theme's, shaded until they stand out from the pane and
-        from each other (as the list's are from its rows)."""
+        """The matches' look, worked out once per theme (as the list's rows do theirs)."""
         if self._match is None:
             component = self.get_component_styles("detail-pane--match")
             dark = self.app.current_theme.dark
-            pane = solid(self.rich_style.bgcolor, BLACK if dark else WHITE)
-            preferred = component.color if component.has_rule("color") else None
-            background, color = match_colors(pane, component.background, preferred)
-            text_style = component.text_style
-            self._match = Style(
-                background=background,
-                foreground=color,
-                bold=text_style.bold,
-                italic=text_style.italic,
-                underline=text_style.underline,
-            )
+            self._match = match_style(component, self.rich_style.bgcolor, dark)
         return self._match
 
     def _wrap(self) -> None:
@@ -281,9 +271,11 @@ class DetailPane(ScrollView, can_focus=True):
             field("Venue", venue)
         field("Id", f"{paper.id}  ·  #{paper.position} in {paper.list_name}")
         url = str(corrections.get("url") or paper.url or "")
-        links = ([url] if url else []) + [link for link in paper.links if link != url]
-        for link in links:
-            field("Link", link, "underline $text-accent")
+        if url:
+            field("Page", url, "underline $text-accent")
+        # The abstract's links are its code and the like, never the paper's page: each says so.
+        for kind, link in abstract_links(paper, url):
+            field(kind, link, "underline $text-accent")
         if doi := paper.extra.get("doi"):
             field("DOI", str(doi))
         corrected = [name for name in ("title", "authors", "url") if corrections.get(name)]

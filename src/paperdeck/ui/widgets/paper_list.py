@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from math import ceil
 from typing import ClassVar, Literal
@@ -21,8 +22,9 @@ from textual.strip import Strip
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
-from paperdeck.ui.contrast import BLACK, WHITE, match_colors, readable_on, solid
+from paperdeck.ui.contrast import BLACK, WHITE, match_style, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
+from paperdeck.ui.widgets.match_hint import Hint, HintFinder
 from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
     RowFacts,
@@ -50,6 +52,8 @@ from paperdeck.ui.widgets.paper_rows import (
 from paperdeck.ui.widgets.row_geometry import DIVIDER, RowGeometry
 
 AnnotationLookup = Callable[[Paper], Annotation | None]
+AbstractLookup = Callable[[int], str]
+"""The abstract of the paper at an index of the list (read back when it was loaded without)."""
 DIVIDER_LABEL = "some of the words"
 """The rule between the papers with every word of a search and those with some."""
 NO_FULL_MATCH_LABEL = "no paper has every word"
@@ -62,6 +66,7 @@ PART_NAMES = (
     "derived",
     "method",
     "match",
+    "hint",
     "marked",
     "marker",
     "star",
@@ -130,6 +135,8 @@ class PaperList(ScrollView, can_focus=True):
         self.marked: set[int] = set()
         self.empty_text = "No papers"
         self.annotation_for = annotation_for
+        self.abstract_of: AbstractLookup = lambda index: self.papers[index].abstract
+        """Where a row's hint reads its paper's abstract."""
         self.row_layout: RowLayout = "auto"
         """Two lines per paper, one (compact), or whichever the list's height allows."""
         self._compact = False
@@ -139,6 +146,9 @@ class PaperList(ScrollView, can_focus=True):
         self._query = ""
         self._highlight: Highlighter = no_highlight
         self._highlight_authors: Highlighter = no_highlight
+        self._hints_of: HintFinder | None = None
+        # A row repainted (the cursor came or went) keeps its hint: found once per query.
+        self._hints: LRUCache[tuple[int, str], tuple[Hint | None]] = LRUCache(maxsize=512)
         self._cache: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize=256)
         self._style_cache: dict[tuple[bool, bool], dict[str, RichStyle]] = {}
         self._last_posted: int | None = -1
@@ -156,6 +166,7 @@ class PaperList(ScrollView, can_focus=True):
         self.papers = papers
         self.marked.clear()
         self._cache.clear()
+        self._hints.clear()
         self._title_cells = b""
         self._heights = None
         self._last_posted = -1  # the same row may now hold another paper
@@ -187,14 +198,34 @@ class PaperList(ScrollView, can_focus=True):
         self.refresh()
 
     def set_highlighter(
-        self, query: str, highlight: Highlighter, authors: Highlighter = no_highlight
+        self,
+        query: str,
+        highlight: Highlighter,
+        authors: Highlighter = no_highlight,
+        hints: HintFinder | None = None,
     ) -> None:
-        """Highlight what `highlight` finds in each title, and `authors` in the authors shown
-        (`query` identifies them for the cache)."""
+        """Highlight what `highlight` finds in each title, and `authors` in the authors shown;
+        a row whose title and authors lack some word of the query shows its abstract around
+        it, as `hints` finds (`query` identifies them for the caches)."""
         self._query = query
         self._highlight = highlight
         self._highlight_authors = authors
+        self._hints_of = hints
         self.refresh()
+
+    def _hint(self, index: int) -> Hint | None:
+        """The paper's abstract around the first word of the query its row lacks, if any."""
+        if self._hints_of is None:
+            return None
+        key = (index, self._query)
+        kept = self._hints.get(key)
+        if kept is None:
+            paper = self.papers[index]
+            found = self._hints_of.hint(
+                paper.title, ", ".join(paper.authors), functools.partial(self.abstract_of, index)
+            )
+            kept = self._hints[key] = (found,)
+        return kept[0]
 
     def set_row_layout(self, layout: RowLayout) -> None:
         """Two lines per paper, one, or "auto" (one when the list is short of lines)."""
@@ -429,6 +460,7 @@ class PaperList(ScrollView, can_focus=True):
                 self._highlight,
                 index + 1,
                 self._highlight_authors,
+                functools.partial(self._hint, index),
             )
             strips = render_row(
                 paper,
@@ -475,7 +507,9 @@ class PaperList(ScrollView, can_focus=True):
             styles = {"": base}
             for name in PART_NAMES:
                 styles[name] = self._readable(base + self._part_style(f"paper-list--{name}"))
-            styles["match"] = base + self._match_style(base)
+            match = self.get_component_styles("paper-list--match")
+            dark = self.app.current_theme.dark
+            styles["match"] = base + match_style(match, base.bgcolor, dark).rich_style
             self._style_cache[key] = styles
         return styles
 
@@ -501,23 +535,6 @@ class PaperList(ScrollView, can_focus=True):
             underline=text_style.underline,
             dim=text_style.dim,
             strike=text_style.strike,
-        )
-
-    def _match_style(self, row: RichStyle) -> RichStyle:
-        """The match's colours: the theme's, shaded until they stand out from the row and from
-        each other (a translucent background alone left black on black in some themes)."""
-        component = self.get_component_styles("paper-list--match")
-        dark = self.app.current_theme.dark
-        row_background = solid(row.bgcolor, BLACK if dark else WHITE)
-        preferred = component.color if component.has_rule("color") else None
-        background, color = match_colors(row_background, component.background, preferred)
-        text_style = component.text_style
-        return RichStyle(
-            color=color.rich_color,
-            bgcolor=background.rich_color,
-            bold=text_style.bold,
-            underline=text_style.underline,
-            italic=text_style.italic,
         )
 
 

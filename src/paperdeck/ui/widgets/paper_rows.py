@@ -16,6 +16,7 @@ from textual.strip import Strip
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import Papers
 from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.widgets.match_hint import Hint, fit
 
 Highlighter = Callable[[str], Sequence[tuple[int, int]]]
 Styles = dict[str, RichStyle]
@@ -31,11 +32,20 @@ GUTTER = 3
 """Cells before a title: the mark, the reading state, a space."""
 AUTHORS_SHOWN = 3
 SEPARATOR = " · "
+HINT_GAP = "  "
+"""Between a compact row's title and the abstract around its match."""
+COMPACT_HINT_ROOM = 16
+"""The least room a compact row gives a hint (with as much for its title)."""
 
 
 def no_highlight(_text: str) -> Sequence[tuple[int, int]]:
     """A Highlighter that finds nothing."""
     return ()
+
+
+def no_hint() -> Hint | None:
+    """A row's hint when there is none to give."""
+    return None
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,8 @@ class RowFacts:
     highlight_authors: Highlighter = no_highlight
     """Finds the matches in the authors' names joined by ", " (the title's `highlight` finds
     those in the title: a query's fields differ)."""
+    hint: Callable[[], Hint | None] = no_hint
+    """The abstract around the first word of the search that title and authors lack."""
 
 
 def title_text(paper: Paper) -> str:
@@ -203,6 +215,33 @@ def _shown_authors(paper: Paper, highlight: Highlighter) -> tuple[str, list[tupl
     return shown + suffix, spans
 
 
+def _fit_authors(
+    paper: Paper, highlight: Highlighter, room: int
+) -> tuple[str, list[tuple[int, int]]]:
+    """`_shown_authors` in `room` cells without cutting into the first matching name: the
+    names before it give way ("A … M +5", else "… M +6") when the cut would fall inside it."""
+    text, spans = _shown_authors(paper, highlight)
+    if not spans or cell_len(text) <= room:
+        return text, spans
+    ends = [at for at in (text.find(", ", spans[0][1]), text.find(" +", spans[0][1])) if at >= 0]
+    if cell_len(text[: min(ends, default=len(text))]) < room:
+        return text, spans  # the cut's "…" comes after the matching name
+    names = [one_line(name) for name in paper.authors]
+    matching = next((at for at, name in enumerate(names) if highlight(name)), None)
+    if matching is None:
+        return text, spans
+    name = names[matching]
+    between = ", " if matching == 1 else " … "
+    options = [(names[0] + between, 2), ("… ", 1)] if matching else [("", 1)]
+    for number, (head, shown) in enumerate(options):
+        hidden = len(names) - shown
+        candidate = head + name + (f" +{hidden}" if hidden > 0 else "")
+        if cell_len(candidate) <= room or number == len(options) - 1:
+            found = highlight(name)
+            return candidate, [(start + len(head), end + len(head)) for start, end in found]
+    return text, spans
+
+
 def _spans_segments(
     text: str, spans: Sequence[tuple[int, int]], style: RichStyle, match: RichStyle, room: int
 ) -> list[Segment]:
@@ -225,8 +264,11 @@ def _spans_segments(
     return segments
 
 
-def _meta_line(paper: Paper, facts: RowFacts, styles: Styles, room: int) -> list[Segment]:
-    """authors · venue year · tags · icons, the authors cut first when the room is short."""
+def _meta_line(
+    paper: Paper, facts: RowFacts, styles: Styles, room: int, hint: Hint | None
+) -> list[Segment]:
+    """authors · venue year · tags · icons, the authors cut first when the room is short;
+    with a `hint`, the abstract around its match in the authors' place."""
     annotation = facts.annotation
     icons = state_icons(annotation, styles)
     venue = " ".join(part for part in (one_line(paper.venue or ""), str(paper.year or "")) if part)
@@ -246,11 +288,13 @@ def _meta_line(paper: Paper, facts: RowFacts, styles: Styles, room: int) -> list
     position = f" {facts.number}"
     fixed += len(position)
     parts: list[list[Segment]] = []
-    if paper.authors:
-        left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
-        if left >= 8:
-            authors, spans = _shown_authors(paper, facts.highlight_authors)
-            parts.append(_spans_segments(authors, spans, styles["authors"], styles["match"], left))
+    left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
+    if hint is not None and left >= 8:
+        text, spans = fit(hint, left)
+        parts.append(_spans_segments(text, spans, styles["hint"], styles["match"], left))
+    elif paper.authors and left >= 8:
+        authors, spans = _fit_authors(paper, facts.highlight_authors, left)
+        parts.append(_spans_segments(authors, spans, styles["authors"], styles["match"], left))
     parts.extend([Segment(text, style)] for text, style in tail)
     segments: list[Segment] = []
     for number, part in enumerate(parts):
@@ -278,6 +322,7 @@ def render_row(
     base = styles[""]
     title = _title(paper, facts)
     room = max(1, width - GUTTER)
+    hint = facts.hint()
     if compact:
         suffix: list[Segment] = []
         for text, style in state_icons(facts.annotation, styles):
@@ -291,8 +336,25 @@ def render_row(
             if tags:
                 suffix.append(Segment(tags, styles["tags"]))
         title_room = max(1, room - sum(segment.cell_length for segment in suffix))
+        hinted: list[Segment] = []
+        if hint is not None and title_room >= 2 * COMPACT_HINT_ROOM:
+            # The title keeps at most half the line; the hint takes the rest.
+            title_cells = cell_len(title.text)
+            hint_room = title_room - min(title_cells, title_room // 2) - len(HINT_GAP)
+            text, spans = fit(hint, hint_room)
+            hinted = [
+                Segment(HINT_GAP, base),
+                *_spans_segments(text, spans, styles["hint"], styles["match"], hint_room),
+            ]
+            title_room -= sum(segment.cell_length for segment in hinted)
         segments, left = _title_segments(title, styles, 0, len(title.text), title_room)
-        line = [*_gutter(facts, styles, True), *segments, Segment(" " * left, base), *suffix]
+        line = [
+            *_gutter(facts, styles, True),
+            *segments,
+            *hinted,
+            Segment(" " * left, base),
+            *suffix,
+        ]
         return [Strip(line).adjust_cell_length(width, base)]
     first_end, second_start = (
         wrap_point(title.text, room) if height > 2 else (len(title.text), len(title.text))
@@ -302,6 +364,6 @@ def render_row(
     if height > 2:
         second, _ = _title_segments(title, styles, second_start, len(title.text), room)
         lines.append(Strip(_gutter(facts, styles, False) + second).adjust_cell_length(width, base))
-    meta = _meta_line(paper, facts, styles, room)
+    meta = _meta_line(paper, facts, styles, room, hint)
     lines.append(Strip(_gutter(facts, styles, False) + meta).adjust_cell_length(width, base))
     return lines
