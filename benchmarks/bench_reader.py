@@ -42,7 +42,7 @@ TYPED = ("g", "r", "a", "p", "h", "backspace", "backspace", "backspace", "backsp
 BROWSED = "model"
 """The query whose result j and PgDn go through: a word of most abstracts, so most rows shown
 match in their abstract only, and a page never reaches the result's end."""
-SEARCHED = re.compile(rb"[0-9,]+ / ([0-9,]+) shown")
+SEARCHED = re.compile(rb"([0-9,]+) / ([0-9,]+) shown")
 """The header once a search's result is shown (its counts: "12 / 100,000 shown")."""
 
 
@@ -68,10 +68,12 @@ def reader_session(
     query: str | None = None,
     total: int | None = None,
     timeout: float = PAINT_TIMEOUT,
+    found: int | None = None,
 ) -> Session:
     """Start the reader; with `query`, type it as soon as the list is painted and wait for its
-    result over all `total` papers (the search is ready then: a result over the rows loaded so
-    far does not count), and read the peak memory before quitting."""
+    result over all `total` papers, `found` of them (see `expected_count`), and read the peak
+    memory before quitting. The search is ready then: neither a result over the rows loaded so
+    far nor that result carried over to the whole list while its index is built counts."""
     import fcntl
     import pty
     import struct
@@ -125,8 +127,9 @@ def reader_session(
                     typed_at = len(output)
                     os.write(fd, b"/" + query.encode())
                 if typed_at >= 0 and any(
-                    total is None or int(found.group(1).replace(b",", b"")) == total
-                    for found in SEARCHED.finditer(output, typed_at)
+                    (total is None or _count(shown.group(2)) == total)
+                    and (found is None or _count(shown.group(1)) == found)
+                    for shown in SEARCHED.finditer(output, typed_at)
                 ):
                     session.searched = now
                     break
@@ -135,6 +138,28 @@ def reader_session(
         finally:
             _stop(pid, fd)
     return session
+
+
+def _count(digits: bytes) -> int:
+    return int(digits.replace(b",", b""))
+
+
+def expected_count(path: Path | None, query: str = QUERY) -> int:
+    """How many papers of the whole list the reader shows for `query` (its every-word and
+    some-word groups), from the search command in a cache folder of its own."""
+    import json
+    import subprocess
+
+    with tempfile.TemporaryDirectory(prefix="paperdeck-bench-count-") as cache:
+        env = {**os.environ, "PYTHONPATH": str(SRC), "PAPERDECK_CACHE": cache}
+        args = [sys.executable, "-m", "paperdeck", "search", query, "--limit", "0", "--json"]
+        done = subprocess.run(
+            [*args, *([str(path)] if path else [])],
+            env=env,
+            capture_output=True,
+            check=True,
+        )
+    return len(json.loads(done.stdout))
 
 
 def _keep_index(path: Path | None) -> None:
@@ -268,10 +293,11 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
                 if label != "19" and path is None:
                     continue
                 total = int(label.replace(",", ""))
+                found = expected_count(path)
                 for state in ("cold", "warm"):
                     if state == "warm":
                         _keep_index(path)
-                    run = reader_session(path, QUERY, total)
+                    run = reader_session(path, QUERY, total, found=found)
                     out.append(
                         (f"reader first paint, header ({state} cache)", run.header, "s", label)
                     )

@@ -531,3 +531,42 @@ def test_papers_share_what_they_have_in_common(cache: Path, listing: Path) -> No
         assert first.meta_source is second.meta_source
         with pytest.raises(TypeError):
             first.extra["pdf"] = "x"  # type: ignore[index]
+
+
+def test_a_load_asked_to_keep_later_keeps_its_list_only_when_told(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core.library import reporting_progress
+
+    with reporting_progress(lambda papers, total: None, keep_later=True):
+        first = load_library([listing])
+    key = first.keys[0]
+    assert key is not None
+    store = ListStore.open([])
+    assert store is not None
+    try:
+        assert store.info(key) is None  # not kept yet
+        assert first.keep() == []
+        assert store.info(key) is not None
+    finally:
+        store.close()
+    assert first.keep() == []  # once is enough
+    _no_deriving(monkeypatch)
+    stored = load_library([listing], abstracts=False)
+    assert not stored.abstracts_loaded
+    assert _shown(stored.with_abstracts(stored.papers)) == _shown(first.papers)
+
+
+def test_a_list_changed_before_it_is_kept_is_not_kept(cache: Path, listing: Path) -> None:
+    from paperdeck.core.library import reporting_progress
+
+    with reporting_progress(lambda papers, total: None, keep_later=True):
+        library = load_library([listing])
+    listing.write_text(listing.read_text("utf-8") + "\n\nOne more abstract, added.\n", "utf-8")
+    assert library.keep() == []
+    store = ListStore.open([])
+    assert store is not None
+    try:
+        assert store.info(library.keys[0] or "") is None
+    finally:
+        store.close()

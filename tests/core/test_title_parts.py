@@ -6,15 +6,20 @@ import dataclasses
 import io
 import os
 import subprocess
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import pytest
 
-from paperdeck.core.library import load_library
+from paperdeck.core.library import load_library, methods_and_titles, reporting_progress
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing import helper_process
+from paperdeck.core.plumbing.slices import finish
+from paperdeck.core.search import index_parts
+from paperdeck.core.search.index import SearchIndex
+from paperdeck.core.titles import derive
 from paperdeck.core.titles import parts as title_parts
 from paperdeck.core.titles.derive import method_and_title
 
@@ -24,7 +29,7 @@ SAMPLE = ROOT / "tests" / "data" / "abstracts_sample.txt"
 
 def derive_all(abstracts: list[str]) -> list[tuple[str | None, str] | None]:
     """Every abstract's method and title, asked for in ranges as a list's load asks."""
-    with title_parts.TitleParts(abstracts) as titles:
+    with title_parts.TitleParts(abstracts, methods_and_titles) as titles:
         return [
             entry
             for start in range(0, len(abstracts), 100)
@@ -54,7 +59,8 @@ def test_helpers_derive_what_this_process_derives(
         derived_here.append(abstract)
         return method_and_title(abstract)
 
-    monkeypatch.setattr(title_parts, "method_and_title", counting)
+    # What the library derives here with (helpers are processes of their own: not counted).
+    monkeypatch.setattr(derive, "method_and_title", counting)
     derived = derive_all(abstracts)
     assert len(started_helpers) == helpers
     assert all(helper.result_code() == 0 for helper in started_helpers)
@@ -95,9 +101,9 @@ def test_a_request_that_cannot_be_written_has_its_part_derived_here(
     monkeypatch: pytest.MonkeyPatch,
     started_helpers: list[helper_process.HelperProcess],
 ) -> None:
-    def broken(part: list[str]) -> helper_process.Writer:
+    def broken(part: list[str], offset: int | None) -> helper_process.Writer:
         def write(stream: IO[bytes]) -> None:
-            title_parts._request_writer(part[:10])(stream)
+            title_parts._request_writer(part[:10], offset)(stream)
             raise RuntimeError("cannot write the rest")
 
         return write
@@ -132,11 +138,12 @@ def test_the_helper_process_answers_a_request_and_refuses_anything_else(
     abstracts: list[str],
 ) -> None:
     request = io.BytesIO()
-    title_parts._request_writer(abstracts[:30])(request)
+    title_parts._request_writer(abstracts[:30], None)(request)
     command = helper_process.helper_command("paperdeck.core.titles.parts:serve")
     done = subprocess.run(command, input=request.getvalue(), capture_output=True, check=False)
     assert done.returncode == 0
-    assert title_parts._answer(done.stdout, 30) == [method_and_title(a) for a in abstracts[:30]]
+    expected = [method_and_title(a) for a in abstracts[:30]]
+    assert title_parts._answer(done.stdout, 30) == (expected, b"")
     for bad in (b"hello", b"", request.getvalue()[:-5]):
         refused = subprocess.run(command, input=bad, capture_output=True, check=False)
         assert refused.returncode != 0
@@ -160,3 +167,102 @@ def test_helpers_start_only_on_cores_that_other_work_leaves_idle(
     assert derive_all(abstracts) == expected
     assert len(started_helpers) == 1
     assert started_helpers[0].result_code() == 0
+
+
+def test_a_helper_derives_no_empty_abstract(
+    abstracts: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = [abstracts[0], "", abstracts[1], ""]
+    derived_for: list[str] = []
+
+    def counting(abstract: str) -> tuple[str | None, str]:
+        derived_for.append(abstract)
+        return method_and_title(abstract)
+
+    monkeypatch.setattr(title_parts, "method_and_title", counting)
+    request, answer = io.BytesIO(), io.BytesIO()
+    title_parts._request_writer(texts, None)(request)
+    request.seek(0)
+    assert title_parts.serve(request, answer) == 0
+    assert derived_for == abstracts[:2]
+    expected = [method_and_title(abstracts[0]), None, method_and_title(abstracts[1]), None]
+    assert title_parts._answer(answer.getvalue(), 4) == (expected, b"")
+
+
+def load_with_postings(path: Path) -> tuple[list[Paper], SearchIndex]:
+    """A list loaded afresh with the postings its load makes, and the index made from them."""
+    grown = index_parts.Growing()
+    with reporting_progress(lambda papers, total: None, grown):
+        papers = load_library([path]).papers
+    assert grown.complete == len(papers)
+    return papers, finish(SearchIndex.build_steps(papers, None, None, grown))
+
+
+def postings_of(index: SearchIndex) -> list[dict[str, list[int]]]:
+    return [
+        {word: list(docs) for word, docs in field.items()} for field in index.word_index.postings
+    ]
+
+
+@pytest.mark.parametrize("helpers", ["0", "2"])
+def test_postings_made_while_loading_are_those_of_a_build(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+    helpers: str,
+) -> None:
+    path = tmp_path / "list.txt"
+    text = SAMPLE.read_text("utf-8")
+    path.write_text(text + "\n\n" + text, encoding="utf-8")  # repeats: ids with a suffix
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    monkeypatch.setenv("PAPERDECK_HELPERS", helpers)
+    papers, index = load_with_postings(path)
+    assert len(started_helpers) == int(helpers)
+    assert all(helper.result_code() == 0 for helper in started_helpers)
+    built = SearchIndex(papers)
+    assert postings_of(index) == postings_of(built)
+    assert index.word_index.vocabulary == built.word_index.vocabulary
+    for query in ("graph", "learning policy", "zzzz", "reinforcment"):
+        assert index.search(query).indices == built.search(query).indices
+
+
+def test_a_helpers_damaged_postings_are_made_here(
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+) -> None:
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "0")
+    papers_alone = load_library([SAMPLE]).papers
+    monkeypatch.setenv("PAPERDECK_HELPERS", "2")
+    # Each helper writes its postings, then a frame after their end: a damaged answer.
+    monkeypatch.setattr(
+        helper_process,
+        "helper_command",
+        lambda job: [
+            sys.executable,
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]); "
+            "from paperdeck.core.plumbing import helper_process as h; "
+            "from paperdeck.core.search import index_parts as p; "
+            "real = p.write_postings; "
+            "p.write_postings = lambda t, f, o: (real(t, f, o), h.write_frame(t, ('end',))); "
+            "sys.exit(h.serve(sys.argv[2]))",
+            str(ROOT / "src"),
+            job,
+        ],
+    )
+    merged: list[bool] = []
+    real_merge = index_parts.merge_answer_steps
+
+    def recording(*args: Any) -> Generator[None, None, bool]:
+        ok = yield from real_merge(*args)
+        merged.append(ok)
+        return ok
+
+    monkeypatch.setattr(index_parts, "merge_answer_steps", recording)
+    papers, index = load_with_postings(SAMPLE)
+    assert len(started_helpers) == 2
+    assert all(helper.result_code() == 0 for helper in started_helpers)
+    assert merged == [False, False]
+    assert list(map(_fields, papers)) == list(map(_fields, papers_alone))
+    assert postings_of(index) == postings_of(SearchIndex(papers))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from paperdeck.core import library as library_module
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
+from paperdeck.core.search.index import SearchIndex
 from paperdeck.core.titles.derive import method_and_title
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.loading import BackgroundLoad
@@ -178,3 +180,47 @@ async def test_only_the_whole_lists_index_is_cached(
         held_after_first_batch.set()
     # A partial index is rebuilt as the list grows: writing it to the cache is wasted work.
     assert saved_while_loading == [False]
+
+
+async def test_a_list_read_afresh_is_kept_once_its_search_is_ready(
+    tmp_path: Path,
+    big_list: Path,
+    held_after_first_batch: threading.Event,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from paperdeck.core.store.database import ListStore
+
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    index_ready_when_kept: list[bool] = []
+    original = ListStore.save
+
+    def recorded(store: ListStore, *args: Any) -> None:
+        index_ready_when_kept.append(app.search.index is not None and not app.loading.loading)
+        original(store, *args)
+
+    monkeypatch.setattr(ListStore, "save", recorded)
+    pending = BackgroundLoad(lambda: load_library([big_list]))
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="big.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await pilot.press("slash", *"quokka")
+            held_after_first_batch.set()
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            await app.workers.wait_for_complete()
+    finally:
+        held_after_first_batch.set()
+    assert index_ready_when_kept == [True]
+    # Kept with its index: the next open reads neither the list nor its abstracts.
+    reopened = load_library([big_list], abstracts=False)
+    assert not reopened.abstracts_loaded
+    assert len(reopened.papers) == PAPERS
+    index = SearchIndex(reopened.papers, reopened.index_key())
+    assert index.word_index.papers is reopened.papers
+    assert sorted(index.search("quokka").indices) == [EARLY, LATE]

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperdeck.core.errors import RefError
 from paperdeck.core.formats import RawList, check_list_file
@@ -24,6 +24,9 @@ from paperdeck.core.store.key import list_key
 from paperdeck.core.store.stored_papers import StoredPapers
 from paperdeck.core.stored_abstracts import AbstractReader, ListPart
 from paperdeck.core.text.sanitize import clean_line
+
+if TYPE_CHECKING:
+    from paperdeck.core.search.index_parts import Growing
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
 SIDECAR_SUFFIX = ".meta.jsonl"
@@ -50,6 +53,15 @@ class Library:
     store: ListStore | None = field(default=None, repr=False, compare=False)
     """The list store its papers are read from as they are asked for (a stored list reopened
     without abstracts), kept open while the library lives; else None."""
+    _unkept: list[Callable[[], list[str]]] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
+
+    def keep(self) -> list[str]:
+        """Keep in the list store the lists read afresh by a load asked to keep them later
+        (see `reporting_progress`); what went wrong, one line each. Once is enough."""
+        unkept, self._unkept = self._unkept, []
+        return [f"paperdeck: {message}" for keep in unkept for message in keep()]
 
     @property
     def abstracts_loaded(self) -> bool:
@@ -104,11 +116,14 @@ def read_list(path: Path, fmt: str | None = None) -> RawList:
     return read(path, fmt)
 
 
-def papers_from_raw(raw: RawList, report: PartReport | None = None) -> list[Paper]:
+def papers_from_raw(
+    raw: RawList, report: PartReport | None = None, grown: Growing | None = None
+) -> list[Paper]:
     """Turn one list's records into papers: ids, method names, derived titles, links.
 
     Titles are derived a batch at a time, a long list's later parts by helper processes on
-    spare cores meanwhile; `report` gets the papers made so far after each batch.
+    spare cores meanwhile; `report` gets the papers made so far after each batch. `grown`
+    gets their search postings as they are made.
     """
     from paperdeck.core.titles.parts import TitleParts
 
@@ -116,18 +131,27 @@ def papers_from_raw(raw: RawList, report: PartReport | None = None) -> list[Pape
     ids = assign_ids([identity_text(record) for record in records])
     abstracts = [str(record.get("abstract") or "") for record in records]
     papers: list[Paper] = []
-    with TitleParts(abstracts, methods_and_titles) as titles:
+    # The helpers index their parts of a list of abstracts alone (the papers' other fields
+    # come from the records here).
+    plain = grown is not None and all(record.keys() == _ABSTRACT_ONLY for record in records)
+    with TitleParts(abstracts, methods_and_titles, grown if plain else None) as titles:
         for start in range(0, len(records), _BATCH):
             stop = min(start + _BATCH, len(records))
             entries = titles.derive(start, stop)
             papers.extend(_papers_of(raw, records[start:stop], ids, abstracts, entries, start))
+            if grown is not None:
+                for low, high in titles.here(start, stop):
+                    grown.add(papers[low:high], low)
             if report is not None:
                 report(papers, len(records))
+    if grown is not None:
+        grown.done(len(papers))
     return papers
 
 
 _BATCH = 1024
 """Papers titled between two progress reports (~50 ms)."""
+_ABSTRACT_ONLY = {"abstract"}
 
 
 def _papers_of(
@@ -139,6 +163,7 @@ def _papers_of(
     offset: int,
 ) -> list[Paper]:
     from paperdeck.core.text.render import find_links
+    from paperdeck.core.titles.parts import UNTITLED
 
     venue = raw.venue or None
     papers: list[Paper] = []
@@ -152,7 +177,7 @@ def _papers_of(
         ),
         start=offset + 1,
     ):
-        method, derived = entry if entry is not None else (None, "(untitled)")
+        method, derived = entry if entry is not None else (None, UNTITLED)
         links = find_links(abstract) if "http" in abstract else ()
         # A plain-text list's record is its abstract alone: 100,000 of them skip the lookups.
         plain = len(record) == 1 and bool(abstract)
@@ -200,18 +225,30 @@ PartReport = Callable[[list[Paper], int], None]
 REPORT_EVERY = 0.25
 """Seconds between two progress reports (the first one comes at once)."""
 _progress: ContextVar[Progress | None] = ContextVar("paperdeck_load_progress", default=None)
+_growing: ContextVar[Growing | None] = ContextVar("paperdeck_load_postings", default=None)
+_keep_later: ContextVar[bool] = ContextVar("paperdeck_keep_later", default=False)
 
 
 @contextmanager
-def reporting_progress(progress: Progress) -> Iterator[None]:
+def reporting_progress(
+    progress: Progress, grown: Growing | None = None, *, keep_later: bool = False
+) -> Iterator[None]:
     """Loads run in this block hand `progress` the papers loaded so far, so a reader can show
     the first rows of a big list while the rest is read. A list matched against metadata is
-    reported only whole (matching changes its papers)."""
-    token = _progress.set(progress)
+    reported only whole (matching changes its papers).
+
+    `grown` gets the search postings of the papers of one list read afresh (not from the list
+    store) as they are made; of anything else, none (it is abandoned). With `keep_later`, a
+    list read afresh is kept in the list store only by `Library.keep` (a reader searches
+    first).
+    """
+    tokens = (_progress.set(progress), _growing.set(grown), _keep_later.set(keep_later))
     try:
         yield
     finally:
-        _progress.reset(token)
+        _keep_later.reset(tokens[2])
+        _growing.reset(tokens[1])
+        _progress.reset(tokens[0])
 
 
 class _Reporter:
@@ -292,6 +329,10 @@ def _load_library(
     meta_sources = [read_list(path) for path in meta]
     loaded = LoadedPapers()
     library = Library(papers=loaded, lists=[])
+    grown = _growing.get()
+    if grown is not None and (len(paths) != 1 or meta_sources):
+        grown.abandon()
+        grown = None
     for path in paths:
         # A path that is not a file is refused by read_list, with its own message.
         sidecar = sidecar_for(path) if use_sidecar and path.is_file() else None
@@ -304,8 +345,11 @@ def _load_library(
         report = _Reporter(progress, loaded) if progress and not sources else None
         # One list is all the library has: its papers may stay in the store till asked for.
         lazy = not with_abstracts and len(paths) == 1
+        if sources and grown is not None:
+            grown.abandon()  # matching changes the papers
+            grown = None
         raw, papers, key, store = _open_list(
-            path, fmt, store, with_abstracts, messages, report, lazy=lazy
+            path, fmt, store, with_abstracts, messages, report, grown, library, lazy=lazy
         )
         library.lazy.append(not with_abstracts and not raw.records)
         library.lists.append(raw)
@@ -330,6 +374,8 @@ def _open_list(
     abstracts: bool,
     messages: list[str],
     report: PartReport | None = None,
+    grown: Growing | None = None,
+    library: Library | None = None,
     *,
     lazy: bool = False,
 ) -> tuple[RawList, Sequence[Paper], str | None, ListStore | None]:
@@ -361,25 +407,49 @@ def _open_list(
         except StoreUnavailable as error:
             store = _given_up(store, error, messages)
     raw = read_list(path, fmt)
-    papers = papers_from_raw(raw, report)
-    if store is not None and key is not None and list_key(path, fmt, store) == key:
-        info = ListInfo(
-            raw.format,
-            raw.header,
-            raw.venue,
-            raw.year,
-            [w.replace(str(path), PATH_MARK) for w in raw.warnings],
-        )
-        try:
-            store.save(key, info, papers)
-        except ValueError:
-            key = None  # a value the store cannot hold: this list is read each time
-        except StoreUnavailable as error:
-            store = _given_up(store, error, messages)
-            key = None
-    else:
+    papers = papers_from_raw(raw, report, grown)
+    if store is None or key is None:
+        return raw, papers, None, store
+    info = ListInfo(
+        raw.format,
+        raw.header,
+        raw.venue,
+        raw.year,
+        [w.replace(str(path), PATH_MARK) for w in raw.warnings],
+    )
+    if library is not None and _keep_later.get():
+        stored_as = key
+        library._unkept.append(lambda: _keep(path, fmt, stored_as, info, papers))
+        return raw, papers, key, store
+    if list_key(path, fmt, store) != key:
+        return raw, papers, None, store  # it changed while it was read
+    try:
+        store.save(key, info, papers)
+    except ValueError:
+        key = None  # a value the store cannot hold: this list is read each time
+    except StoreUnavailable as error:
+        store = _given_up(store, error, messages)
         key = None
     return raw, papers, key, store
+
+
+def _keep(path: Path, fmt: str | None, key: str, info: ListInfo, papers: list[Paper]) -> list[str]:
+    """Keep a list read afresh in the list store, unless it changed since; what went wrong."""
+    messages: list[str] = []
+    store = ListStore.open(messages)
+    if store is None:
+        return messages
+    try:
+        if list_key(path, fmt, store) == key:
+            store.save(key, info, papers)
+    except ValueError:
+        pass  # a value the store cannot hold: this list is read each time
+    except StoreUnavailable as error:
+        store = _given_up(store, error, messages)
+    finally:
+        if store is not None:
+            store.close()
+    return messages
 
 
 def _given_up(store: ListStore, error: StoreUnavailable, messages: list[str]) -> ListStore | None:

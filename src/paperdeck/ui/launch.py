@@ -57,6 +57,10 @@ def run_app(
     errors = io.StringIO()
     app.error_console = Console(file=errors, width=120, markup=False, highlight=False)
     result = app.run()
+    # A list read afresh is kept once its search is ready: if the user quit before, now.
+    for line in app.library.keep():
+        with contextlib.suppress(OSError):
+            print(one_line(line), file=sys.stderr)
     if app.load_error is not None:
         print(f"paperdeck: {one_line(app.load_error)}", file=sys.stderr)
         return 2

@@ -23,6 +23,7 @@ from paperdeck.ui.widgets.notes_panel import NoteEditor
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
     from paperdeck.core.model import Paper
+    from paperdeck.core.search.index_parts import Growing
     from paperdeck.core.search.query import Query
     from paperdeck.ui.app import PaperdeckApp
 
@@ -37,10 +38,23 @@ class LoadedSoFar:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._latest: tuple[list[Paper], int] | None = None
+        self._first: Callable[[], None] | None = None
+        self._reported = False
 
     def __call__(self, papers: list[Paper], total: int) -> None:
         with self._lock:
             self._latest = (papers, total)
+            first = None if self._reported else self._first
+            self._reported = True
+        if first is not None:
+            first()
+
+    def on_first(self, callback: Callable[[], None]) -> None:
+        """Call `callback` (from the load's thread) at the first report: the first rows are
+        shown then, not at the next tick of the loading line."""
+        with self._lock:
+            if not self._reported:
+                self._first = callback
 
     def take(self) -> tuple[list[Paper], int] | None:
         """The papers reported since the last take and the total expected, or None."""
@@ -60,13 +74,18 @@ class BackgroundLoad:
         self._callbacks: list[Callable[[], None]] = []
         self._library: Library | None = None
         self._error: BaseException | None = None
+        self.grown: Growing | None = None
+        """The search postings the load makes as it goes (set once it has started)."""
         threading.Thread(target=self._run, name="paperdeck-load", daemon=True).start()
 
     def _run(self) -> None:
         from paperdeck.core.library import reporting_progress
+        from paperdeck.core.search.index_parts import Growing
 
         try:
-            with reporting_progress(self.so_far):
+            self.grown = Growing()
+            # The list is kept in the list store once its search is ready (SearchFlow).
+            with reporting_progress(self.so_far, self.grown, keep_later=True):
                 self._library = self._load()
         except BaseException as error:  # handed to whoever waits, which reports it
             self._error = error
@@ -116,6 +135,7 @@ class LoadingFlow:
         """How many papers the loading lists hold, as far as the load knows."""
         self._indexed_so_far = 0
         self._indexing: Worker[None] | None = None
+        self._grown: Growing | None = None
         self.index_covers = 0
         """Papers the last index finished while loading covers (its results are shown)."""
 
@@ -133,9 +153,11 @@ class LoadingFlow:
         # repaints at 16 frames a second and slows the loader it waits for.
         self._tick()
         self._timer = self.app.set_interval(LOADING_TICK, self._tick)
+        loop, context = asyncio.get_running_loop(), contextvars.copy_context()
+        source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
+        source.on_first(lambda: _call_soon(loop, context, self._tick))
         if isinstance(self.loader, BackgroundLoad):
             # No thread waits for it, so quitting while it reads does not wait either.
-            loop, context = asyncio.get_running_loop(), contextvars.copy_context()
             self.loader.when_done(lambda: _call_soon(loop, context, self._take_background_load))
         else:
             # Start after the first paint: the loader competes for the GIL.
@@ -190,15 +212,25 @@ class LoadingFlow:
         self.shown_so_far, self.expected = len(papers), max(total, len(papers))
         app.update_header()
 
+    def grown(self) -> Growing | None:
+        """The search postings the load makes as it goes, if it makes them."""
+        if isinstance(self.loader, BackgroundLoad):
+            return self.loader.grown
+        return self._grown
+
     def _index_so_far(self) -> None:
         """While a query is typed, search covers the rows loaded so far: they are indexed, and
         again each time they have doubled since (a build started over with every report would
-        never finish)."""
+        never finish). The load indexes the papers it makes as it goes: then the index is
+        made from those postings."""
         if self._note_index_done() or not self.app.search.query.strip():
             return
-        if self.shown_so_far >= 2 * self._indexed_so_far:
-            self._indexed_so_far = self.shown_so_far
-            self._indexing = self.app.search.build_index()
+        grown = self.grown()
+        covered = grown.covers() if grown is not None else 0
+        loaded = min(covered, self.shown_so_far) if covered else self.shown_so_far
+        if loaded >= 2 * self._indexed_so_far:
+            self._indexed_so_far = loaded
+            self._indexing = self.app.search.build_index(grown if covered else None)
 
     def _take_background_load(self) -> None:
         from paperdeck.core.errors import PaperdeckError
@@ -221,10 +253,12 @@ class LoadingFlow:
 
         assert self.loader is not None
         from paperdeck.core.library import reporting_progress
+        from paperdeck.core.search.index_parts import Growing
 
         load = self.loader.wait if isinstance(self.loader, BackgroundLoad) else self.loader
+        self._grown = Growing()
         try:
-            with reporting_progress(self._so_far):
+            with reporting_progress(self._so_far, self._grown, keep_later=True):
                 library = load()
         except PaperdeckError as error:
             self.error = str(error)
@@ -257,6 +291,7 @@ class LoadingFlow:
         freeze_long_lived()  # before the list's paint
         app.note_flow.save_open_note()
         carried = self._carried_over(library)
+        grown = self.grown()
         app.session.save()  # where the list shown so far was left
         # The query typed while loading is put back without an event: its results so far stay
         # shown until the whole list's index answers.
@@ -267,6 +302,7 @@ class LoadingFlow:
         self.loader = None
         self.shown_so_far = self._indexed_so_far = self.index_covers = 0
         self._indexing = None
+        self._grown = None
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -281,7 +317,7 @@ class LoadingFlow:
         else:
             app.session.restore()
         app.update_header()
-        app.call_after_refresh(self._after_list_paint, library.warnings)
+        app.call_after_refresh(self._after_list_paint, library.warnings, grown)
 
     def _note_index_done(self) -> bool:
         """Whether an index of the rows so far is being built; notes what a finished one covers."""
@@ -313,12 +349,12 @@ class LoadingFlow:
             searched=self.index_covers,
         )
 
-    def _after_list_paint(self, warnings: Sequence[str]) -> None:
+    def _after_list_paint(self, warnings: Sequence[str], grown: Growing | None) -> None:
         self.panes_deferred = False
         self.app.show_current()
         for message in warnings:
             self.app.notify(one_line(message), severity="warning", markup=False)
-        self.app.search.build_index()
+        self.app.search.build_index(grown)
 
 
 @dataclass

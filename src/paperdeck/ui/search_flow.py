@@ -16,7 +16,9 @@ from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
 
 if TYPE_CHECKING:
+    from paperdeck.core.library import Library
     from paperdeck.core.search.index import SearchIndex, SearchResult, SortMode
+    from paperdeck.core.search.index_parts import Growing
     from paperdeck.core.search.query import Query
     from paperdeck.ui.app import PaperdeckApp
 
@@ -49,11 +51,16 @@ class SearchFlow:
         self.parsed = None
         self._applied = ""
 
-    def build_index(self) -> Worker[None]:
-        """Build the index of the shown papers in slices; searches wait for it."""
-        return self.app.run_worker(self._build_index, exclusive=True, group="index")
+    def build_index(self, grown: Growing | None = None) -> Worker[None]:
+        """Build the index of the shown papers in slices (from the postings their load made,
+        `grown`, when it made them); searches wait for it."""
 
-    async def _build_index(self) -> None:
+        async def build() -> None:
+            await self._build_index(grown)
+
+        return self.app.run_worker(build, exclusive=True, group="index")
+
+    async def _build_index(self, grown: Growing | None) -> None:
         from paperdeck.core.search.index import SearchIndex
 
         app = self.app
@@ -63,7 +70,7 @@ class SearchFlow:
         key = None if app.loading.loading else library.index_key()
         # Papers opened without their abstracts: a build (no index kept yet) reads them all.
         full = None if library.abstracts_loaded else lambda: library.with_abstracts(papers)
-        steps = SearchIndex.build_steps(papers, key, full)
+        steps = SearchIndex.build_steps(papers, key, full, grown)
         while True:
             try:
                 progress = next(steps)
@@ -84,7 +91,7 @@ class SearchFlow:
             self.run(self.query)
         if not app.loading.loading:
             # On its own thread (SQLite writes without the GIL): searches run meanwhile.
-            app.run_worker(lambda: _save(index), thread=True, group="index-save")
+            app.run_worker(lambda: _save(app, library, index), thread=True, group="index-save")
 
     def resume(self, query: str) -> None:
         """A query put back (a reopened session, a list done loading): its result keeps the
@@ -204,10 +211,12 @@ def highlighter(query: Query | str, field: str = "title") -> Highlighter:
     return spans
 
 
-def _save(index: SearchIndex) -> None:
-    """Keep a freshly built index in the list store; stopped (nothing kept) if the reader
-    quits first."""
+def _save(app: PaperdeckApp, library: Library, index: SearchIndex) -> None:
+    """Keep a list read afresh, then its freshly built index, in the list store; stopped
+    (nothing kept) if the reader quits first."""
     worker = get_current_worker()
+    for message in library.keep():
+        app.call_from_thread(app.notify, one_line(message), severity="warning", markup=False)
     steps = index.save_steps()
     for _ in steps:
         if worker.is_cancelled:

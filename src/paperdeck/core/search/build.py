@@ -26,9 +26,22 @@ _YEAR = attrgetter("year")
 _VENUE = attrgetter("venue")
 
 
-def build_steps(papers: Sequence[Paper]) -> Generator[float, None, WordIndex]:
+def build_steps(
+    papers: Sequence[Paper], grown: index_parts.Growing | None = None
+) -> Generator[float, None, WordIndex]:
     """The word index of `papers`, built in slices yielding progress from 0 to 1; parts of a
-    big list are indexed by helper processes meanwhile."""
+    big list are indexed by helper processes meanwhile.
+
+    `grown`: their postings, made as the list loaded, when it is `complete` for these papers
+    (it is used up then); while the list still loads, the index covers only the first papers
+    indexed so far; else it is built as without.
+    """
+    if grown is not None and grown.complete == len(papers):
+        postings = yield from as_progress(grown.postings_steps(papers), 0.9)
+        return (yield from _finish_steps(papers, postings, Clock()))
+    if grown is not None and grown.complete is None and grown.covers():
+        papers, postings = grown.snapshot(len(papers))
+        return (yield from _finish_steps(papers, postings, Clock()))
     ranges = helper_process.plan(
         len(papers), index_parts.helper_count(len(papers)), index_parts.OWN_WEIGHT
     )
@@ -69,6 +82,21 @@ def _build_parts(
                 0.88,
             )
             yield from as_progress(index_parts.merge_steps(postings, part, clock), 0.9)
+    return (yield from _finish_steps(papers, postings, clock, ids, years, venues))
+
+
+def _finish_steps(
+    papers: Sequence[Paper],
+    postings: index_parts.Postings,
+    clock: Clock,
+    ids: Mapping[str, int] | None = None,
+    years: dict[int, array[int]] | None = None,
+    venues: dict[str, array[int]] | None = None,
+) -> Generator[float, None, WordIndex]:
+    if ids is None:
+        ids = yield from as_progress(ids_steps(papers), 0.91)
+    if years is None or venues is None:
+        years, venues = yield from as_progress(_years_venues_steps(papers), 0.92)
     by_first: defaultdict[str, set[str]] = defaultdict(set)
     for known in postings:
         for count, text in enumerate(known):

@@ -8,6 +8,7 @@ from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.plumbing.slices import finish
 from paperdeck.core.search import arrays, build, stored
 from paperdeck.core.search.evaluate import Evaluator, SearchResult
+from paperdeck.core.search.index_parts import Growing
 from paperdeck.core.search.query import Query, parse_query
 from paperdeck.core.search.rank import SortMode
 from paperdeck.core.search.spans import match_spans
@@ -45,16 +46,18 @@ class SearchIndex:
         papers: Sequence[Paper],
         key: str | None = None,
         full_papers: Callable[[], Sequence[Paper]] | None = None,
+        grown: Growing | None = None,
     ) -> Generator[float, None, SearchIndex]:
         """Open or build the index in slices of a few milliseconds, yielding progress 0 to 1.
 
         `key` is the list store key of the one stored list `papers` are (None for anything
         else: several lists, metadata applied, a list not stored): its kept index is opened,
         or the one built is kept by `save_steps` after. `full_papers` gives the papers with
-        their abstracts when `papers` were read without them (a build needs them).
+        their abstracts when `papers` were read without them (a build needs them). `grown`:
+        the postings the list's load made (see `build.build_steps`).
         """
         index = cls.__new__(cls)
-        yield from without_gc(index._build_or_load(papers, key, full_papers))
+        yield from without_gc(index._build_or_load(papers, key, full_papers, grown))
         return index
 
     def save_steps(self) -> Generator[None, None, None]:
@@ -69,6 +72,7 @@ class SearchIndex:
         papers: Sequence[Paper],
         key: str | None,
         full_papers: Callable[[], Sequence[Paper]] | None,
+        grown: Growing | None = None,
     ) -> Generator[float, None, None]:
         self._unsaved = None
         self.messages = []
@@ -78,7 +82,9 @@ class SearchIndex:
                 self._use(kept)
                 return
             self._unsaved = key
-        built = yield from build.build_steps(papers if full_papers is None else full_papers())
+        built = yield from build.build_steps(
+            papers if full_papers is None else full_papers(), grown
+        )
         if full_papers is not None:
             built.papers = papers
         self._use(built)

@@ -7,12 +7,14 @@ import gc
 from array import array
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from itertools import accumulate, islice
+from operator import attrgetter
 from typing import IO, TYPE_CHECKING, TypeAlias
 
 from paperdeck.core.plumbing import helper_process
 from paperdeck.core.plumbing.slices import Clock, finish
+from paperdeck.core.search.steps import as_progress
 from paperdeck.core.text.fold import word_set
 
 if TYPE_CHECKING:  # a helper has no use for the model (~7 ms of its start)
@@ -70,6 +72,10 @@ def field_texts(papers: Sequence[Paper]) -> tuple[Iterable[str], ...]:
     return tuple(map(text_of, papers) for text_of in _TEXT_OF)
 
 
+RawPostings: TypeAlias = "defaultdict[bytes, array[int]]"
+"""One field's postings as they are built: UTF-8 word -> paper numbers, ascending."""
+
+
 def postings_steps(
     fields: Sequence[Iterable[str]], offset: int, clock: Clock
 ) -> Generator[float, None, Postings]:
@@ -77,29 +83,47 @@ def postings_steps(
     that yield the fraction done."""
     result: Postings = []
     for field, texts in enumerate(fields):
-        raw: defaultdict[bytes, array[int]] = defaultdict(_new_postings)
-        for number, text in enumerate(texts, offset):
-            if text:
-                for word in word_set(text):
-                    raw[word].append(number)
-            if number & 15 == 0 and clock.due():
-                yield field / len(fields)
-                clock.reset()
-        decoded: dict[str, array[int]] = {}
-        words, docs = iter(raw), iter(raw.values())
-        for _ in range(0, len(raw), _DECODE_CHUNK):
-            decoded.update(
-                zip(
-                    map(bytes.decode, islice(words, _DECODE_CHUNK)),
-                    islice(docs, _DECODE_CHUNK),
-                    strict=True,
-                )
-            )
-            if clock.due():
-                yield (field + 1) / len(fields)
-                clock.reset()
+        raw: RawPostings = defaultdict(_new_postings)
+        for _ in _add_steps(raw, texts, offset, clock):
+            yield field / len(fields)
+        decoded = yield from as_progress(decoded_steps(raw, clock), (field + 1) / len(fields))
         result.append(decoded)
     return result
+
+
+def _add_steps(
+    raw: RawPostings, texts: Iterable[str], offset: int, clock: Clock
+) -> Generator[None, None, None]:
+    """Add the words of texts numbered from `offset` to `raw`, in slices."""
+    for number, text in enumerate(texts, offset):
+        if text:
+            for word in word_set(text):
+                raw[word].append(number)
+        if number & 15 == 0 and clock.due():
+            yield
+            clock.reset()
+
+
+def decoded_steps(
+    raw: Mapping[bytes, array[int]], clock: Clock, copy: bool = False
+) -> Generator[None, None, dict[str, array[int]]]:
+    """`raw` keyed by text, in slices; with `copy`, each array copied (`raw` may grow on)."""
+    decoded: dict[str, array[int]] = {}
+    words, docs = iter(raw), iter(raw.values())
+    if copy:
+        docs = map(array.__copy__, docs)
+    for _ in range(0, len(raw), _DECODE_CHUNK):
+        decoded.update(
+            zip(
+                map(bytes.decode, islice(words, _DECODE_CHUNK)),
+                islice(docs, _DECODE_CHUNK),
+                strict=True,
+            )
+        )
+        if clock.due():
+            yield
+            clock.reset()
+    return decoded
 
 
 def merge_steps(into: Postings, part: Postings, clock: Clock) -> Generator[None, None, None]:
@@ -132,6 +156,143 @@ def split_arrays(blob: bytes, lengths: bytes) -> list[array[int]]:
     if (ends[-1] if ends else 0) != len(whole):
         raise ValueError("lengths do not fit")
     return list(map(whole.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+
+
+class Growing:
+    """The postings of a list's papers as its load makes them, in order: ranges indexed here
+    a batch at a time, and helpers' answers for theirs (`index_parts` frames).
+
+    The load's thread adds; another thread may take a `snapshot` of the first papers
+    meanwhile (a lock keeps them apart). `postings_steps` puts it all together at the end.
+    """
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._segments: list[_Segment] = []
+        self._first: list[Paper] = []
+        """The papers of the first segment."""
+        self.complete: int | None = None
+        """How many papers the load made, once it is over and every one of them is here; None
+        while it runs, or when the load's papers are not these (see `abandon`)."""
+
+    def add(self, papers: Sequence[Paper], offset: int) -> None:
+        """Index papers numbered from `offset` here."""
+        if not papers:
+            return
+        with self._lock:
+            last = self._segments[-1] if self._segments else None
+            if last is None or last.end != offset or last.raw is None:
+                last = _Segment(offset, offset, [defaultdict(_new_postings) for _ in _TEXT_OF])
+                self._segments.append(last)
+            assert last.raw is not None
+            clock = Clock()
+            for raw, texts in zip(last.raw, field_texts(papers), strict=True):
+                finish(_add_steps(raw, texts, offset, clock))
+            last.end = offset + len(papers)
+            if last is self._segments[0] and last.start == 0:
+                self._first.extend(papers)
+
+    def add_answer(self, output: bytes, offset: int, count: int) -> None:
+        """A helper's answer (`serve`'s frames) for the papers `offset` to `offset + count`."""
+        with self._lock:
+            self._segments.append(_Segment(offset, offset + count, None, output))
+
+    def covers(self) -> int:
+        """How many papers, from the first, `snapshot` covers."""
+        with self._lock:
+            first = self._segments[0] if self._segments else None
+            return first.end if first is not None and first.start == 0 and first.raw else 0
+
+    def snapshot(self, limit: int) -> tuple[list[Paper], Postings]:
+        """The first papers indexed here, at most `limit`, and a copy of their postings (per
+        field), for a search over them while the rest loads."""
+        clock = Clock()
+        with self._lock:
+            first = self._segments[0] if self._segments else None
+            if first is None or first.start != 0 or first.raw is None:
+                return [], [{} for _ in _TEXT_OF]
+            postings = [finish(decoded_steps(raw, clock, copy=True)) for raw in first.raw]
+            papers = self._first[: min(first.end, limit)]
+        if len(papers) < first.end:
+            for known in postings:
+                for word in [word for word, docs in known.items() if docs[-1] >= len(papers)]:
+                    docs = known[word]
+                    del docs[bisect_left(docs, len(papers)) :]
+                    if not docs:
+                        del known[word]
+        return papers, postings
+
+    def abandon(self) -> None:
+        """The load's papers are not the ones indexed here (several lists, metadata applied):
+        nothing here is to be used."""
+        with self._lock:
+            self._segments.clear()
+            self._first = []
+            self.complete = None
+
+    def done(self, count: int) -> None:
+        """The load made `count` papers; each was indexed here or is in a helper's answer."""
+        with self._lock:
+            covered = 0
+            for segment in sorted(self._segments, key=_START):
+                if segment.start != covered:
+                    break
+                covered = segment.end
+            self.complete = count if covered == count else None
+
+    def postings_steps(self, papers: Sequence[Paper]) -> Generator[None, None, Postings]:
+        """The postings of all `papers` (the load's, once `complete`), in slices: each range's
+        in order, a damaged answer's papers indexed here instead."""
+        clock = Clock()
+        with self._lock:
+            segments = sorted(self._segments, key=_START)
+            self._segments, self._first = [], []
+            self.complete = None  # used up
+        result: Postings = [{} for _ in _TEXT_OF]
+        for segment in segments:
+            if segment.raw is not None:
+                part = []
+                for raw in segment.raw:
+                    part.append((yield from decoded_steps(raw, clock)))
+                    raw.clear()
+                if segment.start == 0:
+                    result = part
+                else:
+                    yield from merge_steps(result, part, clock)
+                continue
+            assert segment.answer is not None
+            merged = yield from merge_answer_steps(result, segment.answer, segment.start, clock)
+            if not merged:
+                texts = field_texts(papers[segment.start : segment.end])
+                steps = postings_steps(texts, segment.start, clock)
+                while True:
+                    try:
+                        next(steps)
+                    except StopIteration as stop:
+                        part = stop.value
+                        break
+                    yield
+                yield from merge_steps(result, part, clock)
+        return result
+
+
+class _Segment:
+    """Papers `start` to `end`: indexed here (`raw`) or a helper's `answer`."""
+
+    __slots__ = ("answer", "end", "raw", "start")
+
+    def __init__(
+        self, start: int, end: int, raw: list[RawPostings] | None, answer: bytes | None = None
+    ) -> None:
+        self.start = start
+        self.end = end
+        self.raw = raw
+        self.answer = answer
+
+
+_START = attrgetter("start")
 
 
 class Helper:
@@ -300,6 +461,16 @@ def serve(source: IO[bytes], target: IO[bytes]) -> int:
         return 2
     if helper_process.read_frame(source) is not None:
         return 2
+    _write_answer(target, postings)
+    return 0
+
+
+def write_postings(target: IO[bytes], fields: Sequence[Iterable[str]], offset: int) -> None:
+    """Write the postings of papers numbered from `offset`, their texts per field, as a
+    helper's answer (what `merge_answer_steps` and `Growing.add_answer` take)."""
+    _write_answer(target, finish(postings_steps(fields, offset, Clock())))
+
+
+def _write_answer(target: IO[bytes], postings: Postings) -> None:
     for answer in _answer_frames(postings):
         helper_process.write_frame(target, answer)
-    return 0

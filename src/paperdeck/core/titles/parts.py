@@ -1,31 +1,37 @@
 """Method names and derived titles of a long list's abstracts, its later parts derived by helper
-processes on spare cores while this process derives the first part."""
+processes on spare cores while this process derives the first part; the helpers can index their
+parts for search too."""
 
 from __future__ import annotations
 
+import gc
+import io
 import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from paperdeck.core.plumbing import helper_process
 from paperdeck.core.titles.derive import method_and_title
+
+if TYPE_CHECKING:  # a helper that does not index has no use for them
+    from paperdeck.core.search.index_parts import Growing
 
 Derived = tuple[str | None, str]
 """A method name (or None) and a derived title."""
 ABSTRACTS_PER_PART = 10_000
 """A part this size takes ~0.45 s of one core; starting and feeding a helper ~0.1 s."""
+OWN_WEIGHT_INDEXING = 0.8
+"""This process's part against a helper's when the helpers index theirs too: besides its
+own, this process makes every paper and paints the reader meanwhile."""
+UNTITLED = "(untitled)"
+"""The title of a paper with neither a title nor an abstract."""
 _BATCH = 2048
-_PROTOCOL = "paperdeck-titles-1"
+_PROTOCOL = "paperdeck-titles-2"
 
 
 DeriveHere = Callable[[Sequence[str]], list[Derived]]
 """Derives abstracts in this process (`method_and_title` of each)."""
-
-
-def derive_here(abstracts: Sequence[str]) -> list[Derived]:
-    """`method_and_title` of each abstract, in order, in this process."""
-    return list(map(method_and_title, abstracts))
 
 
 class TitleParts:
@@ -33,22 +39,31 @@ class TitleParts:
     abstract).
 
     The helpers start at once, each on its part; the first range asked for in a helper's part
-    waits for its answer. A helper that fails has its part derived here instead. Use it in a
-    `with` block: leaving it stops the helpers still running.
+    waits for its answer. A helper that fails has its part derived here instead. With `grown`
+    the helpers also index their parts (papers of a plain list: the abstract, the derived
+    title and method) and hand their postings to it; `here` tells which ranges are left to
+    index in this process. Use it in a `with` block: leaving it stops the helpers still running.
     """
 
-    def __init__(self, abstracts: Sequence[str], here: DeriveHere = derive_here) -> None:
+    def __init__(
+        self, abstracts: Sequence[str], derive_here: DeriveHere, grown: Growing | None = None
+    ) -> None:
         self._abstracts = abstracts
-        self._here = here
+        self._derive_here = derive_here
+        self._grown = grown
         helpers = helper_process.helper_count(len(abstracts), ABSTRACTS_PER_PART)
-        self._ranges = helper_process.plan(len(abstracts), helpers)
+        weight = OWN_WEIGHT_INDEXING if grown is not None else 1.0
+        self._ranges = helper_process.plan(len(abstracts), helpers, weight)
         self._helpers = [
             helper_process.HelperProcess(
-                f"{__name__}:serve", _request_writer(abstracts[start:stop])
+                f"{__name__}:serve",
+                _request_writer(abstracts[start:stop], start if grown is not None else None),
             )
             for start, stop in self._ranges[1:]
         ]
-        self._answers: dict[int, list[Derived]] = {}
+        self._answers: dict[int, list[Derived | None]] = {}
+        self._indexed: set[int] = set()
+        """The parts whose helper's postings went to `grown`."""
         self._began = time.monotonic()
         self._own_part = 0.0
 
@@ -64,27 +79,45 @@ class TitleParts:
             low, high = max(start, first), min(stop, last)
             if low >= high:
                 continue
-            texts = self._abstracts[low:high]
             if part == 0:
-                found = iter(self._here([text for text in texts if text]))
-                derived.extend(next(found) if text else None for text in texts)
+                derived.extend(self._derived_here(self._abstracts[low:high]))
                 if high == last:
                     self._own_part = time.monotonic() - self._began
             else:
-                answer = self._answer(part)[low - first : high - first]
-                derived.extend(
-                    entry if text else None for entry, text in zip(answer, texts, strict=True)
-                )
+                derived.extend(self._answer(part)[low - first : high - first])
         return derived
 
-    def _answer(self, part: int) -> list[Derived]:
+    def here(self, start: int, stop: int) -> list[tuple[int, int]]:
+        """The ranges of `start` to `stop` that no helper indexed (once `derive` gave them)."""
+        found: list[tuple[int, int]] = []
+        for part, (first, last) in enumerate(self._ranges):
+            low, high = max(start, first), min(stop, last)
+            if low >= high or part in self._indexed:
+                continue
+            if found and found[-1][1] == low:
+                found[-1] = (found[-1][0], high)
+            else:
+                found.append((low, high))
+        return found
+
+    def _derived_here(self, texts: Sequence[str]) -> list[Derived | None]:
+        found = iter(self._derive_here([text for text in texts if text]))
+        return [next(found) if text else None for text in texts]
+
+    def _answer(self, part: int) -> list[Derived | None]:
         found = self._answers.get(part)
         if found is None:
             first, last = self._ranges[part]
             patience = helper_process.PATIENCE + 2 * self._own_part
-            found = _answer(self._helpers[part - 1].output(patience), last - first)
-            if found is None:  # the helper failed: its part is derived here instead
-                found = self._here(self._abstracts[first:last])
+            output = self._helpers[part - 1].output(patience)
+            answer = _answer(output, last - first)
+            if answer is None:  # the helper failed: its part is derived here instead
+                found = self._derived_here(self._abstracts[first:last])
+            else:
+                found, postings = answer
+                if self._grown is not None and postings:
+                    self._grown.add_answer(postings, first, last - first)
+                    self._indexed.add(part)
             self._answers[part] = found
         return found
 
@@ -105,26 +138,32 @@ class TitleParts:
         self.close()
 
 
-def _request_writer(abstracts: Sequence[str]) -> helper_process.Writer:
+def _request_writer(abstracts: Sequence[str], offset: int | None) -> helper_process.Writer:
+    """The request for a helper: its abstracts, and with `offset` (their first paper's number)
+    to index them too."""
+
     def write(stream: IO[bytes]) -> None:
-        helper_process.write_frame(stream, (_PROTOCOL, len(abstracts)))
+        helper_process.write_frame(stream, (_PROTOCOL, len(abstracts), offset))
         for start in range(0, len(abstracts), _BATCH):
             helper_process.write_frame(stream, list(abstracts[start : start + _BATCH]))
 
     return write
 
 
-def _answer(output: bytes | None, count: int) -> list[Derived] | None:
-    """The derived titles in a helper's answer; None when there is none or it is damaged."""
+def _answer(output: bytes | None, count: int) -> tuple[list[Derived | None], bytes] | None:
+    """The derived titles in a helper's answer (None for an empty abstract) and what follows
+    them (its postings, if it indexed); None when there is none or it is damaged."""
     if output is None:
         return None
-    derived: list[Derived] = []
+    derived: list[Derived | None] = []
+    stream = io.BytesIO(output)
     try:
-        for frame in helper_process.frames(output):
+        while len(derived) < count:
+            frame = helper_process.read_frame(stream)
             if type(frame) is not list:
                 return None
             for item in frame:
-                if (
+                if item is not None and (
                     type(item) is not tuple
                     or len(item) != 2
                     or not (item[0] is None or type(item[0]) is str)
@@ -134,22 +173,48 @@ def _answer(output: bytes | None, count: int) -> list[Derived] | None:
                 derived.append(item)
     except (ValueError, TypeError, EOFError):
         return None
-    return derived if len(derived) == count else None
+    if len(derived) != count:
+        return None
+    return derived, output[stream.tell() :]
 
 
 def serve(source: IO[bytes], target: IO[bytes]) -> int:
     """A helper's work: abstracts in from `source`, a frame at a time, and for each frame
-    their methods and titles out to `target`."""
+    their methods and titles out to `target` (None for an empty one); then, when asked, the
+    postings of those papers (`index_parts` frames)."""
+    gc.disable()  # many small objects, none in a cycle
     try:
         head = helper_process.read_frame(source)
-        if type(head) is not tuple or len(head) != 2 or head[0] != _PROTOCOL:
+        if (
+            type(head) is not tuple
+            or len(head) != 3
+            or head[0] != _PROTOCOL
+            or type(head[1]) is not int
+            or not (head[2] is None or type(head[2]) is int)
+        ):
             return 2
+        _, count, offset = head
         done = 0
+        titles: list[str] = []
+        methods: list[str] = []
+        abstracts: list[str] = []
         while (frame := helper_process.read_frame(source)) is not None:
             if type(frame) is not list or not all(type(text) is str for text in frame):
                 return 2
-            helper_process.write_frame(target, [method_and_title(text) for text in frame])
+            derived = [method_and_title(text) if text else None for text in frame]
+            helper_process.write_frame(target, derived)
             done += len(frame)
+            if offset is not None:
+                abstracts.extend(frame)
+                for entry in derived:
+                    titles.append(entry[1] if entry is not None else UNTITLED)
+                    methods.append((entry[0] or "") if entry is not None else "")
     except (ValueError, TypeError, EOFError):
         return 2
-    return 0 if done == head[1] else 2
+    if done != count:
+        return 2
+    if offset is not None:
+        from paperdeck.core.search import index_parts
+
+        index_parts.write_postings(target, (titles, methods, [""] * count, abstracts), offset)
+    return 0
