@@ -100,3 +100,24 @@ def test_a_chunk_damaged_after_the_reopen_gives_stand_ins_then_the_list_is_read_
     assert len(light.ids()) == len(light.titles()) == len(whole)
     again = load_library([listing], abstracts=False)
     assert _shown(again.papers) == _shown(whole)
+
+
+def test_bytes_per_paper_are_made_once_for_a_stored_list_and_each_time_in_memory(
+    cache: Path, listing: Path
+) -> None:
+    whole = load_library([listing]).papers
+    expected = bytes(len(paper.title) % 256 for paper in whole)
+    made: list[int] = []
+
+    def make() -> bytes:
+        made.append(1)
+        return expected
+
+    light = load_library([listing], abstracts=False).papers
+    assert light.per_paper("lengths", make) == expected and len(made) == 1
+    again = load_library([listing], abstracts=False).papers
+    assert again.per_paper("lengths", make) == expected and len(made) == 1
+    # Kept bytes that are not one per paper are made again.
+    again.store.put_blob(again.key, "short", b"\x01\x02")
+    assert again.per_paper("short", make) == expected and len(made) == 2
+    assert whole.per_paper("lengths", make) == expected and len(made) == 3

@@ -205,6 +205,19 @@ async def test_a_reopened_list_makes_papers_only_for_the_rows_it_shows(
         assert decoded == [0, 1]
         assert app.paper_list.paper_index == 299
         assert shown_abstract_start(whole.papers[299].abstract) in pane_text(app)
+        first_rows = [app.paper_list.render_line(y).text for y in range(40)]
+    # Opened again, the rows are measured from what the first opening kept: no title is read.
+
+    def fail(*args: object) -> None:
+        raise AssertionError("every title read again")
+
+    monkeypatch.setattr("paperdeck.core.store.database.ListStore.titles_and_flags", fail)
+    app = make_app(load_library([light.lists[0].path], abstracts=False), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("G")
+        await settle(app, pilot)
+        assert [app.paper_list.render_line(y).text for y in range(40)] == first_rows
 
 
 async def test_a_row_matching_in_its_abstract_shows_it_read_back(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Literal
 
 from paperdeck.core.model import Paper
@@ -39,6 +39,11 @@ class Papers(Sequence[Paper]):
     def derived_flags(self) -> bytes:
         """Per paper, 1 when its title was derived from its abstract (as `title_derived`)."""
         return bytes(paper.title_derived for paper in self)
+
+    def per_paper(self, name: str, make: Callable[[], bytes]) -> bytes:
+        """`make()`: one byte per paper, worked out from all of them (what the reader measures
+        its rows by); a stored list keeps them under `name` beside itself, made once."""
+        return make()
 
     def numbers(self) -> Mapping[str, int]:
         """Each paper's number (0-based) by its id, the last one's for a repeated id; the ids

@@ -424,12 +424,15 @@ class ListStore:
 
     # ------------------------------------------------------------------------ opaque blobs
 
-    def put_blob(self, key: str, name: str, data: bytes) -> None:
-        """Keep bytes a client derived from a stored list (a search index), under its key.
+    def put_blob(
+        self, key: str, name: str, data: bytes, *, patience: float = WRITE_PATIENCE
+    ) -> None:
+        """Keep bytes a client derived from a stored list (a search index), under its key,
+        waiting up to `patience` seconds for another process's write.
 
         They go when the list goes; a list not stored takes none.
         """
-        with self._writing():
+        with self._writing(patience):
             if self._db.execute("SELECT 1 FROM lists WHERE key = ?", (key,)).fetchone() is None:
                 return
             self._db.execute(

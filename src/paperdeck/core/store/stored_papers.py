@@ -4,7 +4,8 @@ of its time)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
@@ -148,6 +149,21 @@ class StoredPapers(Papers):
                 flags = bytes(self._by_chunk("title_derived"))
                 self._titles_and_flags = self._by_chunk("title"), flags
         return self._titles_and_flags
+
+    def per_paper(self, name: str, make: Callable[[], bytes]) -> bytes:
+        """`make()`, kept in the list store under `name` the first time: a reader painting
+        the list again reads them instead of every title."""
+        try:
+            kept = self.store.get_blob(self.key, name)
+        except StoreUnavailable:
+            kept = None
+        if kept is not None and len(kept) == self._count:
+            return kept
+        made = make()
+        # Only a moment's wait for another process's write: they are made again next time.
+        with contextlib.suppress(StoreUnavailable):
+            self.store.put_blob(self.key, name, made, patience=0.1)
+        return made
 
     def ids_and_titles(self) -> tuple[list[str], list[str]]:
         """Every paper's id and title in order, read without decoding the papers."""

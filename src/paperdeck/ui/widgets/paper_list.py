@@ -29,6 +29,7 @@ from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
     RowFacts,
     render_row,
+    title_cells_name,
     title_cells_of,
 )
 from paperdeck.ui.widgets.paper_rows import (
@@ -277,7 +278,12 @@ class PaperList(ScrollView, can_focus=True):
         if known != len(self.papers):
             # A list that grew while loading keeps its first papers: only the new are measured.
             start = known if known < len(self.papers) else 0
-            added = title_cells_of(self.papers, start)
+            papers = self.papers
+            added = (
+                title_cells_of(papers, start)
+                if start
+                else papers.per_paper(title_cells_name(), lambda: title_cells_of(papers))
+            )
             self._title_cells = (self._title_cells[:start] if start else b"") + added
         key = (room, len(self._title_cells))
         if self._heights is None or self._heights[0] != key:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import compress, pairwise, repeat
 from operator import methodcaller, not_
 
@@ -76,6 +77,21 @@ def title_cells(paper: Paper) -> int:
     title = paper.title
     cells = len(title) if title.isascii() else cell_len(title)
     return cells + (len(DERIVED_MARKER) if paper.title_derived else 0)
+
+
+@cache
+def title_cells_name() -> str:
+    """What a stored list keeps its `title_cells_of` under (Papers.per_paper): another Rich
+    (its measuring code), Unicode version or marker measures them again."""
+    import os
+    import zlib
+    from pathlib import Path
+
+    import rich.cells
+
+    measurer = zlib.crc32(Path(rich.cells.__file__).read_bytes())
+    unicode = os.environ.get("UNICODE_VERSION", "auto")
+    return f"title-cells {measurer} {unicode} {DERIVED_MARKER}"
 
 
 def title_cells_of(papers: Papers, start: int = 0) -> bytes:
