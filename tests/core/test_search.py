@@ -1129,3 +1129,48 @@ def test_a_search_for_the_first_few_ranks_them_as_the_whole_search(papers: list[
             else:
                 assert list(few.indices) == list(whole.indices)
     assert left_out
+
+
+def test_word_starts_worked_out_as_arrays_are_those_of_the_sets(papers: list[Paper]) -> None:
+    """A prepared index unites the papers of a one- or two-letter word start with numpy: the
+    same papers, in the same order, as the sets of an unprepared one."""
+    from paperdeck.core.plumbing.slices import Clock, finish
+
+    with_sets = SearchIndex(papers).word_index
+    with_arrays = SearchIndex(papers).word_index
+    starts = {word[:size] for word in with_sets.vocabulary for size in (1, 2)}
+    assert len(starts) > 20
+    for number in range(3):
+        for start in sorted(starts):
+            expected = finish(with_sets.word_starts_steps(number, start, Clock()))
+            got = finish(with_arrays.word_starts_steps(number, start, Clock(), as_arrays=True))
+            assert got.typecode == "I"
+            assert list(got) == list(expected), (number, start)
+
+
+def test_many_papers_with_some_words_are_put_in_order_past_the_best_few_when_read() -> None:
+    """Scored with dicts, the papers below the divider past the best 300 are ordered only when
+    the list reads them: best score first, a tie in list order, none missing or repeated."""
+    import random
+
+    rng = random.Random(3)
+    vocabulary = ["sparse", "graph", "attention", "kernel", "speech", "token"]
+    rows = [
+        (f"Paper {i}", " ".join(rng.choices(vocabulary, k=rng.randrange(1, 8))))
+        for i in range(1200)
+    ]
+    index = SearchIndex(make(rows))
+    assert not index.arrays_prepared
+    result = index.search("sparse graph attention")
+    below = list(result.indices[result.matched_all :])
+    scores = list(result.scores[result.matched_all :])
+    assert len(below) > 600
+    expected = {
+        i
+        for i, (_, abstract) in enumerate(rows)
+        if not {"sparse", "graph", "attention"} <= set(abstract.split())
+        and {"sparse", "graph", "attention"} & set(abstract.split())
+    }
+    assert len(below) == len(set(below)) and set(below) == expected
+    tail = list(zip(scores[300:], below[300:], strict=True))
+    assert tail == sorted(tail, key=lambda item: (-item[0], item[1]))

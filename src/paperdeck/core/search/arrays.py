@@ -60,6 +60,20 @@ def numbers(docs: Iterable[int]) -> NDArray[np.int64] | NDArray[np.uint32]:
     return np.fromiter(docs, dtype=np.int64)
 
 
+def union(count: int, parts: Sequence[array[int]]) -> array[int] | None:
+    """The papers (of `count`) in any of `parts`, ascending; None unless every part is an array
+    of 32-bit numbers (as the index builds them)."""
+    import numpy as np
+
+    if not all(docs.typecode == "I" and docs.itemsize == 4 for docs in parts):
+        return None
+    passing = np.zeros(count, dtype=np.bool_)
+    passing[np.frombuffer(b"".join(parts), dtype=np.uint32)] = True
+    found = array("I")
+    found.frombytes(np.flatnonzero(passing).astype(np.uint32).tobytes())
+    return found
+
+
 def by_weight(
     tiers: Sequence[tuple[float, Sequence[int]]],
 ) -> list[tuple[float, NDArray[np.int64] | NDArray[np.uint32]]]:

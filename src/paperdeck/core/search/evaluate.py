@@ -78,7 +78,11 @@ class Evaluator:
         self.arrays_prepared = False
         """Whether numpy was imported for this index (`arrays.prepare`): large clauses are then
         scored as arrays (see `arrays.pays_off`); the dicts order the far tail slightly
-        differently."""
+        differently. Set by `use_arrays`."""
+
+    def use_arrays(self) -> None:
+        """Score large clauses as arrays from now on (numpy is imported)."""
+        self.arrays_prepared = self._terms.arrays_prepared = True
 
     def search_steps(
         self,

@@ -102,7 +102,7 @@ class SearchIndex:
         Takes ~0.1 s: call it off the event loop. Whether it did."""
         if not arrays.prepare(len(self)):
             return False
-        self._evaluator.arrays_prepared = True
+        self._evaluator.use_arrays()
         return True
 
     @property

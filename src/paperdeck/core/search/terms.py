@@ -146,6 +146,8 @@ class TermMatcher:
         self._runs: Recent[tuple[int, int, str, int, int, bool], list[tuple[str, ...]] | None]
         self._runs = Recent(_RUNS_KEPT)
         """Runs of words around a word in a paper's text, for phrases (see `_word_runs`)."""
+        self.arrays_prepared = False
+        """Whether numpy was imported for this index (see `Evaluator.arrays_prepared`)."""
 
     def term_steps(self, term: Term, clock: Clock) -> Generator[None, None, TermHits]:
         key = (term.words, term.mode, term.field, term.case_sensitive, term.negated)
@@ -343,7 +345,9 @@ class TermMatcher:
                     continue
                 if exact is not None:
                     weighted.extend(self._weighted(field, EXACT, exact))
-                starts = yield from self._index.word_starts_steps(field, word, clock)
+                starts = yield from self._index.word_starts_steps(
+                    field, word, clock, as_arrays=self.arrays_prepared
+                )
                 if starts:
                     weighted.extend(self._weighted(field, PREFIX, starts))
         else:

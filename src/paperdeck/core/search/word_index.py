@@ -133,10 +133,11 @@ class WordIndex:
         return ", ".join(paper.authors)
 
     def word_starts_steps(
-        self, field: int, prefix: str, clock: Clock
+        self, field: int, prefix: str, clock: Clock, *, as_arrays: bool = False
     ) -> Generator[None, None, array[int]]:
         """The papers with a word in `field` starting with this one- or two-letter prefix
-        (worked out the first time it is asked for)."""
+        (worked out the first time it is asked for; by numpy if `as_arrays`, where the words
+        starting with a letter have a few hundred thousand papers between them)."""
         known = self.short_prefixes[field]
         found = known.get(prefix)
         if found is not None:
@@ -145,14 +146,24 @@ class WordIndex:
         vocabulary = self.vocabulary
         low = bisect.bisect_left(vocabulary, prefix)
         high = bisect.bisect_left(vocabulary, prefix + MAX_CHAR, low)
-        papers: set[int] = set()
-        for word in vocabulary[low:high]:
-            docs = postings.get(word)
-            if docs is not None:
-                yield from update_steps(papers, docs, clock)
-        found = array("I", sorted(papers))
-        known[prefix] = found
-        return found
+        united: array[int] | None = None
+        if as_arrays:
+            from paperdeck.core.search import arrays
+
+            parts = [docs for word in vocabulary[low:high] if (docs := postings.get(word))]
+            if clock.due():
+                yield
+                clock.reset()
+            united = arrays.union(len(self), parts)
+        if united is None:
+            papers: set[int] = set()
+            for word in vocabulary[low:high]:
+                docs = postings.get(word)
+                if docs is not None:
+                    yield from update_steps(papers, docs, clock)
+            united = array("I", sorted(papers))
+        known[prefix] = united
+        return united
 
     def all_word_starts_steps(self, clock: Clock) -> Generator[None, None, None]:
         """Work out every word start of every field but the abstract (for the cache)."""
