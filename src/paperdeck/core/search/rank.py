@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import math
 import re
@@ -226,17 +227,49 @@ def partial_steps(
         found = iter(columns)
         return ranked, scores, [next(found) if o else None for _, _, o in positive]
     totals = yield from _partial_totals_steps(positive, optional, excluded, matched_all, clock)
-    # Best first; a tie in list order, as the arrays rank it.
-    best_first = sorted(sorted(totals), key=totals.__getitem__, reverse=True)
+    # Best first; a tie in list order, as the arrays rank it. Only the best few are put in
+    # order now: tens of thousands of papers may have some of the words.
+    in_order = sorted(totals)
+    score_of = totals.__getitem__
+    head = heapq.nlargest(FREQUENCY_HEAD, in_order, key=score_of)
+    if clock.due():
+        yield
+        clock.reset()
+    made: list[list[int]] = []
+
+    def rest() -> list[int]:
+        if not made:
+            made.append(sorted(in_order, key=score_of, reverse=True)[len(head) :])
+        return made[0]
+
     lookups: list[Lookup | None] = []
     for hits, _, is_optional in positive:
-        lookups.append((yield from hits.scores_steps(clock)) if is_optional else None)
-    size = len(best_first)
+        lookups.append((yield from _head_lookup(hits, head, clock)) if is_optional else None)
+    size = len(totals)
     return (
-        Ranking(best_first, size, None),
-        Ranking(list(map(totals.__getitem__, best_first)), size, None),
+        Ranking(head, size, rest),
+        Ranking(list(map(score_of, head)), size, lambda: list(map(score_of, rest()))),
         lookups,
     )
+
+
+def _head_lookup(
+    hits: TermHits, head: list[int], clock: Clock
+) -> Generator[None, None, dict[int, float]]:
+    """A clause's scores of the papers `head` it matches (those of its scores already built,
+    else from its tiers without building the scores of every paper it matches)."""
+    if hits.tiers is None or hits.has_scores():
+        scores = yield from hits.scores_steps(clock)
+        return {i: scores[i] for i in head if i in scores}
+    wanted = set(head)
+    found: dict[int, float] = {}
+    # Lowest first: a paper in several tiers keeps its best.
+    for weight, docs in sorted(hits.tiers, key=lambda item: item[0]):
+        found.update(dict.fromkeys(wanted.intersection(docs), weight))
+        if clock.due():
+            yield
+            clock.reset()
+    return found
 
 
 def _partial_totals_steps(
