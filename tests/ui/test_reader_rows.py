@@ -410,6 +410,30 @@ async def test_a_matching_author_is_shown_whole_when_the_line_is_short(
         assert [s.text for s in segments if visible_on_row(s, segments[0], True)] == ["Zhang"]
 
 
+async def test_a_one_line_row_shows_its_title_from_before_a_match_it_would_cut_off(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    title = "The basic operation of set union in the global model of differential privacy"
+    record = {"abstract": "Words about nothing in particular.", "year": 2026}
+    path = tmp_path / "long.jsonl"
+    lines = [json.dumps({**record, "title": f"{title} and more"}), json.dumps({**record})]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "privacy")
+        assert app.paper_list.compact
+        app.search_box.focus()  # the row as rows look (the cursor's is no different here)
+        await pilot.pause()
+        segments = quiet_line(app, 0)
+        line = "".join(s.text for s in segments)
+        room = app.paper_list.scrollable_content_region.width
+        assert len(title) + 3 > room  # cut at its end, "privacy" would not show
+        assert line.startswith(" ● …") and "model of differential privacy" in line, line
+        shown = [s.text for s in segments if visible_on_row(s, segments[0], True)]
+        assert shown == ["privacy"]
+
+
 def bar_cells(bar: ScrollBar, lines: list[list[Segment]]) -> list[tuple[str, bool]]:
     """Each cell of a vertical scrollbar: its glyph, and whether it is drawn reversed (thumb)."""
     return [(s.text, bool(s.style and s.style.reverse)) for line in lines for s in line]

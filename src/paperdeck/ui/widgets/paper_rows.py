@@ -17,7 +17,7 @@ from textual.strip import Strip
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import Papers
 from paperdeck.ui.safe_text import one_line
-from paperdeck.ui.widgets.match_hint import Hint, fit
+from paperdeck.ui.widgets.match_hint import ELLIPSIS, Hint, fit
 
 Highlighter = Callable[[str], Sequence[tuple[int, int]]]
 Styles = dict[str, RichStyle]
@@ -331,6 +331,39 @@ def _meta_line(
     return segments
 
 
+def _compact_title(title: _Title, styles: Styles, room: int) -> tuple[list[Segment], int]:
+    """A one-line row's title in `room` cells; when its first match would be cut off, from
+    before the match on ("≈ …in the global model of differential privacy"), as fzf shows a long
+    line."""
+    text = title.text
+    if not title.matches or cell_len(text) <= room:
+        return _title_segments(title, styles, 0, len(text), room)
+    first_start, first_end = title.matches[0]
+    if cell_len(text[:first_end]) < room:
+        return _title_segments(title, styles, 0, len(text), room)
+    # The ≈ and a method name that starts the title stay: they say what the paper is.
+    kept = title.derived_end
+    if title.method is not None and title.method[0] == kept:
+        kept = title.method[1] + (2 if text.startswith(": ", title.method[1]) else 0)
+    if cell_len(text[:kept]) + 2 * len(ELLIPSIS) + cell_len(text[first_start:first_end]) > room:
+        kept = title.derived_end  # no room for the method and the match
+    head, head_left = _title_segments(title, styles, 0, kept, room)
+    room = head_left - len(ELLIPSIS)
+    # As much before the match as the room leaves, from a word's start; the title's end
+    # when it fits, else cut with "…".
+    fits = cell_len(text[first_start:]) <= room
+    start = first_start
+    cells = cell_len(text[first_start:] if fits else text[first_start:first_end])
+    cells += 0 if fits else len(ELLIPSIS)
+    while start > kept and cells + cell_len(text[start - 1]) <= room:
+        start -= 1
+        cells += cell_len(text[start])
+    space = text.find(" ", start, first_start)
+    start = space + 1 if start > kept and space >= 0 else start
+    rest, left = _title_segments(title, styles, start, len(text), room)
+    return [*head, Segment(ELLIPSIS, styles["title"]), *rest], left
+
+
 def render_row(
     paper: Paper, facts: RowFacts, styles: Styles, width: int, *, compact: bool, height: int
 ) -> list[Strip]:
@@ -363,7 +396,7 @@ def render_row(
                 *_spans_segments(text, spans, styles["hint"], styles["match"], hint_room),
             ]
             title_room -= sum(segment.cell_length for segment in hinted)
-        segments, left = _title_segments(title, styles, 0, len(title.text), title_room)
+        segments, left = _compact_title(title, styles, title_room)
         line = [
             *_gutter(facts, styles, True),
             *segments,
