@@ -1174,3 +1174,28 @@ def test_many_papers_with_some_words_are_put_in_order_past_the_best_few_when_rea
     assert len(below) == len(set(below)) and set(below) == expected
     tail = list(zip(scores[300:], below[300:], strict=True))
     assert tail == sorted(tail, key=lambda item: (-item[0], item[1]))
+
+
+def test_a_phrase_typed_key_by_key_matches_as_on_a_fresh_index() -> None:
+    """A phrase's runs of words are kept from key to key (a paper's text is read once): each
+    key finds what it finds on an index that checks every paper afresh, case, LaTeX and
+    accents included."""
+    rows = [
+        ("Self-supervised learning", "We study self-supervised learning of images."),
+        ("Self supervision", "Self-Supervised pretraining and self supporting towers."),
+        ("Sorting", r"An $\mathcal{O}(n \log n)$ sort; then O(n) merges of self-similar runs."),
+        ("Policy gradients", "Policy gradient methods; the policy grades itself."),
+        ("Naïve policy", "A naïve policy-gradient estimator, self-consistent."),
+        ("Unrelated", "Kernels and graphs."),
+    ]
+    papers = make(rows)
+    index = SearchIndex(papers)
+    for typed in ("self-supervised", "O(n log", '"policy gradient"', "Self-Sup", "naive pol"):
+        for end in range(1, len(typed) + 1):
+            query = typed[:end]
+            got = index.search(query)
+            fresh = SearchIndex(papers).search(query)
+            assert list(got.indices) == list(fresh.indices), query
+            assert got.scores == fresh.scores, query
+    assert list(index.search("self-supervised").indices[:2]) == [0, 1]
+    assert 2 in index.search("O(n log").indices

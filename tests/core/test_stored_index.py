@@ -179,3 +179,33 @@ def test_a_store_gone_after_opening_costs_answers_not_a_crash(cache: Path, listi
     database.discard(cache / database.FILE_NAME)
     result = reopened.search("graph neural")
     assert all(0 <= i < len(library.papers) for i in result.indices)
+
+
+def test_abstracts_read_ahead_a_chunk_at_a_time_are_those_read_alone(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phrase asks for many abstracts at once: those of a chunk are read through one handle,
+    and are the abstracts each paper has."""
+    library = load_library([listing])
+    SearchIndex(library.papers, library.index_key())
+    light = load_library([listing], abstracts=False)
+    reopened = SearchIndex(light.papers, light.index_key())
+    abstracts = reopened.word_index.abstracts
+    assert isinstance(abstracts, stored.StoredAbstracts)
+    handles: list[int] = []
+    real = database.ListStore.abstracts_bytes
+
+    def counted(self: database.ListStore, rowid: int, spans: list[tuple[int, int]]) -> list[bytes]:
+        handles.append(len(spans))
+        return real(self, rowid, spans)
+
+    monkeypatch.setattr(database.ListStore, "abstracts_bytes", counted)
+    wanted = [9, 2, 5, 14, 0]
+    reopened.word_index.read_ahead(3, wanted)
+    assert handles == [len(wanted)]  # one chunk, one handle
+    monkeypatch.setattr(database.ListStore, "abstract_bytes", None)  # no read one by one
+    assert [abstracts.text(i) for i in wanted] == [library.papers[i].abstract for i in wanted]
+    # The words of a phrase found through them, as in memory.
+    query = '"diffusion models"'
+    expected = list(SearchIndex(library.papers).search(query).indices)
+    assert expected and list(reopened.search(query).indices) == expected

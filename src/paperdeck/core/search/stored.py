@@ -196,6 +196,31 @@ class StoredAbstracts:
             kept = self._kept[i] = self._read(i)
         return kept
 
+    def read_ahead(self, papers: Sequence[int]) -> None:
+        """Read the abstracts of `papers` not kept yet, each chunk's through one handle (a
+        phrase checks hundreds of papers at once; a few share a chunk)."""
+        by_chunk: dict[int, list[int]] = {}
+        for i in papers:
+            if i not in self._kept and 0 <= i < self._count:
+                by_chunk.setdefault(i // CHUNK_PAPERS, []).append(i)
+        for number, wanted in by_chunk.items():
+            if len(wanted) < 2:
+                continue  # read alone when asked for
+            try:
+                if self._places is None:
+                    self._places = self._store.abstract_places(self._key)
+                rowid, ends = self._places[number]
+                wanted.sort()
+                spans = []
+                for i in wanted:
+                    local = i % CHUNK_PAPERS
+                    spans.append((ends[local - 1] + 1 if local else 0, ends[local]))
+                read = self._store.abstracts_bytes(rowid, spans)
+            except (Damaged, StoreUnavailable, IndexError):
+                return  # each is read alone when asked for, and found missing then
+            for i, data in zip(wanted, read, strict=True):
+                self._kept[i] = data.decode("utf-8", "replace")
+
     def _read(self, i: int) -> str:
         try:
             if self._places is None:

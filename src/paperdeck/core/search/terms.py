@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import itertools
 import operator
 import re
 from array import array
@@ -48,13 +47,12 @@ _SHORTEST_STEM = 3
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
 _CACHE_SIZE = 8
 """Terms whose hits are kept: typing a query re-evaluates its finished words."""
+_READ_AHEAD = 128
+"""Papers whose texts a phrase asks for at once (a stored list reads a chunk's together)."""
 _FOLDED_KEPT = 4096
-"""Folded texts kept for phrases (~5 MB of abstracts), those used longest ago forgotten first:
-each key of a phrase being typed checks mostly the papers the key before it did."""
-_RUNS_KEPT = 16384
-"""A paper's runs of words around one word, kept for phrases (a few words each)."""
-_FOLD = -1
-"""Said of a text whose words are not its runs of ASCII letters and digits."""
+"""Folded texts kept for phrases (their words, with their case)."""
+_ANCHORS_KEPT = 64
+"""Words whose runs in the papers checked so far are kept, for phrases (see `_AnchorRuns`)."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -140,12 +138,14 @@ class TermMatcher:
     def __init__(self, index: WordIndex) -> None:
         self._index = index
         self._cache: Recent[tuple[object, ...], TermHits] = Recent(_CACHE_SIZE)
-        self._folded: Recent[tuple[int, int, bool], str] = Recent(_FOLDED_KEPT)
-        """Texts folded for phrases, kept: each key of a phrase being typed checks mostly the
-        same papers (folding is most of the check)."""
-        self._runs: Recent[tuple[int, int, str, int, int, bool], list[tuple[str, ...]] | None]
-        self._runs = Recent(_RUNS_KEPT)
-        """Runs of words around a word in a paper's text, for phrases (see `_word_runs`)."""
+        self._anchors: Recent[tuple[int, str, int, int, bool], _AnchorRuns] = Recent(_ANCHORS_KEPT)
+        """Per field and word of a phrase: the runs of words around it in the papers checked so
+        far (see `_AnchorRuns`): each key of a phrase being typed checks mostly the same papers."""
+        self._folded: Recent[tuple[int, int], tuple[list[str], list[str]]]
+        self._folded = Recent(_FOLDED_KEPT)
+        """The folded words of texts that must be folded (LaTeX, other than ASCII), with their
+        case and lower-cased, kept: the
+        next words of a phrase look at the same papers again (folding is most of the check)."""
         self.arrays_prepared = False
         """Whether numpy was imported for this index (see `Evaluator.arrays_prepared`)."""
 
@@ -165,62 +165,34 @@ class TermMatcher:
         self._cache[key] = hits
         return hits
 
-    def _folded_text(self, i: int, field: int, *, cased: bool = True) -> str:
-        """Paper `i`'s text in `field` folded (lower-cased unless `cased`): its words, each
-        with a space before and after."""
-        key = (i, field, cased)
-        folded = self._folded.get(key)
-        if folded is None:
-            words_of = fold(self._index.field_text(i, field), keep_case=cased).split()
-            folded = self._folded[key] = " " + " ".join(words_of) + " "
-        return folded
-
-    def _runs_kind(
-        self,
-        term: Term,
-        allowed: list[dict[str, int]],
-        i: int,
-        field: int,
-        anchor: int,
-        anchor_words: Iterable[str],
-    ) -> int | None:
-        """`_window_kind` of paper `i`'s text in `field`, from the runs of words around the
-        places of the words of position `anchor` it has (`anchor_words`); `_FOLD` when its
-        text must be folded first."""
-        best: int | None = None
-        cased = term.case_sensitive
-        for word in anchor_words:
-            runs = self._word_runs(i, field, word, anchor, len(allowed), cased)
-            if runs is None:
-                return _FOLD
-            for run in runs:
-                if cased:
-                    kind = _run_at(term, allowed, [token.lower() for token in run], run)
-                else:
-                    kind = _run_at(term, allowed, run, None)
-                if kind is not None and (best is None or kind < best):
-                    best = kind
-                    if best == EXACT:
-                        return best
-        return best
-
-    def _word_runs(
+    def _paper_runs(
         self, i: int, field: int, word: str, anchor: int, size: int, cased: bool
-    ) -> Sequence[Sequence[str]] | None:
-        """The runs of `size` words of paper `i`'s text in `field` whose word at `anchor` is
-        `word`, their case kept if `cased`; None when the text must be folded first (LaTeX,
-        other than ASCII). Kept: each key of a phrase being typed reads the same runs."""
-        key = (i, field, word, anchor, size, cased)
-        kept = self._runs
-        if key in kept:
-            return kept[key]
+    ) -> list[tuple[str, ...]]:
+        """The runs of `size` folded words of paper `i`'s text in `field` whose word at `anchor`
+        is `word`: lower-cased, then (if `cased`) the same words with their case."""
         raw = self._index.field_text(i, field)
-        runs: list[tuple[str, ...]] | None = None
         if raw.isascii() and "\\" not in raw:
             # Its folded words are its runs of ASCII letters and digits: no folding.
             low = raw.lower()
-            runs = _raw_runs(raw if cased else low, low, word, anchor, size)
-        kept[key] = runs
+            if not cased:
+                return _raw_runs(low, low, word, anchor, size)
+            return [
+                (*(token.lower() for token in run), *run)
+                for run in _raw_runs(raw, low, word, anchor, size)
+            ]
+        key = (i, field)
+        folded = self._folded.get(key)
+        if folded is None:
+            tokens = fold(raw, keep_case=True).split()
+            folded = self._folded[key] = (tokens, [token.lower() for token in tokens])
+        tokens, lowered = folded
+        runs: list[tuple[str, ...]] = []
+        last = len(tokens) - size
+        for at, token in enumerate(lowered):
+            start = at - anchor
+            if token == word and 0 <= start <= last:
+                run = tuple(lowered[start : start + size])
+                runs.append((*run, *tokens[start : start + size]) if cased else run)
         return runs
 
     def _field_weight(self, field: int, i: int) -> float:
@@ -429,17 +401,9 @@ class TermMatcher:
             for kind, other in reversed(self._expand(word, prefix=prefix, fuzzy=fuzzy)):
                 kinds[other] = kind
             allowed.append(kinds)
+        size = len(allowed)
+        cased = term.case_sensitive
         scores: dict[int, float] = {}
-        # Most papers with the phrase have it as typed: a search of their text for it spares
-        # splitting the text into its words (folded texts are single-spaced, space-ended).
-        as_typed = " " + " ".join(lowered) + " "
-        started = as_typed[:-1] if last_prefix else None
-        # Runs are looked for around the words of the first position (read forwards from
-        # there, a run ends at its first word that does not fit), else the one with fewest.
-        anchor = 0
-        if len(allowed[0]) > _ANCHOR_WORDS:
-            anchor = min(range(len(allowed)), key=lambda at: len(allowed[at]))
-        few = len(allowed[anchor]) <= _ANCHOR_WORDS
         for field in sorted(fields, key=lambda f: FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
             # Rarest position first: the intersection shrinks fastest.
@@ -448,44 +412,52 @@ class TermMatcher:
                 candidates = docs if candidates is None else candidates & docs
                 if not candidates:
                     break
-            # Which of the anchor's words each paper has, from their postings.
-            has: dict[int, list[str]] = {}
-            if few and candidates:
-                postings = self._index.postings[field]
-                for word in allowed[anchor]:
-                    having = postings.get(word)
-                    if having is not None:
-                        for i in candidates.intersection(having):
-                            has.setdefault(i, []).append(word)
-            for count, i in enumerate(sorted(candidates or ())):
-                if few:
-                    quality = self._runs_kind(term, allowed, i, field, anchor, has.get(i, ()))
-                else:
-                    quality = _FOLD
-                if quality != _FOLD:
-                    if count & 15 == 15 and clock.due():
-                        yield
-                        clock.reset()
-                    if quality is not None:
-                        weight = self._field_weight(field, i) * KIND_WEIGHT[quality]
-                        scores[i] = max(scores.get(i, 0.0), weight)
+            if not candidates:
+                continue
+            postings = self._index.postings[field]
+            # Runs are looked for around the words of the rarest position in this field (the
+            # fewest places to look at: "self", not "s"), but the last: the one being typed,
+            # whose rarity changes from key to key (runs kept around one word serve the next).
+            anchor = min(
+                range(max(1, size - 1)),
+                key=lambda at: sum(len(postings.get(word) or ()) for word in allowed[at]),
+            )
+            by_kind: list[list[int]] = [[] for _ in KIND_WEIGHT]
+            for word in allowed[anchor]:
+                having = postings.get(word)
+                if having is None:
                     continue
-                text = self._folded_text(i, field, cased=False)
-                if term.case_sensitive:
-                    # Smart case: the words as typed must be there with their capitals.
-                    quality = _run_kind(term, allowed, text, self._folded_text(i, field))
-                elif as_typed in text:
-                    quality = EXACT  # no run is better than the words as typed
-                elif started is not None and started in text:
-                    quality = PREFIX  # only the words as typed would be better
-                else:
-                    quality = _run_kind(term, allowed, text, None)
-                if quality is not None:
-                    weight = self._field_weight(field, i) * KIND_WEIGHT[quality]
-                    scores[i] = max(scores.get(i, 0.0), weight)
-                if count & 15 == 15 and clock.due():
+                key = (field, word, anchor, size, cased)
+                known = self._anchors.get(key)
+                if known is None:
+                    known = self._anchors[key] = _AnchorRuns()
+                unread = candidates.intersection(having)
+                unread.difference_update(known.covered)
+                ordered = sorted(unread)
+                for start in range(0, len(ordered), _READ_AHEAD):
+                    batch = ordered[start : start + _READ_AHEAD]
+                    self._index.read_ahead(field, batch)
+                    for count, i in enumerate(batch):
+                        known.add(i, self._paper_runs(i, field, word, anchor, size, cased))
+                        if count & 15 == 15 and clock.due():
+                            yield
+                            clock.reset()
+                # Every paper with the phrase around this word is among those checked: its
+                # candidates now, those of the keys before (which may match this key too).
+                for run, papers in known.runs.items():
+                    quality = _run_at(term, allowed, run[:size], run[size:] if cased else None)
+                    if quality is not None:
+                        by_kind[quality].extend(papers)
+                if clock.due():
                     yield
                     clock.reset()
+            best: dict[int, int] = {}
+            for kind in reversed(range(len(by_kind))):  # the best kind of each paper wins
+                best.update(dict.fromkeys(by_kind[kind], kind))
+            for i in sorted(best):
+                weight = self._field_weight(field, i) * KIND_WEIGHT[best[i]]
+                if weight > scores.get(i, 0.0):
+                    scores[i] = weight
         return TermHits(scores, frozenset(w for kinds in allowed for w in kinds))
 
     def _exact_term(
@@ -568,78 +540,30 @@ class TermMatcher:
         return TermHits(scores, hits.matched)
 
 
+class _AnchorRuns:
+    """The runs of words around one word of a phrase (at one position of a phrase of one
+    length) in one field, in the papers checked so far: each distinct run with its papers.
+
+    A key of a phrase being typed checks each run once, not each paper: most papers share
+    their runs ("self supervised"), and a paper's text is read once for all the keys.
+    """
+
+    __slots__ = ("covered", "runs")
+
+    def __init__(self) -> None:
+        self.covered: set[int] = set()
+        self.runs: dict[tuple[str, ...], list[int]] = {}
+
+    def add(self, i: int, runs: Iterable[tuple[str, ...]]) -> None:
+        """Paper `i`, checked: its runs around the word."""
+        self.covered.add(i)
+        for run in dict.fromkeys(runs):
+            self.runs.setdefault(run, []).append(i)
+
+
 def _in_sorted(ordered: list[str], word: str) -> bool:
     at = bisect.bisect_left(ordered, word)
     return at < len(ordered) and ordered[at] == word
-
-
-def _window_kind(
-    term: Term, allowed: list[dict[str, int]], tokens: list[str], cased: list[str] | None
-) -> int | None:
-    """How well the best run of consecutive `tokens` of a text matches the allowed words, if
-    any does (`cased`: the same with their case, which a case-sensitive term must match).
-
-    A run is as good as its worst word (a typo anywhere makes it a typo-tolerant match).
-    """
-    size = len(allowed)
-    last = len(tokens) - size
-    best: int | None = None
-    # Where a run can start, found without a Python step per word (texts run to 300 words).
-    for start in compress(itertools.count(), map(allowed[0].__contains__, tokens)):
-        if start > last:
-            break
-        worst = EXACT
-        for offset, kinds in enumerate(allowed):
-            kind = kinds.get(tokens[start + offset])
-            if kind is None or (
-                cased is not None and not cased[start + offset].startswith(term.words[offset])
-            ):
-                break
-            worst = max(worst, kind)
-        else:
-            if best is None or worst < best:
-                best = worst
-            if best == EXACT:
-                break
-    return best
-
-
-_ANCHOR_WORDS = 32
-"""A run is looked for around each of these many words at most (else in the split text)."""
-
-
-def _run_kind(
-    term: Term, allowed: list[dict[str, int]], text: str, cased: str | None
-) -> int | None:
-    """`_window_kind` of a folded text (single-spaced, a space at each end), found around the
-    places of the words allowed at its rarest position, without splitting the whole text.
-
-    `cased` is the same text with its case, for a case-sensitive term.
-    """
-    size = len(allowed)
-    anchor = min(range(size), key=lambda at: len(allowed[at]))
-    if len(allowed[anchor]) > _ANCHOR_WORDS or (cased is not None and len(cased) != len(text)):
-        return _window_kind(term, allowed, text.split(), None if cased is None else cased.split())
-    best: int | None = None
-    for word in allowed[anchor]:
-        needle = " " + word + " "
-        at = text.find(needle)
-        while at >= 0:
-            start = at
-            for _ in range(anchor):
-                start = text.rfind(" ", 0, start)
-                if start < 0:
-                    break
-            if start >= 0:
-                tokens = text[start + 1 :].split(" ", size)
-                words_cased = None if cased is None else cased[start + 1 :].split(" ", size)
-                kind = _run_at(term, allowed, tokens, words_cased)
-                if kind is not None and (best is None or kind < best):
-                    best = kind
-                    if best == EXACT:
-                        return best
-            at = text.find(needle, at + 1)
-    return best
 
 
 def _run_at(

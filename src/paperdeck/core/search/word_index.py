@@ -46,6 +46,10 @@ class Abstracts(Protocol):
         """The mean abstract length, at least 1."""
         ...
 
+    def read_ahead(self, papers: Sequence[int]) -> None:
+        """Make the abstracts of these papers quick to ask for next (as the source sees fit)."""
+        ...
+
 
 class PaperAbstracts:
     """The abstracts of papers held in memory."""
@@ -59,6 +63,9 @@ class PaperAbstracts:
 
     def length(self, i: int) -> int:
         return len(self._papers[i].abstract)
+
+    def read_ahead(self, papers: Sequence[int]) -> None:
+        pass  # in memory already
 
     def average_length(self) -> float:
         if self._average is None:
@@ -131,6 +138,11 @@ class WordIndex:
         if field == METHOD:
             return paper.method or ""
         return ", ".join(paper.authors)
+
+    def read_ahead(self, field: int, papers: Sequence[int]) -> None:
+        """Make the texts of these papers in `field` quick to ask for next."""
+        if field == ABSTRACT:
+            self.abstracts.read_ahead(papers)
 
     def word_starts_steps(
         self, field: int, prefix: str, clock: Clock, *, as_arrays: bool = False

@@ -583,6 +583,22 @@ class ListStore:
         except sqlite3.Error as error:
             raise _failure(error) from None
 
+    def abstracts_bytes(self, rowid: int, spans: Sequence[tuple[int, int]]) -> list[bytes]:
+        """Bytes `start` to `stop` of one chunk's abstracts for each of `spans` (ascending),
+        read through one handle: SQLite walks the chunk's overflow pages once for them all."""
+        try:
+            with self._db.blobopen("chunks", "abstracts", rowid, readonly=True) as blob:
+                size = len(blob)
+                read: list[bytes] = []
+                for start, stop in spans:
+                    if stop > size:
+                        raise Damaged("a chunk's abstract ends")
+                    blob.seek(start)
+                    read.append(blob.read(stop - start))
+                return read
+        except sqlite3.Error as error:
+            raise _failure(error) from None
+
     # ------------------------------------------------------------------------ internals
 
     def _query(self, sql: str, *parameters: Any) -> Iterator[tuple[Any, ...]]:
