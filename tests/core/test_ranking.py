@@ -44,3 +44,25 @@ def test_a_new_head_and_papers_before_keep_the_rest_lazy() -> None:
     assert list(ranking) == [0, 3, 1, 3, 7, 8, 9]
     assert ranking == Ranking([0, 3, 1, 3, 7, 8, 9], 7, None)
     assert ranking != [0]
+
+
+def test_a_ranking_after_another_not_yet_in_order_orders_both_when_read_past_its_head() -> None:
+    first_calls: list[int] = []
+    second_calls: list[int] = []
+
+    def first_rest() -> list[int]:
+        first_calls.append(1)
+        return [4, 5]
+
+    def second_rest() -> list[int]:
+        second_calls.append(1)
+        return [9]
+
+    first = Ranking([1, 2, 3], 5, first_rest)
+    joined = Ranking([7, 8], 3, second_rest).after(first)
+    assert len(joined) == 8
+    assert joined[:3] == [1, 2, 3] and first_calls == [] and second_calls == []
+    assert list(joined) == [1, 2, 3, 4, 5, 7, 8, 9]
+    assert joined[5] == 7 and first_calls == [1] and second_calls == [1]
+    in_order = Ranking([7], 1, None).after(Ranking([1, 2], 2, None))
+    assert in_order == [1, 2, 7] and in_order.head == [1, 2, 7]

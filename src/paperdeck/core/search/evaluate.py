@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 from array import array
 from collections.abc import Generator, Mapping, Sequence
@@ -135,21 +136,25 @@ class Evaluator:
             candidates, weighed = yield from intersect_steps(index, columns_in, excluded, clock)
             totals = yield from totals_steps(candidates, weighed, clock)
             lookups = [scores for scores, _ in weighed]
+        ranked: list[int] | Ranking[int]
+        scores: list[float] | Ranking[float]
         if sort == "relevance":
-            ranked = sorted(candidates, key=totals.__getitem__, reverse=True)
+            head, ranked, scores = _best_first(candidates, totals)
             if clock.due():
                 yield
                 clock.reset()
-            counted = _counted(len(index), positive, needles, lookups, ranked, False)
-            yield from frequency_steps(self._memo, ranked, totals, counted, self._average(), clock)
-            yield from rerank_steps(self._memo, ranked, totals, parsed, clock)
+            counted = _counted(len(index), positive, needles, lookups, head, False)
+            # Both reorder `head` in place: the papers below it keep their order.
+            yield from frequency_steps(self._memo, head, totals, counted, self._average(), clock)
+            yield from rerank_steps(self._memo, head, totals, parsed, clock)
+            scores.head[:] = map(totals.__getitem__, head)
         else:
             ranked = sorted_all(index, candidates, annotations, sort)
+            scores = list(map(totals.__getitem__, ranked))
         matched_all = len(ranked)
-        scores = list(map(totals.__getitem__, ranked))
         if (
             not all_terms
-            and (shown is None or len(ranked) < shown)
+            and (shown is None or matched_all < shown)
             and sum(optional for _, _, optional in positive) >= 2
         ):
             some, some_scores, lookups = yield from partial_steps(
@@ -407,6 +412,35 @@ class Evaluator:
                 yield
                 clock.reset()
         return found
+
+
+def _best_first(
+    candidates: list[int], totals: dict[int, float]
+) -> tuple[list[int], Ranking[int], Ranking[float]]:
+    """`candidates` (ascending) best total first, a tie in list order: the best few as a list
+    (to be reordered in place), and the whole ranking and its scores, whose papers below those
+    are put in order when first read (a single letter matches thousands in full)."""
+    score_of = totals.__getitem__
+    size = len(candidates)
+    if size <= FREQUENCY_HEAD:
+        head = sorted(candidates, key=score_of, reverse=True)
+        return head, Ranking(head, size, None), Ranking(list(map(score_of, head)), size, None)
+    head = heapq.nlargest(FREQUENCY_HEAD, candidates, key=score_of)
+    chosen = set(head)
+    made: list[list[int]] = []
+
+    def rest() -> list[int]:
+        # The totals of the papers below the head are never changed by the reordering.
+        if not made:
+            others = [i for i in candidates if i not in chosen]
+            made.append(sorted(others, key=score_of, reverse=True))
+        return made[0]
+
+    return (
+        head,
+        Ranking(head, size, rest),
+        Ranking(list(map(score_of, head)), size, lambda: list(map(score_of, rest()))),
+    )
 
 
 def _is_words(clause: Clause) -> bool:

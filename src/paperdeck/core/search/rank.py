@@ -357,19 +357,23 @@ def frequency_steps(
         return
     head = ranked[:FREQUENCY_HEAD]
     k1, b = _K1, _B
+    lowered = memo.lowered
     for count, i in enumerate(head):
-        norm = k1 * (1 - b + b * memo.length(i) / average_length)
-        extra = 0.0
-        for needle, scores, weight in counted:
-            score = scores.get(i)
-            if score is None:
-                continue
-            # Counted in the abstract only: a word found elsewhere is ranked by its field.
-            tf = memo.count(i, needle)
-            if not tf:
-                continue
-            extra += weight * score * (tf * (k1 + 1) / (tf + norm) - 1)
-        totals[i] += extra
+        # Counted in the abstract only: a word found elsewhere is ranked by its field.
+        found = [
+            (needle, score, weight)
+            for needle, scores, weight in counted
+            if (score := scores.get(i)) is not None
+        ]
+        if found:
+            text = lowered(i, ABSTRACT)
+            norm = k1 * (1 - b + b * len(text) / average_length)
+            extra = 0.0
+            for needle, score, weight in found:
+                tf = text.count(needle)
+                if tf:
+                    extra += weight * score * (tf * (k1 + 1) / (tf + norm) - 1)
+            totals[i] += extra
         if count & 31 == 31 and clock.due():
             yield
             clock.reset()
@@ -382,14 +386,11 @@ class TextMemo:
     each key re-ranks mostly the same papers for mostly the same words."""
 
     def __init__(self, index: WordIndex, papers: int = 2048) -> None:
+        """Keep the texts of `papers` papers; those read longest ago go first (all at once
+        made the next key read again the texts of the papers it ranks)."""
         self._index = index
-        self._papers = papers
-        """How many papers' texts are kept (those read longest ago go first)."""
-        # Those read longest ago go first: all at once made the next key read again the texts
-        # of the papers it ranks.
         self._lowered: Recent[tuple[int, int], str] = Recent(2 * papers)
         self._folded: Recent[tuple[int, int], str] = Recent(2 * papers)
-        self._counts: dict[tuple[int, str], int] = {}
 
     def lowered(self, i: int, field: int) -> str:
         """Paper `i`'s text in `field`, lower-cased."""
@@ -406,17 +407,3 @@ class TextMemo:
         if text is None:
             text = self._folded[key] = " ".join(words(self._index.field_text(i, field)))
         return text
-
-    def length(self, i: int) -> int:
-        """How long paper `i`'s abstract is."""
-        return len(self.lowered(i, ABSTRACT))
-
-    def count(self, i: int, needle: str) -> int:
-        """How often `needle` is in paper `i`'s lower-cased abstract."""
-        key = (i, needle)
-        found = self._counts.get(key)
-        if found is None:
-            if len(self._counts) >= 16 * self._papers:
-                self._counts.clear()
-            found = self._counts[key] = self.lowered(i, ABSTRACT).count(needle)
-        return found

@@ -31,8 +31,20 @@ class Ranking(Sequence[_T]):
         """The same ranking with its first `len(head)` items replaced by `head`."""
         return Ranking(head + self._head[len(head) :], self._size, self._rest)
 
-    def after(self, first: list[_T]) -> Ranking[_T]:
-        """`first`, then this ranking."""
+    def after(self, first: list[_T] | Ranking[_T]) -> Ranking[_T]:
+        """`first`, then this ranking (put in order when read past the head of `first`, if
+        that one is not in order yet)."""
+        if isinstance(first, Ranking):
+            if first._rest is None:
+                first = first._head
+            else:
+                head = first._head
+                before = first
+
+                def rest() -> list[_T]:
+                    return before._whole()[len(head) :] + list(self)
+
+                return Ranking(head, len(before) + self._size, rest)
         return Ranking(first + self._head, len(first) + self._size, self._rest)
 
     def _whole(self) -> list[_T]:
