@@ -24,6 +24,7 @@ TITLE, METHOD, AUTHORS, ABSTRACT = range(4)
 _STORED_COLUMNS: dict[int, Column] = {TITLE: "titles", METHOD: "methods", AUTHORS: "authors"}
 MAX_CHAR = "\U0010ffff"
 _DERIVED = attrgetter("title_derived")
+_ABSTRACT_OF = attrgetter("abstract")
 _COMMON_SHORT = 10
 """A short word in more than 1 in this many abstracts says nothing about a paper."""
 Postings = Mapping[str, "array[int]"]
@@ -70,7 +71,7 @@ class PaperAbstracts:
     def average_length(self) -> float:
         if self._average is None:
             papers = self._papers
-            total = sum(len(paper.abstract) for paper in papers)
+            total = sum(map(len, map(_ABSTRACT_OF, papers)))
             self._average = max(1.0, total / max(1, len(papers)))
         return self._average
 
