@@ -138,5 +138,11 @@ def test_a_title_less_papers_entry_gives_its_id_and_its_code_link_as_code() -> N
     assert lines[2] == "1. **A made-up title**\\"
     assert "[Code](https://github.com/a/b) · [arXiv](https://arxiv.org/abs/2101.00001)" in text
     assert lines[4] == "   unread · id 2cbbe7e1"
+    row = next(csv.DictReader(io.StringIO(export([bare], "csv", annotations={}, keys={}))))
+    assert row["url"] == "" and row["id"] == "2cbbe7e1"
+    assert row["links"].startswith("Code https://github.com/a/b arXiv https://arxiv.org/abs/")
+    [record] = json.loads(export([bare], "json", annotations={}, keys={}))
+    assert record["url"] is None
+    assert record["links"][0] == {"kind": "Code", "url": "https://github.com/a/b"}
     bib = export([bare], "bibtex", annotations={}, keys={"2cbbe7e1": "anon"})
     assert bib.startswith("% paperdeck 2cbbe7e1: title derived from the abstract")

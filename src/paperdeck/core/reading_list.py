@@ -199,8 +199,8 @@ def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
 
 # -- CSV and JSON -----------------------------------------------------------------------------
 
-CSV_COLUMNS: tuple[str, ...] = ("title", "authors", "venue", "year", "url", "pdf", "tags")
-CSV_COLUMNS += ("state", "starred", "note", "id", "position", "list")
+CSV_COLUMNS: tuple[str, ...] = ("title", "authors", "venue", "year", "url", "pdf", "links")
+CSV_COLUMNS += ("tags", "state", "starred", "note", "id", "position", "list")
 
 
 def _cell(value: str) -> str:
@@ -220,6 +220,8 @@ def as_csv(chosen: Sequence[ReadingItem]) -> str:
             "" if item.year is None else str(item.year),
             item.url or "",
             item.pdf or "",
+            # The abstract's links, each after what it is: "Code https://github.com/...".
+            " ".join(f"{label} {url}" for label, url in item.links),
             " ".join(item.tags),
             item.state,
             "yes" if item.starred else "no",
@@ -244,6 +246,7 @@ def as_json(chosen: Sequence[ReadingItem]) -> str:
             "year": item.year,
             "url": item.url,
             "pdf": item.pdf,
+            "links": [{"kind": label, "url": url} for label, url in item.links],
             "tags": list(item.tags),
             "state": item.state,
             "starred": item.starred,
