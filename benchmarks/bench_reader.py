@@ -9,7 +9,9 @@ the whole list is painted (search ready); the process's peak resident memory (Vm
 Per key: the reader runs in-process through `App.run_test()`; j and PgDn are pressed N times and
 the event loop's busy time is measured as wall time minus the time it spent waiting in `select`
 (so the pilot's own idle waits do not count), divided by N. A key with no binding gives the
-floor that the pilot itself costs.
+floor that the pilot itself costs. Then a query is typed a key at a time (each key searched and
+its rows painted), and j and PgDn go through the result of a word most abstracts hold (its rows
+say why they matched: the abstract around the match).
 """
 
 from __future__ import annotations
