@@ -50,7 +50,7 @@ _CACHE_SIZE = 8
 _READ_AHEAD = 128
 """Papers whose texts a phrase asks for at once (a stored list reads a chunk's together)."""
 _FOLDED_KEPT = 4096
-"""Folded texts kept for phrases (their words, with their case)."""
+"""Folded texts kept for phrases (~5 MB of abstracts)."""
 _ANCHORS_KEPT = 64
 """Words whose runs in the papers checked so far are kept, for phrases (see `_AnchorRuns`)."""
 
@@ -141,10 +141,9 @@ class TermMatcher:
         self._anchors: Recent[tuple[int, str, int, int, bool], _AnchorRuns] = Recent(_ANCHORS_KEPT)
         """Per field and word of a phrase: the runs of words around it in the papers checked so
         far (see `_AnchorRuns`): each key of a phrase being typed checks mostly the same papers."""
-        self._folded: Recent[tuple[int, int], tuple[list[str], list[str]]]
-        self._folded = Recent(_FOLDED_KEPT)
-        """The folded words of texts that must be folded (LaTeX, other than ASCII), with their
-        case and lower-cased, kept: the
+        self._folded: Recent[tuple[int, int], str] = Recent(_FOLDED_KEPT)
+        """Texts that must be folded (LaTeX, other than ASCII), folded with their case, kept as
+        one string each (their words as strings of their own took ~20 times the memory): the
         next words of a phrase look at the same papers again (folding is most of the check)."""
         self.arrays_prepared = False
         """Whether numpy was imported for this index (see `Evaluator.arrays_prepared`)."""
@@ -183,9 +182,9 @@ class TermMatcher:
         key = (i, field)
         folded = self._folded.get(key)
         if folded is None:
-            tokens = fold(raw, keep_case=True).split()
-            folded = self._folded[key] = (tokens, [token.lower() for token in tokens])
-        tokens, lowered = folded
+            folded = self._folded[key] = fold(raw, keep_case=True)
+        tokens = folded.split()
+        lowered = [token.lower() for token in tokens]
         runs: list[tuple[str, ...]] = []
         last = len(tokens) - size
         for at, token in enumerate(lowered):
