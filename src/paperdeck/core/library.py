@@ -139,11 +139,11 @@ def papers_from_raw(
             stop = min(start + _BATCH, len(records))
             entries = titles.derive(start, stop)
             papers.extend(_papers_of(raw, records[start:stop], ids, abstracts, entries, start))
+            if report is not None:  # before they are indexed: the first rows show sooner
+                report(papers, len(records))
             if grown is not None:
                 for low, high in titles.here(start, stop):
                     grown.add(papers[low:high], low)
-            if report is not None:
-                report(papers, len(records))
     if grown is not None:
         grown.done(len(papers))
     return papers
