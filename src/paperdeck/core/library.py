@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdeck.core.errors import RefError
 from paperdeck.core.formats import RawList, check_list_file
+from paperdeck.core.formats.sidecar import sidecar_for
 from paperdeck.core.ids import assign_ids, identity_text
 from paperdeck.core.model import NO_EXTRA, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from paperdeck.core.search.index_parts import Growing
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
-SIDECAR_SUFFIX = ".meta.jsonl"
 
 
 @dataclass
@@ -264,12 +264,6 @@ class _Reporter:
         if now - self._last >= REPORT_EVERY:
             self._last = now
             self._progress([*self._before, *papers], len(self._before) + total)
-
-
-def sidecar_for(path: Path) -> Path | None:
-    """`NAME.meta.jsonl` beside `NAME.txt`, when it exists."""
-    candidate = path.with_name(path.stem + SIDECAR_SUFFIX)
-    return candidate if candidate != path and candidate.is_file() else None
 
 
 def load_library(

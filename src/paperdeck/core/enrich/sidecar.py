@@ -9,14 +9,9 @@ from typing import Any
 
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.formats import RawList
-from paperdeck.core.library import SIDECAR_SUFFIX
+from paperdeck.core.formats.sidecar import sidecar_path
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing.atomic_write import atomic_write
-
-
-def sidecar_path(list_path: Path) -> Path:
-    """Where `NAME.txt`'s metadata goes: `NAME.meta.jsonl` beside it."""
-    return list_path.with_name(list_path.stem + SIDECAR_SUFFIX)
 
 
 def add_to_sidecar(list_path: Path, records: Sequence[dict[str, Any]]) -> Path:

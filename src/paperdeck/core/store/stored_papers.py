@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from paperdeck.core.formats import check_list_file
+from paperdeck.core.formats.sidecar import sidecar_for
 from paperdeck.core.model import NO_EXTRA, Paper
 from paperdeck.core.papers import Column, Papers
 from paperdeck.core.store.columns import (
@@ -234,8 +235,6 @@ def open_stored(
 
     The store stays open for the papers' reading: the caller closes it.
     """
-    from paperdeck.core.library import sidecar_for
-
     if not path.is_file() or (use_sidecar and sidecar_for(path) is not None):
         return None
     check_list_file(path)
