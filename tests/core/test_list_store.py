@@ -437,6 +437,17 @@ def test_listing_reads_no_abstract_and_one_is_read_when_asked(
         assert light.with_abstract(light.papers[at]).abstract == fresh[at].abstract
 
 
+def test_a_new_store_maps_its_overflow_pages(cache: Path, listing: Path) -> None:
+    """Set once the file is written, auto-vacuum is ignored; without its page map, reading
+    one abstract reads every page of its chunk's abstracts before it."""
+    load_library([listing])
+    files = list(cache.rglob("*.sqlite3"))
+    assert len(files) == 1
+    with sqlite3.connect(files[0]) as connection:
+        assert connection.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
 def test_clients_keep_checked_blobs_under_a_lists_key(cache: Path, listing: Path) -> None:
     list_key = load_library([listing]).keys[0]
     assert list_key is not None

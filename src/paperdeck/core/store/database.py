@@ -664,9 +664,11 @@ def _prepare(connection: sqlite3.Connection) -> str | None:
         return "not a paperdeck list store"
     if application_id == APPLICATION_ID:
         return f"written by another version (schema {version})"
+    # Before anything writes the file's first page (the switch to WAL does), or it is not kept.
+    # It also maps each overflow page: an abstract read alone then skips the pages before it.
+    connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
     connection.execute("PRAGMA journal_mode = WAL")
     connection.execute("PRAGMA synchronous = NORMAL")
-    connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
     connection.execute(f"PRAGMA busy_timeout = {int(WRITE_PATIENCE * 1000)}")
     connection.execute("BEGIN IMMEDIATE")
     try:
