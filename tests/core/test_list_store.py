@@ -514,7 +514,7 @@ def test_a_load_reports_growing_prefixes_of_its_papers(
     cache: Path, tmp_path: Path, stored: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from paperdeck.core import library as library_module
-    from paperdeck.core.library import reporting_progress
+    from paperdeck.core.library import LoadOptions
 
     text = SAMPLE.read_text(encoding="utf-8")
     path = tmp_path / "many.txt"
@@ -523,8 +523,8 @@ def test_a_load_reports_growing_prefixes_of_its_papers(
         load_library([path])
     monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
     reports: list[tuple[list[Paper], int]] = []
-    with reporting_progress(lambda papers, total: reports.append((papers, total))):
-        library = load_library([path])
+    options = LoadOptions(lambda papers, total: reports.append((papers, total)))
+    library = load_library([path], options=options)
     whole = library.papers
     assert len(reports) > 2
     assert all(total == len(whole) for _, total in reports)
@@ -547,10 +547,9 @@ def test_papers_share_what_they_have_in_common(cache: Path, listing: Path) -> No
 def test_a_load_asked_to_keep_later_keeps_its_list_only_when_told(
     cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from paperdeck.core.library import reporting_progress
+    from paperdeck.core.library import LoadOptions
 
-    with reporting_progress(lambda papers, total: None, keep_later=True):
-        first = load_library([listing])
+    first = load_library([listing], options=LoadOptions(keep_later=True))
     key = first.keys[0]
     assert key is not None
     store = ListStore.open([])
@@ -569,10 +568,9 @@ def test_a_load_asked_to_keep_later_keeps_its_list_only_when_told(
 
 
 def test_a_list_changed_before_it_is_kept_is_not_kept(cache: Path, listing: Path) -> None:
-    from paperdeck.core.library import reporting_progress
+    from paperdeck.core.library import LoadOptions
 
-    with reporting_progress(lambda papers, total: None, keep_later=True):
-        library = load_library([listing])
+    library = load_library([listing], options=LoadOptions(keep_later=True))
     listing.write_text(listing.read_text("utf-8") + "\n\nOne more abstract, added.\n", "utf-8")
     assert library.keep() == []
     store = ListStore.open([])

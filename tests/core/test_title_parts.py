@@ -13,7 +13,7 @@ from typing import IO, Any
 
 import pytest
 
-from paperdeck.core.library import load_library, methods_and_titles, reporting_progress
+from paperdeck.core.library import LoadOptions, load_library, methods_and_titles
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing import helper_process
 from paperdeck.core.plumbing.slices import finish
@@ -192,8 +192,7 @@ def test_a_helper_derives_no_empty_abstract(
 def load_with_postings(path: Path) -> tuple[list[Paper], SearchIndex]:
     """A list loaded afresh with the postings its load makes, and the index made from them."""
     grown = index_parts.Growing()
-    with reporting_progress(lambda papers, total: None, grown):
-        papers = load_library([path]).papers
+    papers = load_library([path], options=LoadOptions(grown=grown)).papers
     assert grown.complete == len(papers)
     return papers, finish(SearchIndex.build_steps(papers, None, None, grown))
 

@@ -16,7 +16,7 @@ import pytest
 from textual import events
 
 from paperdeck.core.errors import LoadError
-from paperdeck.core.library import Library, load_library
+from paperdeck.core.library import Library, LoadOptions, load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.search.index import SearchIndex, SearchResult
@@ -683,7 +683,7 @@ async def test_background_loader_paints_first_then_shows_the_list(tmp_path: Path
     app = PaperdeckApp(
         None,
         NotesStore(tmp_path / "notes.json"),
-        loader=lambda: load_library([bundled_list()]),
+        loader=lambda options: load_library([bundled_list()], options=options),
         loading_label="icml2026.txt",
         settings_file=tmp_path / "settings.json",
     )
@@ -700,9 +700,9 @@ async def test_background_loader_paints_first_then_shows_the_list(tmp_path: Path
 def test_a_background_load_runs_before_anyone_waits_and_hands_over_its_result() -> None:
     started = threading.Event()
 
-    def load() -> Library:
+    def load(options: LoadOptions) -> Library:
         started.set()
-        return load_library([bundled_list()])
+        return load_library([bundled_list()], options=options)
 
     pending = BackgroundLoad(load)
     assert started.wait(5), "the load waits for nobody: it starts when created"
@@ -712,13 +712,13 @@ def test_a_background_load_runs_before_anyone_waits_and_hands_over_its_result() 
 
 
 def test_a_background_load_error_reaches_the_one_who_waits(tmp_path: Path) -> None:
-    pending = BackgroundLoad(lambda: load_library([tmp_path / "gone.txt"]))
+    pending = BackgroundLoad(lambda options: load_library([tmp_path / "gone.txt"], options=options))
     with pytest.raises(LoadError, match=r"gone\.txt"):
         pending.wait()
 
 
 async def test_a_started_background_load_fills_the_reader(tmp_path: Path) -> None:
-    pending = BackgroundLoad(lambda: load_library([bundled_list()]))
+    pending = BackgroundLoad(lambda options: load_library([bundled_list()], options=options))
     app = PaperdeckApp(
         None,
         NotesStore(tmp_path / "notes.json"),
@@ -738,9 +738,9 @@ async def test_a_started_background_load_fills_the_reader(tmp_path: Path) -> Non
 async def test_a_slow_background_load_shows_a_loading_line_then_the_list(tmp_path: Path) -> None:
     release = threading.Event()
 
-    def load() -> Library:
+    def load(options: LoadOptions) -> Library:
         release.wait(10)
-        return load_library([bundled_list()])
+        return load_library([bundled_list()], options=options)
 
     pending = BackgroundLoad(load)
     app = PaperdeckApp(
@@ -765,7 +765,9 @@ async def test_a_slow_background_load_shows_a_loading_line_then_the_list(tmp_pat
 
 
 async def test_a_background_load_error_exits_with_status_2(tmp_path: Path) -> None:
-    pending = BackgroundLoad(lambda: load_library([tmp_path / "[/gone].txt"]))
+    pending = BackgroundLoad(
+        lambda options: load_library([tmp_path / "[/gone].txt"], options=options)
+    )
     app = PaperdeckApp(None, NotesStore(tmp_path / "notes.json"), loader=pending)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
@@ -779,7 +781,7 @@ async def test_a_load_error_in_the_background_exits_with_status_2(tmp_path: Path
     app = PaperdeckApp(
         None,
         NotesStore(tmp_path / "notes.json"),
-        loader=lambda: load_library([missing]),
+        loader=lambda options: load_library([missing], options=options),
         loading_label=missing.name,
     )
     async with app.run_test(size=(120, 40)) as pilot:

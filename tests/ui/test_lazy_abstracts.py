@@ -123,7 +123,7 @@ async def test_a_reopened_list_searches_and_shows_words_only_in_abstracts(
     target, word = only_in_one_abstract(whole)
     assert target == 137
     # Loaded as the `paperdeck` command loads the reader's lists.
-    pending = BackgroundLoad(lambda: load_library([path], abstracts=False))
+    pending = BackgroundLoad(lambda options: load_library([path], abstracts=False, options=options))
     store = NotesStore(tmp_path / "notes.json")
     app = PaperdeckApp(None, store, loader=pending, settings_file=tmp_path / "settings.json")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -159,18 +159,19 @@ def test_the_paperdeck_command_opens_the_reader_without_abstracts(
     from collections.abc import Callable
 
     from paperdeck.cli.main import main
+    from paperdeck.core.library import LoadOptions
 
     _whole, light = lists
-    loads: list[Callable[[], Library]] = []
+    loads: list[Callable[[LoadOptions], Library]] = []
 
-    def run_app(library: Callable[[], Library], **options: object) -> int:
+    def run_app(library: Callable[[LoadOptions], Library], **options: object) -> int:
         loads.append(library)
         return 0
 
     monkeypatch.setattr("paperdeck.ui.launch.run_app", run_app)
     assert main([str(light.lists[0].path)]) == 0
     [load] = loads
-    opened = load()
+    opened = load(LoadOptions())
     assert not opened.abstracts_loaded
     assert opened.with_abstract(opened.papers[1]).abstract
 

@@ -74,7 +74,7 @@ async def wait_until(pilot: object, condition: object, rounds: int = 300) -> Non
 async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
     tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
 ) -> None:
-    pending = BackgroundLoad(lambda: load_library([big_list]))
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = PaperdeckApp(
         None,
         NotesStore(tmp_path / "notes.json"),
@@ -120,7 +120,7 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
 async def test_the_cursor_kept_while_loading_stays_on_its_paper(
     tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
 ) -> None:
-    pending = BackgroundLoad(lambda: load_library([big_list]))
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = PaperdeckApp(
         None,
         NotesStore(tmp_path / "notes.json"),
@@ -160,7 +160,7 @@ async def test_only_the_whole_lists_index_is_cached(
         return original(index)
 
     monkeypatch.setattr(SearchIndex, "save_steps", recorded)
-    pending = BackgroundLoad(lambda: load_library([big_list]))
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = PaperdeckApp(
         None,
         NotesStore(tmp_path / "notes.json"),
@@ -199,7 +199,7 @@ async def test_a_list_read_afresh_is_kept_once_its_search_is_ready(
         original(store, *args)
 
     monkeypatch.setattr(ListStore, "save", recorded)
-    pending = BackgroundLoad(lambda: load_library([big_list]))
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = PaperdeckApp(
         None,
         NotesStore(tmp_path / "notes.json"),

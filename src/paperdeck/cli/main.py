@@ -93,7 +93,7 @@ def run_reader(args: argparse.Namespace) -> int:
     shows its progress instead of a blank terminal; a path that cannot be opened at all is
     refused before the screen changes.
     """
-    from paperdeck.core.library import load_library
+    from paperdeck.core.library import LoadOptions, load_library
     from paperdeck.core.resources import bundled_list
 
     paths: list[Path] = list(args.paths) or [bundled_list()]
@@ -102,10 +102,15 @@ def run_reader(args: argparse.Namespace) -> int:
         _check_openable(path)
     from paperdeck.ui.launch import run_app
 
-    def load() -> Library:
+    def load(options: LoadOptions) -> Library:
         # A stored list opens without its abstracts: the reader reads the few it shows.
         return load_library(
-            paths, fmt=args.format, meta=args.meta, use_sidecar=not args.no_meta, abstracts=False
+            paths,
+            fmt=args.format,
+            meta=args.meta,
+            use_sidecar=not args.no_meta,
+            abstracts=False,
+            options=options,
         )
 
     label = ", ".join(path.name for path in paths)

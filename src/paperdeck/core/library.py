@@ -7,7 +7,6 @@ import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -59,7 +58,7 @@ class Library:
 
     def keep(self) -> list[str]:
         """Keep in the list store the lists read afresh by a load asked to keep them later
-        (see `reporting_progress`); what went wrong, one line each. Once is enough."""
+        (see `LoadOptions`); what went wrong, one line each. Once is enough."""
         unkept, self._unkept = self._unkept, []
         return [f"paperdeck: {message}" for keep in unkept for message in keep()]
 
@@ -224,31 +223,25 @@ PartReport = Callable[[list[Paper], int], None]
 """Told the papers of one list made so far and how many the list holds."""
 REPORT_EVERY = 0.25
 """Seconds between two progress reports (the first one comes at once)."""
-_progress: ContextVar[Progress | None] = ContextVar("paperdeck_load_progress", default=None)
-_growing: ContextVar[Growing | None] = ContextVar("paperdeck_load_postings", default=None)
-_keep_later: ContextVar[bool] = ContextVar("paperdeck_keep_later", default=False)
 
 
-@contextmanager
-def reporting_progress(
-    progress: Progress, grown: Growing | None = None, *, keep_later: bool = False
-) -> Iterator[None]:
-    """Loads run in this block hand `progress` the papers loaded so far, so a reader can show
-    the first rows of a big list while the rest is read. A list matched against metadata is
-    reported only whole (matching changes its papers).
+@dataclass(frozen=True)
+class LoadOptions:
+    """What a load does besides loading, for a reader that shows a big list as it loads."""
 
-    `grown` gets the search postings of the papers of one list read afresh (not from the list
-    store) as they are made; of anything else, none (it is abandoned). With `keep_later`, a
-    list read afresh is kept in the list store only by `Library.keep` (a reader searches
-    first).
-    """
-    tokens = (_progress.set(progress), _growing.set(grown), _keep_later.set(keep_later))
-    try:
-        yield
-    finally:
-        _keep_later.reset(tokens[2])
-        _growing.reset(tokens[1])
-        _progress.reset(tokens[0])
+    progress: Progress | None = None
+    """Handed the papers loaded so far, so a reader can show the first rows of a big list
+    while the rest is read. A list matched against metadata is reported only whole (matching
+    changes its papers)."""
+    grown: Growing | None = None
+    """Gets the search postings of the papers of one list read afresh (not from the list
+    store) as they are made; of anything else, none (it is abandoned)."""
+    keep_later: bool = False
+    """A list read afresh is kept in the list store only by `Library.keep` (a reader
+    searches first)."""
+
+
+PLAIN_LOAD = LoadOptions()
 
 
 class _Reporter:
@@ -273,20 +266,24 @@ def load_library(
     use_sidecar: bool = True,
     *,
     abstracts: bool = True,
+    options: LoadOptions = PLAIN_LOAD,
 ) -> Library:
     """Read every list, build its papers and apply metadata sources (explicit and sidecar).
 
     A list opened before comes from the list store as it was kept, unless its bytes changed.
     With `abstracts=False` a stored list's abstracts are left unread ("" until
     `Library.with_abstract`): listing needs only ids and titles. One stored list opened so
-    (and no metadata) is read from the store as its papers are asked for.
+    (and no metadata) is read from the store as its papers are asked for. `options`: what
+    the load reports as it goes, and whether it keeps what it read at once.
     """
     messages: list[str] = []
     store = ListStore.open(messages)
     library: Library | None = None
     try:
         with _gc_paused():
-            library = _load_library(paths, fmt, list(meta), use_sidecar, store, abstracts, messages)
+            library = _load_library(
+                paths, fmt, list(meta), use_sidecar, store, abstracts, messages, options
+            )
     finally:
         if store is not None and (library is None or store is not library.store):
             store.close()
@@ -319,11 +316,12 @@ def _load_library(
     store: ListStore | None,
     abstracts: bool,
     messages: list[str],
+    options: LoadOptions,
 ) -> Library:
     meta_sources = [read_list(path) for path in meta]
     loaded = LoadedPapers()
     library = Library(papers=loaded, lists=[])
-    grown = _growing.get()
+    grown = options.grown
     if grown is not None and (len(paths) != 1 or meta_sources):
         grown.abandon()
         grown = None
@@ -335,7 +333,7 @@ def _load_library(
             sources.append(read_list(sidecar))
         # Matching against metadata reads the abstracts.
         with_abstracts = abstracts or bool(sources)
-        progress = _progress.get()
+        progress = options.progress
         report = _Reporter(progress, loaded) if progress and not sources else None
         # One list is all the library has: its papers may stay in the store till asked for.
         lazy = not with_abstracts and len(paths) == 1
@@ -343,7 +341,15 @@ def _load_library(
             grown.abandon()  # matching changes the papers
             grown = None
         raw, papers, key, store = _open_list(
-            path, fmt, store, with_abstracts, messages, report, grown, library, lazy=lazy
+            path,
+            fmt,
+            store,
+            with_abstracts,
+            messages,
+            report,
+            grown,
+            library if options.keep_later else None,
+            lazy=lazy,
         )
         library.lazy.append(not with_abstracts and not raw.records)
         library.lists.append(raw)
@@ -369,12 +375,13 @@ def _open_list(
     messages: list[str],
     report: PartReport | None = None,
     grown: Growing | None = None,
-    library: Library | None = None,
+    keeping: Library | None = None,
     *,
     lazy: bool = False,
 ) -> tuple[RawList, Sequence[Paper], str | None, ListStore | None]:
-    """One list's papers, from the store when it keeps this list's bytes, else read and kept;
-    `lazy`: a stored list's papers as StoredPapers (read from the store as asked for).
+    """One list's papers, from the store when it keeps this list's bytes, else read and kept
+    (by `keeping.keep` later, when given); `lazy`: a stored list's papers as StoredPapers
+    (read from the store as asked for).
 
     Returns the store to go on with: None once it has failed.
     """
@@ -411,9 +418,9 @@ def _open_list(
         raw.year,
         [w.replace(str(path), PATH_MARK) for w in raw.warnings],
     )
-    if library is not None and _keep_later.get():
+    if keeping is not None:
         stored_as = key
-        library._unkept.append(lambda: _keep(path, fmt, stored_as, info, papers))
+        keeping._unkept.append(lambda: _keep(path, fmt, stored_as, info, papers))
         return raw, papers, key, store
     if list_key(path, fmt, store) != key:
         return raw, papers, None, store  # it changed while it was read

@@ -103,8 +103,9 @@ class PaperdeckApp(App[int]):
     ) -> None:
         """Show `library`, or an empty reader that paints at once while `loader` runs.
 
-        `loader` is a function the reader runs on a thread after its first paint, or a
-        BackgroundLoad already under way, which the reader takes as soon as it is over.
+        `loader` is a function the reader runs on a thread after its first paint (with the
+        options that report the load as it goes), or a BackgroundLoad already under way, which
+        the reader takes as soon as it is over.
         """
         super().__init__()
         if library is None:

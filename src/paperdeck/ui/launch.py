@@ -7,7 +7,6 @@ import io
 import os
 import sys
 import tempfile
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -15,7 +14,7 @@ from rich.console import Console
 from paperdeck.core.config import notes_path, settings_path
 from paperdeck.core.notes.recovery import save_or_recover
 from paperdeck.ui.app import PaperdeckApp
-from paperdeck.ui.loading import BackgroundLoad, freeze_long_lived
+from paperdeck.ui.loading import BackgroundLoad, Load, freeze_long_lived
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.textual_private import make_pastes_text
 
@@ -24,15 +23,16 @@ if TYPE_CHECKING:
 
 
 def run_app(
-    library: Library | Callable[[], Library],
+    library: Library | Load,
     notes_option: str | None,
     *,
     loading_label: str = "",
 ) -> int:
     """Run the reader until the user quits; the exit status.
 
-    `library` is a loaded Library, or a function that loads one: then the reader paints at
-    once and loads in the background (a load error exits with status 2 and one line).
+    `library` is a loaded Library, or a function that loads one with the options it is given
+    (see `Load`): then the reader paints at once and loads in the background (a load error
+    exits with status 2 and one line).
     """
     from paperdeck.core.notes.store import NotesStore
 

@@ -21,7 +21,7 @@ from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.notes_panel import NoteEditor
 
 if TYPE_CHECKING:
-    from paperdeck.core.library import Library
+    from paperdeck.core.library import Library, LoadOptions
     from paperdeck.core.model import Paper
     from paperdeck.core.search.index_parts import Growing
     from paperdeck.core.search.query import Query
@@ -63,10 +63,14 @@ class LoadedSoFar:
         return latest
 
 
+Load = Callable[["LoadOptions"], "Library"]
+"""Loads the reader's lists with the options given (the reader's: reported as it goes)."""
+
+
 class BackgroundLoad:
     """A load that starts at once on its own thread; `wait` gives its library or its error."""
 
-    def __init__(self, load: Callable[[], Library]) -> None:
+    def __init__(self, load: Load) -> None:
         self._load = load
         self.so_far = LoadedSoFar()
         self._done = threading.Event()
@@ -79,14 +83,13 @@ class BackgroundLoad:
         threading.Thread(target=self._run, name="paperdeck-load", daemon=True).start()
 
     def _run(self) -> None:
-        from paperdeck.core.library import reporting_progress
+        from paperdeck.core.library import LoadOptions
         from paperdeck.core.search.index_parts import Growing
 
         try:
             self.grown = Growing()
             # The list is kept in the list store once its search is ready (SearchFlow).
-            with reporting_progress(self.so_far, self.grown, keep_later=True):
-                self._library = self._load()
+            self._library = self._load(LoadOptions(self.so_far, self.grown, keep_later=True))
         except BaseException as error:  # handed to whoever waits, which reports it
             self._error = error
         finally:
@@ -113,7 +116,7 @@ class BackgroundLoad:
         return self._library
 
 
-Loader = Callable[[], "Library"] | BackgroundLoad
+Loader = Load | BackgroundLoad
 
 
 class LoadingFlow:
@@ -252,14 +255,15 @@ class LoadingFlow:
         from paperdeck.core.errors import PaperdeckError
 
         assert self.loader is not None
-        from paperdeck.core.library import reporting_progress
+        from paperdeck.core.library import LoadOptions
         from paperdeck.core.search.index_parts import Growing
 
-        load = self.loader.wait if isinstance(self.loader, BackgroundLoad) else self.loader
         self._grown = Growing()
         try:
-            with reporting_progress(self._so_far, self._grown, keep_later=True):
-                library = load()
+            if isinstance(self.loader, BackgroundLoad):
+                library = self.loader.wait()
+            else:
+                library = self.loader(LoadOptions(self._so_far, self._grown, keep_later=True))
         except PaperdeckError as error:
             self.error = str(error)
             self.app.call_from_thread(self.app.exit, 2)
