@@ -353,6 +353,55 @@ def test_a_changed_citeproc_label_is_left_alone(monkeypatch: pytest.MonkeyPatch)
     assert model.Label.markup is other
 
 
+def test_a_paper_without_authors_is_not_credited_to_the_proceedings_editors(
+    bundled: list[Paper],
+) -> None:
+    # The seed's paper 6 has no authors; its proceedings have ten editors.
+    paper = by_title(bundled, "Differentially Private Cross-Silo")
+    title = "Differentially Private Cross-Silo Recommendation from Implicit Feedback"
+    apa = cite(paper, "apa", key="k").text
+    # APA 7 (9.12): the title moves to the author's place; the editors stay the proceedings'.
+    assert apa.startswith(f"{title}. (2026). In T. Zhang, M. Dudik, ")
+    assert "(Eds.), Proceedings of the 43rd International Conference on Machine Learning" in apa
+    assert apa.count(title) == 1
+    chicago = cite(paper, "chicago-author-date", key="k").text
+    assert chicago.startswith(f"\u201c{title}.\u201d 2026. In Proceedings of the 43rd")
+    assert "edited by T. Zhang" in chicago
+    for style in ("ieee", "harvard", "vancouver", "nature", "mla"):
+        text = cite(paper, style, key="k").text
+        before_title = text[: text.index(title)]
+        assert "Zhang" not in before_title and "Eds" not in before_title, (style, text)
+        assert text.count(title) == 1, (style, text)
+    # A paper with authors keeps them first and its editors in the proceedings' place.
+    named = cite(by_pmlr(bundled, "doumeche26a"), "chicago-author-date", key="k").text
+    assert named.startswith("Doum\u00e8che, N., F. Bach") and "edited by T. Zhang" in named
+
+
+def test_a_made_up_title_standing_for_the_authors_is_not_repeated(
+    bundled_bare: list[Paper],
+) -> None:
+    paper = bundled_bare[0]
+    assert paper.title_derived and not paper.authors
+    apa = cite(paper, "apa", key="k").text
+    assert apa.startswith(f"{paper.title}. (2026). ")
+    assert apa.count(paper.title) == 1
+    ieee = cite(paper, "ieee", key="k").text
+    assert ieee.count(paper.title) == 1 and not ieee.rstrip().endswith(",")
+
+
+def test_a_changed_citeproc_substitute_is_left_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from citeproc import model
+
+    from paperdeck.core.citations import substitute
+
+    def other(self: object, item: object, context: object = None, **kwargs: object) -> None:
+        return None
+
+    monkeypatch.setattr(model.Substitute, "render", other)
+    assert not substitute.substitute_as_csl_says.__wrapped__()
+    assert model.Substitute.render is other
+
+
 def test_apa_lists_19_authors_an_ellipsis_and_the_last_beyond_20() -> None:
     names = tuple(f"Given Fam{chr(ord('a') + n)}" for n in range(22))
     paper = Paper(

@@ -7,13 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static, TextArea
 
 from paperdeck.core.citations import citation_keys, cite_many
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.format_dialog import FormatDialog
 
 
@@ -111,7 +112,7 @@ async def test_any_csl_style_typed_in_the_menu_and_an_unknown_one_refused(
         assert options.get_option_at_index(options.highlighted).id == "elsevier-harvard"
 
 
-async def test_apa_names_the_editors_and_the_toast_names_what_is_missing(
+async def test_apa_of_a_paper_without_authors_shows_its_title_first_and_names_what_is_missing(
     app: PaperdeckApp,
 ) -> None:
     async with app.run_test(size=(100, 36)) as pilot:
@@ -122,5 +123,12 @@ async def test_apa_names_the_editors_and_the_toast_names_what_is_missing(
         await settle(app, pilot)
         assert "(Eds.), Proceedings of the 43rd International Conference" in app.last_copied
         assert "incomplete" not in app.last_copied and "unknown" not in app.last_copied
+        # What the dialog shows: the title in the authors' place, once; never the editors.
+        assert isinstance(app.screen, CitationDialog)
+        shown = app.screen.query_one("#citation-text", TextArea)
+        assert shown.region.height > 0
+        title = app.papers[anonymous].title
+        assert shown.text.startswith(f"{title}. (2026). In T. Zhang, ")
+        assert shown.text.count(title) == 1
         messages = [notification.message for notification in app._notifications]
         assert "Incomplete citation: authors unknown; pages unknown" in messages

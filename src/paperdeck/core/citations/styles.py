@@ -12,6 +12,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from paperdeck.core.citations.substitute import substitute_as_csl_says
+
 OFFERED_STYLES: dict[str, str] = {
     "ieee": "IEEE",
     "association-for-computing-machinery": "ACM",
@@ -151,6 +153,7 @@ def _parsed_style(path: str, modified: float) -> Any:
     from citeproc import CitationStylesStyle
 
     case_labels_in_the_style_language()
+    substitute_as_csl_says()
     # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
     return CitationStylesStyle(path, validate=False)
 
@@ -181,12 +184,15 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
         except Exception as error:  # a style citeproc-py cannot follow, named in one line
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
-    texts = [_LEFT_MARGIN.sub(r"\1 ", str(entry)) for entry in entries]
+    texts = [_LEFT_MARGIN.sub(r"\1 ", _DANGLING.sub("", str(entry))) for entry in entries]
     if str(style.root.get_locale_option("punctuation-in-quote")).lower() == "true":
         texts = [_CLOSE_QUOTE_THEN_MARK.sub(_inside_the_quote, text) for text in texts]
     return texts
 
 
+# A group citeproc-py closes with its delimiter when the parts after it are missing (IEEE's
+# "in Proceedings, " with no year): the entry ends at its last word.
+_DANGLING = re.compile(r"[\s,;:]+$")
 # A numbered style's "[1]" or "1." is a block of its own in HTML; plain text needs a space.
 _LEFT_MARGIN = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
 # American English puts a comma or period inside the closing quote (the locale's
