@@ -73,6 +73,7 @@ def test_markdown_links_titles_and_escapes_everything_from_the_list() -> None:
     assert "Ada Lovelace, Alan Turing" in text and "*ICML 2026*" in text
     assert "★ starred" in text and "\\#to\\-read" not in text and "#to-read" in html
     assert "[PDF](https://proceedings.mlr.press/v306/xu26bc/xu26bc.pdf)" in text
+    assert "derived" not in text  # the list gave these titles
 
 
 def test_a_forged_title_exported_then_imported_changes_no_paper() -> None:
@@ -92,6 +93,7 @@ def test_csv_json_and_bibtex_round_trip() -> None:
     assert rows[0]["title"] == '\'=HYPERLINK("x") attack'
     assert rows[1]["title"] == 'Plain, "quoted"' and rows[1]["note"] == "line one\nline two"
     assert rows[1]["tags"] == "a b" and rows[1]["state"] == "read"
+    assert rows[1]["title_derived"] == "no"
     records = json.loads(export(papers, "json", annotations=notes, keys={}))
     assert records[1]["tags"] == ["a", "b"] and records[0]["year"] == 2026
     keys = {"00000001": "one2026", "00000002": "two2026"}
@@ -135,14 +137,14 @@ def test_a_title_less_papers_entry_gives_its_id_and_its_code_link_as_code() -> N
     text = export([bare], "markdown", annotations={}, keys={})
     lines = text.splitlines()
     # The title is not linked to the code as if it were the paper's page.
-    assert lines[2] == "1. **A made-up title**\\"
+    assert lines[2] == "1. **A made-up title** (title derived from the abstract)\\"
     assert "[Code](https://github.com/a/b) · [arXiv](https://arxiv.org/abs/2101.00001)" in text
     assert lines[4] == "   unread · id 2cbbe7e1"
     row = next(csv.DictReader(io.StringIO(export([bare], "csv", annotations={}, keys={}))))
-    assert row["url"] == "" and row["id"] == "2cbbe7e1"
+    assert row["url"] == "" and row["id"] == "2cbbe7e1" and row["title_derived"] == "yes"
     assert row["links"].startswith("Code https://github.com/a/b arXiv https://arxiv.org/abs/")
     [record] = json.loads(export([bare], "json", annotations={}, keys={}))
-    assert record["url"] is None
+    assert record["url"] is None and record["title_derived"] is True
     assert record["links"][0] == {"kind": "Code", "url": "https://github.com/a/b"}
     bib = export([bare], "bibtex", annotations={}, keys={"2cbbe7e1": "anon"})
     assert bib.startswith("% paperdeck 2cbbe7e1: title derived from the abstract")

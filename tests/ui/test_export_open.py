@@ -8,7 +8,10 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from tests.ui.test_app import MakeApp, settle, type_text
+from textual.widgets import TextArea
 
+from paperdeck.core.reading_list import markdown_escape
+from paperdeck.core.resources import bundled_list
 from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.export_dialog import ExportDialog
 from paperdeck.ui.dialogs.open_dialog import NoBrowserDialog
@@ -194,3 +197,26 @@ async def test_a_paper_without_a_page_names_its_abstracts_link_for_what_it_is(
         await settle(app, pilot)
         assert opened == ["https://github.com/someone/widgets"]
         assert str(list(app._notifications)[-1].message) == "No page is known for this paper"
+
+
+async def test_an_exported_made_up_title_says_so_where_it_is_read(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX", "STY", "SSH_CONNECTION", "SSH_TTY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    bare = tmp_path / "icml.txt"  # the bundled list without its metadata: no titles
+    bare.write_bytes(bundled_list().read_bytes())
+    app = make_app(bare)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        first = app.papers[0]
+        assert first.title_derived
+        await pilot.press("space", "e")
+        await pilot.press("ctrl+y")  # no clipboard: the reading list is shown to copy by hand
+        await settle(app, pilot)
+        assert isinstance(app.screen, CitationDialog)
+        shown = app.screen.query_one("#citation-text", TextArea)
+        assert shown.region.height > 0
+        entry = shown.text.splitlines()[2]
+        assert entry == f"1. **{markdown_escape(first.title)}** (title derived from the abstract)\\"

@@ -25,6 +25,7 @@ EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".bib": "bibtex", ".cs
 EXTENSIONS[".json"] = "json"
 """File extension -> format id."""
 SUFFIXES = {"markdown": ".md", "bibtex": ".bib", "csv": ".csv", "json": ".json"}
+DERIVED_REMARK = "(title derived from the abstract)"
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class ReadingItem:
 
     paper: Paper
     title: str
+    title_derived: bool
+    """The title is paperdeck's, made from the abstract (no list or metadata gave one)."""
     authors: tuple[str, ...]
     venue: str | None
     year: int | None
@@ -119,6 +122,7 @@ def items(
             ReadingItem(
                 paper=paper,
                 title=clean_line(str(fixes.get("title") or paper.title)),
+                title_derived=paper.title_derived and not fixes.get("title"),
                 authors=tuple(clean_line(str(a)) for a in authors)
                 if isinstance(authors, list | tuple)
                 else tuple(clean_line(a) for a in paper.authors),
@@ -165,6 +169,9 @@ def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
     for number, item in enumerate(chosen, start=1):
         name = markdown_escape(item.title or "(untitled)")
         head = f"[{name}]({_link_target(item.url)})" if item.url else f"**{name}**"
+        if item.title_derived:
+            # Said where the title is read: it names no paper anyone published.
+            head += f" {DERIVED_REMARK}"
         # A backslash ends a line where it ends (CommonMark's hard break): without it the title,
         # the authors and the state ran together on one rendered line.
         lines.append(f"{number}. {head}\\")
@@ -200,7 +207,7 @@ def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
 # -- CSV and JSON -----------------------------------------------------------------------------
 
 CSV_COLUMNS: tuple[str, ...] = ("title", "authors", "venue", "year", "url", "pdf", "links")
-CSV_COLUMNS += ("tags", "state", "starred", "note", "id", "position", "list")
+CSV_COLUMNS += ("tags", "state", "starred", "note", "id", "position", "list", "title_derived")
 
 
 def _cell(value: str) -> str:
@@ -229,6 +236,7 @@ def as_csv(chosen: Sequence[ReadingItem]) -> str:
             item.paper.id,
             str(item.paper.position),
             clean_line(item.paper.list_name),
+            "yes" if item.title_derived else "no",
         ]
         writer.writerow([_cell(value) for value in row])
     return out.getvalue()
@@ -241,6 +249,7 @@ def as_json(chosen: Sequence[ReadingItem]) -> str:
             "position": item.paper.position,
             "list": clean_line(item.paper.list_name),
             "title": item.title,
+            "title_derived": item.title_derived,
             "authors": list(item.authors),
             "venue": item.venue,
             "year": item.year,
