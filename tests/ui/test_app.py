@@ -236,6 +236,38 @@ async def test_search_filters_highlights_and_clears(make_app: MakeApp) -> None:
         assert len(app.paper_list.rows) == 2
 
 
+async def test_esc_in_the_list_clears_the_search_and_keeps_the_paper(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "speculative decoding")
+        await settle(app, pilot)
+        await pilot.press("enter", "j")  # to the list, on the second result
+        chosen = app.current_paper
+        assert chosen is not None and "2 / 19" in header_text(app)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen.focused is app.paper_list
+        assert "19 papers" in header_text(app) and app.search_box.value == ""
+        # The paper found stays under the cursor, on screen, now among all the others.
+        assert app.current_paper is chosen
+        assert chosen.title[:30] in "".join(
+            screen_line(app, y) for y in range(app.paper_list.size.height)
+        )
+        # The search is one ↑ away in the field; Esc there clears it the same way.
+        await pilot.press("slash", "up", "enter", "g")
+        await settle(app, pilot)
+        first = app.current_paper
+        assert first is not None and first is not chosen and "2 / 19" in header_text(app)
+        await pilot.press("slash", "escape")
+        await settle(app, pilot)
+        assert app.current_paper is first and "19 papers" in header_text(app)
+        assert first.title[:30] in "".join(
+            screen_line(app, y) for y in range(app.paper_list.size.height)
+        )
+
+
 async def test_search_on_an_index_built_by_helper_processes_then_kept_and_reopened(
     make_app: MakeApp, long_list: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -348,6 +348,12 @@ class PaperdeckApp(App[int]):
     def action_focus_search(self) -> None:
         self.focus_now(self.search_box)
 
+    def action_clear_search(self) -> None:
+        """Esc in the list: every paper again, the search kept in the history (↑ in the field)."""
+        if self.search_box.value:
+            self.search_box.remember()
+            self.search_box.value = ""
+
     def action_like_this(self) -> None:
         """List the papers most like the current one (a `like:` search the user can edit)."""
         paper = self.current_paper

@@ -101,6 +101,7 @@ class PaperList(ScrollView, can_focus=True):
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("space", "toggle_mark", "Mark"),
+        Binding("escape", "app.clear_search", "Clear the search", show=False),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -321,7 +322,9 @@ class PaperList(ScrollView, can_focus=True):
             return
         geometry = self._geometry
         top = geometry.top(min(row, len(self.rows) - 1))
-        self.scroll_to(y=max(0, top - self._page_height() // 2), animate=False)
+        # Forced: rows that just grew past the screen (a search cleared) have no scrollbar yet,
+        # and Textual scrolls no widget without one, so the cursor's paper was left off screen.
+        self.scroll_to(y=max(0, top - self._page_height() // 2), animate=False, force=True)
 
     def _refresh_row(self, row: int) -> None:
         if 0 <= row < len(self.rows):
