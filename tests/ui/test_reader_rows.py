@@ -344,7 +344,6 @@ async def test_author_matches_are_highlighted_on_the_quiet_line(make_app: MakeAp
             dark = app.current_theme.dark
             # A plain word that is a surname: the author on the row's quiet line is a match.
             await search(app, pilot, "janzing")
-            await pilot.press("escape")
             quiet = [s for s in row_segments(app, 0)[-20:] if s.text.strip()]
             row = row_segments(app, 0)[0]
             text = "".join(s.text for s in quiet)
