@@ -220,3 +220,22 @@ async def test_an_exported_made_up_title_says_so_where_it_is_read(
         assert shown.region.height > 0
         entry = shown.text.splitlines()[2]
         assert entry == f"1. **{markdown_escape(first.title)}** (title derived from the abstract)\\"
+
+
+async def test_the_export_dialog_counts_a_long_list_as_the_header_does(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    text = bundled_list().read_text(encoding="utf-8")
+    abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    long = tmp_path / "long.txt"
+    papers = [f"{abstracts[i % len(abstracts)]} (Variant {i}.)" for i in range(1200)]
+    long.write_text("A long list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    app = make_app(long)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "1,200 papers" in str(app.query_one("#header").render())
+        await pilot.press("e")
+        assert isinstance(app.screen, ExportDialog)
+        shown = app.screen.query_one("#scope-view")
+        assert shown.region.height > 0
+        assert "Papers in this view (1,200)" in str(shown.render())

@@ -660,3 +660,20 @@ def test_title_widths_measured_at_once_equal_those_measured_one_by_one() -> None
     assert title_cells_of(papers, 3) == title_cells_of(papers)[3:]
     assert title_cells(wide) > len(wide.title)
     assert title_cells_of(LoadedPapers([wide])) == bytes([255])
+
+
+async def test_the_position_stands_apart_from_a_full_quiet_line(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "learning")
+        lines = [
+            app.paper_list.render_line(y).text.rstrip()
+            for y in range(app.paper_list.scrollable_content_region.height)
+        ]
+        quiet = [line for line in lines if " · ICML 2026 " in line and line[-1:].isdigit()]
+        # Rows whose abstract hint fills the line up to the position, and the others.
+        assert any("…" in line for line in quiet) and len(quiet) >= 10
+        for line in quiet:
+            _venue, gap, number = line.rpartition(" · ")[2].partition("2026")
+            assert gap == "2026" and number.startswith("  ") and number.strip().isdigit(), line

@@ -50,7 +50,7 @@ class ExportDialog(ModalScreen[ExportChoice | None]):
             with RadioSet(id="export-scope"):
                 for scope, label, count in self.scopes:
                     yield RadioButton(
-                        Content(f"{label} ({count})"),
+                        Content(f"{label} ({count:,})"),
                         value=scope == self.chosen,
                         id=f"scope-{scope}",
                     )

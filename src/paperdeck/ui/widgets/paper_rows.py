@@ -301,7 +301,8 @@ def _meta_line(
     icon_text = " ".join(text for text, _ in icons)
     fixed = sum(cell_len(text) for text, _ in tail) + cell_len(icon_text)
     fixed += len(SEPARATOR) * (len(tail) + bool(icons) - 1) if tail or icons else 0
-    position = f" {facts.number}"
+    # Two spaces at least: "ICML 2022 2495" read as one more number of the venue's line.
+    position = f"  {facts.number}"
     fixed += len(position)
     parts: list[list[Segment]] = []
     left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
