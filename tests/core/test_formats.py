@@ -165,6 +165,65 @@ def test_every_line_ending_style(tmp_path: Path, breaks: list[str]) -> None:
     assert abstracts(raw) == [f"{LONG} one.", f"{LONG} two."]
 
 
+# A list read in two steps (ids first, records as asked) reads as a list read at once: pieces
+# of ASCII text, blanks of every kind, controls, line endings, accents, ligatures and case.
+_PIECES = st.sampled_from(
+    [
+        "We propose",
+        " Net",
+        "-",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\r",
+        " ",
+        "\t",
+        "  \n",
+        "\n \t\n",
+        "\x0b",
+        "\x1b[31m",
+        "\x7f",
+        "é",
+        "É",
+        "ﬁ",
+        "K",
+        "Straße",
+        "\u3000",
+        "\u00a0",
+        "2024",
+        "Papers to read",
+        ".",
+    ]
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(st.lists(_PIECES, min_size=1, max_size=12).map("".join), max_size=12))
+def test_a_list_read_in_two_steps_reads_as_one_read_at_once(
+    tmp_path: Path, paragraphs: list[str]
+) -> None:
+    from paperdeck.core.formats.reader import open_list
+    from paperdeck.core.ids import assign_ids, identity_text
+
+    path = write(tmp_path, "list.txt", "\n\n".join(paragraphs))
+    try:
+        whole = read_list(path)
+    except LoadError as error:
+        with pytest.raises(LoadError, match=re.escape(str(error))):
+            open_list(path)
+        return
+    raw, rest = open_list(path)
+    assert rest is not None
+    assert rest.count == len(whole.records)
+    rest.read(2)
+    assert raw.records == whole.records[: max(2, len(raw.records))]
+    rest.read()
+    assert (raw.records, raw.header, raw.warnings) == (whole.records, whole.header, whole.warnings)
+    assert rest.ids == assign_ids([identity_text(record) for record in whole.records])
+
+
 @pytest.mark.parametrize(
     ("lines", "joined"),
     [

@@ -534,6 +534,37 @@ def test_a_load_reports_growing_prefixes_of_its_papers(
         assert all(one is two for one, two in zip(papers, whole, strict=False))
 
 
+def test_a_plain_text_list_shows_its_first_papers_before_the_rest_is_decoded(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core.formats.plain_text import TextParagraphs
+    from paperdeck.core.library import LoadOptions
+
+    path = tmp_path / "many.txt"
+    papers = [f"Paper number {n}: we study lists." for n in range(3000)]
+    path.write_text("\n\n".join(["Papers to read", *papers]))
+    reads: list[int | None] = []
+    read = TextParagraphs.read
+
+    def counted(self: TextParagraphs, upto: int | None = None) -> None:
+        reads.append(upto)
+        read(self, upto)
+
+    monkeypatch.setattr(TextParagraphs, "read", counted)
+    first: list[tuple[list[Paper], int, list[int | None]]] = []
+
+    def progress(papers: list[Paper], total: int) -> None:
+        if not first:
+            first.append((list(papers), total, list(reads)))
+
+    library = load_library([path], options=LoadOptions(progress))
+    papers, total, read_then = first[0]
+    assert total == len(library.papers) == 3000
+    assert 0 < len(papers) < 1000 and None not in read_then  # the rest was not decoded yet
+    assert [paper.id for paper in papers] == [paper.id for paper in library.papers[: len(papers)]]
+    assert papers[0].abstract == "Paper number 0: we study lists."
+
+
 def test_papers_share_what_they_have_in_common(cache: Path, listing: Path) -> None:
     # 100,000 papers each with an empty dict and a "derived" of its own took 11 MiB.
     for library in (load_library([listing]), load_library([listing], abstracts=False)):

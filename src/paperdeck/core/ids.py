@@ -9,6 +9,7 @@ from typing import Any
 
 MIN_ID_LENGTH = 8
 _ASCII_WHITESPACE = b" \t\n\r\x0b\x0c"
+_ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 
 
 def identity_text(record: Mapping[str, Any]) -> str:
@@ -25,23 +26,52 @@ def normalise_for_id(text: str) -> bytes:
     return text.casefold().encode("utf-8").translate(None, _ASCII_WHITESPACE)
 
 
+def plain_ascii_key(lines: bytes) -> bytes:
+    """`normalise_for_id` of the text of one paragraph's lines, read from their bytes alone: the
+    bytes must be ASCII with no control character but tab and newline (so decoding and cleaning
+    them changes nothing, and joining or stripping their lines changes only whitespace)."""
+    # ASCII case folding is lowering A-Z; one pass over the bytes does both.
+    return lines.translate(_ASCII_LOWER, _ASCII_WHITESPACE)
+
+
 def assign_ids(texts: Sequence[str]) -> list[str]:
     """Ids for texts in list order: identical texts get distinct, deterministic ids.
 
     An id is the first 8 hex digits of a SHA-1 of the normalised text, longer only where two
     different texts of the same batch share the shorter prefix.
     """
-    seen: dict[bytes, int] = {}
-    digests: list[str] = []
+    made = IdMaker()
     for text in texts:
-        key = normalise_for_id(text)
-        # The n-th repeat of a text hashes with its ordinal after a newline, a byte that no
-        # normalised text contains, so a salted key can never equal another paper's key.
-        count = seen.get(key, 0)
-        seen[key] = count + 1
-        salted = key if count == 0 else key + b"\n%d" % (count + 1)
-        digests.append(hashlib.sha1(salted).hexdigest())
-    return _shortest_unique(digests)
+        made.add(normalise_for_id(text))
+    return made.ids()
+
+
+class IdMaker:
+    """`assign_ids` a text at a time, each given by its `normalise_for_id` key, in list order;
+    only the keys' digests are kept (a list's keys are about as large as its text)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, int] = {}
+        self._digests: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self._digests)
+
+    def add(self, key: bytes) -> None:
+        """The next text's key."""
+        digest = hashlib.sha1(key).hexdigest()
+        # A text is known again by its digest: only equal keys have equal SHA-1 digests.
+        count = self._seen.get(digest, 0)
+        self._seen[digest] = count + 1
+        if count:
+            # The n-th repeat of a text hashes with its ordinal after a newline, a byte that no
+            # normalised text contains, so a salted key can never equal another paper's key.
+            digest = hashlib.sha1(key + b"\n%d" % (count + 1)).hexdigest()
+        self._digests.append(digest)
+
+    def ids(self) -> list[str]:
+        """The ids of the texts added so far."""
+        return _shortest_unique(self._digests)
 
 
 def _shortest_unique(digests: list[str]) -> list[str]:

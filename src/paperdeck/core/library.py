@@ -26,6 +26,7 @@ from paperdeck.core.stored_abstracts import AbstractReader, ListPart
 from paperdeck.core.text.sanitize import clean_line
 
 if TYPE_CHECKING:
+    from paperdeck.core.formats.plain_text import TextParagraphs
     from paperdeck.core.search.index_parts import Growing
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
@@ -115,26 +116,51 @@ def read_list(path: Path, fmt: str | None = None) -> RawList:
     return read(path, fmt)
 
 
+def open_list(path: Path, fmt: str | None = None) -> tuple[RawList, TextParagraphs | None]:
+    """`formats.reader.open_list`, imported as `read_list` is."""
+    from paperdeck.core.formats.reader import open_list as read
+
+    return read(path, fmt)
+
+
 def papers_from_raw(
-    raw: RawList, report: PartReport | None = None, grown: Growing | None = None
+    raw: RawList,
+    report: PartReport | None = None,
+    grown: Growing | None = None,
+    rest: TextParagraphs | None = None,
 ) -> list[Paper]:
     """Turn one list's records into papers: ids, method names, derived titles, links.
 
     Titles are derived a batch at a time, a long list's later parts by helper processes on
     spare cores meanwhile; `report` gets the papers made so far after each batch. `grown`
-    gets their search postings as they are made.
+    gets their search postings as they are made. `rest`: what reads the records `raw` does
+    not hold yet (and knows all their ids); then the first rows are reported before the
+    rest of the list is decoded.
     """
     from paperdeck.core.titles.parts import TitleParts
 
     records = raw.records
-    ids = assign_ids([identity_text(record) for record in records])
-    abstracts = [str(record.get("abstract") or "") for record in records]
     papers: list[Paper] = []
+    if rest is None:
+        ids = assign_ids([identity_text(record) for record in records])
+    else:
+        ids = rest.ids
+        if report is not None:
+            rest.read(_FIRST_ROWS)
+            first = records[:_FIRST_ROWS]
+            abstracts = [str(record.get("abstract") or "") for record in first]
+            entries = _titled_here(abstracts)
+            papers.extend(_papers_of(raw, first, ids, abstracts, entries, 0))
+            report(papers, rest.count)
+            if grown is not None:
+                grown.add(papers, 0)
+        rest.read()
+    abstracts = [str(record.get("abstract") or "") for record in records]
     # The helpers index their parts of a list of abstracts alone (the papers' other fields
     # come from the records here).
     plain = grown is not None and all(record.keys() == _ABSTRACT_ONLY for record in records)
     with TitleParts(abstracts, methods_and_titles, grown if plain else None) as titles:
-        for start in range(0, len(records), _BATCH):
+        for start in range(len(papers), len(records), _BATCH):
             stop = min(start + _BATCH, len(records))
             entries = titles.derive(start, stop)
             papers.extend(_papers_of(raw, records[start:stop], ids, abstracts, entries, start))
@@ -150,6 +176,16 @@ def papers_from_raw(
 
 _BATCH = 1024
 """Papers titled between two progress reports (~50 ms)."""
+_FIRST_ROWS = 256
+"""Papers reported before the rest of a plain-text list is decoded: a few screens' worth."""
+
+
+def _titled_here(abstracts: Sequence[str]) -> list[tuple[str | None, str] | None]:
+    """`methods_and_titles`, None for an empty abstract."""
+    found = iter(methods_and_titles([abstract for abstract in abstracts if abstract]))
+    return [next(found) if abstract else None for abstract in abstracts]
+
+
 _ABSTRACT_ONLY = {"abstract"}
 
 
@@ -407,8 +443,8 @@ def _open_list(
             messages.append(f"{path}: its copy in the list store was damaged; read again")
         except StoreUnavailable as error:
             store = _given_up(store, error, messages)
-    raw = read_list(path, fmt)
-    papers = papers_from_raw(raw, report, grown)
+    raw, rest = open_list(path, fmt)
+    papers = papers_from_raw(raw, report, grown, rest)
     if store is None or key is None:
         return raw, papers, None, store
     info = ListInfo(

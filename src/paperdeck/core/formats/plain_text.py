@@ -2,17 +2,95 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from paperdeck.core.formats.decoding import Decoder
 from paperdeck.core.formats.header import has_header_cue, venue_from_header, year_from_header
 from paperdeck.core.formats.raw_list import RawList
+from paperdeck.core.ids import IdMaker, normalise_for_id, plain_ascii_key
 
 _SENTENCE_END = tuple(".!?;。！？")
 
 
 def read_txt(raw: RawList, data: bytes) -> None:
     decode = Decoder()
+    data, blank_line = _one_line_ending(data)
+    chunks = _chunks(data, blank_line)
+    _read_head(raw, chunks, decode)
+    records = raw.records
+    for chunk in chunks:
+        records.extend({"abstract": text} for text in _texts(decode(chunk)))
+    decode.warn(raw)
+
+
+class TextParagraphs:
+    """A plain-text list read in two steps: first its header, its first paragraph's papers and
+    the ids of all its papers (`ids`), then the rest of its records as `read` asks for them.
+
+    A big list's ids are known before most of its text is decoded: an ASCII paragraph's id
+    comes from its bytes alone. `raw.records` ends up as `read_txt` would make it.
+    """
+
+    def __init__(self, raw: RawList, data: bytes) -> None:
+        self._raw = raw
+        decode = Decoder()
+        data, blank_line = _one_line_ending(data)
+        # Cut at once, not a piece at a time as read_txt does: the pieces are kept anyway.
+        chunks = iter(data.split(blank_line))
+        _read_head(raw, chunks, decode)
+        made = IdMaker()
+        for record in raw.records:
+            made.add(normalise_for_id(record["abstract"]))
+        self._pieces: list[bytes | list[str] | None] = []
+        """After the head, each paragraph's bytes (plain ASCII, one paper), or the texts of
+        the papers a piece of the file holds once decoded; None once read."""
+        self._next = 0
+        # Two quick looks at the whole file spare most paragraphs a look of their own.
+        controls = bool(data.translate(None, _NOT_ASCII_CONTROLS))
+        blank_lines = _WHITESPACE_LINE.search(data) is not None
+        for chunk in chunks:
+            if (
+                chunk.isascii()
+                and not (controls and chunk.translate(None, _NOT_ASCII_CONTROLS))
+                and not (blank_lines and _WHITESPACE_LINE.search(chunk))
+            ):
+                key = plain_ascii_key(chunk)
+                if key:  # else only whitespace: no paper
+                    made.add(key)
+                    self._pieces.append(chunk)
+                continue
+            texts = _texts(decode(chunk))
+            if texts:
+                self._pieces.append(texts)
+                for text in texts:
+                    made.add(normalise_for_id(text))
+        decode.warn(raw)
+        self.count = len(made)
+        """How many papers the list holds."""
+        self.ids = made.ids()
+        """The ids of all its papers, in order (as `assign_ids` gives them)."""
+
+    def read(self, upto: int | None = None) -> None:
+        """Add records to `raw.records` until it holds `upto` (all of them by default)."""
+        records = self._raw.records
+        pieces = self._pieces
+        while self._next < len(pieces) and (upto is None or len(records) < upto):
+            piece = pieces[self._next]
+            pieces[self._next] = None  # its text lives on in its record
+            self._next += 1
+            texts = _texts(piece.decode("ascii")) if isinstance(piece, bytes) else piece or []
+            records.extend({"abstract": text} for text in texts)
+
+
+_NOT_ASCII_CONTROLS = bytes(b for b in range(256) if 0x20 <= b != 0x7F or b in b"\t\n")
+"""Every byte but the ASCII control characters that cleaning removes or changes."""
+_WHITESPACE_LINE = re.compile(rb"\n[ \t]+\n")
+"""A line of blanks inside a piece of the file (cut at empty lines): it may hold two papers."""
+
+
+def _one_line_ending(data: bytes) -> tuple[bytes, bytes]:
+    """The file's bytes and its blank line, to cut it at."""
     blank_line = b"\n\n"
     if b"\r" in data:
         # Cut at the file's own blank lines when it keeps to one line ending: rewriting 100 MB
@@ -26,7 +104,11 @@ def read_txt(raw: RawList, data: bytes) -> None:
             blank_line = b"\r\n\r\n"
         else:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    chunks = _chunks(data, blank_line)
+    return data, blank_line
+
+
+def _read_head(raw: RawList, chunks: Iterator[bytes], decode: Decoder) -> None:
+    """The list's header, if any, and the papers of its first paragraphs, up to the first."""
     records = raw.records
     for chunk in chunks:
         paragraphs = split_paragraphs(decode(chunk))
@@ -43,16 +125,15 @@ def read_txt(raw: RawList, data: bytes) -> None:
             del paragraphs[0]
         records.extend({"abstract": join_lines(lines)} for lines in paragraphs)
         break
-    for chunk in chunks:
-        text = decode(chunk)
-        if "\n" not in text:
-            text = text.strip()
-            if text:
-                records.append({"abstract": text})
-        else:
-            # Hard-wrapped lines, extra blank lines, whitespace-only lines.
-            records.extend({"abstract": join_lines(lines)} for lines in split_paragraphs(text))
-    decode.warn(raw)
+
+
+def _texts(text: str) -> list[str]:
+    """The abstracts in a decoded piece of the file cut at blank lines."""
+    if "\n" not in text:
+        text = text.strip()
+        return [text] if text else []
+    # Hard-wrapped lines, extra blank lines, whitespace-only lines.
+    return [join_lines(lines) for lines in split_paragraphs(text)]
 
 
 def _chunks(data: bytes, blank_line: bytes) -> Iterator[bytes]:

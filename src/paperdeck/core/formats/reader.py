@@ -13,7 +13,7 @@ from paperdeck.core.formats.bibtex_lists import read_bib
 from paperdeck.core.formats.csv_lists import csv_delimiter, read_csv
 from paperdeck.core.formats.decoding import as_utf8_or_legacy, read_bytes
 from paperdeck.core.formats.json_lists import read_json, read_jsonl
-from paperdeck.core.formats.plain_text import read_txt
+from paperdeck.core.formats.plain_text import TextParagraphs, read_txt
 from paperdeck.core.formats.raw_list import FORMAT_NAMES, HEAD_BYTES, RawList
 from paperdeck.core.formats.records import names_a_paper
 from paperdeck.core.text.sanitize import clean_line
@@ -34,6 +34,17 @@ _EXTENSIONS = {
 
 def read_list(path: Path, fmt: str | None = None) -> RawList:
     """Read one paper list; `fmt` (one of FORMAT_NAMES) overrides the extension and sniffing."""
+    raw, _ = _read(path, fmt, in_two=False)
+    return raw
+
+
+def open_list(path: Path, fmt: str | None = None) -> tuple[RawList, TextParagraphs | None]:
+    """`read_list`, but a plain-text list only up to its papers' ids (and its first papers):
+    the TextParagraphs returned then reads the rest of its records."""
+    return _read(path, fmt, in_two=True)
+
+
+def _read(path: Path, fmt: str | None, *, in_two: bool) -> tuple[RawList, TextParagraphs | None]:
     path = Path(path)
     if fmt is not None and fmt not in FORMAT_NAMES:
         raise LoadError(f"{path}: unknown format {fmt!r} (choose from {', '.join(FORMAT_NAMES)})")
@@ -41,16 +52,20 @@ def read_list(path: Path, fmt: str | None = None) -> RawList:
     data = as_utf8_or_legacy(path, data)
     fmt = fmt or sniff_format(path, data[:HEAD_BYTES])
     raw = RawList(path, clean_line(path.stem), fmt, None, None, None, [])
+    rest = None
     try:
-        _READERS[fmt](raw, data)
+        if in_two and fmt == "txt":
+            rest = TextParagraphs(raw, data)
+        else:
+            _READERS[fmt](raw, data)
     except RecursionError:
         # json and the BibTeX parser recurse on nesting; a hostile file must not crash us.
         raise LoadError(f"{path}: nested too deeply to read") from None
-    if not raw.records:
+    if not (rest.count if rest is not None else raw.records):
         skipped = sum(1 for w in raw.warnings if w.endswith("skipped"))
         detail = f" ({skipped} skipped)" if skipped else ""
         raise LoadError(f"{path}: no papers found{detail}")
-    return raw
+    return raw, rest
 
 
 def sniff_format(path: Path, head: bytes) -> str:
