@@ -65,9 +65,11 @@ class SearchFlow:
 
         app = self.app
         papers = app.papers
-        # A list still loading is indexed as far as it goes: only the whole list's is kept.
+        # A list still loading is indexed as far as it goes: only the whole list's is kept
+        # (even when the load ends while the rows so far are indexed).
         library = app.library
-        key = None if app.loading.loading else library.index_key()
+        whole = not app.loading.loading
+        key = library.index_key() if whole else None
         # Papers opened without their abstracts: a build (no index kept yet) reads them all.
         full = None if library.abstracts_loaded else lambda: library.with_abstracts(papers)
         steps = SearchIndex.build_steps(papers, key, full, grown)
@@ -89,7 +91,7 @@ class SearchFlow:
         app.update_header()
         if self.query or self.view_terms or app.settings.sort == "noted":
             self.run(self.query)
-        if not app.loading.loading:
+        if whole:
             # On its own thread (SQLite writes without the GIL): searches run meanwhile.
             app.run_worker(lambda: _save(app, library, index), thread=True, group="index-save")
 
