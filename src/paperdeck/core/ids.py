@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -78,10 +79,9 @@ def _shortest_unique(digests: list[str]) -> list[str]:
     length = MIN_ID_LENGTH
     ids = [d[:length] for d in digests]
     while True:
-        counts: dict[str, int] = {}
-        for short in ids:
-            counts[short] = counts.get(short, 0) + 1
-        clashing = {short for short, n in counts.items() if n > 1}
+        if len(set(ids)) == len(ids):  # mostly: counting each one is then not needed
+            return ids
+        clashing = {short for short, n in Counter(ids).items() if n > 1}
         if not clashing or length == len(digests[0]):
             # Only equal SHA-1 digests could clash at full length, and equal keys are salted.
             return ids
