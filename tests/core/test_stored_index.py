@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,36 @@ def test_reopening_reads_only_the_words_a_query_asks_for(cache: Path, listing: P
     reopened.search("diffusion")
     assert "diffusion" in postings._known
     assert len(postings._known) < 40  # the word, its starts and typos: not the vocabulary
+
+
+def test_a_word_start_reads_its_words_postings_together(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = load_library([listing])
+    fresh = SearchIndex(library.papers)
+    SearchIndex(library.papers, library.index_key())
+    reopened = SearchIndex(library.papers, library.index_key())
+    queries: list[int] = []
+    single = database.ListStore.postings
+    together = database.ListStore.postings_of
+
+    def one(self: database.ListStore, key: str, field: int, word: str) -> bytes | None:
+        queries.append(1)
+        return single(self, key, field, word)
+
+    def several(
+        self: database.ListStore, key: str, field: int, words: Sequence[str]
+    ) -> dict[str, bytes]:
+        queries.append(len(words))
+        return together(self, key, field, words)
+
+    monkeypatch.setattr(database.ListStore, "postings", one)
+    monkeypatch.setattr(database.ListStore, "postings_of", several)
+    result = reopened.search("con")
+    read = sum(len(postings._known) for postings in reopened.word_index.postings)  # type: ignore[attr-defined]
+    assert read > 100  # "con" starts many words in every field
+    assert len(queries) <= 8 and sum(queries) >= read
+    assert list(result.indices) == list(fresh.search("con").indices)
 
 
 def test_a_damaged_posting_is_taken_as_missing_and_the_index_built_again(

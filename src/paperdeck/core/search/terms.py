@@ -8,7 +8,7 @@ import operator
 import re
 from array import array
 from collections import defaultdict
-from collections.abc import Generator, Iterable, Mapping, Sequence
+from collections.abc import Collection, Generator, Iterable, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING
 
@@ -331,6 +331,7 @@ class TermMatcher:
                 if clock.due():
                     yield
                     clock.reset()
+                self._index.read_postings_ahead(field, (other for _, other in expansions))
                 for kind, other in expansions:
                     docs = postings.get(other)
                     if docs is not None:
@@ -368,9 +369,11 @@ class TermMatcher:
             weighted.extend((score, array("I", sorted(docs))) for score, docs in by_weight.items())
 
     def _union(
-        self, postings: Mapping[str, array[int]], matched: Iterable[str], clock: Clock
+        self, field: int, matched: Collection[str], clock: Clock
     ) -> Generator[None, None, set[int]]:
         """Papers with any of the `matched` words in one field."""
+        postings = self._index.postings[field]
+        self._index.read_postings_ahead(field, matched)
         docs: set[int] = set()
         for count, other in enumerate(matched):
             found = postings.get(other)
@@ -407,7 +410,7 @@ class TermMatcher:
             candidates: set[int] | None = None
             # Rarest position first: the intersection shrinks fastest.
             for kinds in sorted(allowed, key=len):
-                docs = yield from self._union(self._index.postings[field], kinds, clock)
+                docs = yield from self._union(field, kinds, clock)
                 candidates = docs if candidates is None else candidates & docs
                 if not candidates:
                     break
@@ -479,7 +482,7 @@ class TermMatcher:
         for field in sorted(fields, key=lambda f: FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
             for matched in sorted(containing, key=len):
-                docs = yield from self._union(self._index.postings[field], matched, clock)
+                docs = yield from self._union(field, matched, clock)
                 candidates = docs if candidates is None else candidates & docs
                 if not candidates:
                     break

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Generator, Mapping, MutableMapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from paperdeck.core.model import Paper
 from paperdeck.core.papers import Column
@@ -49,6 +49,15 @@ class Abstracts(Protocol):
 
     def read_ahead(self, papers: Sequence[int]) -> None:
         """Make the abstracts of these papers quick to ask for next (as the source sees fit)."""
+        ...
+
+
+@runtime_checkable
+class ReadsAhead(Protocol):
+    """Postings read from somewhere slower than memory, which can read many words at once."""
+
+    def read_ahead(self, words: Iterable[str]) -> None:
+        """Make the postings of these words quick to ask for next."""
         ...
 
 
@@ -144,6 +153,13 @@ class WordIndex:
         """Make the texts of these papers in `field` quick to ask for next."""
         if field == ABSTRACT:
             self.abstracts.read_ahead(papers)
+
+    def read_postings_ahead(self, field: int, words: Iterable[str]) -> None:
+        """Make the postings of these words in `field` quick to ask for next (a stored index
+        reads them together)."""
+        postings = self.postings[field]
+        if isinstance(postings, ReadsAhead):
+            postings.read_ahead(words)
 
     def word_starts_steps(
         self, field: int, prefix: str, clock: Clock, *, as_arrays: bool = False
