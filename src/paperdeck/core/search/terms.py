@@ -183,16 +183,21 @@ class TermMatcher:
         folded = self._folded.get(key)
         if folded is None:
             folded = self._folded[key] = fold(raw, keep_case=True)
-        tokens = folded.split()
-        lowered = [token.lower() for token in tokens]
+        # Lower-casing makes and removes no white space: the folded text's words, lower-cased.
+        lowered = folded.lower().split()
+        tokens = folded.split() if cased else lowered
         runs: list[tuple[str, ...]] = []
         last = len(tokens) - size
-        for at, token in enumerate(lowered):
+        at = -1
+        while True:
+            try:
+                at = lowered.index(word, at + 1)
+            except ValueError:
+                return runs
             start = at - anchor
-            if token == word and 0 <= start <= last:
+            if 0 <= start <= last:
                 run = tuple(lowered[start : start + size])
                 runs.append((*run, *tokens[start : start + size]) if cased else run)
-        return runs
 
     def _field_weight(self, field: int, i: int) -> float:
         """How much a match in this field of paper `i` counts."""
