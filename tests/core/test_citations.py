@@ -692,6 +692,30 @@ def test_a_bibtex_lists_own_key_or_a_pmlr_url_gives_the_key() -> None:
     ]  # fmt: skip
 
 
+def test_a_stand_in_key_is_not_pinned_and_gives_way_to_the_metadata(
+    tmp_path: Path, bundled: list[Paper], bundled_bare: list[Paper]
+) -> None:
+    store = NotesStore(tmp_path / "notes.json")
+    bare = bundled_bare[0]  # no authors, a title paperdeck made up
+    assert bare.title_derived and not bare.authors
+    store.set_note(bare, "read before the lookup")
+    stand_in = citation_keys(bundled_bare, store)[bare.id]
+    assert stand_in.startswith("anon2026")
+    entry = store.get(bare)
+    assert entry is not None and "citation_key" not in entry.corrections
+    # The metadata names the paper: its key follows, and is pinned from then on.
+    assert citation_keys(bundled, store)[bare.id] == "chen2026interactscience"
+    entry = store.get(bare)
+    assert entry is not None and entry.corrections["citation_key"] == "chen2026interactscience"
+    assert citation_keys(bundled_bare, store)[bare.id] == "chen2026interactscience"
+    # A stand-in pinned by an earlier paperdeck holds until the authors are known.
+    other = bundled_bare[1]
+    store.set_note(other, "noted")
+    store.set_correction(other, "citation_key", "anon2026multi")
+    assert citation_keys(bundled_bare, store)[other.id] == "anon2026multi"
+    assert citation_keys(bundled, store)[other.id].startswith("pmlr-v306-")
+
+
 def test_pinning_keys_keeps_the_notes_order(tmp_path: Path) -> None:
     from paperdeck.core.library import load_library
     from paperdeck.core.notes.store import NotesStore

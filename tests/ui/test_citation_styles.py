@@ -132,3 +132,37 @@ async def test_apa_of_a_paper_without_authors_shows_its_title_first_and_names_wh
         assert shown.text.count(title) == 1
         messages = [notification.message for notification in app._notifications]
         assert "Incomplete citation: authors unknown; pages unknown" in messages
+
+
+async def test_a_note_written_before_the_metadata_does_not_hold_the_anon_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX"):
+        monkeypatch.delenv(name, raising=False)
+    bare = tmp_path / "icml.txt"  # the bundled list without its metadata
+    bare.write_bytes(bundled_list().read_bytes())
+
+    async def cite_first(path: Path, note: bool = False) -> str:
+        app = PaperdeckApp(
+            load_library([path]),
+            NotesStore(tmp_path / "notes.json"),
+            settings_file=tmp_path / "settings.json",
+        )
+        async with app.run_test(size=(100, 36)) as pilot:
+            await settle(app, pilot)
+            if note:
+                await pilot.press("n", *"read", "escape")
+            await pilot.press("c")
+            await settle(app, pilot)
+            assert isinstance(app.screen, CitationDialog)
+            shown = app.screen.query_one("#citation-text", TextArea)
+            assert shown.region.height > 0
+            text = shown.text
+            await pilot.press("escape", "q")  # quit as the user does: the notes are saved
+            return text
+
+    assert "@inproceedings{anon2026" in await cite_first(bare, note=True)
+    assert "@inproceedings{anon2026" in await cite_first(bare)  # reopened with its note
+    after = await cite_first(bundled_list())  # the same paper, now with its metadata
+    assert "@inproceedings{chen2026interactscience," in after

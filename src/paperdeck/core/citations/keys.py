@@ -120,7 +120,8 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
     list's own BibTeX key, PMLR's id read from a proceedings URL); every other paper gets
     `pattern_key` (authYearShorttitle), with a, b, c ... after a key already taken. Which
     paper takes a shared key first depends on the open lists, so once a paper has a note its
-    key is pinned in the notes store (correction "citation_key") and used from then on.
+    key is pinned in the notes store (correction "citation_key") and used from then on;
+    except a stand-in key (no author and a derived title), which its metadata replaces.
     """
     keys: dict[str, str] = {}
     taken: set[str] = set()
@@ -133,6 +134,13 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
             # A pinned key is user data: only one that is a valid BibTeX key is used.
             valid = isinstance(pinned, str) and _VALID_KEY.fullmatch(pinned) is not None
             if valid and isinstance(pinned, str) and paper.id not in keys:
+                # A stand-in pinned before this rule, now that the paper's authors are known.
+                if (
+                    pinned.startswith("anon")
+                    and entry is not None
+                    and (own_key(paper) is not None or _first_author(paper, entry.corrections))
+                ):
+                    continue
                 keys[paper.id] = pinned
                 taken.add(pinned)
     for paper in papers:
@@ -140,23 +148,31 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
             continue
         entry = entries.get(paper.id)
         key = own_key(paper)
+        stand_in = False
         if key is not None:
             key = _first_free(chain([key], (f"{key}-{n}" for n in count(2))), taken)
         else:
             fixes = entry.corrections if entry is not None else {}
             title = str(fixes.get("title") or "") or None
-            if "authors" in fixes:
-                first = corrected_names(paper, fixes)[:1]
-            else:
-                # Only the first author counts: the others are not parsed for a key.
-                first = names_of(paper.authors[:1], paper.extra.get(NAMES_FIELD))
+            first = _first_author(paper, fixes)
             base = pattern_key(paper, first, title)
             key = _first_free(chain([base], (base + _letters(n) for n in count())), taken)
+            # "anon" and a word of a title paperdeck made up: kept until metadata names the
+            # paper, so a note written before its lookup does not hold it to "anon2026power".
+            stand_in = not first and title is None and paper.title_derived
         keys[paper.id] = key
         taken.add(key)
-        if notes is not None and entry is not None and entry.note.strip():
+        if notes is not None and entry is not None and entry.note.strip() and not stand_in:
             notes.pin_citation_key(paper, key)
     return keys
+
+
+def _first_author(paper: Paper, fixes: Mapping[str, Any]) -> Sequence[PersonName]:
+    """The paper's first author as a key reads it (none when unknown)."""
+    if "authors" in fixes:
+        return corrected_names(paper, fixes)[:1]
+    # Only the first author counts: the others are not parsed for a key.
+    return names_of(paper.authors[:1], paper.extra.get(NAMES_FIELD))
 
 
 def _first_free(candidates: Iterable[str], taken: set[str]) -> str:
