@@ -158,6 +158,7 @@ def test_stored_papers_are_the_papers_the_list_loads(cache: Path, listing: Path)
         for at, paper in enumerate(whole):
             assert papers.text(at, "titles") == paper.title
             assert papers.text(at, "methods") == (paper.method or "")
+            assert papers.title_derived(at) == paper.title_derived
             assert papers.text(at, "authors") == ", ".join(paper.authors)
         assert papers.derived_flags() == bytes(paper.title_derived for paper in whole)
         with pytest.raises(IndexError):
@@ -356,3 +357,27 @@ def test_a_search_reads_the_ids_of_a_stored_list_only_to_look_up_its_notes(
         assert (status, out, err) == (0, expected[query], "")
         assert out.strip()
     assert read
+
+
+def test_a_made_up_title_is_marked_in_list_search_and_related_lines(
+    cache: Path, listing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    titled = DATA / "icml_sample.jsonl"
+    printed = []
+    for _ in range(2):  # read from the list, then from the store
+        assert main(["list", str(listing)]) == 0
+        printed.append(capsys.readouterr().out.splitlines())
+    assert printed[0] == printed[1]
+    assert len(printed[0]) == len(load_library([listing]).papers)
+    assert all(line.split(maxsplit=2)[2].startswith("≈ ") for line in printed[0])
+    assert main(["list", str(titled)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and not any("≈" in line for line in lines)
+    for arguments in (["search", "learning", str(listing)], ["related", "1", str(listing)]):
+        assert main([*arguments, "--limit", "3"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert len(lines) == 3
+        assert all(line.split(maxsplit=3)[3].startswith("≈ ") for line in lines)
+    assert main(["search", "title:learning", str(titled), "--limit", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines and not any("≈" in line for line in lines)

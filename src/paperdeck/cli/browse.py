@@ -98,30 +98,42 @@ def run_list(args: argparse.Namespace) -> int:
         with stored_list(args) as stored:
             if stored is not None:
                 try:
-                    ids, titles = stored.papers.ids_and_titles()
+                    ids, titles, flags = stored.papers.ids_titles_and_flags()
                 except (Damaged, StoreUnavailable) as error:
                     warn(f"the list store could not be read ({error}); the list is read again")
                 else:
                     for warning in stored.warnings:
                         warn(warning)
-                    _print_lines(ids, titles)
+                    _print_lines(ids, titles, flags)
                     return 0
     papers = open_library(args, abstracts=False).papers
     if args.json:
         _print_json([paper.to_json() for paper in papers])
         return 0
-    _print_lines([paper.id for paper in papers], [paper.title for paper in papers])
+    _print_lines(papers.ids(), papers.titles(), papers.derived_flags())
     return 0
 
 
-def _print_lines(ids: list[str], titles: list[str]) -> None:
-    """`list`'s lines: position, id, title."""
+DERIVED_MARK = "≈ "
+"""Before a title paperdeck made up from the abstract, in the lines `list`, `search` and
+`related` print (as the reader's rows mark it)."""
+
+
+def marked_title(title: str, derived: bool | int) -> str:
+    """A title as the commands print it: marked when paperdeck made it up."""
+    return DERIVED_MARK + title if derived else title
+
+
+def _print_lines(ids: list[str], titles: list[str], flags: bytes) -> None:
+    """`list`'s lines: position, id, title (marked when derived)."""
     width = len(str(len(ids)))
     # One write: a print per line costs ~0.5 s for 100,000 papers.
     sys.stdout.write(
         "".join(
-            f"{number:>{width}}  {paper_id}  {title}\n"
-            for number, (paper_id, title) in enumerate(zip(ids, titles, strict=True), start=1)
+            f"{number:>{width}}  {paper_id}  {marked_title(title, derived)}\n"
+            for number, (paper_id, title, derived) in enumerate(
+                zip(ids, titles, flags, strict=True), start=1
+            )
         )
     )
 
@@ -246,6 +258,7 @@ def _search(
             lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         # A stored list's are read from two columns, mostly of chunks ranking read already.
         paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
+        title = marked_title(title, papers.title_derived(paper_index))
         lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
     return result.message, "".join(line + "\n" for line in lines)
 
@@ -290,8 +303,9 @@ def _related(
     for like in found:
         paper = papers[like.index]
         shared = ", ".join(like.shared)
+        title = marked_title(paper.title, paper.title_derived)
         lines.append(
-            f"{like.index + 1:>{width}}  {paper.id}  {like.score:6.2f}  {paper.title}  [{shared}]"
+            f"{like.index + 1:>{width}}  {paper.id}  {like.score:6.2f}  {title}  [{shared}]"
         )
     return None, "".join(line + "\n" for line in lines)
 

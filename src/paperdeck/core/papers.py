@@ -28,6 +28,10 @@ class Papers(Sequence[Paper]):
             return paper.method or ""
         return ", ".join(paper.authors)
 
+    def title_derived(self, at: int) -> bool:
+        """Whether paper `at`'s title was made up from its abstract."""
+        return self[at].title_derived
+
     def ids(self) -> list[str]:
         """Every paper's id, in order."""
         return [paper.id for paper in self]

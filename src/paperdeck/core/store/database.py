@@ -266,11 +266,13 @@ class ListStore:
             raise
         return ids, bytes(flags)
 
-    def ids_and_titles(self, key: str, count: int) -> tuple[list[str], list[str]]:
+    def ids_titles_and_flags(self, key: str, count: int) -> tuple[list[str], list[str], bytes]:
         """The ids and titles of a stored list's papers in order, checked and cleaned as
-        `papers` has them, without building the papers (what `paperdeck list` prints)."""
+        `papers` has them, and per paper 1 when its title was derived, without building the
+        papers (what `paperdeck list` prints)."""
         ids: list[str] = []
         titles: list[str] = []
+        flags = bytearray()
         try:
             for number, row in enumerate(
                 self._query(
@@ -281,12 +283,13 @@ class ListStore:
             ):
                 ids.extend(_chunk_ids(row, key, number))
                 titles.extend(decode_titles(row[2 + HEAD_COLUMNS.index("titles")], row[1]))
+                flags += decode_flags(row[2 + HEAD_COLUMNS.index("flags")], row[1])
             if len(ids) != count or len(set(ids)) != count:
                 raise Damaged("a list's count or ids")
         except Damaged:
             self.drop(key)
             raise
-        return ids, titles
+        return ids, titles, bytes(flags)
 
     def titles_and_flags(self, key: str, count: int) -> tuple[list[str], bytes]:
         """The titles of a stored list's papers in order, cleaned as `papers` has them, and

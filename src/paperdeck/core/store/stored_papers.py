@@ -17,10 +17,12 @@ from paperdeck.core.papers import Column, Papers
 from paperdeck.core.store.columns import (
     AUTHOR_SEPARATOR,
     CHUNK_PAPERS,
+    HEAD_COLUMNS,
     Chunk,
     Damaged,
     decode_column,
     decode_columns,
+    decode_flags,
     paper_at,
 )
 from paperdeck.core.store.database import PATH_MARK, ListStore, StoreUnavailable
@@ -49,6 +51,7 @@ class StoredPapers(Papers):
         self._papers: dict[int, Paper] = {}
         self._heads: dict[int, Chunk] = {}
         self._columns: dict[tuple[int, str], list[str]] = {}
+        self._flags: dict[int, bytes] = {}
         self._ids_and_flags: tuple[list[str], bytes] | None = None
         self._titles_and_flags: tuple[list[str], bytes] | None = None
 
@@ -104,6 +107,20 @@ class StoredPapers(Papers):
             self._columns[number, column] = values
         value = values[local]
         return ", ".join(value.split(AUTHOR_SEPARATOR)) if column == "authors" else value
+
+    def title_derived(self, at: int) -> bool:
+        """Whether paper `at`'s title was made up, read from its chunk's flags alone."""
+        number, local = divmod(at, CHUNK_PAPERS)
+        flags = self._flags.get(number)
+        if flags is None:
+            try:
+                head = self._head(number)
+                flags = decode_flags(head.head[HEAD_COLUMNS.index("flags")], head.count)
+            except (Damaged, StoreUnavailable):
+                self._failed()
+                flags = bytes(len(self._positions(number)))
+            self._flags[number] = flags
+        return bool(flags[local])
 
     def _head(self, number: int) -> Chunk:
         head = self._heads.get(number)
@@ -166,9 +183,10 @@ class StoredPapers(Papers):
             self.store.put_blob(self.key, name, made, patience=0.1)
         return made
 
-    def ids_and_titles(self) -> tuple[list[str], list[str]]:
-        """Every paper's id and title in order, read without decoding the papers."""
-        return self.store.ids_and_titles(self.key, self._count)
+    def ids_titles_and_flags(self) -> tuple[list[str], list[str], bytes]:
+        """Every paper's id and title in order, and per paper 1 when its title was derived,
+        read without decoding the papers."""
+        return self.store.ids_titles_and_flags(self.key, self._count)
 
     def _read_ids_and_flags(self) -> tuple[list[str], bytes]:
         if self._ids_and_flags is None:
