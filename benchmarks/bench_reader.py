@@ -4,7 +4,9 @@ First paint: `python -m paperdeck PATH --notes TMP` is started under a pseudo-te
 120x40 with TERM=xterm-256color; the clock runs from the fork until the terminal has received the
 header line (the list's counts, or the background loader's "Loading ..."), and separately until the
 list itself is painted (its counts). Then a query is typed and the clock runs until its result over
-the whole list is painted (search ready); the process's peak resident memory (VmHWM) is read then.
+the whole list is painted (search ready); the process's peak resident memory (VmHWM) is read then,
+and Ctrl+Q quits. What is painted is read off the screen of a terminal emulator (pyte) that the
+pseudo-terminal's output is fed to, as a person would read it.
 
 Per key: the reader runs in-process through `App.run_test()`; j and PgDn are pressed N times and
 the event loop's busy time is measured as wall time minus the time it spent waiting in `select`
@@ -35,6 +37,9 @@ KEY_PRESSES = 60
 FLOOR_KEY = "f12"
 """A key bound nowhere in the reader: its cost is what the pilot itself costs."""
 PAINT_TIMEOUT = 120.0
+COLUMNS, LINES = 120, 40
+LISTED = " papers \u00b7"
+"""On the screen once the list is painted (its counts: "5,000 papers · 0 read")."""
 
 
 QUERY = "graph"
@@ -44,7 +49,7 @@ TYPED = ("g", "r", "a", "p", "h", "backspace", "backspace", "backspace", "backsp
 BROWSED = "model"
 """The query whose result j and PgDn go through: a word of most abstracts, so most rows shown
 match in their abstract only, and a page never reaches the result's end."""
-SEARCHED = re.compile(rb"([0-9,]+) / ([0-9,]+) shown")
+SEARCHED = re.compile(r"([0-9,]+) / ([0-9,]+) shown")
 """The header once a search's result is shown (its counts: "12 / 100,000 shown")."""
 
 
@@ -81,12 +86,14 @@ def reader_session(
     import struct
     import termios
 
+    import pyte
+
     with tempfile.TemporaryDirectory() as scratch:
         env = {
             **os.environ,
             "TERM": "xterm-256color",
-            "COLUMNS": "120",
-            "LINES": "40",
+            "COLUMNS": str(COLUMNS),
+            "LINES": str(LINES),
             "PYTHONPATH": str(SRC),
             "PAPERDECK_CONFIG": str(Path(scratch) / "settings.json"),
         }
@@ -98,13 +105,16 @@ def reader_session(
         start = time.perf_counter()
         pid, fd = pty.fork()
         if pid == 0:
-            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
             os.execvpe(sys.executable, args, env)
         session = Session(float("nan"), float("nan"))
-        output = b""
-        typed_at = -1
+        # The terminal's screen, not its byte stream: a repaint sends only the cells that
+        # changed, so a count may never appear whole in the bytes.
+        screen = pyte.Screen(COLUMNS, LINES)
+        stream = pyte.ByteStream(screen)
+        typed = False
         try:
-            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+            fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
             deadline = start + timeout
             while time.perf_counter() < deadline:
                 ready, _, _ = select.select([fd], [], [], 0.02)
@@ -116,34 +126,37 @@ def reader_session(
                     break
                 if not chunk:
                     break
-                output += chunk
+                stream.feed(chunk)
+                if not screen.dirty:
+                    continue
+                screen.dirty.clear()
                 now = time.perf_counter() - start
-                if session.header != session.header and (
-                    b" papers \xc2\xb7" in output or b"Loading " in output
-                ):
+                shown = "\n".join(screen.display)
+                if session.header != session.header and (LISTED in shown or "Loading " in shown):
                     session.header = now
-                if session.listed != session.listed and b" papers \xc2\xb7" in output:
+                if session.listed != session.listed and LISTED in shown:
                     session.listed = now
                     if query is None:
                         break
-                    typed_at = len(output)
+                    typed = True
                     os.write(fd, b"/" + query.encode())
-                if typed_at >= 0 and any(
-                    (total is None or _count(shown.group(2)) == total)
-                    and (found is None or _count(shown.group(1)) == found)
-                    for shown in SEARCHED.finditer(output, typed_at)
+                if typed and any(
+                    (total is None or _count(match.group(2)) == total)
+                    and (found is None or _count(match.group(1)) == found)
+                    for match in SEARCHED.finditer(shown)
                 ):
                     session.searched = now
                     break
             session.peak_mib = _peak_mib(pid)
-            os.write(fd, b"\x1bq")
+            # Ctrl+Q quits from any widget; a plain q would be typed into the search box.
+            os.write(fd, b"\x11")
         finally:
             _stop(pid, fd)
     return session
 
 
-def _count(digits: bytes) -> int:
-    return int(digits.replace(b",", b""))
+def _count(digits: str) -> int:
+    return int(digits.replace(",", ""))
 
 
 def expected_count(path: Path | None, query: str = QUERY) -> int:
