@@ -4,6 +4,7 @@ and its results carry over to the whole list."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -63,8 +64,10 @@ def shown_rows(app: PaperdeckApp) -> list[int]:
     return list(app.paper_list.rows)
 
 
-async def wait_until(pilot: object, condition: object, rounds: int = 300) -> None:
-    for _ in range(rounds):
+async def wait_until(pilot: object, condition: object, timeout: float = 60.0) -> None:
+    # A deadline, not a count of pauses: a loaded machine makes each pause longer.
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
         if callable(condition) and condition():
             return
         await pilot.pause(0.05)  # type: ignore[attr-defined]
@@ -177,6 +180,8 @@ async def test_only_the_whole_lists_index_is_cached(
             held_after_first_batch.set()
             await wait_until(pilot, lambda: app.search.filtered == 2)
             await app.workers.wait_for_complete()
+            # The whole list's index is saved once its search is ready, not with the answer.
+            await wait_until(pilot, lambda: bool(saved_while_loading))
     finally:
         held_after_first_batch.set()
     # A partial index is rebuilt as the list grows: writing it to the cache is wasted work.

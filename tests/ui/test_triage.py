@@ -10,6 +10,7 @@ from textual import events
 
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.dialogs.tags_dialog import TagsDialog, parse_edit
+from paperdeck.ui.widgets.notes_panel import NoteEditor
 
 pytest_plugins = ["tests.ui.test_app"]
 
@@ -227,7 +228,14 @@ async def test_keys_typed_right_after_esc_in_the_note_reach_the_list_not_the_not
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         assert app._driver is not None
-        burst = [("n", "n"), ("o", "o"), ("k", "k"), ("escape", None), ("j", "j"), ("j", "j")]
+        app._driver.send_message(events.Key("n", "n"))
+        # The burst starts once the note has the focus: keys sent before it land in the list.
+        for _ in range(200):
+            if isinstance(app.screen.focused, NoteEditor):
+                break
+            await pilot.pause(0.02)
+        assert isinstance(app.screen.focused, NoteEditor)
+        burst = [("o", "o"), ("k", "k"), ("escape", None), ("j", "j"), ("j", "j")]
         for key, character in burst:
             app._driver.send_message(events.Key(key, character))
         await settle(app, pilot)
