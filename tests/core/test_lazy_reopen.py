@@ -121,3 +121,13 @@ def test_bytes_per_paper_are_made_once_for_a_stored_list_and_each_time_in_memory
     again.store.put_blob(again.key, "short", b"\x01\x02")
     assert again.per_paper("short", make) == expected and len(made) == 2
     assert whole.per_paper("lengths", make) == expected and len(made) == 3
+
+
+def test_numbers_count_each_id_once_as_they_iterate() -> None:
+    from dataclasses import replace
+
+    first, second = load_library([Path(__file__).parents[1] / "data" / "hostile.txt"]).papers[:2]
+    papers = LoadedPapers([first, second, replace(second, position=3)])
+    numbers = papers.numbers()
+    assert len(numbers) == len(list(numbers)) == 2
+    assert numbers[second.id] == 2  # a repeated id: the last one's number

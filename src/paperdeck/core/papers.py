@@ -82,4 +82,5 @@ class _Numbers(Mapping[str, int]):
         return iter(self._numbers())
 
     def __len__(self) -> int:
-        return len(self._papers)
+        # The distinct ids, as iteration yields them: a repeated id is one key.
+        return len(self._numbers())
