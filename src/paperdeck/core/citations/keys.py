@@ -89,12 +89,16 @@ def _letters(index: int) -> str:
     return text
 
 
+NO_AUTHOR = "anon"
+"""What a key has in its author's place when the paper has no author."""
+
+
 def _author_part(names: Sequence[PersonName]) -> str:
     for name in names[:1]:
         folded = fold_ascii(name.full_family or name.literal.split(" ")[0])
         if folded and not folded.isdigit():
             return folded
-    return "anon"
+    return NO_AUTHOR
 
 
 def _title_part(title: str) -> str:
@@ -136,7 +140,7 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
             if valid and isinstance(pinned, str) and paper.id not in keys:
                 # A stand-in pinned before this rule, now that the paper's authors are known.
                 if (
-                    pinned.startswith("anon")
+                    pinned.startswith(NO_AUTHOR)
                     and entry is not None
                     and (own_key(paper) is not None or _first_author(paper, entry.corrections))
                 ):
