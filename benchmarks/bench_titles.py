@@ -46,6 +46,15 @@ def _load(path: Path) -> list[tuple[str, str]]:
     return papers
 
 
+# What a reader sees at once in a derived title that no person would have written: a first
+# person lead ("We show that ..."), an article that disagrees with its word ("an unified",
+# "a approach"), a dangling conjunction ("A but ..."), a list's item number ("(1) a ...").
+_UNWRITTEN_RE = re.compile(
+    r"(?:^|: )(?:We |Our |In this (?:paper|work)|This (?:paper|work) "
+    r"|An (?:uni|use|one)|A (?:[aeio]|un[^i])|An? (?:but|and|yet|or) |\(\d\) )"
+)
+
+
 def title_rows(path: Path, label: str) -> list[Row]:
     papers = _load(path)
     named = found = contained = claimed = claimed_right = 0
@@ -76,6 +85,8 @@ def title_rows(path: Path, label: str) -> list[Row]:
         if real_words:
             recall.append(len(real_words & derived_words) / len(real_words))
             jaccard.append(len(real_words & derived_words) / len(real_words | derived_words))
+    unwritten = sum(_UNWRITTEN_RE.search(title) is not None for title in titles)
+    cut = sum(title.endswith("…") for title in titles)
     pct = 100.0
     return [
         ("titles: real title starts with a name token", named, "papers", label),
@@ -86,6 +97,9 @@ def title_rows(path: Path, label: str) -> list[Row]:
          label),
         ("titles: real-title word recall (mean)", statistics.fmean(recall), "ratio", label),
         ("titles: word Jaccard vs real title (mean)", statistics.fmean(jaccard), "ratio", label),
+        ("titles: derived titles no person would write", pct * unwritten / len(papers), "%",
+         label),
+        ("titles: derived titles cut short with …", pct * cut / len(papers), "%", label),
         ("titles: find_method + derive_title per paper", per_paper, "µs CPU", label),
     ]  # fmt: skip
 

@@ -277,3 +277,133 @@ def test_cut_titles_do_not_end_on_a_small_word() -> None:
         title = derive_title(abstract, find_method(abstract))
         assert len(title) <= MAX_TITLE, title
         assert title.rstrip("…").split()[-1] not in small, title
+
+
+# --- derived titles read as a person would write them ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # the praise goes, and the "but" it leaves behind with it
+            "Transformers need data. In this paper, we propose a novel, but surprisingly simple "
+            "alternative to content reconstruction.",
+            "A surprisingly simple alternative to content reconstruction",
+        ),
+        (  # where "novel" stood, the article agrees with the word now after it
+            "We propose a novel approach that merges models in a localized way.",
+            "An approach that merges models in a localized way",
+        ),
+        (  # "a unified" is said with a consonant: the author's "a" stays
+            "We propose a unified framework to characterize conservation laws for models.",
+            "A unified framework to characterize conservation laws for models",
+        ),
+        (  # and the author's "an" before an acronym stays
+            "We propose an HtFL framework that couples a shared extractor with client heads.",
+            "An HtFL framework that couples a shared extractor with client heads",
+        ),
+        (  # "propose to learn X" is about learning X
+            "We propose to learn a mapping from full-precision neurons to binary ones.",
+            "Learning a mapping from full-precision neurons to binary ones",
+        ),
+        (  # the first item of an enumeration, without its "(1)"
+            "We propose (1) a framework to isolate perception from reasoning and (2) a benchmark.",
+            "A framework to isolate perception from reasoning and (2) a benchmark",
+        ),
+        (  # "we release our code at ..." names no contribution: the first sentence does
+            "Denoising diffusion models are a class of generative models. We release our code "
+            "and pre-trained models at https://github.com/example/diffusion.",
+            "Denoising diffusion models are a class of generative models",
+        ),
+    ],
+)
+def test_title_reads_as_written_by_a_person(abstract: str, title: str) -> None:
+    assert derive_title(abstract, None) == title
+
+
+@pytest.mark.parametrize(
+    ("first_sentence", "title"),
+    [
+        (
+            "We show that the error of magnitude-pruned networks follows a scaling law.",
+            "The error of magnitude-pruned networks follows a scaling law",
+        ),
+        (
+            "This paper is concerned with statistical estimation of attachment models.",
+            "Statistical estimation of attachment models",
+        ),
+        (
+            "In this paper we aim to investigate the mechanisms that guide text generation.",
+            "Investigating the mechanisms that guide text generation",
+        ),
+        (
+            "We compare model-free reinforcement learning with model-based approaches on robots.",
+            "Comparing model-free reinforcement learning with model-based approaches on robots",
+        ),
+        (
+            "In this paper, we focus on mean-field variational networks and explore their priors.",
+            "Mean-field variational networks",
+        ),
+        (
+            "We show for the first time that large pretrained transformers can be pruned at once.",
+            "Large pretrained transformers can be pruned at once",
+        ),
+        (  # no contribution said: the sentence stays as written
+            "We are interested in an evaluation methodology for molecular optimization.",
+            "We are interested in an evaluation methodology for molecular optimization",
+        ),
+    ],
+)
+def test_first_sentence_title_without_first_person(first_sentence: str, title: str) -> None:
+    assert derive_title(first_sentence + " More text follows here.", None) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (
+            "We present BitTokens, a novel encoding strategy that represents a number as a token. "
+            "BitTokens helps.",
+            "BitTokens",
+            "BitTokens: An encoding strategy that represents a number as a token",
+        ),
+        (
+            "We introduce GANsformer, a novel and efficient type of transformer, and explore it "
+            "for visual generation. GANsformer wins.",
+            "GANsformer",
+            "GANsformer: An efficient type of transformer",
+        ),
+    ],
+)
+def test_method_description_reads_as_written(abstract: str, method: str, title: str) -> None:
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "We propose a simple statistical procedure that detects stationarity and we provide "
+            "guarantees for it.",
+            "A simple statistical procedure that detects stationarity",
+        ),
+        (
+            "We propose a theoretical framework to tackle this problem: we develop a list of "
+            "desirable properties.",
+            "A theoretical framework to tackle this problem",
+        ),
+    ],
+)
+def test_title_ends_before_a_first_person_clause(abstract: str, title: str) -> None:
+    assert derive_title(abstract, None) == title
+
+
+def test_method_before_a_first_sentence_keeps_a_capital() -> None:
+    abstract = (
+        "We approach the graph generation problem from a spectral perspective. SPECTRE makes "
+        "graphs. SPECTRE is fast. SPECTRE is small."
+    )
+    assert derive_title(abstract, "SPECTRE") == (
+        "SPECTRE: Approaching the graph generation problem from a spectral perspective"
+    )

@@ -588,6 +588,7 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_WE_TAIL_RE = re.compile(r"\s*(?:,?\s+and|:|---|—)\s*[Ww]e\b")
 _RELATIVE_RE = re.compile(
     r",\s+(?:(?:all|each|both|some|many|most|one|none) of )?(?:which|where|whose)\b"
 )
@@ -601,6 +602,13 @@ def _finish(title: str) -> str:
     relative = _RELATIVE_RE.search(title, 30)
     if relative:
         title = title[: relative.start()]
+    semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
+    if semicolon > 0:
+        title = title[:semicolon]
+    if "we" in title:  # "a procedure that detects X and we provide ...": the part before "we"
+        we = _WE_TAIL_RE.search(title, 20)
+        if we:
+            title = title[: we.start()]
     title = _shorten(title.strip(" .;:,"))
     return _capitalised(title)
 
@@ -611,26 +619,92 @@ def _title_case(phrase: str) -> bool:
     return len(capitals) >= 2 and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words)
 
 
-_PHRASE_LEAD_RE = re.compile(r"(?:and\s+[a-z]+\s+)?(?:to\s+|that\s+|here\s+)?")
-_PUFFERY_RE = re.compile(r"(?:(?:novel|new)(?:\s+and|\s*,)?\s+)+")
+_PHRASE_LEAD_RE = re.compile(r"(?:and\s+[a-z]+\s+)?(?:(?P<to>to\s+)|that\s+|here\s+)?")
+# "novel", "new, but surprisingly simple": praise that is no part of the contribution's name
+_PUFFERY_RE = re.compile(r"(?:(?:novel|new)(?:\s*,)?(?:\s+(?:and|but|yet))?\s+)+")
 _ARTICLE_RE = re.compile(r"(?:the|a|an)\s+")
-# "we revisit these results": a phrase that only points back names nothing
-_POINTING_BACK_RE = re.compile(r"(?:this|these|those|such|it|them|its|their|his|her)\b")
+# words led by a vowel letter that are said with a consonant ("a unified", "a one-shot")
+_VOWEL_LETTER_CONSONANT_SOUND = (
+    "uni", "use", "usu", "uti", "ubi", "ura", "uro", "eu", "one", "once",
+)  # fmt: skip
+_SILENT_H = ("hour", "honest", "honou", "honor", "heir")
+# letters whose name starts with a vowel sound: "an RL agent", "an MDP", "an LLM"
+_VOWEL_SOUND_LETTERS = frozenset("AEFHILMNORSX")
+
+
+_LEADING_LETTERS_RE = re.compile(r"[A-Za-z]+")
+
+
+def _takes_an(word: str) -> bool:
+    """Whether "an" goes before word, by how it is said, not how it is spelled."""
+    lead = _LEADING_LETTERS_RE.match(word)
+    letters = lead.group() if lead else ""
+    if 2 <= len(letters) <= 5 and letters.isupper():
+        return letters[0] in _VOWEL_SOUND_LETTERS
+    lowered = word.lower()
+    if lowered.startswith(_SILENT_H):
+        return True
+    if lowered.startswith(_VOWEL_LETTER_CONSONANT_SOUND):
+        return False
+    return lowered[:1] in ("a", "e", "i", "o", "u") or lowered[:1] == "8"
+
+
+def _agreeing_article(phrase: str) -> str:
+    """The phrase with its leading "a" or "an" matching the next word: for what is left where
+    "novel" or "new" was taken out (elsewhere the author's own article stands)."""
+    article, _, rest = phrase.partition(" ")
+    if article.lower() not in ("a", "an") or not rest:
+        return phrase
+    wanted = "an" if _takes_an(rest) else "a"
+    if article.lower() == wanted:
+        return phrase
+    return (wanted.capitalize() if article[0].isupper() else wanted) + " " + rest
+
+
+def _gerund(verb: str) -> str:
+    """learn -> learning, leverage -> leveraging, map -> mapping, tie -> tying."""
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        return verb[:-1] + "ing"
+    if (
+        len(verb) == 3
+        and verb[2] not in "aeiouwxy"
+        and verb[1] in "aeiou"
+        and verb[0] not in "aeiou"
+    ):
+        return verb + verb[2] + "ing"
+    return verb + "ing"
+
+
+# "we revisit these results": a phrase that only points back names nothing; nor does "we
+# release our code at https://..."
+_POINTING_BACK_RE = re.compile(
+    r"(?:this|these|those|such|it|them|its|their|his|her)\b|(?:our\s+|the\s+)?(?:source\s+)?code\b"
+)
+# "(1) a framework to isolate ...": the first item of a list the title is not
+_ENUMERATOR_RE = re.compile(r"\((?:\d|[ivx]+|[a-e])\)\s+")
 
 
 def _object_phrase(flat: str, verb_end: int) -> str | None:
     """What the contribution verb at verb_end is about, or None when it names nothing."""
     phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
-    phrase = phrase[_PHRASE_LEAD_RE.match(phrase).end() :]  # type: ignore[union-attr]
+    lead = _PHRASE_LEAD_RE.match(phrase)
+    assert lead is not None  # every part of the pattern is optional
+    phrase = phrase[lead.end() :]
+    if lead.group("to"):
+        # "we propose to learn a mapping ..." names its contribution "Learning a mapping ..."
+        verb, space, rest = phrase.partition(" ")
+        if verb.isalpha() and verb.islower():
+            phrase = _gerund(verb) + space + rest
+    enumerator = _ENUMERATOR_RE.match(phrase)
+    if enumerator:
+        phrase = phrase[enumerator.end() :]
     article = _ARTICLE_RE.match(phrase)
     at = article.end() if article else 0
     puffery = _PUFFERY_RE.match(phrase, at)
     if puffery:
-        phrase = phrase[:at] + phrase[puffery.end() :]
-    if phrase.startswith("an ") and phrase[3:4] not in "aeiouAEIOU":
-        phrase = "a " + phrase[3:]
-    elif phrase.startswith("a ") and phrase[2:3] in "aeiouAEIOU":
-        phrase = "an " + phrase[2:]
+        phrase = _agreeing_article(phrase[:at] + phrase[puffery.end() :])
     if _POINTING_BACK_RE.match(phrase) or len(phrase.split(maxsplit=2)) < 3:
         return None
     tail = _tail_verb_start(phrase)
@@ -640,7 +714,7 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
 
 
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
-_NOVEL_RE = re.compile(r"^(an?|the)\s+(?:novel|new)\s+")
+_NOVEL_RE = re.compile(r"^(an?|the)\s+" + _PUFFERY_RE.pattern)
 
 
 def _method_title(flat: str, method: str) -> str | None:
@@ -665,9 +739,69 @@ def _method_title(flat: str, method: str) -> str | None:
     for pos in occurrences:
         m = _DESCRIPTION_RE.match(flat, pos + n)
         if m:
-            desc = _NOVEL_RE.sub(r"\1 ", m.group(1))
-            return f"{method}: {_capitalised(desc.strip())}"
+            desc = m.group(1)
+            novel = _NOVEL_RE.match(desc)
+            if novel:
+                desc = _agreeing_article(f"{novel.group(1)} {desc[novel.end() :]}")
+            tail = _tail_verb_start(desc)  # "an efficient transformer, and explore it for ..."
+            if tail > 15:
+                desc = desc[:tail]
+            return f"{method}: {_capitalised(desc)}"
     return None
+
+
+# "In this paper, we", "This work", "Here we": the frame of a sentence, not its content
+_FRAME_RE = re.compile(
+    r"(?:In\s+(?:this|the\s+present)\s+(?:paper|work|article|note)|Here)\s*,?\s*(?:we\s+)?",
+    re.IGNORECASE,
+)
+_FIRST_PERSON_RE = re.compile(
+    r"(?:[Ww]e|This\s+(?:paper|work|article|note))\s+(?:have\s+|has\s+)?"
+    r"(?:(?:first|also|further|then|here|now)\s+)?"
+    r"(?P<verb>(?:is|are)\s+concerned\s+with|[a-z]+)(?P<on>\s+on)?\s+"
+    r"(?:(?:for\s+the\s+first\s+time|empirically|theoretically|formally|rigorously),?\s+)?"
+    r"(?:(?:that|how)\s+)?"
+)
+# "We are interested in", "We call X Y if": no contribution to name; the sentence stays
+_KEPT_VERB_NAMES = "am is are was were be been call calls"
+_KEPT_VERBS = frozenset(_KEPT_VERB_NAMES.split())
+_AIMING_VERB_NAMES = "aim aims seek seeks try tries attempt attempts wish want"
+_AIMING_VERBS = frozenset(_AIMING_VERB_NAMES.split())
+# verbs that only present what follows them: "We show that X" says X
+_PRESENTING_VERB_NAMES = """
+    give gives show shows demonstrate demonstrates present presents provide provides prove proves
+    establish establishes obtain obtains derive derives describe describes report reports offer
+    offers find finds define defines make makes have has focus focuses consider considers discuss
+    discusses is concerned shown given developed proposed introduced presented provided derived
+    designed described obtained established made
+    """
+_PRESENTING_VERBS = frozenset(_PRESENTING_VERB_NAMES.split())
+
+
+def _without_first_person(sentence: str) -> str:
+    """A first sentence as a title: "We show that X" -> X, "We compare X" -> Comparing X."""
+    frame = _FRAME_RE.match(sentence)
+    if frame and frame.end() < len(sentence) - 20:
+        sentence = sentence[frame.end() :]
+        if not sentence[:1].isupper() and frame.group().rstrip().lower().endswith("we"):
+            sentence = "We " + sentence  # let the first person rule below read the verb
+    m = _FIRST_PERSON_RE.match(sentence)
+    if m is None or m.end() > len(sentence) - 20:
+        return sentence
+    verb = m.group("verb")
+    if verb in _KEPT_VERBS:
+        return sentence
+    rest = sentence[m.end() :]
+    if verb in _AIMING_VERBS and rest.startswith("to "):  # "we aim to study X": Studying X
+        return _without_first_person("We " + rest[3:])
+    tail = _tail_verb_start(rest)  # "We focus on X and explore Y": X
+    if tail > 15:
+        rest = rest[:tail]
+    if verb in _PRESENTING_VERBS or verb.startswith(("is ", "are ")) or verb.endswith("ed"):
+        return rest
+    if m.group("on") or verb.endswith("s"):  # "This paper studies", "We rely on": no gerund
+        return rest
+    return _gerund(verb) + " " + rest
 
 
 def derive_title(abstract: str, method: str | None) -> str:
@@ -702,9 +836,9 @@ def derive_title(abstract: str, method: str | None) -> str:
         if method and method not in phrase:
             return _finish(f"{method}: {_capitalised(phrase)}")
         return _finish(phrase)
-    first = flat[: _sentence_end(flat, 0)]
+    first = _without_first_person(flat[: _sentence_end(flat, 0)])
     if method and method not in first:
-        first = f"{method}: {first}"
+        first = f"{method}: {_capitalised(first)}"
     return _finish(first) or "(untitled)"
 
 
