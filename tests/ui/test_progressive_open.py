@@ -234,3 +234,40 @@ async def test_a_list_read_afresh_is_kept_once_its_search_is_ready(
     index = SearchIndex(reopened.papers, reopened.index_key())
     assert index.word_index.papers is reopened.papers
     assert sorted(index.search("quokka").indices) == [EARLY, LATE]
+
+
+async def test_the_load_waits_while_its_first_rows_are_painted(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Sharing the GIL with the load, the first paint would take several times longer.
+    from paperdeck.ui import loading
+
+    monkeypatch.setattr(loading, "FIRST_PAINT_WAIT", 30.0)
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    app: PaperdeckApp | None = None
+    on_screen_when_resumed: list[int] = []
+    mounted = threading.Event()
+
+    def load(options: Any) -> Any:
+        assert options.progress is not None
+        first = load_library([big_list])
+        mounted.wait(30)  # the reader is there to paint them
+        options.progress(list(first.papers)[:10], PAPERS)
+        # The reader has the GIL to itself until it has painted what was reported.
+        assert app is not None
+        on_screen_when_resumed.append(app.loading.shown_so_far)
+        return first
+
+    pending = BackgroundLoad(load)
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="big.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        mounted.set()
+        await wait_until(pilot, lambda: not app.loading.loading)
+        assert on_screen_when_resumed == [10]
+        assert len(app.papers) == PAPERS

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 LOADING_TICK = 0.3
 """Seconds between repaints of the loading line: each one takes the GIL from the loader."""
 LOADING_FRAMES = ("·  ", "·· ", "···", " ··", "  ·", "   ")
+FIRST_PAINT_WAIT = 0.5
+"""Seconds at most a load waits after its first report for the reader to paint those rows."""
 
 
 class LoadedSoFar:
@@ -40,6 +42,7 @@ class LoadedSoFar:
         self._latest: tuple[list[Paper], int] | None = None
         self._first: Callable[[], None] | None = None
         self._reported = False
+        self._painted = threading.Event()
 
     def __call__(self, papers: list[Paper], total: int) -> None:
         with self._lock:
@@ -48,6 +51,13 @@ class LoadedSoFar:
             self._reported = True
         if first is not None:
             first()
+            # The load waits while the first rows are painted: sharing the GIL with it,
+            # that paint took several times its own CPU time.
+            self._painted.wait(FIRST_PAINT_WAIT)
+
+    def painted(self) -> None:
+        """The first rows are on the screen: the load goes on (see FIRST_PAINT_WAIT)."""
+        self._painted.set()
 
     def on_first(self, callback: Callable[[], None]) -> None:
         """Call `callback` (from the load's thread) at the first report: the first rows are
@@ -182,6 +192,7 @@ class LoadingFlow:
         reported = source.take()
         if reported is not None and self.loader is not None:
             self._show_so_far(*reported)
+            self.app.call_after_refresh(source.painted)
         if self.shown_so_far:
             self._index_so_far()
 

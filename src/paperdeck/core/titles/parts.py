@@ -19,8 +19,10 @@ if TYPE_CHECKING:  # a helper that does not index has no use for them
 
 Derived = tuple[str | None, str]
 """A method name (or None) and a derived title."""
-ABSTRACTS_PER_PART = 10_000
-"""A part this size takes ~0.45 s of one core; starting and feeding a helper ~0.1 s."""
+ABSTRACTS_PER_PART = 2_000
+"""The smallest part worth a helper: starting and feeding one costs about what deriving this
+many here does. A reader's first open of a few thousand papers gains more than that, as its
+own part shares the GIL with the reader's first paint."""
 OWN_WEIGHT_INDEXING = 0.8
 """This process's part against a helper's when the helpers index theirs too: besides its
 own, this process makes every paper and paints the reader meanwhile."""
