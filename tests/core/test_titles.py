@@ -306,6 +306,15 @@ def test_cut_titles_do_not_end_on_a_small_word() -> None:
             "We propose to learn a mapping from full-precision neurons to binary ones.",
             "Learning a mapping from full-precision neurons to binary ones",
         ),
+        (  # the adverb before the verb stays an adverb
+            "We propose to directly model the transition from clean labels to noisy labels.",
+            "Directly modeling the transition from clean labels to noisy labels",
+        ),
+        (  # a cut at the clause after "i.e." takes the "i.e." with it
+            "We study a real-world application of positive-unlabelled learning, i.e., classifying "
+            "brain images of patients with a disease that progresses over many long years.",
+            "A real-world application of positive-unlabelled learning",
+        ),
         (  # the first item of an enumeration, without its "(1)"
             "We propose (1) a framework to isolate perception from reasoning and (2) a benchmark.",
             "A framework to isolate perception from reasoning and (2) a benchmark",

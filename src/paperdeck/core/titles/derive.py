@@ -588,6 +588,7 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_TRAILING_ABBREVIATION_RE = re.compile(r"[\s,;:(—-]*(?:e\.g|i\.e|etc|cf|vs|resp)\.$")
 _WE_TAIL_RE = re.compile(r"\s*(?:,?\s+and|:|---|—)\s*[Ww]e\b")
 _RELATIVE_RE = re.compile(
     r",\s+(?:(?:all|each|both|some|many|most|one|none) of )?(?:which|where|whose)\b"
@@ -610,6 +611,8 @@ def _finish(title: str) -> str:
         if we:
             title = title[: we.start()]
     title = _shorten(title.strip(" .;:,"))
+    if title.endswith(_ABBREVIATIONS):  # "an application of X, i.e.": cut before the example
+        title = _TRAILING_ABBREVIATION_RE.sub("", title)
     return _capitalised(title)
 
 
@@ -695,8 +698,12 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
     if lead.group("to"):
         # "we propose to learn a mapping ..." names its contribution "Learning a mapping ..."
         verb, space, rest = phrase.partition(" ")
+        adverb = ""
+        if verb.endswith("ly") and rest:  # "to directly model X": Directly modeling X
+            adverb = verb + space
+            verb, space, rest = rest.partition(" ")
         if verb.isalpha() and verb.islower():
-            phrase = _gerund(verb) + space + rest
+            phrase = adverb + _gerund(verb) + space + rest
     enumerator = _ENUMERATOR_RE.match(phrase)
     if enumerator:
         phrase = phrase[enumerator.end() :]
