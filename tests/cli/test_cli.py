@@ -189,6 +189,16 @@ def test_a_mistyped_command_is_named_with_the_closest_one(notes: Path, tmp_path:
     )
     missing = run("nosuch.txt", cwd=tmp_path, notes=notes)
     assert (missing.returncode, missing.stderr) == (2, "paperdeck: nosuch.txt: no such file\n")
+    unknown = run("frobnicate", cwd=tmp_path, notes=notes)
+    assert unknown.returncode == 2
+    assert unknown.stderr.startswith("paperdeck: frobnicate: no such file or command (commands: ")
+    assert "search" in unknown.stderr and unknown.stderr.count("\n") == 1
+
+
+def test_help_texts_show_no_doubled_percent_signs(notes: Path) -> None:
+    for command in ("cite", "export", "search"):
+        shown = run(command, "--help", notes=notes)
+        assert shown.returncode == 0 and "%%" not in shown.stdout
 
 
 @pytest.mark.parametrize("command", ["show", "cite", "note", "mark"])

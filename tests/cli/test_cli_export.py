@@ -66,6 +66,19 @@ def test_export_errors_are_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in none.stderr + folder.stderr
 
 
+def test_an_unknown_extension_is_refused_not_written_as_markdown(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.json"
+    out = tmp_path / "picks.xyz"
+    refused = paperdeck("export", "-o", str(out), notes=notes)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith(f"paperdeck: {out}: which format is .xyz? Name the file ")
+    assert ".bib" in refused.stderr and "--format" in refused.stderr
+    assert not out.exists()
+    # naming the format writes it under any name
+    assert paperdeck("export", "-f", "csv", "-o", str(out), notes=notes).returncode == 0
+    assert out.read_text(encoding="utf-8").startswith("title,authors,venue,year")
+
+
 def test_markdown_items_past_nine_keep_their_note_and_show_one_line_each(tmp_path: Path) -> None:
     from markdown_it import MarkdownIt
 

@@ -37,7 +37,7 @@ def register(add: AddCommand) -> None:
         "cite",
         "Print the citations of papers (BibTeX unless told otherwise) in a format or any CSL "
         "style; --copy also copies them and says how. What a citation lacks is named on stderr "
-        "(and in BibTeX in a %% comment line), never in the citation's text.",
+        "(and in BibTeX in a % comment line), never in the citation's text.",
         run_cite,
     )
     parser.add_argument(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from paperdeck.cli.common import AddCommand, add_paths_argument, open_index, open_library, warn
 from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.errors import PaperdeckError, UsageError
-from paperdeck.core.reading_list import FORMATS, export, format_for
+from paperdeck.core.reading_list import EXTENSIONS, FORMATS, export, format_for
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
@@ -58,6 +58,12 @@ def run_export(args: argparse.Namespace) -> int:
     from paperdeck.core.citations import citation_keys
 
     output: Path | None = args.output
+    unknown = output is not None and output.suffix.lower() not in EXTENSIONS
+    if args.export_format is None and output is not None and output.suffix and unknown:
+        known = ", ".join(sorted(EXTENSIONS))
+        raise UsageError(
+            f"{output}: which format is {output.suffix}? Name the file {known}, or give --format"
+        )
     fmt = args.export_format or (format_for(output) if output is not None else "markdown")
     library = open_library(args)
     papers = library.papers

@@ -118,8 +118,8 @@ def run_reader(args: argparse.Namespace) -> int:
 
 
 def _refuse_mistyped_command(paths: Sequence[Path]) -> None:
-    """`paperdeck serch x`: a first PATH that is no file but looks like a command is named as
-    such, with the command it is closest to."""
+    """`paperdeck serch x`, `paperdeck frobnicate`: a first PATH that is no file and could be a
+    command (a bare word) is named as either, with the command it is closest to if any."""
     if not paths or paths[0].exists() or paths[0].suffix or len(paths[0].parts) != 1:
         return
     close = difflib.get_close_matches(paths[0].name, list(COMMAND_FAMILIES), n=1, cutoff=0.7)
@@ -127,6 +127,9 @@ def _refuse_mistyped_command(paths: Sequence[Path]) -> None:
         raise UsageError(
             f"{paths[0]}: no such file or command; did you mean `paperdeck {close[0]}`?"
         )
+    raise UsageError(
+        f"{paths[0]}: no such file or command (commands: {', '.join(COMMAND_FAMILIES)})"
+    )
 
 
 def _check_openable(path: Path) -> None:
