@@ -12,6 +12,7 @@ import pytest
 from rich.segment import Segment
 from textual.app import App
 from textual.color import Color
+from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.widgets._footer import FooterKey
@@ -677,3 +678,23 @@ async def test_the_position_stands_apart_from_a_full_quiet_line(make_app: MakeAp
         for line in quiet:
             _venue, gap, number = line.rpartition(" · ")[2].partition("2026")
             assert gap == "2026" and number.startswith("  ") and number.strip().isdigit(), line
+
+
+async def test_a_made_up_title_points_to_the_online_lookup_by_its_palette_name(
+    make_app: MakeApp,
+) -> None:
+    app = make_app(DERIVED_LIST)  # titles derived from the abstracts, no metadata
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        shown = " ".join(app.detail.content.plain.split())
+        assert "title derived from the abstract (no metadata: Ctrl+P › Look up titles" in shown
+        # the name the pane gives is one the command palette offers
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        for key in "look up titles":
+            await pilot.press({" ": "space"}.get(key, key))
+        await pilot.pause(0.5)
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        offered = [str(option.prompt) for option in palette.query_one(CommandList).options]
+        assert any(option.startswith("Look up titles online") for option in offered), offered

@@ -36,7 +36,7 @@ from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.session import SessionFlow
 from paperdeck.ui.triage_flow import TriageFlow
-from paperdeck.ui.widgets.detail_pane import DetailPane
+from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
 from paperdeck.ui.widgets.paper_list import ROW_LAYOUTS, PaperList, RowLayout
@@ -503,7 +503,7 @@ class PaperdeckApp(App[int]):
         )
         yield SystemCommand("Open another list", "Open a paper list from a file", self.open_list)
         yield SystemCommand(
-            "Look up titles online",
+            LOOK_UP_COMMAND,
             "Ask OpenAlex, arXiv, Semantic Scholar and Crossref about papers without a title "
             "(a few words of each abstract are sent)",
             self.enrich.start,

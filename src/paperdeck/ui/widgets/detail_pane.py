@@ -34,6 +34,9 @@ SPAN_STYLES = {
 LABEL_STYLE = "$text-muted"
 
 
+LOOK_UP_COMMAND = "Look up titles online"
+"""The command palette's name for an online title lookup, which a made-up title points to."""
+
 SHOWN_CHARS = 20_000
 """Of a longer abstract or title the pane shows this much (real abstracts stay under 5,000)."""
 
@@ -41,7 +44,7 @@ SHOWN_CHARS = 20_000
 def describe_source(meta_source: str, corrected: Sequence[str] = ()) -> str:
     """Where a paper's title and authors came from, in words."""
     if meta_source == "derived":
-        text = "title derived from the abstract (no metadata)"
+        text = f"title derived from the abstract (no metadata: Ctrl+P › {LOOK_UP_COMMAND})"
     elif meta_source == "list":
         text = "given by the list"
     elif meta_source.startswith("matched:"):
