@@ -1199,3 +1199,36 @@ def test_a_phrase_typed_key_by_key_matches_as_on_a_fresh_index() -> None:
             assert got.scores == fresh.scores, query
     assert list(index.search("self-supervised").indices[:2]) == [0, 1]
     assert 2 in index.search("O(n log").indices
+
+
+def test_a_space_after_a_word_answers_as_the_query_before_it(papers: list[Paper]) -> None:
+    index = SearchIndex(papers)
+    before = index.search("speculative deco")
+    again = index.search("speculative deco ")
+    # The same answer, not worked out again: the very papers of the search before.
+    assert again.indices is before.indices and again.scores is before.scores
+    assert again.query == "speculative deco " and again.parsed.text == "speculative deco "
+    fresh = SearchIndex(papers).search("speculative deco ")
+    assert list(again.indices) == list(fresh.indices)
+    assert list(again.scores) == list(fresh.scores)
+    assert again.matched_all == fresh.matched_all
+    # Another query, or other options, are worked out.
+    assert index.search("speculative decod").indices is not before.indices
+    assert index.search("speculative deco", all_terms=True).indices is not before.indices
+
+
+def test_a_query_on_notes_is_worked_out_again_as_the_notes_change(
+    papers: list[Paper],
+) -> None:
+    index = SearchIndex(papers)
+    notes = {papers[1].id: Note(note="energy gating", tags=("todo",), starred=True, updated=1.0)}
+    for query in ("note:gating", "tag:todo", "is:starred", "gating is:starred"):
+        assert found(index, query, annotations=notes) == [1], query
+        notes[papers[1].id] = Note()
+        assert found(index, query + " ", annotations=notes) == [], query
+        notes[papers[1].id] = Note("energy gating", ("todo",), "unread", True, 1.0)
+    first, second = found(index, "transformers")[:2]
+    notes = {papers[first].id: Note(note="later", updated=2.0)}
+    assert found(index, "transformers", annotations=notes, sort="noted")[0] == first
+    notes[papers[second].id] = Note(note="now", updated=3.0)
+    assert found(index, "transformers ", annotations=notes, sort="noted")[0] == second

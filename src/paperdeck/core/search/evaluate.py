@@ -6,7 +6,7 @@ import heapq
 import math
 from array import array
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import filterfalse, repeat
 from operator import mul
 
@@ -75,6 +75,8 @@ class Evaluator:
         self._terms = TermMatcher(index)
         self._memo = TextMemo(index)
         self._note_tokens: dict[str, tuple[str, ...]] = {}
+        self._last: tuple[tuple[object, ...], SearchResult] | None = None
+        """The last search whose answer depends on its words alone, with what it depended on."""
         """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
         self.arrays_prepared = False
         """Whether numpy was imported for this index (`arrays.prepare`): large clauses are then
@@ -96,6 +98,25 @@ class Evaluator:
         """The papers passing every clause of `parsed`, ranked, in slices; then, unless
         `all_terms` or at least `shown` papers pass, those missing some of the query's words
         but not all of them."""
+        prepared = self.arrays_prepared
+        same = _same_result_key(parsed, sort, all_terms, shown, prepared)
+        last = self._last
+        if same is not None and last is not None and last[0] == same:
+            # A key that leaves the query as it was (a space after a word): its answer again.
+            message = self._message(parsed)
+            return replace(last[1], query=parsed.text, message=message, parsed=parsed)
+        result = yield from self._search_steps(parsed, annotations, sort, all_terms, shown)
+        self._last = None if same is None else (same, result)
+        return result
+
+    def _search_steps(
+        self,
+        parsed: Query,
+        annotations: Mapping[str, Annotation] | None,
+        sort: SortMode,
+        all_terms: bool,
+        shown: int | None,
+    ) -> Generator[None, None, SearchResult]:
         clock = Clock()
         index = self._index
         prepared = self.arrays_prepared  # the same for the whole search
@@ -450,6 +471,22 @@ def _is_words(clause: Clause) -> bool:
         isinstance(atom, Term) and atom.field in ("any", "title", "author")
         for atom in clause.alternatives
     )
+
+
+def _same_result_key(
+    parsed: Query, sort: SortMode, all_terms: bool, shown: int | None, prepared: bool
+) -> tuple[object, ...] | None:
+    """What a search's answer depends on when that is its query's clauses and options alone
+    (not the notes, tags or marks: those change between two searches), else None."""
+    if sort == "noted":
+        return None
+    for clause in parsed.clauses:
+        for atom in clause.alternatives:
+            if isinstance(atom, Flag) or (
+                isinstance(atom, Term) and atom.field in ("like", "tag", "note")
+            ):
+                return None
+    return (parsed.clauses, sort, all_terms, shown, prepared)
 
 
 def _needle(clause: Clause) -> str:

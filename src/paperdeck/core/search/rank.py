@@ -14,7 +14,7 @@ from operator import add, mul
 from typing import Literal
 
 from paperdeck.core.model import Annotation
-from paperdeck.core.plumbing.recent import Recent
+from paperdeck.core.plumbing.recent import Generations
 from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search import arrays
 from paperdeck.core.search.arrays import Lookup
@@ -171,9 +171,11 @@ def rerank_steps(
         for first, second in word_pairs
     ]
     head = ranked[:depth]
+    # A list without methods (most) has no method text to read: its pairs cannot be there.
+    short = (TITLE, METHOD) if memo.has_words(METHOD) else (TITLE,)
     for count, i in enumerate(head):
         bonus = 0.0
-        fields = (TITLE, METHOD, ABSTRACT) if count < abstracts else (TITLE, METHOD)
+        fields = (*short, ABSTRACT) if count < abstracts else short
         for field in fields:
             lowered = memo.lowered(i, field)
             if lowered:
@@ -386,11 +388,15 @@ class TextMemo:
     each key re-ranks mostly the same papers for mostly the same words."""
 
     def __init__(self, index: WordIndex, papers: int = 2048) -> None:
-        """Keep the texts of `papers` papers; those read longest ago go first (all at once
-        made the next key read again the texts of the papers it ranks)."""
+        """Keep the texts of about `papers` papers; those not read for longest go first (all
+        at once made the next key read again the texts of the papers it ranks)."""
         self._index = index
-        self._lowered: Recent[tuple[int, int], str] = Recent(2 * papers)
-        self._folded: Recent[tuple[int, int], str] = Recent(2 * papers)
+        self._lowered: Generations[tuple[int, int], str] = Generations(2 * papers)
+        self._folded: Generations[tuple[int, int], str] = Generations(2 * papers)
+
+    def has_words(self, field: int) -> bool:
+        """Whether some paper has a word in `field` (else its texts need not be read)."""
+        return next(iter(self._index.postings[field]), None) is not None
 
     def lowered(self, i: int, field: int) -> str:
         """Paper `i`'s text in `field`, lower-cased."""

@@ -44,6 +44,8 @@ _PREFIX_FIELD = len(FIELDS)
 _YEAR_FIELD = 2 * len(FIELDS)
 _VENUE_FIELD = _YEAR_FIELD + 1
 _ROWS_PER_PAUSE = 2048
+_NUMPY_MAX_FROM = 1024
+"""Postings at least this long are checked with numpy, when imported."""
 _ABSTRACTS_KEPT = 4096
 """Abstracts read from the store kept in memory: typing a query ranks the same papers again."""
 
@@ -128,7 +130,7 @@ class StoredPostings(MutableMapping[str, "array[int]"]):
         docs = array("I")
         if len(data) % docs.itemsize == 0:
             docs.frombytes(data)
-            if docs and max(docs) < self._count:
+            if docs and _largest(docs) < self._count:
                 return docs
         # Not this list's paper numbers: the word is taken as missing, and the index is
         # built afresh on the next opening.
@@ -160,6 +162,15 @@ class StoredPostings(MutableMapping[str, "array[int]"]):
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+
+def _largest(docs: array[int]) -> int:
+    """The largest of `docs`, with numpy where a reader has imported it (a common word's
+    postings hold a good part of the list's paper numbers)."""
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and len(docs) > _NUMPY_MAX_FROM:
+        return int(numpy.frombuffer(docs, dtype=numpy.uintc).max())
+    return max(docs)
 
 
 class VocabularyBuckets(Buckets):
