@@ -698,3 +698,38 @@ async def test_a_made_up_title_points_to_the_online_lookup_by_its_palette_name(
         assert isinstance(palette, CommandPalette)
         offered = [str(option.prompt) for option in palette.query_one(CommandList).options]
         assert any(option.startswith("Look up titles online") for option in offered), offered
+
+
+async def test_a_paper_marked_read_steps_back_and_stays_readable(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        first = app.papers[app.paper_list.rows[0]]
+        await pilot.press("r")  # the first paper read, the cursor on the second
+        await settle(app, pilot)
+        assert app.paper_list.cursor == 1
+        width = app.paper_list.scrollable_content_region.width
+
+        def title_style(row: int) -> Segment:
+            """The longest run of the row's title in one style: its plain words (not the
+            method name's own colour)."""
+            paper = app.papers[app.paper_list.rows[row]]
+            line = app.paper_list._row_strips(row, width)[0]
+            in_title = [s for s in line if s.text.strip() and s.text.strip() in paper.title]
+            return max(in_title, key=lambda s: len(s.text))
+
+        assert title_style(0).text.strip() in first.title
+        for theme in ("textual-dark", "textual-light", "nord", "gruvbox"):
+            app.theme = theme
+            await pilot.pause()
+            dark = app.current_theme.dark
+            read, unread = title_style(0), title_style(2)
+            assert read.style is not None and unread.style is not None
+            background = solid(read.style.bgcolor, Color(0, 0, 0) if dark else Color(255, 255, 255))
+            read_color = solid(read.style.color, Color(255, 255, 255) if dark else Color(0, 0, 0))
+            unread_color = solid(
+                unread.style.color, Color(255, 255, 255) if dark else Color(0, 0, 0)
+            )
+            # quieter than a title still to read, by a visible step, and still legible
+            assert contrast(read_color, background) < contrast(unread_color, background) - 1, theme
+            assert contrast(read_color, background) >= 3, theme

@@ -64,6 +64,7 @@ AUTO_COMPACT_BELOW = 16
 """Lines of list under which the automatic layout shows one line per paper (80x24 has ~8)."""
 PART_NAMES = (
     "title",
+    "read",
     "derived",
     "method",
     "match",

@@ -369,15 +369,17 @@ def render_row(
     paper: Paper, facts: RowFacts, styles: Styles, width: int, *, compact: bool, height: int
 ) -> list[Strip]:
     """The row's lines: `height` strips of `width` cells (one when compact)."""
+    annotation = facts.annotation
+    if annotation is not None and annotation.state == "read" and not facts.is_cursor:
+        styles = {**styles, "title": styles["read"]}  # what is left to read stands out
     base = styles[""]
     title = _title(paper, facts)
     room = max(1, width - GUTTER)
     hint = facts.hint()
     if compact:
         suffix: list[Segment] = []
-        for text, style in state_icons(facts.annotation, styles):
+        for text, style in state_icons(annotation, styles):
             suffix += [Segment(" ", base), Segment(text, style)]
-        annotation = facts.annotation
         if annotation is not None and annotation.tags:
             tags = " " + " ".join("#" + one_line(tag) for tag in annotation.tags)
             limit = room // 3
