@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import io
+import signal
+import threading
 from typing import Any
 
 from textual import events
@@ -92,3 +96,60 @@ def test_the_linux_driver_makes_its_parser_by_the_name_that_is_replaced() -> Non
     assert "XTermParser(" in inspect.getsource(linux_driver.LinuxDriver.run_input_thread)
     make_pastes_text()
     assert linux_driver.XTermParser is PasteSafeParser  # type: ignore[attr-defined]
+
+
+# -- a terminal that has closed ----------------------------------------------------------------
+
+
+class _ClosedTerminal(io.StringIO):
+    """A terminal after its window closed: every write and flush fails, as a hung-up tty's do."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EIO, "Input/output error")
+
+    def flush(self) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+
+def test_a_writer_thread_on_a_closed_terminal_keeps_draining_and_stops() -> None:
+    from textual.drivers._writer_thread import MAX_QUEUED_WRITES, WriterThread
+
+    from paperdeck.ui.textual_private import TerminalOutput
+
+    output = TerminalOutput(_ClosedTerminal())
+    writer = WriterThread(output)  # type: ignore[arg-type]
+    writer.start()
+
+    def paint_then_close() -> None:
+        for _ in range(3 * MAX_QUEUED_WRITES):
+            writer.write("\x1b[?1049l a frame")
+        writer.stop()
+
+    # In a thread of its own, so that a writer that died leaves this test failing, not hung.
+    closing = threading.Thread(target=paint_then_close, daemon=True)
+    closing.start()
+    closing.join(10)
+    assert not closing.is_alive(), "writing to a closed terminal blocked"
+    assert output.closed
+
+
+async def test_the_reader_runs_on_a_driver_whose_output_survives_a_closed_terminal() -> None:
+    from textual.drivers.headless_driver import HeadlessDriver
+    from textual.drivers.linux_driver import LinuxDriver
+
+    from paperdeck.ui.textual_private import TerminalOutput, survive_a_closed_terminal
+
+    other = _OneInput(driver_class=HeadlessDriver)
+    survive_a_closed_terminal(other)
+    assert other.driver_class is HeadlessDriver
+    app = _OneInput(driver_class=LinuxDriver)
+    survive_a_closed_terminal(app)
+    assert issubclass(app.driver_class, LinuxDriver)
+    # The driver sets SIGTSTP and SIGCONT handlers as it is made: this process keeps its own.
+    kept = {signum: signal.getsignal(signum) for signum in (signal.SIGTSTP, signal.SIGCONT)}
+    try:
+        driver = app.driver_class(app)
+    finally:
+        for signum, handler in kept.items():
+            signal.signal(signum, handler)
+    assert isinstance(driver._file, TerminalOutput)

@@ -9,6 +9,7 @@ import signal
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events
@@ -135,6 +136,7 @@ class PaperdeckApp(App[int]):
         self._quit_refused = False
         self.exit_message: str | None = None
         """The line to print after the reader closed (where unsaved notes went), if any."""
+        self._previous_signal_handlers: dict[int, Any] = {}
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -558,17 +560,24 @@ class PaperdeckApp(App[int]):
         self.push_screen(PathDialog("Open a paper list", "", "txt, JSONL, JSON, BibTeX, CSV"), done)
 
     def _install_signal_handlers(self) -> None:
+        # A Python-level handler, not loop.add_signal_handler: asyncio learns of a signal from
+        # a byte in its wake-up socket, and a burst of keys posted as the terminal closes can
+        # fill that socket, losing the SIGHUP byte (the reader then never exits). The handler
+        # runs in the main thread whatever the socket holds.
         loop = asyncio.get_running_loop()
+
+        def on_signal(signum: int, frame: FrameType | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to save
+                loop.call_soon_threadsafe(self._on_terminate_signal)
+
         for signum in (signal.SIGTERM, signal.SIGHUP):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(signum, self._on_terminate_signal)
+            with contextlib.suppress(ValueError):  # not the main thread: no signals here
+                self._previous_signal_handlers[signum] = signal.signal(signum, on_signal)
 
     def _remove_signal_handlers(self) -> None:
-        with contextlib.suppress(RuntimeError):
-            loop = asyncio.get_running_loop()
-            for signum in (signal.SIGTERM, signal.SIGHUP):
-                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                    loop.remove_signal_handler(signum)
+        for signum, previous in self._previous_signal_handlers.items():
+            signal.signal(signum, previous)
+        self._previous_signal_handlers.clear()
 
     def _on_terminate_signal(self) -> None:
         from paperdeck.core.notes.recovery import save_or_recover

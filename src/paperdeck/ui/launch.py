@@ -16,7 +16,7 @@ from paperdeck.core.notes.recovery import save_or_recover
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.loading import BackgroundLoad, Load, freeze_long_lived
 from paperdeck.ui.safe_text import one_line
-from paperdeck.ui.textual_private import make_pastes_text
+from paperdeck.ui.textual_private import make_pastes_text, survive_a_closed_terminal
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
@@ -52,6 +52,7 @@ def run_app(
         freeze_long_lived()
         app = PaperdeckApp(library, store, settings_file=settings_path())
     make_pastes_text()  # a paste holding ESC is text, never key presses
+    survive_a_closed_terminal(app)
     # Textual prints a crash's traceback (screens of it) to its error console: it goes to a
     # report file instead, and the terminal gets one line.
     errors = io.StringIO()

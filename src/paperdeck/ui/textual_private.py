@@ -6,7 +6,7 @@ tests/ui/test_textual_private.py fails when a Textual upgrade removes or changes
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import IO, Any
 
 from textual import events
 from textual._xterm_parser import XTermParser
@@ -72,3 +72,61 @@ class PasteSafeParser(XTermParser):
 def make_pastes_text() -> None:
     """Have the Linux driver (which makes its parser by this name) parse with PasteSafeParser."""
     linux_driver.XTermParser = PasteSafeParser  # type: ignore[attr-defined]
+
+
+class TerminalOutput:
+    """The terminal's output for Textual's writer thread: writes that fail are dropped.
+
+    Textual writes through a thread fed by a bounded queue. A write that raises (EIO once the
+    terminal has closed) ends that thread; the queue then fills and the reader hangs for good in
+    its next write, or in the driver's close, with the note saved but the process never exiting.
+    Dropping what a closed terminal cannot take keeps the thread draining its queue.
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+        self.closed = False
+        """True once a write or flush failed: the terminal has gone."""
+
+    def write(self, text: str) -> int:
+        if not self.closed:
+            try:
+                return self._stream.write(text)
+            except (OSError, ValueError):
+                self.closed = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.closed:
+            try:
+                self._stream.flush()
+            except (OSError, ValueError):
+                self.closed = True
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+
+class _ClosableTerminalDriver(linux_driver.LinuxDriver):
+    """Textual's Linux driver, writing through a TerminalOutput."""
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        # The driver's only output stream: its writer thread is made from it.
+        self._file = TerminalOutput(self._file)  # type: ignore[arg-type,assignment]
+
+
+def survive_a_closed_terminal(app: App[Any]) -> None:
+    """Have `app` run on a driver whose output outlives its terminal (see TerminalOutput).
+
+    Only Textual's own Linux driver is replaced: another one (TEXTUAL_DRIVER, Windows) is kept.
+    """
+    if app.driver_class is linux_driver.LinuxDriver:
+        app.driver_class = _ClosableTerminalDriver
