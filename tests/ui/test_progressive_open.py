@@ -271,3 +271,49 @@ async def test_the_load_waits_while_its_first_rows_are_painted(
         await wait_until(pilot, lambda: not app.loading.loading)
         assert on_screen_when_resumed == [10]
         assert len(app.papers) == PAPERS
+
+
+@pytest.mark.parametrize("with_meta", [True, False])
+async def test_a_session_left_far_down_reopens_with_its_paper_on_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_meta: bool
+) -> None:
+    """Reopened with metadata beside it (the list is then read whole, no rows shown while it
+    loads) or without, the list shows the paper the detail pane shows, not its first rows."""
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    data = Path(__file__).parents[1] / "data"
+    listed = tmp_path / "icml.txt"
+    listed.write_text((data / "icml2026-150.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    if with_meta:
+        meta = (data / "icml2026-150.meta.jsonl").read_text(encoding="utf-8")
+        (tmp_path / "icml.meta.jsonl").write_text(meta, encoding="utf-8")
+    far = 120
+
+    def reader() -> PaperdeckApp:
+        pending = BackgroundLoad(lambda options: load_library([listed], options=options))
+        return PaperdeckApp(
+            None,
+            NotesStore(tmp_path / "notes.json"),
+            loader=pending,
+            loading_label="icml.txt",
+            settings_file=tmp_path / "settings.json",
+        )
+
+    first = reader()
+    async with first.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: not first.loading.loading)
+        await pilot.press("G", *["k"] * (len(first.papers) - 1 - far))
+        left_on = first.current_paper
+        assert left_on is first.papers[far]
+        await pilot.press("q")
+
+    again = reader()
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: not again.loading.loading)
+        await pilot.pause(0.2)
+        paper_list = again.paper_list
+        assert again.current_paper is not None and again.current_paper.id == left_on.id
+        assert left_on.title[:30] in again.detail.text
+        # What the list shows on screen holds that paper's title, not the first rows'.
+        on_screen = "\n".join(paper_list.render_line(y).text for y in range(paper_list.size.height))
+        assert left_on.title[:30] in on_screen
+        assert again.papers[0].title[:30] not in on_screen

@@ -67,7 +67,7 @@ class SessionFlow:
         )
         cursor = index_of.get(session.paper_id) if session.paper_id else None
         if cursor is not None:
-            app.paper_list.move_cursor(cursor)
+            app.paper_list.jump_to(cursor)
         if session.query:
             app.search.resume(session.query)
             app.search_box.value = session.query

@@ -350,6 +350,16 @@ class PaperList(ScrollView, can_focus=True):
         elif last > top + height:
             self.scroll_to(y=min(first, last - height), animate=False)
 
+    def jump_to(self, row: int) -> None:
+        """Put the cursor on a row far from the last (clamped) and show it mid-screen."""
+        if not self.rows:
+            return
+        row = max(0, min(len(self.rows) - 1, row))
+        self.cursor = row
+        # Forced (see _center): a list shown at once after a load has no scrollbar yet, and
+        # the paper of the session restored then was left below the rows on screen.
+        self._center(row)
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         if self.show_vertical_scrollbar:
             bar = self.vertical_scrollbar
