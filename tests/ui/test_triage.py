@@ -20,6 +20,11 @@ def state_of(app: PaperdeckApp, index: int) -> str:
     return entry.state if entry is not None else "unread"
 
 
+def toasts(app: PaperdeckApp) -> str:
+    """The text of the toasts shown now."""
+    return " | ".join(str(toast.message) for toast in app._notifications)
+
+
 def starred(app: PaperdeckApp, index: int) -> bool:
     entry = app.store.get(app.papers[index].id)
     return entry is not None and entry.starred
@@ -38,10 +43,20 @@ async def test_read_and_next_marks_read_moves_on_and_counts_progress(
         assert "3 / 19 read" in header_text(app)
         assert "●" not in row_text(app, 0)[:3] and "●" in row_text(app, 3)[:3]
         assert saved_notes(tmp_path)[app.papers[0].id]["state"] == "read"
-        # r on a read paper makes it unread again (and moves on).
-        await pilot.press("k", "r")
-        assert state_of(app, 2) == "unread"
-        assert "2 / 19 read" in header_text(app)
+        # r on a read paper leaves it read (and moves on): walking back over papers read
+        # pressing r undoes nothing.
+        await pilot.press("k", "k", "r", "r")
+        assert [state_of(app, i) for i in range(4)] == ["read", "read", "read", "unread"]
+        assert app.current_paper is app.papers[3]
+        assert "3 / 19 read" in header_text(app)
+        # U undoes one, the cursor staying on it, and again marks it read.
+        await pilot.press("k", "U")
+        assert state_of(app, 2) == "unread" and app.current_paper is app.papers[2]
+        assert "2 / 19 read" in header_text(app) and "●" in row_text(app, 2)[:3]
+        assert "now unread" in toasts(app)
+        await pilot.press("U")
+        assert state_of(app, 2) == "read" and app.current_paper is app.papers[2]
+        assert "3 / 19 read" in header_text(app)
 
 
 async def test_star_and_next_and_skip_to_the_next_unread(make_app: MakeApp) -> None:
@@ -57,8 +72,15 @@ async def test_star_and_next_and_skip_to_the_next_unread(make_app: MakeApp) -> N
         await pilot.press("x")
         assert app.current_paper is app.papers[4]
         assert state_of(app, 1) == "unread"
+        # s on a starred paper leaves it starred; S unstars it where it is.
         await pilot.press("k", "k", "k", "k", "s")
-        assert not starred(app, 0)
+        assert starred(app, 0) and app.current_paper is app.papers[1]
+        assert "1 starred" in header_text(app)
+        await pilot.press("k", "S")
+        assert not starred(app, 0) and app.current_paper is app.papers[0]
+        assert "★" not in row_text(app, 0) and "0 starred" in header_text(app)
+        await pilot.press("S")
+        assert starred(app, 0) and app.current_paper is app.papers[0]
 
 
 async def test_unread_starred_and_marked_views_combine_with_the_search(make_app: MakeApp) -> None:
@@ -112,6 +134,24 @@ async def test_marks_all_shown_clear_invert_and_act_in_bulk(
         assert "19 marked" in header_text(app)
         await pilot.press("A")
         assert not app.paper_list.marked and "marked" not in header_text(app)
+        assert "19 marks cleared: A puts them back" in toasts(app)
+        # A again at once undoes the clear.
+        await pilot.press("A")
+        await settle(app, pilot)
+        assert app.paper_list.marked == set(range(19)) and "19 marked" in header_text(app)
+        assert "19 marks put back" in toasts(app)
+        await pilot.press("A")
+        await settle(app, pilot)
+        # Once a paper is marked again, A clears that mark and puts back only it.
+        await pilot.press("space", "A")
+        await settle(app, pilot)
+        await pilot.press("A")
+        await settle(app, pilot)
+        assert app.paper_list.marked == {0}
+        await pilot.press("A")
+        await settle(app, pilot)
+        assert not app.paper_list.marked
+        await pilot.press("g")
         await pilot.press("space", "space")  # marks 0 and 1
         await pilot.press("i")
         assert app.paper_list.marked == set(range(2, 19))

@@ -73,13 +73,15 @@ class PaperdeckApp(App[int]):
         Binding("n", "edit_note", "Note"),
         Binding("r", "read_and_next", "Read+next"),
         Binding("s", "star_and_next", "Star+next"),
+        Binding("U", "toggle_read", "Read / unread, staying", show=False),
+        Binding("S", "toggle_star", "Star / unstar, staying", show=False),
         Binding("x", "skip_and_next", "Skip to next unread", show=False),
         Binding("t", "edit_tags", "Tags"),
         Binding("u", "toggle_view('unread')", "Unread only", show=False),
         Binding("asterisk", "toggle_view('starred')", "Starred only", show=False),
         Binding("m", "toggle_view('marked')", "Marked only", show=False),
         Binding("a", "mark_all", "Mark all shown", show=False),
-        Binding("A", "clear_marks", "Clear marks", show=False),
+        Binding("A", "clear_marks", "Clear marks / put back", show=False),
         Binding("i", "invert_marks", "Invert marks (shown papers)", show=False),
         Binding("c", "copy_citation", "Cite"),
         Binding("C", "choose_format", "Cite format", show=False),
@@ -300,6 +302,8 @@ class PaperdeckApp(App[int]):
         self.notes_watch.check()  # back from another window, perhaps from editing notes
 
     def on_paper_list_marks_changed(self, message: PaperList.MarksChanged) -> None:
+        if message.count:
+            self.triage.forget_cleared()
         self.update_header()
 
     def on_note_editor_left(self, message: NoteEditor.Left) -> None:
@@ -374,6 +378,12 @@ class PaperdeckApp(App[int]):
 
     def action_read_and_next(self) -> None:
         self.triage.read_and_next()
+
+    def action_toggle_read(self) -> None:
+        self.triage.toggle_read()
+
+    def action_toggle_star(self) -> None:
+        self.triage.toggle_star()
 
     def action_star_and_next(self) -> None:
         self.triage.star_and_next()

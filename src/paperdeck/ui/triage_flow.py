@@ -9,6 +9,7 @@ from paperdeck.ui.safe_text import one_line
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
+    from paperdeck.core.papers import Papers
     from paperdeck.ui.app import PaperdeckApp
 
 VIEWS = ("unread", "starred", "marked")
@@ -23,6 +24,8 @@ class TriageFlow:
     def __init__(self, app: PaperdeckApp) -> None:
         self.app = app
         self.views: set[str] = set()
+        self._cleared: tuple[Papers, set[int]] | None = None
+        """The list and the marks A last cleared, while no paper has been marked since."""
 
     # -- progress ---------------------------------------------------------------------------
 
@@ -51,26 +54,43 @@ class TriageFlow:
         return ([] if paper is None else [paper]), False
 
     def read_and_next(self) -> None:
-        """Mark read (unread when it already is) and move to the next paper; marks: all of them."""
-        papers, bulk = self._targets()
-        if not papers:
-            return
-        store = self.app.store
-        already = all(self._state(paper) == "read" for paper in papers)
-        for paper in papers:
-            store.set_state(paper, "unread" if already else "read")
-        self._changed(papers, f"{'unread' if already else 'read'}", bulk)
+        """Mark read and move to the next paper; marks: all of them read. Never undoes: a
+        walk down the list pressing r leaves read what was read (U toggles)."""
+        self._set_read(True, move=True)
 
     def star_and_next(self) -> None:
-        """Star (unstar when it already is) and move to the next paper; marks: all of them."""
+        """Star and move to the next paper; marks: all of them starred (S toggles)."""
+        self._set_starred(True, move=True)
+
+    def toggle_read(self) -> None:
+        """Read becomes unread and unread read, the cursor staying; marks: all of them (unread
+        when all are read)."""
+        papers, _ = self._targets()
+        self._set_read(not all(self._state(paper) == "read" for paper in papers), move=False)
+
+    def toggle_star(self) -> None:
+        """Star or unstar (when starred), the cursor staying; marks: all of them (unstarred
+        when all are starred)."""
+        papers, _ = self._targets()
+        self._set_starred(not all(self._starred(paper) for paper in papers), move=False)
+
+    def _set_read(self, read: bool, *, move: bool) -> None:
         papers, bulk = self._targets()
         if not papers:
             return
         store = self.app.store
-        starred = all(self._starred(paper) for paper in papers)
         for paper in papers:
-            store.set_starred(paper, not starred)
-        self._changed(papers, "unstarred" if starred else "starred", bulk)
+            store.set_state(paper, "read" if read else "unread")
+        self._changed(papers, "read" if read else "unread", bulk, move)
+
+    def _set_starred(self, starred: bool, *, move: bool) -> None:
+        papers, bulk = self._targets()
+        if not papers:
+            return
+        store = self.app.store
+        for paper in papers:
+            store.set_starred(paper, starred)
+        self._changed(papers, "starred" if starred else "unstarred", bulk, move)
 
     def skip_and_next(self) -> None:
         """Leave this paper as it is and go to the next unread one below it."""
@@ -90,13 +110,15 @@ class TriageFlow:
         entry = self.app.store.get(paper.id)
         return entry is not None and entry.starred
 
-    def _changed(self, papers: Sequence[Paper], what: str, bulk: bool) -> None:
-        """Save, repaint, and move on (one paper) or say how many changed (marked papers)."""
+    def _changed(self, papers: Sequence[Paper], what: str, bulk: bool, move: bool) -> None:
+        """Save, repaint, and move on (one paper, `move`) or say what changed."""
         app = self.app
         self._repaint(papers)
         if bulk:
             count = len(papers)
             app.notify(f"{count} marked paper{'s' if count != 1 else ''} {what}")
+        elif not move:
+            app.notify(f"This paper is now {what}")
         else:
             # The paper stays in a view it no longer fits until the next search: the cursor
             # moves on from where it was, as in a mail reader.
@@ -209,11 +231,30 @@ class TriageFlow:
         self._say_marked()
 
     def clear_marks(self) -> None:
+        """Unmark every paper, remembered so that A again at once puts the marks back."""
+        paper_list = self.app.paper_list
+        cleared = set(paper_list.marked)
+        if not cleared:
+            if self._cleared is not None and self._cleared[0] is self.app.papers:
+                marks = self._cleared[1]
+                self.set_marks(marks)
+                self._cleared = None
+                count = len(marks)
+                self.app.notify(f"{count:,} mark{'s' if count != 1 else ''} put back")
+            else:
+                self.app.notify("No paper is marked")
+            return
         self.set_marks(())
-        self._say_marked()
+        self._cleared = (self.app.papers, cleared)
+        count = len(cleared)
+        self.app.notify(f"{count:,} mark{'s' if count != 1 else ''} cleared: A puts them back")
         if "marked" in self.views:
             self.views.discard("marked")
             self.apply_views()
+
+    def forget_cleared(self) -> None:
+        """Papers were marked since the marks were cleared: A no longer puts those back."""
+        self._cleared = None
 
     def invert_marks(self) -> None:
         """Marked papers shown become unmarked and the other shown papers marked."""
