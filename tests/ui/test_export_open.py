@@ -239,3 +239,92 @@ async def test_the_export_dialog_counts_a_long_list_as_the_header_does(
         shown = app.screen.query_one("#scope-view")
         assert shown.region.height > 0
         assert "Papers in this view (1,200)" in str(shown.render())
+
+
+def scope_lines(app: object) -> dict[str, str]:
+    """Each choice of papers as the dialog draws it, by scope."""
+    screen = app.screen  # type: ignore[attr-defined]
+    return {
+        scope: str(screen.query_one(f"#scope-{scope}").render())
+        for scope in ("marked", "starred", "view")
+    }
+
+
+async def test_the_export_dialog_starts_on_the_papers_picked_and_shows_which_it_is(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    from textual.widgets import RadioSet
+
+    from paperdeck.ui.contrast import contrast
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        # Nothing picked: the view, drawn ● where the others are ○.
+        assert lines["view"].startswith("● Papers in this view (19)")
+        assert lines["marked"].startswith("○ Marked") and lines["starred"].startswith("○ Starr")
+        # The set's cursor (what Tab lands on, what Enter or Space would press) is on it too.
+        scope_set = app.screen.query_one("#export-scope", RadioSet)
+        assert scope_set.pressed_button is not None
+        assert scope_set.pressed_button.id == "scope-view"
+        assert scope_set.pressed_button.has_class("-selected")
+        assert not app.screen.query_one("#scope-marked").has_class("-selected")
+        # In each theme the chosen dot stands out from its background, and from a dot not chosen.
+        for theme in ("textual-dark", "textual-light", "nord", "gruvbox"):
+            app.theme = theme
+            await pilot.pause()
+            on, off = (app.screen.query_one(f"#scope-{s}") for s in ("view", "marked"))
+            ground = on.background_colors[1]
+            on_dot = on.get_visual_style("toggle--button").foreground
+            off_dot = off.get_visual_style("toggle--button").foreground
+            assert on_dot is not None and off_dot is not None
+            assert contrast(ground + on_dot, ground) >= 3, theme
+            assert contrast(ground + off_dot, ground) >= 3, theme
+            assert (ground + on_dot) != (ground + off_dot), theme
+        await pilot.press("escape")
+
+        # A starred paper: Starred first; a marked one: Marked first.
+        await pilot.press("s", "e")
+        await pilot.pause()
+        assert scope_lines(app)["starred"].startswith("● Starred papers (1)")
+        await pilot.press("escape", "j", "space", "e")
+        await pilot.pause()
+        assert scope_lines(app)["marked"].startswith("● Marked papers (1)")
+        await clear_input(pilot)
+        await type_text(pilot, str(tmp_path / "new" / "folder" / "picked.md"))
+        await pilot.press("enter")
+        # A folder not there yet is made.
+        text = (tmp_path / "new" / "folder" / "picked.md").read_text(encoding="utf-8")
+        assert text.count("1. ") == 1 and "2. " not in text
+
+
+async def test_a_failed_export_comes_back_with_the_path_typed_and_says_why(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    from textual.widgets import Input
+
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    typed = str(tmp_path / "a-file" / "list.bib")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "e")
+        await clear_input(pilot)
+        await type_text(pilot, typed)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        assert app.screen.query_one("#export-path", Input).value == typed
+        error = str(app.screen.query_one("#export-error").render())
+        assert error.startswith("Export failed:") and "a-file" in error
+        assert scope_lines(app)["marked"].startswith("● Marked papers (1)")
+        assert "Format: BibTeX" in str(app.screen.query_one("#export-format").render())
+        # Corrected in place, it goes out.
+        await clear_input(pilot)
+        await type_text(pilot, str(tmp_path / "list.bib"))
+        await pilot.press("enter")
+        assert not isinstance(app.screen, ExportDialog)
+        assert "@" in (tmp_path / "list.bib").read_text(encoding="utf-8")

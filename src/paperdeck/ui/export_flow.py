@@ -47,15 +47,23 @@ class ExportFlow:
             return [p for p in app.papers if (e := entries.get(p.id)) is not None and e.starred]
         return [app.papers[i] for i in app.paper_list.rows]
 
-    def ask(self) -> None:
+    def ask(self, again: ExportChoice | None = None, error: str = "") -> None:
+        """Ask which papers and where; `again`: the choice whose export failed, for `error`,
+        offered again as it was typed."""
         from paperdeck.ui.dialogs.export_dialog import ExportDialog
 
-        app = self.app
-        scopes = [(scope, label, len(self.papers(scope))) for scope, label in SCOPES.items()]
-        # A view just chosen (u, *, m) is what the user looks at; else the marks, if any.
-        chosen = "marked" if app.paper_list.marked and not app.triage.views else "view"
-        default = unused_path(Path.cwd() / "reading-list.md")
-        app.push_screen(ExportDialog(scopes, chosen, default), self._chosen)
+        counts = {scope: len(self.papers(scope)) for scope in SCOPES}
+        scopes = [(scope, label, counts[scope]) for scope, label in SCOPES.items()]
+        if again is not None:
+            chosen, default = again.scope, again.typed
+        else:
+            default = str(unused_path(Path.cwd() / "reading-list.md"))
+            # A view just chosen (u, *, m) is what the user looks at; else the papers picked by
+            # hand, else those starred, else the view: Enter at once exports a few papers, not
+            # every paper of the list.
+            picked = ("marked", "starred") if not self.app.triage.views else ()
+            chosen = next((scope for scope in picked if counts[scope]), "view")
+        self.app.push_screen(ExportDialog(scopes, chosen, default, error), self._chosen)
 
     def _chosen(self, choice: ExportChoice | None) -> None:
         if choice is not None:
@@ -90,13 +98,13 @@ class ExportFlow:
         try:
             if choice.path.is_dir():
                 raise IsADirectoryError(21, "is a folder", str(choice.path))
+            # A folder named in the path but not there yet is made, as `mkdir -p` would.
+            choice.path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(choice.path, text)
         except OSError as error:
-            app.notify(
-                one_line(f"Export failed: {choice.path}: {error.strerror or error}"),
-                severity="error",
-                markup=False,
-            )
+            failed = error.filename if isinstance(error.filename, str) else str(choice.path)
+            # The dialog comes back with the path as typed, to be corrected, not typed again.
+            self.ask(choice, one_line(f"Export failed: {failed}: {error.strerror or error}"))
             return
         self.last_text = text
         app.notify(one_line(f"Exported {what} to {choice.path.resolve()}"), markup=False)

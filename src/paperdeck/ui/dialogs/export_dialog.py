@@ -25,6 +25,20 @@ class ExportChoice:
     scope: str
     fmt: str
     path: Path | None
+    typed: str = ""
+    """The path as typed (offered again when the export fails)."""
+
+
+class ScopeButton(RadioButton):
+    """A choice of papers drawn ● when chosen and ○ when not: Textual draws both as ● told
+    apart by colour alone, which some themes make black on navy."""
+
+    BUTTON_LEFT = ""
+    BUTTON_RIGHT = ""
+
+    def render(self) -> Content:
+        self.BUTTON_INNER = "●" if self.value else "○"
+        return super().render()
 
 
 class ExportDialog(ModalScreen[ExportChoice | None]):
@@ -37,24 +51,31 @@ class ExportDialog(ModalScreen[ExportChoice | None]):
         Binding("ctrl+y", "copy", "Copy to the clipboard instead"),
     ]
 
-    def __init__(self, scopes: Sequence[tuple[str, str, int]], chosen: str, default: Path) -> None:
-        """`scopes`: (id, label, how many papers); `chosen`: the scope selected at first."""
+    def __init__(
+        self,
+        scopes: Sequence[tuple[str, str, int]],
+        chosen: str,
+        default: Path | str,
+        error: str = "",
+    ) -> None:
+        """`scopes`: (id, label, how many papers); `chosen`: the scope selected at first;
+        `default`: the path offered; `error`: why the last export with it failed."""
         super().__init__()
         self.scopes = list(scopes)
         self.chosen = chosen
-        self.default = default
+        self.default = str(default)
+        self.error = error
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(Content("Export a reading list"), classes="dialog-title")
             with RadioSet(id="export-scope"):
                 for scope, label, count in self.scopes:
-                    yield RadioButton(
-                        Content(f"{label} ({count:,})"),
-                        value=scope == self.chosen,
-                        id=f"scope-{scope}",
-                    )
-            yield Input(str(self.default), id="export-path", suggester=PathSuggester())
+                    # Pressed at mount, not here: then the set's cursor starts on it too.
+                    yield ScopeButton(Content(f"{label} ({count:,})"), id=f"scope-{scope}")
+            yield Input(self.default, id="export-path", suggester=PathSuggester())
+            if self.error:
+                yield Static(Content(self.error), id="export-error", classes="dialog-error")
             yield Static(Content(""), id="export-format", classes="dialog-hint")
             yield Static(
                 Content(
@@ -66,7 +87,8 @@ class ExportDialog(ModalScreen[ExportChoice | None]):
             )
 
     def on_mount(self) -> None:
-        self._show_format(self.default.name)
+        self.query_one(f"#scope-{self.chosen}", RadioButton).value = True
+        self._show_format(self.default)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._show_format(event.value)
@@ -86,7 +108,7 @@ class ExportDialog(ModalScreen[ExportChoice | None]):
         value = event.value.strip()
         if value:
             path = Path(value).expanduser()
-            self.dismiss(ExportChoice(self._scope(), format_for(path), path))
+            self.dismiss(ExportChoice(self._scope(), format_for(path), path, value))
 
     def action_copy(self) -> None:
         value = self.query_one("#export-path", Input).value.strip()
