@@ -98,13 +98,17 @@ class ExportFlow:
         try:
             if choice.path.is_dir():
                 raise IsADirectoryError(21, "is a folder", str(choice.path))
-            # A folder named in the path but not there yet is made, as `mkdir -p` would.
-            choice.path.parent.mkdir(parents=True, exist_ok=True)
+            folder = choice.path.parent
+            try:
+                # A folder named in the path but not there yet is made, as `mkdir -p` would.
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                reason = error.strerror or str(error)
+                raise OSError(error.errno, f"no folder {folder} ({reason})") from error
             atomic_write(choice.path, text)
         except OSError as error:
-            failed = error.filename if isinstance(error.filename, str) else str(choice.path)
             # The dialog comes back with the path as typed, to be corrected, not typed again.
-            self.ask(choice, one_line(f"Export failed: {failed}: {error.strerror or error}"))
+            self.ask(choice, one_line(f"Not exported: {error.strerror or error}"))
             return
         self.last_text = text
         app.notify(one_line(f"Exported {what} to {choice.path.resolve()}"), markup=False)

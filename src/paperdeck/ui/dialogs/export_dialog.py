@@ -74,15 +74,16 @@ class ExportDialog(ModalScreen[ExportChoice | None]):
                     # Pressed at mount, not here: then the set's cursor starts on it too.
                     yield ScopeButton(Content(f"{label} ({count:,})"), id=f"scope-{scope}")
             yield Input(self.default, id="export-path", suggester=PathSuggester())
-            if self.error:
-                yield Static(Content(self.error), id="export-error", classes="dialog-error")
+            # The format line says why the last export failed until the path is changed: a
+            # line of its own pushed the keys' hint out of a 24-line terminal.
             yield Static(Content(""), id="export-format", classes="dialog-hint")
             yield Static(
                 Content(
                     "the extension picks the format: "
                     + " · ".join(f"{SUFFIXES[f]} {label}" for f, label in FORMATS.items())
-                    + "\nEnter saves · Ctrl+Y copies instead · Tab: which papers · Esc cancels"
+                    + "\nEnter saves · Ctrl+Y copies · Tab: which papers · Esc cancels"
                 ),
+                id="export-keys",
                 classes="dialog-hint",
             )
 
@@ -94,8 +95,14 @@ class ExportDialog(ModalScreen[ExportChoice | None]):
         self._show_format(event.value)
 
     def _show_format(self, value: str) -> None:
+        line = self.query_one("#export-format", Static)
+        failed = bool(self.error) and value == self.default
+        line.set_class(failed, "-error")
+        if failed:
+            line.update(Content(self.error))
+            return
         fmt = format_for(Path(value.strip() or "x.md"))
-        self.query_one("#export-format", Static).update(Content(f"Format: {FORMATS[fmt]}"))
+        line.update(Content(f"Format: {FORMATS[fmt]}"))
 
     def _scope(self) -> str:
         pressed = self.query_one("#export-scope", RadioSet).pressed_button
