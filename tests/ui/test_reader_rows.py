@@ -143,7 +143,9 @@ async def test_a_derived_title_is_marked_by_a_glyph_not_dimmed(make_app: MakeApp
         assert app.detail.text.startswith(DERIVED_MARKER)
 
 
-async def test_matches_stand_out_in_every_theme(make_app: MakeApp) -> None:
+async def test_matches_stand_out_in_every_theme_in_rows_and_detail_pane(
+    make_app: MakeApp,
+) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
@@ -161,6 +163,7 @@ async def test_matches_stand_out_in_every_theme(make_app: MakeApp) -> None:
             app.theme = theme
             app.paper_list.focus()
             await pilot.pause()
+            check_detail_pane_matches(app, theme)
             dark = app.current_theme.dark
             for focused in (True, False):
                 if not focused:
@@ -187,42 +190,34 @@ async def test_matches_stand_out_in_every_theme(make_app: MakeApp) -> None:
                         assert contrast(background, row_background) >= 3, where
 
 
-async def test_detail_pane_matches_stand_out_in_every_theme(make_app: MakeApp) -> None:
-    app = make_app()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(app, pilot)
-        await search(app, pilot, "reinforcement learning")
-        paper = app.current_paper
-        assert paper is not None and "reinforcement learning" in paper.title.lower()
-        words = ("reinforcement", "learning")
-        for theme in THEMES:
-            app.theme = theme
-            await pilot.pause()
-            detail = app.detail
-            dark = app.current_theme.dark
-            height = detail.scrollable_content_region.height
-            lines = [detail.render_line(y) for y in range(height)]
-            texts = [line.text.strip() for line in lines]
-            abstract_at = texts.index("Abstract")
-            pane = solid(
-                detail.rich_style.bgcolor, Color(0, 0, 0) if dark else Color(255, 255, 255)
-            )
-            title_end = texts.index("")  # a blank line, then the metadata, then the abstract
-            parts = {"title": lines[:title_end], "abstract": lines[abstract_at + 1 :]}
-            found = {"title": 0, "abstract": 0}
-            for part, part_lines in parts.items():
-                for segment in (s for line in part_lines for s in line):
-                    if segment.text.lower() not in words:
-                        continue
-                    assert segment.style is not None
-                    text_default = Color(255, 255, 255) if dark else Color(0, 0, 0)
-                    color = solid(segment.style.color, text_default)
-                    background = solid(segment.style.bgcolor, pane)
-                    where = f"{theme}, {part}: {segment.text}"
-                    assert contrast(color, background) >= 3, where
-                    assert contrast(background, pane) >= 3, where
-                    found[part] += 1
-            assert found["title"] >= 2 and found["abstract"] >= 1, (theme, found)
+def check_detail_pane_matches(app: PaperdeckApp, theme: str) -> None:
+    """The words of the search stand out in the title and abstract of the paper shown."""
+    paper = app.current_paper
+    assert paper is not None and "reinforcement learning" in paper.title.lower()
+    words = ("reinforcement", "learning")
+    detail = app.detail
+    dark = app.current_theme.dark
+    height = detail.scrollable_content_region.height
+    lines = [detail.render_line(y) for y in range(height)]
+    texts = [line.text.strip() for line in lines]
+    abstract_at = texts.index("Abstract")
+    pane = solid(detail.rich_style.bgcolor, Color(0, 0, 0) if dark else Color(255, 255, 255))
+    title_end = texts.index("")  # a blank line, then the metadata, then the abstract
+    parts = {"title": lines[:title_end], "abstract": lines[abstract_at + 1 :]}
+    found = {"title": 0, "abstract": 0}
+    for part, part_lines in parts.items():
+        for segment in (s for line in part_lines for s in line):
+            if segment.text.lower() not in words:
+                continue
+            assert segment.style is not None
+            text_default = Color(255, 255, 255) if dark else Color(0, 0, 0)
+            color = solid(segment.style.color, text_default)
+            background = solid(segment.style.bgcolor, pane)
+            where = f"{theme}, {part}: {segment.text}"
+            assert contrast(color, background) >= 3, where
+            assert contrast(background, pane) >= 3, where
+            found[part] += 1
+    assert found["title"] >= 2 and found["abstract"] >= 1, (theme, found)
 
 
 def quiet_line(app: PaperdeckApp, row: int) -> list[Segment]:
