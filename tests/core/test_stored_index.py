@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -123,9 +124,20 @@ def test_a_word_start_reads_its_words_postings_together(
     assert list(result.indices) == list(fresh.search("con").indices)
 
 
+# A paper number beyond the list: alone, or at the end of postings long enough to be checked
+# with numpy (as large as an unsigned 32-bit number gets: negative if read as signed).
+DAMAGED_POSTINGS = {
+    "short": (10**6).to_bytes(4, "little"),
+    "long": array("I", [0] * 2000 + [2**32 - 5]).tobytes(),
+}
+
+
+@pytest.mark.parametrize("docs", DAMAGED_POSTINGS.values(), ids=DAMAGED_POSTINGS.keys())
 def test_a_damaged_posting_is_taken_as_missing_and_the_index_built_again(
-    cache: Path, listing: Path
+    cache: Path, listing: Path, docs: bytes
 ) -> None:
+    import numpy  # noqa: F401  (imported, as by a reader: long postings are checked with it)
+
     library = load_library([listing])
     key = library.index_key()
     assert key is not None
@@ -133,10 +145,7 @@ def test_a_damaged_posting_is_taken_as_missing_and_the_index_built_again(
     assert expected
     SearchIndex(library.papers, key)
     with sqlite3.connect(cache / database.FILE_NAME) as db:
-        db.execute(
-            "UPDATE postings SET docs = ? WHERE field = 3 AND word = 'diffusion'",
-            ((10**6).to_bytes(4, "little"),),
-        )
+        db.execute("UPDATE postings SET docs = ? WHERE field = 3 AND word = 'diffusion'", (docs,))
     damaged = SearchIndex(library.papers, key)
     assert isinstance(damaged.word_index.abstracts, stored.StoredAbstracts)
     result = damaged.search("diffusion")  # no paper number beyond the list, no crash

@@ -56,6 +56,17 @@ def held_after_first_batch(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     return release
 
 
+def reader_loading(tmp_path: Path, pending: BackgroundLoad) -> PaperdeckApp:
+    """A reader that paints at once while `pending` loads big.txt."""
+    return PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=pending,
+        loading_label="big.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+
+
 def header_text(app: PaperdeckApp) -> str:
     return str(app.query_one("#header").render())
 
@@ -78,13 +89,7 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
     tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
 ) -> None:
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
-    app = PaperdeckApp(
-        None,
-        NotesStore(tmp_path / "notes.json"),
-        loader=pending,
-        loading_label="big.txt",
-        settings_file=tmp_path / "settings.json",
-    )
+    app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
@@ -125,13 +130,7 @@ async def test_the_cursor_kept_while_loading_stays_on_its_paper(
     tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
 ) -> None:
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
-    app = PaperdeckApp(
-        None,
-        NotesStore(tmp_path / "notes.json"),
-        loader=pending,
-        loading_label="big.txt",
-        settings_file=tmp_path / "settings.json",
-    )
+    app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
@@ -165,13 +164,7 @@ async def test_only_the_whole_lists_index_is_cached(
 
     monkeypatch.setattr(SearchIndex, "save_steps", recorded)
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
-    app = PaperdeckApp(
-        None,
-        NotesStore(tmp_path / "notes.json"),
-        loader=pending,
-        loading_label="big.txt",
-        settings_file=tmp_path / "settings.json",
-    )
+    app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
@@ -208,13 +201,7 @@ async def test_a_list_read_afresh_is_kept_once_its_search_is_ready(
 
     monkeypatch.setattr(ListStore, "save", recorded)
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
-    app = PaperdeckApp(
-        None,
-        NotesStore(tmp_path / "notes.json"),
-        loader=pending,
-        loading_label="big.txt",
-        settings_file=tmp_path / "settings.json",
-    )
+    app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
@@ -259,13 +246,7 @@ async def test_the_load_waits_while_its_first_rows_are_painted(
         return first
 
     pending = BackgroundLoad(load)
-    app = PaperdeckApp(
-        None,
-        NotesStore(tmp_path / "notes.json"),
-        loader=pending,
-        loading_label="big.txt",
-        settings_file=tmp_path / "settings.json",
-    )
+    app = reader_loading(tmp_path, pending)
     async with app.run_test(size=(120, 40)) as pilot:
         mounted.set()
         await wait_until(pilot, lambda: not app.loading.loading)

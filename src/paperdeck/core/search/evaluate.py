@@ -75,9 +75,9 @@ class Evaluator:
         self._terms = TermMatcher(index)
         self._memo = TextMemo(index)
         self._note_tokens: dict[str, tuple[str, ...]] = {}
+        """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
         self._last: tuple[tuple[object, ...], SearchResult] | None = None
         """The last search whose answer depends on its words alone, with what it depended on."""
-        """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
         self.arrays_prepared = False
         """Whether numpy was imported for this index (`arrays.prepare`): large clauses are then
         scored as arrays (see `arrays.pays_off`); the dicts order the far tail slightly

@@ -44,8 +44,8 @@ _PREFIX_FIELD = len(FIELDS)
 _YEAR_FIELD = 2 * len(FIELDS)
 _VENUE_FIELD = _YEAR_FIELD + 1
 _ROWS_PER_PAUSE = 2048
-_NUMPY_MAX_FROM = 1024
-"""Postings at least this long are checked with numpy, when imported."""
+_NUMPY_MAX_ABOVE = 1024
+"""Postings longer than this are checked with numpy, when imported."""
 _ABSTRACTS_KEPT = 4096
 """Abstracts read from the store kept in memory: typing a query ranks the same papers again."""
 
@@ -168,7 +168,7 @@ def _largest(docs: array[int]) -> int:
     """The largest of `docs`, with numpy where a reader has imported it (a common word's
     postings hold a good part of the list's paper numbers)."""
     numpy = sys.modules.get("numpy")
-    if numpy is not None and len(docs) > _NUMPY_MAX_FROM:
+    if numpy is not None and len(docs) > _NUMPY_MAX_ABOVE:
         return int(numpy.frombuffer(docs, dtype=numpy.uintc).max())
     return max(docs)
 
