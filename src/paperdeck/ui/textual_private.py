@@ -13,6 +13,7 @@ from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.drivers import linux_driver
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.widget import Widget
 
 from paperdeck.ui.paste_text import PasteFilter
@@ -130,3 +131,16 @@ def survive_a_closed_terminal(app: App[Any]) -> None:
     """
     if app.driver_class is linux_driver.LinuxDriver:
         app.driver_class = _ClosableTerminalDriver
+
+
+def drop_notices(app: App[Any], severity: SeverityLevel) -> None:
+    """Take down every toast of one severity now.
+
+    Textual takes a toast down when it times out or is clicked, or all of them at once
+    (`clear_notifications`, which would also take warnings a dialog's reader still needs).
+    """
+    stale = [notice for notice in app._notifications if notice.severity == severity]
+    for notice in stale:
+        app._unnotify(notice, refresh=False)
+    if stale:
+        app._refresh_notifications()

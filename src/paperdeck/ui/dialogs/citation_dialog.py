@@ -9,9 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static, TextArea
 
+from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.safe_text import clean, one_line
 
 
@@ -25,7 +25,7 @@ def sentences(*parts: str) -> str:
     return " ".join(out)
 
 
-class CitationDialog(ModalScreen[None]):
+class CitationDialog(Dialog[None]):
     """The citation in a read-only text area, and a file it can be written to."""
 
     AUTO_FOCUS = "#citation-text"

@@ -11,10 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from paperdeck.core.reading_list import FORMATS, SUFFIXES, format_for
+from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.dialogs.path_dialog import PathSuggester
 
 
@@ -41,7 +41,7 @@ class ScopeButton(RadioButton):
         return super().render()
 
 
-class ExportDialog(ModalScreen[ExportChoice | None]):
+class ExportDialog(Dialog[ExportChoice | None]):
     """Scopes to pick from, a path whose extension picks the format; Enter saves, Ctrl+Y copies."""
 
     AUTO_FOCUS = "#export-path"

@@ -9,14 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.safe_text import one_line
 
 
-class FormatDialog(ModalScreen[str | None]):
+class FormatDialog(Dialog[str | None]):
     """paperdeck's formats, then CSL styles (a heading between), then a field for any other
     CSL style; Enter picks, Esc cancels."""
 

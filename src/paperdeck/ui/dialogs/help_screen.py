@@ -10,8 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from paperdeck.ui.dialogs.dialog import Dialog
 
 Section = tuple[str, Iterable[BindingType]]
 
@@ -93,7 +94,7 @@ KEY_NAMES = {
 }
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Every key, grouped by where it applies."""
 
     AUTO_FOCUS = None

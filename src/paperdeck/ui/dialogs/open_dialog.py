@@ -8,13 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.safe_text import one_line
 
 
-class NoBrowserDialog(ModalScreen[bool]):
+class NoBrowserDialog(Dialog[bool]):
     """Enter or c copies the URL (True); Esc closes (False)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
+
+from paperdeck.ui.dialogs.dialog import Dialog
 
 MAX_NAMES = 2000
 """Names read from one folder to complete from: a huge folder is not listed whole."""
@@ -46,7 +47,7 @@ class PathSuggester(Suggester):
         return value + name[len(prefix) :] + (os.sep if is_dir else "")
 
 
-class PathDialog(ModalScreen[str | None]):
+class PathDialog(Dialog[str | None]):
     """One input line; Enter returns the path typed, Esc cancels."""
 
     AUTO_FOCUS = "#path-input"

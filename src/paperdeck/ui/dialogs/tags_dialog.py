@@ -10,10 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.safe_text import one_line
 
 
@@ -59,7 +59,7 @@ class TagSuggester(Suggester):
         return None
 
 
-class TagsDialog(ModalScreen[TagsEdit | None]):
+class TagsDialog(Dialog[TagsEdit | None]):
     """An empty input: words typed are added, `-word` removed; Enter saves, Esc cancels."""
 
     AUTO_FOCUS = "#tags-input"

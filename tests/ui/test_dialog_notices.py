@@ -1,0 +1,96 @@
+"""Notices shown before a dialog opens give way to it, so its key hints can be read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.ui.test_app import MakeApp, settle, type_text
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import RadioButton
+
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.dialogs.export_dialog import ExportDialog
+
+pytest_plugins = ["tests.ui.test_app"]
+
+
+def toasts(app: PaperdeckApp) -> list[Widget]:
+    return [toast for toast in app.screen.query("Toast") if toast.region.area]
+
+
+async def shown(pilot: Pilot[None]) -> None:
+    """Toasts are put up after the message that raised them: two turns of the loop."""
+    await pilot.pause()
+    await pilot.pause()
+
+
+def covered_hints(app: PaperdeckApp) -> list[str]:
+    """The dialog's hint lines (its keys) that a toast lies over."""
+    return [
+        str(hint.render())
+        for hint in app.screen.query(".dialog-hint")
+        if any(toast.region.overlaps(hint.region) for toast in toasts(app))
+    ]
+
+
+async def test_a_view_notice_does_not_hide_the_export_dialogs_keys_at_80x24(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("u", "u", "asterisk")  # three views toggled: three notices
+        await shown(pilot)
+        assert len(toasts(app)) == 3
+        await pilot.press("e")
+        await shown(pilot)
+        assert isinstance(app.screen, ExportDialog)
+        assert covered_hints(app) == []
+        assert not toasts(app)
+        # Gone for good: it does not come back over the list when the dialog closes.
+        await pilot.press("escape")
+        await shown(pilot)
+        assert not toasts(app)
+
+
+async def test_a_warning_stays_over_the_dialog_it_leads_to(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.notify("Incomplete citation: authors unknown", severity="warning")
+        await shown(pilot)
+        await pilot.press("e")
+        await shown(pilot)
+        assert isinstance(app.screen, ExportDialog)
+        assert [str(toast.render()) for toast in toasts(app)] == [
+            "Incomplete citation: authors unknown"
+        ]
+        # A notice raised while the dialog is open is shown.
+        app.notify("Written")
+        await shown(pilot)
+        assert len(toasts(app)) == 2
+
+
+async def test_the_export_dialogs_highlight_is_on_the_papers_it_will_export(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r", "r", "space", "u")  # two read, one marked, then the unread view
+        await settle(app, pilot)
+        await pilot.press("e")
+        await shown(pilot)
+        assert isinstance(app.screen, ExportDialog)
+        highlighted = [str(b.label) for b in app.screen.query("RadioButton.-selected")]
+        pressed = [str(b.label) for b in app.screen.query(RadioButton) if b.value]
+        assert highlighted == pressed == ["Papers in this view (17)"]
+        # Tab onto the choices, Enter: still the view, and the 17 papers are written.
+        await pilot.press("tab", "enter", "shift+tab")
+        assert [str(b.label) for b in app.screen.query(RadioButton) if b.value] == pressed
+        await pilot.press("ctrl+a", "ctrl+k")
+        await type_text(pilot, str(tmp_path / "view.md"))
+        await pilot.press("enter")
+        written = (tmp_path / "view.md").read_text(encoding="utf-8")
+        assert "\n17. " in written and "\n18. " not in written
