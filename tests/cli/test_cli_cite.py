@@ -331,3 +331,11 @@ def test_a_paper_matched_online_cites_and_says_which_source(tmp_path: Path) -> N
         "DOI, venue and pages from Crossref"
     ]
     assert "\x1b" not in done.stderr
+
+
+def test_a_paper_without_metadata_is_cited_under_a_key_that_reads(notes: Path) -> None:
+    # The bundled list without its metadata: titles made up from the abstracts, no authors.
+    result = run("7", "8", "9", "--no-meta", notes=notes)
+    assert result.returncode == 0, result.stderr
+    keys = [entry.key for entry in bibtexparser.parse_string(result.stdout).entries]
+    assert keys == ["anon2026extract", "anon2026multiagent", "anon2026trcie"]

@@ -575,6 +575,22 @@ def test_keys_follow_one_pattern_count_a_b_c_and_transliterate() -> None:
     ]  # fmt: skip
 
 
+def test_a_made_up_titles_key_takes_its_first_telling_word(bundled_bare: list[Paper]) -> None:
+    keys = citation_keys(bundled_bare)
+    made_up = {paper.title.split(" ", 3)[0]: keys[paper.id] for paper in bundled_bare}
+    # "A general method to extract ...", "The first theoretical analysis of multi-agent ...",
+    # "TR-CIE: ...": the vague words are skipped, a hyphenated name is kept whole.
+    assert "anon2026extract" in keys.values() and "anon2026general" not in keys.values()
+    assert "anon2026multiagent" in keys.values() and "anon2026first" not in keys.values()
+    assert made_up["TR-CIE:"] == "anon2026trcie"
+    # A real title keeps Better BibTeX's rule: its first significant word, vague or not.
+    real = bundled_bare[0].with_changes(title="A General Method", title_derived=False)
+    assert citation_keys([real])[real.id] == "anon2026general"
+    # Vague words only: the first significant one.
+    vague = bundled_bare[0].with_changes(title="Two case studies")
+    assert citation_keys([vague])[vague.id] == "anon2026two"
+
+
 def test_keys_are_unique_across_lists(bundled: list[Paper], sample: list[Paper]) -> None:
     papers = bundled + sample
     keys = citation_keys(papers)

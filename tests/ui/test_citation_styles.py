@@ -63,14 +63,14 @@ async def test_the_menu_offers_csl_styles_and_c_copies_ieee(
         assert app.settings.citation_format == "ieee"
         saved = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))
         assert saved["citation_format"] == "ieee"
+        messages = [notification.message for notification in app._notifications]
+        assert "c now copies IEEE" in messages
         await pilot.press("j", "j", "j", "c")
         await settle(app, pilot)
         paper = app.papers[3]
         expected = cite_many([paper], "ieee", keys=citation_keys(app.papers)).text
         assert app.last_copied == expected + "\n"
         assert app.last_copied.startswith("[1] ")
-        messages = [notification.message for notification in app._notifications]
-        assert "c now copies IEEE" in messages
 
 
 async def test_any_csl_style_typed_in_the_menu_and_an_unknown_one_refused(

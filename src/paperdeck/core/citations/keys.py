@@ -40,6 +40,20 @@ _STOPWORDS = frozenset(
         "you we our its it this that",
     )
 )
+# Words a title paperdeck made up from an abstract ("A simple framework for ...", "Two
+# distinct effects of ...") often opens with, which tell one paper from no other: a stand-in
+# key skips them too, as a reader would ("anon2026distinct", not "anon2026two").
+_VAGUE_WORDS = _STOPWORDS | frozenset(
+    re.findall(
+        r"\w+",
+        "one two three four five six several many first second new novel simple general generic "
+        "unified efficient effective principled practical theoretical empirical recent "
+        "longstanding extensive alternative fundamental key important problem problems "
+        "algorithm algorithms framework frameworks method methods approach approaches technique "
+        "techniques class classes family variant variants notion study studies analysis paper work "
+        "result results case cases way ways set range variety number question questions",
+    )
+)
 _VALID_KEY = re.compile(r"[A-Za-z0-9_.:+/-]{1,100}")
 
 
@@ -109,11 +123,24 @@ def _title_part(title: str) -> str:
     return ""
 
 
+def _made_up_title_part(title: str) -> str:
+    """The first word of a title paperdeck made up that is not vague, a hyphenated name whole
+    ("DR-Off-PAC: ..." -> "droffpac"); its first significant word when all are vague."""
+    for word in re.findall(r"[^\W_]+(?:-[^\W_]+)*", latex_to_text(title)):
+        folded = fold_ascii(word)
+        if len(folded) > 1 and folded not in _VAGUE_WORDS and not folded.isdigit():
+            return folded
+    return _title_part(title)
+
+
 def pattern_key(paper: Paper, names: Sequence[PersonName], title: str | None = None) -> str:
     """authYearShorttitle: the first author's family name, the year, the title's first
     significant word, in lower-case ASCII ("chen2026interactscience"); "anon" stands for
-    unknown authors and "nd" for an unknown year."""
+    unknown authors and "nd" for an unknown year. Of a title paperdeck made up, the first word
+    that is not vague ("A simple framework for pruning ..." -> "pruning")."""
     year = str(paper.year) if paper.year else "nd"
+    if title is None and paper.title_derived:
+        return _author_part(names) + year + _made_up_title_part(paper.title)
     return _author_part(names) + year + _title_part(title if title is not None else paper.title)
 
 
