@@ -339,3 +339,14 @@ def test_a_paper_without_metadata_is_cited_under_a_key_that_reads(notes: Path) -
     assert result.returncode == 0, result.stderr
     keys = [entry.key for entry in bibtexparser.parse_string(result.stdout).entries]
     assert keys == ["anon2026extract", "anon2026multiagent", "anon2026trcie"]
+
+
+def test_a_made_up_title_is_cited_whole_not_cut_to_fit_a_row(notes: Path) -> None:
+    shown = load_library([bundled_list()], use_sidecar=False).papers[0].title
+    assert shown.endswith("…")  # the row: "InteractScience: The first benchmark ... creation…"
+    for fmt in ("bibtex", "apa", "ris"):
+        result = run("1", "--no-meta", "--format", fmt, notes=notes)
+        assert result.returncode == 0, result.stderr
+        assert "…" not in result.stdout
+        assert "holistic creation of interactive scientific applications" in result.stdout
+    assert "title derived from the abstract" in result.stderr

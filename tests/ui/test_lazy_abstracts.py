@@ -234,3 +234,21 @@ async def test_a_row_matching_in_its_abstract_shows_it_read_back(
         assert "marmalade" not in app.papers[137].title.lower()
         quiet = app.paper_list.row_text(0).splitlines()[-1]
         assert "appendix measures marmalade viscosity" in quiet
+
+
+async def test_a_bibtex_export_gives_made_up_titles_whole(
+    lists: tuple[Library, Library], tmp_path: Path
+) -> None:
+    whole, light = lists
+    cut = whole.papers[0].title
+    assert cut.endswith("…") and light.papers[0].abstract == ""
+    app = make_app(light, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "e", "ctrl+a", "ctrl+k")
+        await pilot.press(*str(tmp_path / "marked.bib"))
+        await pilot.press("enter")
+        await settle(app, pilot)
+    written = (tmp_path / "marked.bib").read_text(encoding="utf-8")
+    assert "holistic creation of interactive scientific applications" in written
+    assert "…" not in written.split("\n@", 1)[1]  # the % comment before the entry aside

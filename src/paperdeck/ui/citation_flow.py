@@ -63,7 +63,7 @@ class CitationFlow:
         if not indices:
             app.notify("No paper to cite", severity="warning")
             return
-        papers = [app.papers[i] for i in indices]
+        papers = with_cited_abstracts(app, [app.papers[i] for i in indices])
         # Keys and corrections read (and pin into) the notes store: here, on the app's thread.
         keys = self.keys()
         fixes = {paper.id: app.note_flow.corrections(paper) for paper in papers}
@@ -180,3 +180,15 @@ class CitationFlow:
 
         dialog = FormatDialog(list(FORMATS.items()), current, styles=styles, resolve=resolve_format)
         app.push_screen(dialog, done)
+
+
+def with_cited_abstracts(app: PaperdeckApp, papers: list[Paper]) -> list[Paper]:
+    """`papers`, each that a citation needs the abstract of (a made-up title cut to fit a row)
+    read with it from the list store when the list was opened without."""
+    from paperdeck.core.citations import wants_abstract
+
+    wanting = [paper for paper in papers if wants_abstract(paper)]
+    if not wanting:
+        return papers
+    filled = {paper.id: paper for paper in app.library.with_abstracts(wanting)}
+    return [filled.get(paper.id, paper) for paper in papers]

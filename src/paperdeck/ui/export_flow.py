@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdeck.ui.citation_flow import with_cited_abstracts
 from paperdeck.ui.clipboard_copy import copy_from_worker
 from paperdeck.ui.safe_text import one_line
 
@@ -77,6 +78,8 @@ class ExportFlow:
             paper.id: app.note_flow.corrections(paper) for paper in papers
         }
         keys = app.citations.keys() if fmt == "bibtex" else {}
+        if fmt == "bibtex":
+            papers = with_cited_abstracts(app, papers)
         return export(papers, fmt, annotations=app.entries(), keys=keys, corrections=fixes)
 
     def export(self, choice: ExportChoice) -> None:

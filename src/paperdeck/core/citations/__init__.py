@@ -19,7 +19,11 @@ from paperdeck.core.citations.output import (
     renders_with_csl,
     resolve_format,
 )
-from paperdeck.core.citations.record import describe_missing, describe_provenance
+from paperdeck.core.citations.record import (
+    describe_missing,
+    describe_provenance,
+    wants_abstract,
+)
 from paperdeck.core.citations.styles import OFFERED_STYLES, StyleError
 from paperdeck.core.citations.venues import Edition, venue_edition
 
@@ -47,4 +51,5 @@ __all__ = [
     "renders_with_csl",
     "resolve_format",
     "venue_edition",
+    "wants_abstract",
 ]

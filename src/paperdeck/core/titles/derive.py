@@ -6,6 +6,9 @@ import re
 from functools import lru_cache
 
 MAX_TITLE = 90
+CITED_TITLE = 200
+"""How long a made-up title may grow in a citation, where a cut ("…") would stand in the
+middle of what reads as the paper's title."""
 
 # --- plain text for titles (no pylatexenc: this runs for every paper at load) -------------------
 
@@ -595,7 +598,7 @@ _RELATIVE_RE = re.compile(
 )
 
 
-def _finish(title: str) -> str:
+def _finish(title: str, limit: int = MAX_TITLE) -> str:
     if "(" in title:
         title = _PARENTHETICAL_RE.sub("", title)
     title = plain_title_text(title[:400])
@@ -610,7 +613,7 @@ def _finish(title: str) -> str:
         we = _WE_TAIL_RE.search(title, 20)
         if we:
             title = title[: we.start()]
-    title = _shorten(title.strip(" .;:,"))
+    title = _shorten(title.strip(" .;:,"), limit)
     if title.endswith(_ABBREVIATIONS):  # "an application of X, i.e.": cut before the example
         title = _TRAILING_ABBREVIATION_RE.sub("", title)
     return _capitalised(title)
@@ -811,14 +814,15 @@ def _without_first_person(sentence: str) -> str:
     return _gerund(verb) + " " + rest
 
 
-def derive_title(abstract: str, method: str | None) -> str:
-    """A short title naming the contribution, as a person skimming the abstract would write it."""
+def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> str:
+    """A short title naming the contribution, as a person skimming the abstract would write it
+    (cut, with "…", past `limit` characters)."""
     analysis = _analyse(abstract)
     flat, contributions = analysis.flat, analysis.contributions
     if method:
         title = _method_title(flat, method)
         if title is not None:
-            return _finish(title)
+            return _finish(title, limit)
     # a position paper's claim, then what it introduces, then whatever it studies, in order
     ordered = (
         sorted(contributions, key=lambda c: -c[2] if c[2] >= _INTRODUCES else 0)
@@ -835,21 +839,28 @@ def derive_title(abstract: str, method: str | None) -> str:
                 at = phrase.find(word + method)
                 if at > 0:
                     phrase = phrase[:at].rstrip(",") + phrase[at + len(word) + len(method) :]
-                    return _finish(f"{method}: {_capitalised(phrase)}")
+                    return _finish(f"{method}: {_capitalised(phrase)}", limit)
         # "we introduce the Chiral Transformer, a lightweight framework ...": a named thing
         named = _NAMED_PHRASE_RE.match(phrase)
         if named and not method and len(named.group(1)) > 3:
-            return _finish(f"{named.group(1)}: {_capitalised(named.group(2))}")
+            return _finish(f"{named.group(1)}: {_capitalised(named.group(2))}", limit)
         if method and method not in phrase:
-            return _finish(f"{method}: {_capitalised(phrase)}")
-        return _finish(phrase)
+            return _finish(f"{method}: {_capitalised(phrase)}", limit)
+        return _finish(phrase, limit)
     first = _without_first_person(flat[: _sentence_end(flat, 0)])
     if method and method not in first:
         first = f"{method}: {_capitalised(first)}"
-    return _finish(first) or "(untitled)"
+    return _finish(first, limit) or "(untitled)"
 
 
 def method_and_title(abstract: str) -> tuple[str | None, str]:
     """find_method and derive_title in one call: (method name or None, derived title)."""
     method = _analyse(abstract).method
     return method, derive_title(abstract, method)
+
+
+def cited_title(abstract: str) -> str:
+    """The title derive_title makes of `abstract`, cut only past CITED_TITLE characters: what a
+    citation gives for a title paperdeck made up (the list shows it cut at MAX_TITLE)."""
+    analysis = _analyse(abstract)
+    return derive_title(abstract, analysis.method, CITED_TITLE)
