@@ -236,6 +236,26 @@ async def test_search_filters_highlights_and_clears(make_app: MakeApp) -> None:
         assert len(app.paper_list.rows) == 2
 
 
+async def test_slash_starts_a_new_search_over_the_one_shown(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "speculative")
+        await pilot.press("enter")
+        # The query stays in the field; "/" and new words replace it (they were appended:
+        # "speculativeprivacy").
+        await pilot.press("slash")
+        await type_text(pilot, "privacy")
+        await settle(app, pilot)
+        assert app.search_box.value == "privacy"
+        assert "1 / 19" in header_text(app)  # the privacy paper, found
+        # End (or →) keeps it, to refine it.
+        await pilot.press("enter", "slash", "end")
+        await type_text(pilot, " cross")
+        assert app.search_box.value == "privacy cross"
+
+
 async def test_esc_in_the_list_clears_the_search_and_keeps_the_paper(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

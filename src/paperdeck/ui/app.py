@@ -352,7 +352,11 @@ class PaperdeckApp(App[int]):
     # -- actions ----------------------------------------------------------------------------
 
     def action_focus_search(self) -> None:
+        """`/`: a new search. The query shown (maybe one an earlier session left) is selected, so
+        what is typed replaces it (it was appended to: "offline rl" + "diffusion" searched
+        "offline rldiffusion"); End or → keeps it to edit, ↑ recalls earlier ones."""
         self.focus_now(self.search_box)
+        self.search_box.select_all()
 
     def action_clear_search(self) -> None:
         """Esc in the list: every paper again, the search kept in the history (↑ in the field)."""
