@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from textual import events
+from textual.color import Color
 
 from paperdeck.core.errors import LoadError
 from paperdeck.core.library import Library, LoadOptions, load_library
@@ -23,6 +24,7 @@ from paperdeck.core.search.index import SearchIndex, SearchResult
 from paperdeck.core.search.stored import StoredAbstracts
 from paperdeck.core.store import database
 from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.contrast import contrast
 from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.format_dialog import FormatDialog
 from paperdeck.ui.dialogs.help_screen import HelpScreen
@@ -254,6 +256,19 @@ async def test_slash_starts_a_new_search_over_the_one_shown(make_app: MakeApp) -
         await pilot.press("enter", "slash", "end")
         await type_text(pilot, " cross")
         assert app.search_box.value == "privacy cross"
+        # The selected query stands out from the field in themes whose own tint did not.
+        await pilot.press("enter", "slash")
+        for theme in ("gruvbox", "monokai", "nord", "textual-light"):
+            app.theme = theme
+            await pilot.pause()
+            line = list(app.search_box.render_line(0))
+            query = next(i for i, segment in enumerate(line) if "privacy" in segment.text)
+            selected, field = line[query].style, line[query - 1].style
+            assert selected is not None and field is not None
+            assert selected.bgcolor and field.bgcolor and selected.color
+            shade = Color.from_rich_color(selected.bgcolor)
+            assert contrast(shade, Color.from_rich_color(field.bgcolor)) >= 2.5, theme
+            assert contrast(Color.from_rich_color(selected.color), shade) >= 4.5, theme
 
 
 async def test_esc_in_the_list_clears_the_search_and_keeps_the_paper(make_app: MakeApp) -> None:
