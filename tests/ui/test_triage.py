@@ -282,3 +282,22 @@ async def test_keys_typed_right_after_esc_in_the_note_reach_the_list_not_the_not
         assert app.store.get(app.papers[0].id).note == "ok"  # type: ignore[union-attr]
         assert app.screen.focused is app.paper_list
         assert app.current_paper is app.papers[2]
+
+
+async def test_marks_in_bulk_are_counted_as_the_header_counts(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    from paperdeck.core.resources import bundled_list
+
+    text = bundled_list().read_text(encoding="utf-8")
+    abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    long = tmp_path / "long.txt"
+    papers = [f"{abstracts[i % len(abstracts)]} (Variant {i}.)" for i in range(1200)]
+    long.write_text("A long list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    app = make_app(long)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("a")
+        assert "1,200 papers marked" in toasts(app) and "1,200 marked" in header_text(app)
+        await pilot.press("A")
+        assert "1,200 marks cleared: A puts them back" in toasts(app)

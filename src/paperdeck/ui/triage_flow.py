@@ -116,7 +116,7 @@ class TriageFlow:
         self._repaint(papers)
         if bulk:
             count = len(papers)
-            app.notify(f"{count} marked paper{'s' if count != 1 else ''} {what}")
+            app.notify(f"{count:,} marked paper{'s' if count != 1 else ''} {what}")
         elif not move:
             app.notify(f"This paper is now {what}")
         else:
@@ -265,4 +265,4 @@ class TriageFlow:
 
     def _say_marked(self) -> None:
         count = len(self.app.paper_list.marked)
-        self.app.notify(one_line(f"{count} paper{'s' if count != 1 else ''} marked"))
+        self.app.notify(one_line(f"{count:,} paper{'s' if count != 1 else ''} marked"))
