@@ -100,3 +100,18 @@ def test_a_like_that_names_no_paper_is_said_in_one_line(notes: Path) -> None:
     ]
     found = run("search", "like:4", "--limit", "2", notes=notes)
     assert found.stderr == "" and len(found.stdout.splitlines()) == 2
+
+
+def test_filler_words_do_not_decide_what_matches(notes: Path) -> None:
+    def hits(query: str) -> list[tuple[str, str]]:
+        result = run("search", query, "--json", "--limit", "0", notes=notes)
+        assert result.returncode == 0, result.stderr
+        return [(hit["id"], hit["match"]) for hit in json.loads(result.stdout)]
+
+    plain = hits("speculative rollout")
+    assert plain[0][1] == "all" and len(plain) >= 2
+    # "for" and "the" are in nearly every abstract: typed among other words they change nothing.
+    assert hits("speculative rollout for the") == plain
+    assert hits("the speculative for rollout") == plain
+    # A phrase keeps its filler words in order: no paper reads "rollout for the speculative".
+    assert hits('"rollout for the speculative"') == []

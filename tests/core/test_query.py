@@ -268,3 +268,30 @@ _PIECES = [*"abcXYZ019 -_.,;:()[]{}$%'\"\n\t", "\\tau", "\\mathcal", "é", "ï",
 @given(st.lists(st.sampled_from(_PIECES)).map("".join))
 def test_raw_tokens_agree_with_words(text: str) -> None:
     assert [word for word, _, _ in raw_tokens(text)] == words(text, keep_case=True)
+
+
+def _required(query: str) -> list[str]:
+    return [" ".join(term.words) for term in parse_query(query).positive_terms()]
+
+
+def test_filler_words_typed_plainly_are_not_required() -> None:
+    assert _required("diffusion models for molecules") == ["diffusion", "models", "molecules"]
+    assert _required("The effect of the learning rate") == ["effect", "learning", "rate"]
+    # Ranking still reads them as typed: "models for molecules" side by side.
+    typed = [" ".join(term.words) for term in parse_query("models for molecules").typed_terms()]
+    assert typed == ["models", "for", "molecules"]
+
+
+def test_filler_words_count_when_the_user_asked_for_them() -> None:
+    # A query of filler words only, a phrase, a field, `'`, `!`, `|` and capitals keep them.
+    assert _required("the") == ["the"] and _required("of the") == ["of", "the"]
+    assert _required('"models for molecules" graph') == ["models for molecules", "graph"]
+    assert _required("models title:for") == ["models", "for"]
+    assert _required("models 'for") == ["models", "for"]
+    assert _required("models IT") == ["models", "IT"]
+    assert _required("models for | with") == ["models", "for", "with"]
+    assert [t.negated for t in parse_query("models !the").clauses[1].alternatives] == [True]
+    # A word being typed that is not (yet) a filler word is required.
+    assert _required("models fo") == ["models", "fo"]
+    assert _required("state-of-the-art models") == ["state of the art", "models"]
+    assert parse_query("models for").typed is not None and parse_query("models").typed is None

@@ -100,3 +100,20 @@ async def test_l_lists_the_papers_like_the_current_one(tmp_path: Path) -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert len(app.paper_list.rows) == 19
+
+
+async def test_filler_words_typed_in_the_search_box_change_nothing(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await _search(app, pilot, "speculative rollout")
+        plain = list(app.paper_list.rows)
+        header = str(app.query_one("#header").render())
+        assert app.paper_list.divider == 1 and f"{len(plain)} / " in header
+        await pilot.press("slash", "ctrl+u")
+        await _search(app, pilot, "speculative rollout for the")
+        assert app.search_box.value == "speculative rollout for the"
+        assert list(app.paper_list.rows) == plain
+        assert app.paper_list.divider == 1
+        assert f"{len(plain)} / " in str(app.query_one("#header").render())
+        assert "BubbleSpec" in _line(app, 0)

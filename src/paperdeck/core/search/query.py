@@ -30,6 +30,14 @@ _IS_FLAGS: dict[str, FlagName] = {
 _HAS_FLAGS: dict[str, FlagName] = {"note": "note", "notes": "note", "tag": "tags", "tags": "tags"}
 _FIELD_PREFIX = re.compile(r"([A-Za-z]+):")
 _YEAR = re.compile(r"(\d{4})?(?:\.\.(\d{4})?)?")
+_FILLER_WORDS = (
+    "a an the and or nor but of for to in on at by with without within from into onto via "
+    "as is are was were be been being it its this that these those we our their there here "
+    "than then so do does did can could should would will may might how what when where "
+    "which who whom whose why about towards toward upon per vs versus using"
+)
+FILLERS = frozenset(_FILLER_WORDS.split())
+"""Words a search box should not require: typed plainly among others they are left out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,15 +89,25 @@ class Query:
     clauses: tuple[Clause, ...]
     message: str | None
     """One line saying what could not be parsed and how it was read, else None."""
+    typed: tuple[Clause, ...] | None = None
+    """Every clause as typed, when filler words ("for", "the") were left out of `clauses`."""
 
     def positive_terms(self) -> list[Term]:
         """The terms a match must contain (for ranking and highlighting), in query order."""
-        return [
-            atom
-            for clause in self.clauses
-            for atom in clause.alternatives
-            if isinstance(atom, Term) and not atom.negated
-        ]
+        return _positive(self.clauses)
+
+    def typed_terms(self) -> list[Term]:
+        """The positive terms as typed, filler words included (for words side by side)."""
+        return _positive(self.clauses if self.typed is None else self.typed)
+
+
+def _positive(clauses: tuple[Clause, ...]) -> list[Term]:
+    return [
+        atom
+        for clause in clauses
+        for atom in clause.alternatives
+        if isinstance(atom, Term) and not atom.negated
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +119,7 @@ def parse_query(text: str) -> Query:
     """Parse `text`; anything unparseable is read literally or skipped, and said in `message`."""
     messages: list[str] = []
     items: list[Atom | _Or] = []
+    fillers: list[Atom] = []
     pos, end = 0, len(text)
     while pos < end:
         if text[pos].isspace():
@@ -111,12 +130,36 @@ def parse_query(text: str) -> Query:
             items.append(_Or())
             pos = token_end
             continue
+        start = pos
         atom, pos = _parse_atom(text, pos, messages)
         if atom is not None:
             items.append(atom)
+            if _is_filler(atom, text[start:pos]):
+                fillers.append(atom)
     clauses = _group(items)
     message = "; ".join(dict.fromkeys(messages)) if messages else None
+    kept = tuple(
+        clause
+        for clause in clauses
+        if not (len(clause.alternatives) == 1 and any(a is clause.alternatives[0] for a in fillers))
+    )
+    if fillers and kept and len(kept) < len(clauses):
+        return Query(text=text, clauses=kept, message=message, typed=clauses)
     return Query(text=text, clauses=clauses, message=message)
+
+
+def _is_filler(atom: Atom, typed: str) -> bool:
+    """Whether an atom is a filler word typed plainly: not in quotes, after a field or `'`,
+    negated or in capitals (`IT`, `US`)."""
+    return (
+        isinstance(atom, Term)
+        and atom.text == typed
+        and atom.mode == "fuzzy"
+        and atom.field == "any"
+        and not atom.negated
+        and not (typed.isupper() and len(typed) > 1)
+        and all(word.lower() in FILLERS for word in atom.words)
+    )
 
 
 def _token_end(text: str, pos: int) -> int:

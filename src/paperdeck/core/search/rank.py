@@ -160,7 +160,8 @@ def rerank_steps(
 ) -> Generator[None, None, None]:
     """Reorder the best `depth` by how closely the query's words follow each other in them
     (in their abstract too for the best `abstracts`)."""
-    terms = [t for t in query.positive_terms() if t.field in ("any", "title", "author")]
+    # As typed: "models for molecules" side by side counts, though "for" is not required.
+    terms = [t for t in query.typed_terms() if t.field in ("any", "title", "author")]
     sequence = [word.lower() for t in terms for word in t.words]
     if len(sequence) < 2 or not ranked:
         return
