@@ -110,8 +110,11 @@ async def test_filler_words_typed_in_the_search_box_change_nothing(tmp_path: Pat
         plain = list(app.paper_list.rows)
         header = str(app.query_one("#header").render())
         assert app.paper_list.divider == 1 and f"{len(plain)} / " in header
-        await pilot.press("slash", "ctrl+u")
-        await _search(app, pilot, "speculative rollout for the")
+        typed = [{" ": "space"}.get(c, c) for c in "speculative rollout for the"]
+        await pilot.press("slash", "ctrl+u", *typed)
+        await app.workers.wait_for_complete()
+        await pilot.press("enter")
+        await pilot.pause()
         assert app.search_box.value == "speculative rollout for the"
         assert list(app.paper_list.rows) == plain
         assert app.paper_list.divider == 1

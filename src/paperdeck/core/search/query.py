@@ -31,10 +31,8 @@ _HAS_FLAGS: dict[str, FlagName] = {"note": "note", "notes": "note", "tag": "tags
 _FIELD_PREFIX = re.compile(r"([A-Za-z]+):")
 _YEAR = re.compile(r"(\d{4})?(?:\.\.(\d{4})?)?")
 _FILLER_WORDS = (
-    "a an the and or nor but of for to in on at by with without within from into onto via "
-    "as is are was were be been being it its this that these those we our their there here "
-    "than then so do does did can could should would will may might how what when where "
-    "which who whom whose why about towards toward upon per vs versus using"
+    "a an the and or of for to in on at by with from into via as is are its our their how "
+    "what when why can towards toward using"
 )
 FILLERS = frozenset(_FILLER_WORDS.split())
 """Words a search box should not require: typed plainly among others they are left out."""
@@ -150,7 +148,7 @@ def parse_query(text: str) -> Query:
 
 def _is_filler(atom: Atom, typed: str) -> bool:
     """Whether an atom is a filler word typed plainly: not in quotes, after a field or `'`,
-    negated or in capitals (`IT`, `US`)."""
+    negated or in capitals (`OR`, `IS`)."""
     return (
         isinstance(atom, Term)
         and atom.text == typed
