@@ -170,7 +170,7 @@ class SearchFlow:
                 query,
                 highlighter(result.parsed),
                 highlighter(result.parsed, "authors"),
-                HintFinder(result.parsed),
+                HintFinder(result.parsed, result.found),
             )
             self.set_status(result.message or "")
         divider = result.matched_all if result is not None and query.strip() else None

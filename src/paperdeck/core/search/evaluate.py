@@ -6,7 +6,7 @@ import heapq
 import math
 from array import array
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import filterfalse, repeat
 from operator import mul
 
@@ -59,6 +59,10 @@ class SearchResult:
     matched_all: int = -1
     """How many of the first papers match every word of the query; those after them match
     some (-1 when made by hand: all of them)."""
+
+    found: Mapping[Term, int] = field(default_factory=dict)
+    """How many papers each positive term's clause matches (about): the rarer, the more it
+    says why a paper matched."""
 
     def __post_init__(self) -> None:
         if self.parsed is _UNPARSED:
@@ -128,6 +132,7 @@ class Evaluator:
         positive: list[tuple[TermHits, float, bool]] = []
         needles: list[str] = []
         excluded: set[int] = set()
+        found: dict[Term, int] = {}
         for clause in parsed.clauses:
             hits, weight, negative = yield from self._clause(clause, annotations, clock)
             if negative:
@@ -135,6 +140,7 @@ class Evaluator:
             else:
                 positive.append((hits, weight, _is_words(clause)))
                 needles.append(_needle(clause))
+                found.update(dict.fromkeys(_terms(clause), hits.size_estimate()))
             if clock.due():
                 yield
                 clock.reset()
@@ -145,7 +151,7 @@ class Evaluator:
                 tiered = arrays.rank_tiers(len(index), only, excluded)
             if tiered is None:
                 tiered = yield from rank_tiers_steps(only, excluded, clock)
-            return SearchResult(query, *tiered, message, parsed)
+            return SearchResult(query, *tiered, message, parsed, found=found)
         lookups: list[Lookup | None]
         if arrays.pays_off(sum(hits.size_estimate() for hits, _, _ in positive), prepared):
             candidates, totals, columns = yield from arrays.intersect_steps(
@@ -204,8 +210,9 @@ class Evaluator:
                 message,
                 parsed,
                 matched_all,
+                found,
             )
-        return SearchResult(query, ranked, scores, message, parsed, matched_all)
+        return SearchResult(query, ranked, scores, message, parsed, matched_all, found)
 
     def _average(self) -> float:
         return self._index.abstracts.average_length()
@@ -487,6 +494,10 @@ def _same_result_key(
             ):
                 return None
     return (parsed.clauses, sort, all_terms, shown, prepared)
+
+
+def _terms(clause: Clause) -> list[Term]:
+    return [atom for atom in clause.alternatives if isinstance(atom, Term)]
 
 
 def _needle(clause: Clause) -> str:

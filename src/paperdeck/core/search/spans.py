@@ -31,7 +31,7 @@ def match_spans(query: Query | str, texts: Sequence[str]) -> dict[str, list[tupl
         text = texts[field]
         applicable = [t for t in terms if t.field == "any" or (t.field, field) in _FIELD_OF_TERM]
         spans[name] = (
-            _merge_spans(span for t in applicable for span in _text_spans(t, text)) if text else []
+            merge_spans(span for t in applicable for span in _text_spans(t, text)) if text else []
         )
     return spans
 
@@ -138,7 +138,8 @@ def _inner_span(term: Term, token: str, text: str, start: int, end: int) -> tupl
     return start, end
 
 
-def _merge_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+def merge_spans(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping spans joined, in order."""
     merged: list[tuple[int, int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
@@ -155,7 +156,7 @@ def highlight_spans(query: Query | str, text: str) -> list[tuple[int, int]]:
     terms = [t for t in parsed.positive_terms() if t.field in ("any", "title", "author")]
     if not terms or not text:
         return []
-    return _merge_spans(span for t in terms for span in _text_spans(t, text))
+    return merge_spans(span for t in terms for span in _text_spans(t, text))
 
 
 @functools.lru_cache(maxsize=32)
@@ -165,27 +166,44 @@ def highlighter(query: Query | str, field: str) -> Callable[[str], list[tuple[in
 
     Give it the Query a search result carries: the keystroke's query is then not parsed again.
     """
-    parsed = query if isinstance(query, Query) else parse_query(query)
-    at = FIELDS.index(field)
-    terms = tuple(
-        t for t in parsed.positive_terms() if t.field == "any" or (t.field, at) in _FIELD_OF_TERM
-    )
+    each = term_highlighter(query, field)
+
+    def spans(text: str) -> list[tuple[int, int]]:
+        return merge_spans(span for found in each(text) for span in found)
+
+    return spans
+
+
+@functools.lru_cache(maxsize=32)
+def term_highlighter(
+    query: Query | str, field: str
+) -> Callable[[str], list[list[tuple[int, int]]]]:
+    """As `highlighter`, each term's spans apart: one list per term of the query for `field`
+    (`field_terms`), the text split into words once for all of them."""
+    terms = field_terms(query, field)
 
     # A word's verdict holds for every text highlighted for this query (words recur: a page
     # of rows, the detail pane); kept while the query is, up to a bound.
     verdicts: list[dict[str, bool]] = [{} for _ in terms]
 
-    def spans(text: str) -> list[tuple[int, int]]:
+    def spans(text: str) -> list[list[tuple[int, int]]]:
         if not terms or not text:
-            return []
+            return [[] for _ in terms]
         tokens = list(raw_tokens(text))
         for known in verdicts:
             if len(known) > _VERDICTS_KEPT:
                 known.clear()
-        return _merge_spans(
-            span
-            for t, known in zip(terms, verdicts, strict=True)
-            for span in _text_spans(t, text, tokens, known)
-        )
+        return [
+            _text_spans(t, text, tokens, known) for t, known in zip(terms, verdicts, strict=True)
+        ]
 
     return spans
+
+
+def field_terms(query: Query | str, field: str) -> tuple[Term, ...]:
+    """The query's positive terms that match in `field`, in query order."""
+    parsed = query if isinstance(query, Query) else parse_query(query)
+    at = FIELDS.index(field)
+    return tuple(
+        t for t in parsed.positive_terms() if t.field == "any" or (t.field, at) in _FIELD_OF_TERM
+    )

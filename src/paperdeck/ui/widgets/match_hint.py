@@ -1,9 +1,9 @@
-"""Why a row matched when its title and authors do not say: its abstract around the match."""
+"""Why a row matched when its title and authors do not say: its abstract where most words match."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -15,17 +15,16 @@ from paperdeck.core.text.sanitize import clean_text
 if TYPE_CHECKING:
     from paperdeck.core.search.query import Query, Term
 
-Highlighter = Callable[[str], Sequence[tuple[int, int]]]
+TermSpans = Callable[[str], Sequence[Sequence[tuple[int, int]]]]
+"""Each term's spans in a text, one list per term."""
 
 BEFORE = 80
-"""Characters of the abstract's source kept before the first match (a row shows fewer)."""
+"""Characters of the abstract's source kept before the matches shown (a row shows fewer)."""
 AFTER = 200
-"""Characters kept after it: enough to fill the widest row."""
+"""Characters kept after the first of them: enough to fill the widest row."""
+SPREAD = 160
+"""The widest stretch of source looked at as one piece: about what a wide row shows."""
 ELLIPSIS = "…"
-WINDOWS = (300, 900)
-"""The stretches of an abstract searched in turn for its first match (then the rest)."""
-OVERLAP = 80
-"""Characters each stretch repeats of the one before (longer than a phrase searched for)."""
 
 _SPACES = re.compile(r"\s+")
 
@@ -40,6 +39,13 @@ class Hint:
     cut_before: bool
     """The abstract goes on before `text` (an ellipsis says so)."""
     cut_after: bool
+    marks: tuple[Mark, ...] = ()
+    """Where each wanted word matches in `text`, in order: what `fit` keeps in view."""
+
+
+Mark = tuple[int, int, int, float]
+"""A match: its start and end, the number of its term and that term's weight (a term the row
+lacks outweighs any number of the others; among those, the rarer the heavier)."""
 
 
 def _flat(text: str) -> str:
@@ -47,30 +53,47 @@ def _flat(text: str) -> str:
     return _SPACES.sub(" ", clean_text(text))
 
 
-def first_match(abstract: str, highlight: Highlighter) -> tuple[int, int] | None:
-    """Where the abstract's first match is: looked for in a first stretch of it, then in the
-    rest (most first matches are early; a whole abstract costs several times a stretch)."""
-    start = 0
-    for size in WINDOWS:
-        end = abstract.rfind(" ", start, start + size)
-        if start + size >= len(abstract) or end <= start:
-            break
-        spans = highlight(abstract[start:end])
-        if spans:
-            return spans[0][0] + start, spans[0][1] + start
-        # The next stretch overlaps this one's end: a phrase across it is found whole there.
-        start = abstract.find(" ", max(start, end - OVERLAP), end) + 1
-    spans = highlight(abstract[start:])
-    return (spans[0][0] + start, spans[0][1] + start) if spans else None
+def marks_in(per_term: Sequence[Sequence[tuple[int, int]]], weights: Sequence[float]) -> list[Mark]:
+    """Every match of each term (`per_term`: each term's spans), in text order."""
+    found = [
+        (first, last, number, weights[number])
+        for number, spans in enumerate(per_term)
+        for first, last in spans
+    ]
+    found.sort()
+    return found
 
 
-def hint_of(abstract: str, highlight: Highlighter, shown: Highlighter | None = None) -> Hint | None:
-    """The abstract around its first match, or None when nothing in it matches; `shown`
-    finds the matches drawn in that piece (by default, `highlight` does)."""
-    found = first_match(abstract, highlight)
-    if found is None:
+def best_stretch(marks: Sequence[Mark], width: int) -> tuple[int, int] | None:
+    """The first and last mark of the stretch at most `width` long whose distinct terms weigh
+    the most (the first such stretch on a tie); None without marks."""
+    best: tuple[int, int] | None = None
+    best_weight = -1.0
+    for first, (start, _, _, _) in enumerate(marks):
+        seen: dict[int, float] = {}
+        last = first
+        for at in range(first, len(marks)):
+            if at > first and marks[at][1] - start > width:
+                break
+            seen[marks[at][2]] = marks[at][3]
+            last = at
+        weight = sum(seen.values())
+        if weight > best_weight:
+            best, best_weight = (first, last), weight
+    return best
+
+
+def hint_of(abstract: str, each: TermSpans, weights: Sequence[float]) -> Hint | None:
+    """The abstract where the weightiest terms match close together, or None when no term
+    weighing 1 or more (a term the row lacks) matches in it; `each` finds each term's spans
+    in a text, `weights` are the terms' weights."""
+    from paperdeck.core.search.spans import merge_spans
+
+    marks = marks_in(each(abstract), weights)
+    chosen = best_stretch(marks, SPREAD)
+    if chosen is None or max(mark[3] for mark in marks) < 1:
         return None
-    first, last = found
+    first, last = marks[chosen[0]][0], marks[chosen[1]][1]
     start = max(0, first - BEFORE)
     if start:
         # From a word's start, and never inside $...$ (a window would render half a formula).
@@ -78,7 +101,7 @@ def hint_of(abstract: str, highlight: Highlighter, shown: Highlighter | None = N
         start = space + 1 if space >= 0 else start
         if abstract.count("$", 0, start) % 2:
             start = max(0, abstract.rfind("$", 0, start))
-    end = min(len(abstract), last + AFTER)
+    end = min(len(abstract), max(last, first + AFTER))
     if end < len(abstract):
         space = abstract.rfind(" ", last, end)
         end = space if space >= 0 else end
@@ -86,16 +109,17 @@ def hint_of(abstract: str, highlight: Highlighter, shown: Highlighter | None = N
             closing = abstract.find("$", end)
             end = closing + 1 if 0 <= closing < end + BEFORE else last
     window = abstract[start:end]
-    shown = shown or highlight
     text = _flat(_rendered(window)).strip()
-    spans = shown(text)
-    if not spans:
+    per_term = each(text)
+    if not any(per_term):
         # The rendering lost the matched word (a macro's name): the source as it is.
         text = _flat(window).strip()
-        spans = shown(text)
-        if not spans:
+        per_term = each(text)
+        if not any(per_term):
             return None
-    return Hint(text, tuple(spans), start > 0, end < len(abstract))
+    spans = merge_spans(span for found in per_term for span in found)
+    marks = marks_in(per_term, weights)
+    return Hint(text, tuple(spans), start > 0, end < len(abstract), tuple(marks))
 
 
 def _rendered(source: str) -> str:
@@ -108,16 +132,22 @@ def _rendered(source: str) -> str:
 
 
 def fit(hint: Hint, room: int) -> tuple[str, list[tuple[int, int]]]:
-    """The hint in at most `room` cells: its first match after a little of what comes before
-    (a third of the room at most, from a word's start), ellipses where the abstract goes on;
-    and the matches' spans in that text."""
+    """The hint in at most `room` cells: the stretch of it that fits with the weightiest
+    matches (at a narrow room, the rarest word the row lacks), after a little of what comes
+    before (a third of the room at most, from a word's start), ellipses where the abstract
+    goes on; and the matches' spans in that text."""
     text = hint.text
-    first = hint.spans[0][0]
+    first, lead = hint.spans[0][0], room // 3
+    chosen = best_stretch(hint.marks, room - 2 * len(ELLIPSIS))
+    if chosen is not None:
+        first, last = hint.marks[chosen[0]][0], hint.marks[chosen[1]][1]
+        # Room for the whole stretch after the lead.
+        lead = max(0, min(lead, room - 2 * len(ELLIPSIS) - cell_len(text[first:last])))
     start = 0
-    if cell_len(text[:first]) > room // 3:
+    if cell_len(text[:first]) > lead:
         start = first
         cells = 0
-        while start > 0 and cells + cell_len(text[start - 1]) <= room // 3:
+        while start > 0 and cells + cell_len(text[start - 1]) <= lead:
             start -= 1
             cells += cell_len(text[start])
         if start:
@@ -137,35 +167,45 @@ def fit(hint: Hint, room: int) -> tuple[str, list[tuple[int, int]]]:
 
 class HintFinder:
     """A query's hints: for a paper whose title and authors lack some of its words, the
-    abstract around the first of those (every word of the query drawn as a match there)."""
+    abstract where most of its words match close together, those the row lacks first (every
+    word of the query drawn as a match there)."""
 
-    def __init__(self, query: Query) -> None:
+    def __init__(self, query: Query, found: Mapping[Term, int] | None = None) -> None:
+        """`found`: how many papers each term matches (the rarer, the more a hint shows it)."""
         # Imported with the first search, not with the reader (its first paint waits for it).
-        from paperdeck.core.search.spans import highlighter
+        from paperdeck.core.search.spans import field_terms, highlighter, term_highlighter
 
         self.query = query
-        terms = [term for term in query.positive_terms() if term.field == "any"]
-        self._terms = [
-            (term, highlighter(_single(term), "title"), highlighter(_single(term), "authors"))
+        terms = field_terms(query, "abstract")
+        self._each = term_highlighter(query, "abstract")
+        found = found or {}
+        # A term the row lacks weighs 1 and outweighs all the others together; the rarer,
+        # the heavier; a term typed twice counts once.
+        first = {term: number for number, term in reversed(list(enumerate(terms)))}
+        self._bonus = [
+            1 / (2 + found.get(term, 0)) / (1 + len(terms)) if first[term] == number else 0.0
+            for number, term in enumerate(terms)
+        ]
+        self._in = [
+            (highlighter(_single(term), "title"), highlighter(_single(term), "authors"))
             for term in terms
         ]
-        self._shown = highlighter(query, "abstract")
 
     def hint(self, title: str, authors: str, abstract: Callable[[], str]) -> Hint | None:
         """The hint of a paper with this title and authors (`abstract` reads its abstract only
         when a word of the query is missing from both), or None."""
         try:
-            missing = tuple(
-                term
-                for term, in_title, in_authors in self._terms
-                if not in_title(title) and not (authors and in_authors(authors))
-            )
-            if not missing:
+            lacking = [
+                not in_title(title) and not (authors and in_authors(authors))
+                for in_title, in_authors in self._in
+            ]
+            if not any(lacking):
                 return None
-            from paperdeck.core.search.spans import highlighter
-
-            wanted = highlighter(_clauses(missing), "abstract")
-            return hint_of(abstract(), wanted, self._shown)
+            weights = [
+                bonus + (1.0 if lacks and bonus else 0.0)
+                for bonus, lacks in zip(self._bonus, lacking, strict=True)
+            ]
+            return hint_of(abstract(), self._each, weights)
         except Exception:  # a hint is decoration: never let it break a paint
             return None
 
