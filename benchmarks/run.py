@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import lzma
+import math
 import shutil
 import sys
 import tempfile
@@ -115,6 +116,8 @@ def print_table(rows: list[Row]) -> None:
 
 
 def _format(value: float) -> str:
+    if math.isnan(value) or math.isinf(value):
+        return str(value)  # a row whose measurement did not finish: shown, not a crash
     if value == int(value) and abs(value) >= 100:
         return f"{int(value):,}"
     return f"{value:,.3f}" if abs(value) < 100 else f"{value:,.1f}"
