@@ -416,3 +416,32 @@ def test_method_before_a_first_sentence_keeps_a_capital() -> None:
     assert derive_title(abstract, "SPECTRE") == (
         "SPECTRE: Approaching the graph generation problem from a spectral perspective"
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # the paper's topic, not how it backs its claim
+            "We develop a hyperbolic batch normalization method for graph networks. To "
+            "demonstrate this, we present two case studies.",
+            "A hyperbolic batch normalization method for graph networks",
+        ),
+        (
+            "We study the interplay between depth and implicit regularization in linear networks. "
+            "We present extensive numerical evidence for this conjecture.",
+            "The interplay between depth and implicit regularization in linear networks",
+        ),
+        (  # evidence *that* something holds is a claim, and stays
+            "We present evidence that jailbreak attacks suppress safety features rather than "
+            "remove them. More text follows.",
+            "Evidence that jailbreak attacks suppress safety features rather than remove them",
+        ),
+        (  # an analysis *of* something says what it is about
+            "We provide a theoretical analysis of the inductive biases of self-attention modules. "
+            "More text follows.",
+            "A theoretical analysis of the inductive biases of self-attention modules",
+        ),
+    ],
+)
+def test_title_names_the_topic_not_the_evidence(abstract: str, title: str) -> None:
+    assert derive_title(abstract, None) == title

@@ -688,6 +688,20 @@ def _gerund(verb: str) -> str:
 _POINTING_BACK_RE = re.compile(
     r"(?:this|these|those|such|it|them|its|their|his|her)\b|(?:our\s+|the\s+)?(?:source\s+)?code\b"
 )
+# "extensive experiments", "two case studies", "numerical evidence that ...": how the paper backs
+# its claim, not what it is about ("an analysis of X", "a study of X" do say what)
+_EVIDENCE_RE = re.compile(
+    r"(?:(?:an?|the|some|several|two|three|four|many|various|further|additional|extensive|"
+    r"comprehensive|thorough|systematic|careful|detailed|large-scale|numerical|empirical|"
+    r"experimental|supporting|real-world|synthetic|illustrative|simulation|encouraging|promising|"
+    r"preliminary|strong|convincing|compelling|positive)\s+)*"
+    r"(?:case\s+stud(?:y|ies)|(?:stud(?:y|ies)|analys[ie]s)(?!\s+of\b)|experiments?|evidence(?!\s+that\b)|"
+    r"results|simulations?|evaluations?|examples?|illustrations?|demonstrations?|comparisons?|"
+    r"ablations?|findings|observations|insights)"
+    r"(?=\s*$|[,;:]|\s+(?:that|which|to|on|in|with|for|from|of|over|across|using|where|"
+    r"showing|demonstrating|confirming|suggesting|supporting|indicating|illustrating|validating|"
+    r"verifying)\b)"
+)
 # "(1) a framework to isolate ...": the first item of a list the title is not
 _ENUMERATOR_RE = re.compile(r"\((?:\d|[ivx]+|[a-e])\)\s+")
 
@@ -715,7 +729,11 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
     puffery = _PUFFERY_RE.match(phrase, at)
     if puffery:
         phrase = _agreeing_article(phrase[:at] + phrase[puffery.end() :])
-    if _POINTING_BACK_RE.match(phrase) or len(phrase.split(maxsplit=2)) < 3:
+    if (
+        _POINTING_BACK_RE.match(phrase)
+        or len(phrase.split(maxsplit=2)) < 3
+        or _EVIDENCE_RE.match(phrase.lower())
+    ):
         return None
     tail = _tail_verb_start(phrase)
     if tail > 15:
