@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
@@ -249,3 +251,40 @@ def test_abstracts_read_ahead_a_chunk_at_a_time_are_those_read_alone(
     query = '"diffusion models"'
     expected = list(SearchIndex(library.papers).search(query).indices)
     assert expected and list(reopened.search(query).indices) == expected
+
+
+RACE = """
+import sys, threading
+from array import array
+from paperdeck.core.search.stored import _largest
+assert "numpy" not in sys.modules
+sys.setswitchinterval(1e-5)
+docs = array("I", range(5000))
+errors = []
+done = threading.Event()
+def importer():
+    import numpy
+    done.set()
+thread = threading.Thread(target=importer)
+thread.start()
+while not done.is_set():
+    try:
+        if _largest(docs) != 4999:
+            errors.append("wrong largest")
+    except Exception as error:
+        errors.append(repr(error))
+        break
+thread.join()
+print(errors)
+"""
+
+
+def test_a_common_words_postings_are_checked_while_another_thread_imports_numpy() -> None:
+    """The reader's search thread checks stored postings while its index thread may be importing
+    numpy: a half-imported numpy crashed the reader on a warm reopen of a 100,000-paper list
+    with a query typed at once."""
+    done = subprocess.run(
+        [sys.executable, "-c", RACE], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

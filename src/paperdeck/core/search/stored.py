@@ -167,8 +167,11 @@ class StoredPostings(MutableMapping[str, "array[int]"]):
 def _largest(docs: array[int]) -> int:
     """The largest of `docs`, with numpy where a reader has imported it (a common word's
     postings hold a good part of the list's paper numbers)."""
-    numpy = sys.modules.get("numpy")
-    if numpy is not None and len(docs) > _NUMPY_MAX_ABOVE:
+    if len(docs) > _NUMPY_MAX_ABOVE and "numpy" in sys.modules:
+        # An import statement, not the sys.modules entry: another thread may be importing numpy
+        # right now, and the statement waits until that module is whole.
+        import numpy
+
         return int(numpy.frombuffer(docs, dtype=numpy.uintc).max())
     return max(docs)
 
