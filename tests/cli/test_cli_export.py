@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import subprocess
@@ -96,3 +98,40 @@ def test_markdown_items_past_nine_keep_their_note_and_show_one_line_each(tmp_pat
     # The title, the authors and the state on lines of their own.
     assert twelfth.count("<br />") == 2
     assert "Dynamic Reflective Sampling</a><br />\nHaotian Xu" in twelfth
+
+
+def test_a_title_less_list_exports_its_abstracts_and_made_up_titles_stay_made_up(
+    tmp_path: Path,
+) -> None:
+    from paperdeck.core.resources import bundled_list
+
+    notes = tmp_path / "notes.json"
+    bare = tmp_path / "icml.txt"  # no metadata beside it: every title is made up
+    bare.write_bytes(bundled_list().read_bytes())
+    paragraphs = [part.strip() for part in bare.read_text(encoding="utf-8").split("\n\n")]
+    out = tmp_path / "picked.json"
+    result = paperdeck("export", "-q", "speculative", "-o", str(out), str(bare), notes=notes)
+    assert result.returncode == 0, result.stderr
+    records = json.loads(out.read_text(encoding="utf-8"))
+    assert records and all(record["title_derived"] is True for record in records)
+    # Each paper's abstract as the list gives it.
+    assert all(record["abstract"] in paragraphs for record in records)
+    assert all("peculative" in record["abstract"] for record in records)
+    table = paperdeck("export", "-q", "speculative", "-f", "csv", str(bare), notes=notes).stdout
+    rows = list(csv.DictReader(io.StringIO(table)))
+    assert [row["abstract"] for row in rows] == [record["abstract"] for record in records]
+    assert {row["title_derived"] for row in rows} == {"yes"}
+    # Opened again as a list, the export keeps each paper's id, and its title is still one
+    # paperdeck made up: `≈` in `list`, and said so where it is cited.
+    for again in (out, tmp_path / "picked.csv"):
+        if again.suffix == ".csv":
+            again.write_text(table, encoding="utf-8")
+        listed = paperdeck("list", "--json", str(again), notes=notes)
+        assert listed.returncode == 0, listed.stderr
+        papers = json.loads(listed.stdout)
+        assert [p["id"] for p in papers] == [record["id"] for record in records]
+        assert all(p["title_derived"] for p in papers), again
+        cited = paperdeck("cite", "1", str(again), notes=notes)
+        assert "title derived from the abstract" in cited.stderr, again
+    md = paperdeck("export", "-q", "speculative", "-f", "markdown", str(bare), notes=notes).stdout
+    assert md.count("<details><summary>Abstract</summary>") == len(records)

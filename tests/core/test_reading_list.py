@@ -148,3 +148,24 @@ def test_a_title_less_papers_entry_gives_its_id_and_its_code_link_as_code() -> N
     assert record["links"][0] == {"kind": "Code", "url": "https://github.com/a/b"}
     bib = export([bare], "bibtex", annotations={}, keys={"2cbbe7e1": "anon"})
     assert bib.startswith("% paperdeck 2cbbe7e1: title derived from the abstract")
+
+
+def test_csv_and_json_carry_the_abstract_and_markdown_folds_it_under_each_paper() -> None:
+    latex = "We bound $\\tau$ by *two*.\n\nA second paragraph: [x](javascript:y) <b>."
+    papers = [paper("00000001", "Made up", title_derived=True, abstract=latex)]
+    rows = list(csv.DictReader(io.StringIO(export(papers, "csv", annotations={}, keys={}))))
+    assert rows[0]["abstract"] == latex and rows[0]["title_derived"] == "yes"
+    records = json.loads(export(papers, "json", annotations={}, keys={}))
+    assert records[0]["abstract"] == latex and records[0]["title_derived"] is True
+    text = export(papers, "markdown", annotations={}, keys={})
+    html = MarkdownIt("commonmark").render(text)
+    # One list item holding the title, then the abstract folded, its math read as text and
+    # nothing of it taken for markup.
+    assert html.count("<li>") == 1 and html.count("<details>") == 1
+    assert "<summary>Abstract</summary>" in html
+    assert "<p>We bound τ by two.</p>" in html and 'href="javascript' not in html
+    assert "<b>" not in html and "&lt;b&gt;" in html
+    assert "(title derived from the abstract)" in html
+    # A paper given without an abstract gets no empty fold.
+    bare = export([paper("2", "t", abstract="")], "markdown", annotations={}, keys={})
+    assert "<details>" not in bare

@@ -252,3 +252,38 @@ async def test_a_bibtex_export_gives_made_up_titles_whole(
     written = (tmp_path / "marked.bib").read_text(encoding="utf-8")
     assert "holistic creation of interactive scientific applications" in written
     assert "…" not in written.split("\n@", 1)[1]  # the % comment before the entry aside
+
+
+async def test_an_export_of_a_reopened_list_carries_each_papers_abstract(
+    lists: tuple[Library, Library], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import csv
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    whole, light = lists
+    app = make_app(light, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        # Three papers marked, one of them in the list's second stored chunk.
+        await pilot.press("space", "space", "G", "space", "e")
+        await settle(app, pilot)
+        for name in ("picked.csv", "picked.json", "picked.md"):
+            await pilot.press("ctrl+a", "ctrl+k", *name, "enter")
+            await settle(app, pilot)
+            assert (tmp_path / name).exists(), name
+            if name != "picked.md":
+                await pilot.press("e")
+                await settle(app, pilot)
+        wanted = [whole.papers[i] for i in (0, 1, 299)]
+        with (tmp_path / "picked.csv").open(encoding="utf-8", newline="") as table:
+            rows = list(csv.DictReader(table))
+        assert [row["abstract"] for row in rows] == [p.abstract for p in wanted]
+        assert [row["title_derived"] for row in rows] == ["yes"] * 3
+        records = json.loads((tmp_path / "picked.json").read_text(encoding="utf-8"))
+        assert [record["abstract"] for record in records] == [p.abstract for p in wanted]
+        text = (tmp_path / "picked.md").read_text(encoding="utf-8")
+        assert text.count("<details><summary>Abstract</summary>") == 3
+        assert "(Variant 299.)" in text
+        # The reader's papers stay light.
+        assert all(paper.abstract == "" for paper in app.papers)

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from paperdeck.core.search.index_parts import Growing
 
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
+_MADE_UP = (True, "yes", "true")
+"""A record's `title_derived` that says its title is paperdeck's (JSON, then CSV)."""
 
 
 @dataclass
@@ -216,7 +218,10 @@ def _papers_of(
         links = find_links(abstract) if "http" in abstract else ()
         # A plain-text list's record is its abstract alone: 100,000 of them skip the lookups.
         plain = len(record) == 1 and bool(abstract)
-        given_title = "" if plain else str(record.get("title") or "").strip()
+        # A reading list exported as JSON or CSV and opened again says which titles were made
+        # up: they are made up again, never taken for the paper's real title.
+        made_up = not plain and record.get("title_derived") in _MADE_UP
+        given_title = "" if plain or made_up else str(record.get("title") or "").strip()
         papers.append(
             Paper(
                 id=paper_id,

@@ -47,6 +47,9 @@ class ReadingItem:
     state: str
     starred: bool
     note: str
+    abstract: str
+    """The abstract's source text as the list gives it (LaTeX and markdown left in), "" when the
+    paper was given without its abstract."""
 
 
 def format_for(path: Path, default: str = "markdown") -> str:
@@ -135,6 +138,7 @@ def items(
                 state=entry.state if entry is not None else "unread",
                 starred=bool(entry is not None and entry.starred),
                 note=clean_text(entry.note) if entry is not None else "",
+                abstract=clean_text(paper.abstract),
             )
         )
     return found
@@ -200,14 +204,32 @@ def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
                 f"{indent}> {markdown_escape(line)}" if line.strip() else f"{indent}>"
                 for line in item.note.strip("\n").split("\n")
             )
+        lines.extend(_markdown_abstract(item.abstract, indent))
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _markdown_abstract(source: str, indent: str) -> list[str]:
+    """The abstract folded under a summary line (`<details>`): a list of 40 papers stays a list
+    to scan where Markdown is rendered, and reads as plain paragraphs where it is not. Its
+    LaTeX is rendered as Unicode text: escaped, `$\\tau$` would show its backslashes."""
+    from paperdeck.core.text.render import render_abstract
+
+    text = render_abstract(source).text.strip() if source.strip() else ""
+    if not text:
+        return []
+    paragraphs = [" ".join(part.split()) for part in re.split(r"\n\s*\n", text)]
+    lines = ["", f"{indent}<details><summary>Abstract</summary>"]
+    for paragraph in filter(None, paragraphs):
+        lines += ["", indent + markdown_escape(paragraph)]
+    return [*lines, "", f"{indent}</details>"]
 
 
 # -- CSV and JSON -----------------------------------------------------------------------------
 
 CSV_COLUMNS: tuple[str, ...] = ("title", "authors", "venue", "year", "url", "pdf", "links")
 CSV_COLUMNS += ("tags", "state", "starred", "note", "id", "position", "list", "title_derived")
+CSV_COLUMNS += ("abstract",)
 
 
 def _cell(value: str) -> str:
@@ -237,6 +259,7 @@ def as_csv(chosen: Sequence[ReadingItem]) -> str:
             str(item.paper.position),
             clean_line(item.paper.list_name),
             "yes" if item.title_derived else "no",
+            item.abstract,
         ]
         writer.writerow([_cell(value) for value in row])
     return out.getvalue()
@@ -260,6 +283,7 @@ def as_json(chosen: Sequence[ReadingItem]) -> str:
             "state": item.state,
             "starred": item.starred,
             "note": item.note,
+            "abstract": item.abstract,
         }
         for item in chosen
     ]

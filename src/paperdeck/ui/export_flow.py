@@ -80,6 +80,9 @@ class ExportFlow:
         keys = app.citations.keys() if fmt == "bibtex" else {}
         if fmt == "bibtex":
             papers = with_cited_abstracts(app, papers)
+        else:
+            # Every other format carries the abstract: a list opened from the store has none.
+            papers = app.library.with_abstracts(papers)
         return export(papers, fmt, annotations=app.entries(), keys=keys, corrections=fixes)
 
     def export(self, choice: ExportChoice) -> None:
