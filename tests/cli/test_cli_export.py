@@ -135,3 +135,15 @@ def test_a_title_less_list_exports_its_abstracts_and_made_up_titles_stay_made_up
         assert "title derived from the abstract" in cited.stderr, again
     md = paperdeck("export", "-q", "speculative", "-f", "markdown", str(bare), notes=notes).stdout
     assert md.count("<details><summary>Abstract</summary>") == len(records)
+
+
+def test_the_count_of_a_long_export_has_a_thousands_separator(tmp_path: Path) -> None:
+    listing = tmp_path / "long.txt"
+    abstracts = (
+        f"We propose Method{i}, a way to sort {i} boxes by weight. It is fast." for i in range(1000)
+    )
+    listing.write_text("A long list\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    out = tmp_path / "all.md"
+    result = paperdeck("export", str(listing), "-o", str(out), notes=tmp_path / "notes.json")
+    assert result.returncode == 0, result.stderr
+    assert "1,000 papers written to" in result.stderr

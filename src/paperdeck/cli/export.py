@@ -12,6 +12,7 @@ from paperdeck.cli.common import AddCommand, add_paths_argument, open_index, ope
 from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.reading_list import EXTENSIONS, FORMATS, export, format_for
+from paperdeck.core.text.wording import plural
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
@@ -94,7 +95,7 @@ def run_export(args: argparse.Namespace) -> int:
     text = export(
         chosen, fmt, annotations=notes.entries, keys=keys, corrections=corrections, title=title
     )
-    count = f"{len(chosen)} paper{'s' if len(chosen) != 1 else ''}"
+    count = plural(len(chosen), "paper")
     if output is None:
         sys.stdout.write(text)
     else:

@@ -30,6 +30,7 @@ from paperdeck.core.notes.entry import NoteEntry, normalise_tag
 from paperdeck.core.notes.exchange import export_json, export_markdown, parse_export
 from paperdeck.core.notes.store import NotesSaveError, NotesStore
 from paperdeck.core.plumbing.regular_file import read_regular
+from paperdeck.core.text.wording import plural
 
 MARKS = ("read", "unread", "reading", "star", "unstar")
 EXPORT_FORMATS = ("markdown", "json")
@@ -142,10 +143,6 @@ def note_section(store: NotesStore, paper: Paper) -> str:
     return "\n".join(lines)
 
 
-def _count(number: int) -> str:
-    return f"{number} paper{'' if number == 1 else 's'}"
-
-
 def _label(paper: Paper) -> str:
     return f"#{paper.position} {paper.id}"
 
@@ -180,7 +177,7 @@ def run_note(args: argparse.Namespace) -> int:
     save_store(store)
     saved = store.get(paper.id)
     lines = len(saved.note.split("\n")) if saved is not None and saved.note else 0
-    print(f"note of {_label(paper)} saved ({lines} line{'s' if lines != 1 else ''})")
+    print(f"note of {_label(paper)} saved ({plural(lines, 'line')})")
     return 0
 
 
@@ -309,7 +306,7 @@ def _run_export(args: argparse.Namespace) -> int:
     except OSError as error:
         raise PaperdeckError(f"could not write {args.output}: {error.strerror}") from None
     count = sum(1 for entry in store.entries.values() if not entry.is_empty)
-    print(f"exported {_count(count)} to {args.output}")
+    print(f"exported {plural(count, 'paper')} to {args.output}")
     return 0
 
 
@@ -327,7 +324,7 @@ def _run_import(args: argparse.Namespace) -> int:
     store = open_store(args, changing=True)
     changed = store.merge_in(entries, path.name)
     save_store(store)
-    print(f"imported {path}: {_count(len(entries))}, {changed} changed")
+    print(f"imported {path}: {plural(len(entries), 'paper')}, {changed} changed")
     return 0
 
 

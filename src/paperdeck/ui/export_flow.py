@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdeck.core.text.wording import plural
 from paperdeck.ui.citation_flow import with_cited_abstracts
 from paperdeck.ui.clipboard_copy import copy_from_worker
 from paperdeck.ui.safe_text import one_line
@@ -97,7 +98,7 @@ class ExportFlow:
             app.notify(f"No {choice.scope} papers to export", severity="warning")
             return
         text = self.text(papers, choice.fmt)
-        what = f"{len(papers)} paper{'s' if len(papers) != 1 else ''} as {FORMATS[choice.fmt]}"
+        what = f"{plural(len(papers), 'paper')} as {FORMATS[choice.fmt]}"
         if choice.path is None:
             self.copy(text, what)
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from paperdeck.core.text.wording import plural
 from paperdeck.ui.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ class TriageFlow:
         self._repaint(papers)
         if bulk:
             count = len(papers)
-            app.notify(f"{count:,} marked paper{'s' if count != 1 else ''} {what}")
+            app.notify(f"{plural(count, 'marked paper')} {what}")
         elif not move:
             app.notify(f"This paper is now {what}")
         else:
@@ -240,14 +241,14 @@ class TriageFlow:
                 self.set_marks(marks)
                 self._cleared = None
                 count = len(marks)
-                self.app.notify(f"{count:,} mark{'s' if count != 1 else ''} put back")
+                self.app.notify(f"{plural(count, 'mark')} put back")
             else:
                 self.app.notify("No paper is marked")
             return
         self.set_marks(())
         self._cleared = (self.app.papers, cleared)
         count = len(cleared)
-        self.app.notify(f"{count:,} mark{'s' if count != 1 else ''} cleared: A puts them back")
+        self.app.notify(f"{plural(count, 'mark')} cleared: A puts them back")
         if "marked" in self.views:
             self.views.discard("marked")
             self.apply_views()
@@ -265,4 +266,4 @@ class TriageFlow:
 
     def _say_marked(self) -> None:
         count = len(self.app.paper_list.marked)
-        self.app.notify(one_line(f"{count:,} paper{'s' if count != 1 else ''} marked"))
+        self.app.notify(one_line(f"{plural(count, 'paper')} marked"))

@@ -16,15 +16,12 @@ from paperdeck.core.notes.entry import NoteEntry
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.plumbing.safe_json import load_json
 from paperdeck.core.text.sanitize import clean_line
+from paperdeck.core.text.wording import plural
 
 _START_LINE = re.compile(r"<!-- paperdeck-note (\S+) (\{.*\}) -->")
 _END_LINE = re.compile(r"<!-- end paperdeck-note (\S+) -->")
 _LINES = "lines"
 """The key of a markdown block's details that says how many lines its note takes."""
-
-
-def _count(number: int) -> str:
-    return f"{number} paper{'' if number == 1 else 's'}"
 
 
 def _ordered(store: NotesStore, papers: Sequence[Paper]) -> list[tuple[NoteEntry, Paper | None]]:
@@ -74,7 +71,7 @@ def export_markdown(store: NotesStore, papers: Sequence[Paper], keys: Mapping[st
     """
     ordered = _ordered(store, papers)
     when = time.strftime("%Y-%m-%d %H:%M")
-    parts = [f"# paperdeck notes\n\n{_count(len(ordered))}, exported {when}.\n"]
+    parts = [f"# paperdeck notes\n\n{plural(len(ordered), 'paper')}, exported {when}.\n"]
     for entry, paper in ordered:
         lines = [f"## {_escaped(_title(entry, paper))}", ""]
         if paper is not None and paper.id in keys:

@@ -11,6 +11,7 @@ from rich.cells import cell_len, set_cell_size
 from textual.content import Content
 from textual.widget import Widget
 
+from paperdeck.core.text.wording import plural
 from paperdeck.ui.safe_text import one_line
 
 GAP = "  "
@@ -56,7 +57,7 @@ def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
         shown = f"{facts.filtered:,} / {total:,}"
         out.append(("counts", (f"{shown} shown", shown, "")))
     else:
-        papers = f"{total:,} paper{'s' if total != 1 else ''}"
+        papers = plural(total, "paper")
         counts = f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred"
         out.append(("counts", (counts, papers, "")))
     if facts.read is not None and not facts.loading:
