@@ -36,9 +36,10 @@ class ScopeButton(RadioButton):
     BUTTON_LEFT = ""
     BUTTON_RIGHT = ""
 
-    def render(self) -> Content:
-        self.BUTTON_INNER = "●" if self.value else "○"
-        return super().render()
+    @property
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]
+        """The mark, read as the button paints: a paint assigns nothing."""
+        return "●" if self.value else "○"
 
 
 class ExportDialog(Dialog[ExportChoice | None]):
