@@ -16,7 +16,7 @@ import pytest
 from paperdeck.core.library import load_library
 from paperdeck.core.search import stored
 from paperdeck.core.search.index import SearchIndex
-from paperdeck.core.search.word_index import PaperAbstracts
+from paperdeck.core.search.word_index import METHOD, PaperAbstracts
 from paperdeck.core.store import database
 
 SAMPLE = Path(__file__).parents[1] / "data" / "abstracts_sample.txt"
@@ -288,3 +288,18 @@ def test_a_common_words_postings_are_checked_while_another_thread_imports_numpy(
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_ranking_asks_whether_a_field_has_words_without_reading_its_vocabulary(
+    cache: Path, listing: Path
+) -> None:
+    library = load_library([listing])
+    fresh = SearchIndex(library.papers)
+    SearchIndex(library.papers, library.index_key())
+    reopened = SearchIndex(library.papers, library.index_key())
+    methods = reopened.word_index.postings[METHOD]
+    assert isinstance(methods, stored.StoredPostings)
+    # Two words: their order in titles and methods counts, if the list has methods.
+    result = reopened.search("graph neural")
+    assert list(result.indices) == list(fresh.search("graph neural").indices)
+    assert methods._words is None and bool(methods) == bool(fresh.word_index.postings[METHOD])

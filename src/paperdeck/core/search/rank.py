@@ -397,7 +397,7 @@ class TextMemo:
 
     def has_words(self, field: int) -> bool:
         """Whether some paper has a word in `field` (else its texts need not be read)."""
-        return next(iter(self._index.postings[field]), None) is not None
+        return bool(self._index.postings[field])
 
     def lowered(self, i: int, field: int) -> str:
         """Paper `i`'s text in `field`, lower-cased."""

@@ -92,6 +92,7 @@ class StoredPostings(MutableMapping[str, "array[int]"]):
         kept), rather than not being known."""
         self._known: dict[str, array[int] | None] = {}
         self._words: list[str] | None = None
+        self._any: bool | None = None
 
     def get(self, word: str, default: array[int] | None = None) -> array[int] | None:  # type: ignore[override]
         try:
@@ -162,6 +163,17 @@ class StoredPostings(MutableMapping[str, "array[int]"]):
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:
+        """Whether the field has any word, asked of the store without reading every word."""
+        if self._words is not None:
+            return bool(self._words)
+        if self._any is None:
+            try:
+                self._any = self._store.has_postings(self._key, self._field)
+            except StoreUnavailable:
+                return False
+        return self._any
 
 
 def _largest(docs: array[int]) -> int:

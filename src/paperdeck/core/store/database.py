@@ -534,6 +534,15 @@ class ListStore:
                     found[word] = docs
         return found
 
+    def has_postings(self, key: str, field: int) -> bool:
+        """Whether some word of one field is kept (without reading the field's words)."""
+        return (
+            self._query_one(
+                "SELECT 1 FROM postings WHERE key = ? AND field = ? LIMIT 1", key, field
+            )
+            is not None
+        )
+
     def postings_words(self, key: str, field: int) -> list[str]:
         """Every word kept for one field, sorted."""
         return [
