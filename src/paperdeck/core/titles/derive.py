@@ -877,6 +877,7 @@ def method_and_title(abstract: str) -> tuple[str | None, str]:
     return method, derive_title(abstract, method)
 
 
+@lru_cache(maxsize=4096)
 def cited_title(abstract: str) -> str:
     """The title derive_title makes of `abstract`, cut only past CITED_TITLE characters: what a
     citation gives for a title paperdeck made up (the list shows it cut at MAX_TITLE)."""
