@@ -13,6 +13,7 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from tests.xserver import private_display
 
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
@@ -153,20 +154,8 @@ def test_copy_with_no_clipboard_says_so_and_still_prints(notes: Path) -> None:
 def display() -> Iterator[str]:
     if not shutil.which("Xvfb") or not shutil.which("xclip"):
         pytest.skip("needs Xvfb and xclip")
-    number = next(n for n in range(200, 300) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 5
-        while not Path(f"/tmp/.X11-unix/X{number}").exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with private_display() as display:
+        yield display
 
 
 @pytest.mark.slow

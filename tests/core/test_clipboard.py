@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.xserver import private_display
 
 from paperdeck.core import clipboard
 from paperdeck.core.clipboard import CopyReport, copy_text, osc52_sequence
@@ -43,21 +44,8 @@ def display() -> Iterator[str]:
     """A private X server (Xvfb) on a free display number, with xclip to use it."""
     if not shutil.which("Xvfb") or not shutil.which("xclip"):
         pytest.skip("needs Xvfb and xclip (apt-get install xvfb xclip)")
-    number = next(
-        n for n in range(90, 200)
-        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists()
-    )  # fmt: skip
-    server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        assert wait_for(lambda: Path(f"/tmp/.X11-unix/X{number}").exists()), "Xvfb did not start"
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with private_display() as display:
+        yield display
 
 
 def read_x_clipboard(display: str) -> str:

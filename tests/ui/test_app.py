@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from tests.xserver import private_display
 from textual import events
 from textual.color import Color
 
@@ -67,25 +68,8 @@ def x_display() -> Iterator[str]:
     """A private X server (Xvfb) for the system clipboard through xclip."""
     if not shutil.which("Xvfb") or not shutil.which("xclip"):
         pytest.skip("needs Xvfb and xclip (apt-get install xvfb xclip)")
-    number = next(
-        n
-        for n in range(300, 400)
-        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists()
-    )
-    server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-nolisten", "tcp", "-screen", "0", "640x480x24"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while not Path(f"/tmp/.X11-unix/X{number}").exists():
-            assert time.monotonic() < deadline, "Xvfb did not start"
-            time.sleep(0.05)
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    with private_display() as display:
+        yield display
 
 
 def saved_notes(tmp_path: Path) -> dict[str, dict[str, object]]:
