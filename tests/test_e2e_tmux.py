@@ -49,6 +49,11 @@ class Terminal:
         self.tmux("send-keys", "-t", self.session, *keys)
         time.sleep(0.15)
 
+    def repeat(self, key: str, times: int) -> None:
+        """`key` pressed `times` times in a burst, as a held key sends it (no pause between)."""
+        self.tmux("send-keys", "-t", self.session, *[key] * times)
+        time.sleep(0.15)
+
     def type(self, text: str) -> None:
         self.tmux("send-keys", "-t", self.session, "-l", text)
         time.sleep(0.15)

@@ -47,14 +47,11 @@ def test_triage_a_conference_list_export_it_and_find_it_as_left(
     terminal.type("learning")
     terminal.wait_for(lambda s: FILTERED.search(counts(s)), "the search")
     terminal.keys("Enter")
-    for _ in range(30):
-        terminal.keys("r")
+    terminal.repeat("r", 30)
     terminal.wait_for(lambda s: "30 / 150 read" in s, "30 papers read")
     # Star five, tag three (marked, then t adds the tag to all three).
-    for _ in range(5):
-        terminal.keys("s")
-    for _ in range(3):
-        terminal.keys("Space")
+    terminal.repeat("s", 5)
+    terminal.repeat("Space", 3)
     terminal.wait_for(lambda s: "3 marked" in s, "three marked papers")
     terminal.keys("t")
     terminal.wait_for(lambda s: "3 marked papers" in s, "the tags dialog")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from tests.ui.test_app import MakeApp, settle, type_text
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -73,8 +74,9 @@ async def test_a_warning_stays_over_the_dialog_it_leads_to(make_app: MakeApp) ->
 
 
 async def test_the_export_dialogs_highlight_is_on_the_papers_it_will_export(
-    make_app: MakeApp, tmp_path: Path
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # the path typed short: a key press costs a frame
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -90,7 +92,7 @@ async def test_the_export_dialogs_highlight_is_on_the_papers_it_will_export(
         await pilot.press("tab", "enter", "shift+tab")
         assert [str(b.label) for b in app.screen.query(RadioButton) if b.value] == pressed
         await pilot.press("ctrl+a", "ctrl+k")
-        await type_text(pilot, str(tmp_path / "view.md"))
+        await type_text(pilot, "view.md")
         await pilot.press("enter")
         written = (tmp_path / "view.md").read_text(encoding="utf-8")
         assert "\n17. " in written and "\n18. " not in written

@@ -25,8 +25,9 @@ async def clear_input(pilot: object) -> None:
 
 
 async def test_export_the_starred_view_as_markdown_then_the_marked_as_bibtex(
-    make_app: MakeApp, tmp_path: Path
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # paths typed short: a key press costs a frame
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
@@ -37,7 +38,7 @@ async def test_export_the_starred_view_as_markdown_then_the_marked_as_bibtex(
         assert isinstance(app.screen, ExportDialog)
         assert "Format: Markdown" in str(app.screen.query_one("#export-format").render())
         await clear_input(pilot)
-        await type_text(pilot, str(tmp_path / "starred.md"))
+        await type_text(pilot, "starred.md")
         await pilot.press("enter")
         assert not isinstance(app.screen, ExportDialog)
         text = (tmp_path / "starred.md").read_text(encoding="utf-8")
@@ -47,7 +48,7 @@ async def test_export_the_starred_view_as_markdown_then_the_marked_as_bibtex(
         await settle(app, pilot)
         await pilot.press("g", "space", "space", "e")
         await clear_input(pilot)
-        await type_text(pilot, str(tmp_path / "marked.bib"))
+        await type_text(pilot, "marked.bib")
         assert "Format: BibTeX" in str(app.screen.query_one("#export-format").render())
         await pilot.press("enter")
         entries = bibtexparser.parse_string(
@@ -251,8 +252,9 @@ def scope_lines(app: object) -> dict[str, str]:
 
 
 async def test_the_export_dialog_starts_on_the_papers_picked_and_shows_which_it_is(
-    make_app: MakeApp, tmp_path: Path
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)
     from textual.widgets import RadioSet
 
     from paperdeck.ui.contrast import contrast
@@ -294,7 +296,7 @@ async def test_the_export_dialog_starts_on_the_papers_picked_and_shows_which_it_
         await pilot.pause()
         assert scope_lines(app)["marked"].startswith("● Marked papers (1)")
         await clear_input(pilot)
-        await type_text(pilot, str(tmp_path / "new" / "folder" / "picked.md"))
+        await type_text(pilot, "new/folder/picked.md")
         await pilot.press("enter")
         # A folder not there yet is made.
         text = (tmp_path / "new" / "folder" / "picked.md").read_text(encoding="utf-8")
@@ -302,12 +304,13 @@ async def test_the_export_dialog_starts_on_the_papers_picked_and_shows_which_it_
 
 
 async def test_a_failed_export_comes_back_with_the_path_typed_and_says_why(
-    make_app: MakeApp, tmp_path: Path
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from textual.widgets import Input
 
+    monkeypatch.chdir(tmp_path)
     (tmp_path / "a-file").write_text("x", encoding="utf-8")
-    typed = str(tmp_path / "a-file" / "list.bib")
+    typed = "a-file/list.bib"
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
@@ -325,7 +328,7 @@ async def test_a_failed_export_comes_back_with_the_path_typed_and_says_why(
         assert scope_lines(app)["marked"].startswith("● Marked papers (1)")
         # Corrected in place, it goes out.
         await clear_input(pilot)
-        await type_text(pilot, str(tmp_path / "list.bib"))
+        await type_text(pilot, "list.bib")
         assert "Format: BibTeX" in str(app.screen.query_one("#export-format").render())
         await pilot.press("enter")
         assert not isinstance(app.screen, ExportDialog)
