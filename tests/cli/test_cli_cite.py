@@ -140,6 +140,21 @@ def test_bad_input_is_one_line_and_status_2(notes: Path) -> None:
     assert "Traceback" not in missing.stderr
 
 
+def test_a_list_with_no_paper_named_says_how_to_name_them(notes: Path, tmp_path: Path) -> None:
+    talk = tmp_path / "talk.txt"
+    talk.write_bytes(bundled_list().read_bytes())
+    for args in (("--format", "bib", str(talk)), (str(talk),), ("-f", "apa", "nolist.txt")):
+        result = run(*args, notes=notes)
+        assert result.returncode == 2, args
+        assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+        where = args[-1]
+        assert result.stderr.startswith("paperdeck: cite: name the papers before the list")
+        assert f"`paperdeck cite 12 40 {where}`" in result.stderr
+        assert f"`paperdeck export -q 'is:starred' -f bibtex {where}`" in result.stderr
+    # Named as it says, they are cited.
+    assert run("12", "4", str(talk), "--format", "bib", notes=notes).stdout.count("@") == 2
+
+
 def test_copy_with_no_clipboard_says_so_and_still_prints(notes: Path) -> None:
     result = run("4", "--copy", notes=notes)
     assert result.returncode == 1

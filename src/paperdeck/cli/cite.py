@@ -75,7 +75,18 @@ def register(add: AddCommand) -> None:
 
 
 def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:
-    """REF ... PATH ...: the paths start at the first item that names a file, not a paper."""
+    """REF ... PATH ...: the paths start at the first item that names a file, not a paper.
+
+    A list named first, with no paper before it (`cite --format bibtex talk.txt`), is a
+    one-line error that says how to name the papers, not "no paper with that id".
+    """
+    if items and not _REF.fullmatch(items[0]) and _is_path(items[0]):
+        where = items[0]
+        raise UsageError(
+            "cite: name the papers before the list, by position or id (as `paperdeck search` "
+            f"prints them): `paperdeck cite 12 40 {where}`; many at once: "
+            f"`paperdeck export -q 'is:starred' -f bibtex {where}`"
+        )
     for index, item in enumerate(items):
         if index > 0 and _is_path(item):
             return list(items[:index]), [Path(item) for item in items[index:]]
@@ -86,7 +97,10 @@ def _is_path(item: str) -> bool:
     if _REF.fullmatch(item):
         # A position or an id prefix, unless only a file of that name makes sense.
         return Path(item).is_file() and not item.isdigit()
-    return os.sep in item or "." in item or Path(item).exists()
+    try:
+        return os.sep in item or "." in item or Path(item).exists()
+    except OSError:  # a name too long for a file is no file
+        return False
 
 
 def run_cite(args: argparse.Namespace) -> int:
