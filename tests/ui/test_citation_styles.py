@@ -166,3 +166,39 @@ async def test_a_note_written_before_the_metadata_does_not_hold_the_anon_key(
     assert "@inproceedings{anon2026" in await cite_first(bare)  # reopened with its note
     after = await cite_first(bundled_list())  # the same paper, now with its metadata
     assert "@inproceedings{chen2026interactscience," in after
+
+
+def cite_key_line(app: PaperdeckApp) -> str:
+    """The detail pane's citation key line, as drawn on screen (it must be in view)."""
+    height = app.detail.scrollable_content_region.height
+    shown = [app.detail.render_line(y).text.rstrip() for y in range(height)]
+    return next(line for line in shown if line.startswith("Cite key"))
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_detail_pane_shows_the_key_c_cites_with_a_stand_in_said_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX"):
+        monkeypatch.delenv(name, raising=False)
+    bare = tmp_path / "icml.txt"  # the bundled list without its metadata: no titles, no authors
+    bare.write_bytes(bundled_list().read_bytes())
+    for path, stand_in in ((bundled_list(), False), (bare, True)):
+        app = PaperdeckApp(
+            load_library([path]),
+            NotesStore(tmp_path / f"{path.stem}-notes.json"),
+            settings_file=tmp_path / "settings.json",
+        )
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            await pilot.press("j", "j", "j")
+            await settle(app, pilot)
+            line = cite_key_line(app)
+            await pilot.press("c")
+            await settle(app, pilot)
+            assert isinstance(app.screen, CitationDialog)
+            key = app.last_copied.split("{", 1)[1].split(",", 1)[0]
+            assert line.split()[:3] == ["Cite", "key", key], line
+            assert key.startswith("anon") == stand_in
+            assert ("(a stand-in" in line) == stand_in, line

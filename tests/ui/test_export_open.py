@@ -183,7 +183,7 @@ async def test_a_paper_without_a_page_names_its_abstracts_link_for_what_it_is(
         await settle(app, pilot)
         # The detail pane calls the link what it is: no "Page" line for a code repository.
         lines = [strip.text.rstrip() for strip in app.detail._strips]
-        assert "Code     https://github.com/someone/widgets" in lines
+        assert "Code      https://github.com/someone/widgets" in lines
         assert not any(line.startswith(("Page", "Link")) for line in lines)
         await pilot.press("o")
         await settle(app, pilot)

@@ -192,6 +192,8 @@ async def test_a_reopened_list_makes_papers_only_for_the_rows_it_shows(
         return real(chunk, key, number, *args, **kw)
 
     monkeypatch.setattr("paperdeck.core.store.stored_papers.decode_columns", counted)
+    # A long list: the detail pane does not work out every paper's citation key ahead.
+    monkeypatch.setattr("paperdeck.ui.citation_flow.KEYS_AHEAD", 299)
     reopened = load_library([light.lists[0].path], abstracts=False)
     app = make_app(reopened, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -199,6 +201,7 @@ async def test_a_reopened_list_makes_papers_only_for_the_rows_it_shows(
         assert app.search.index is not None
         # The first rows' chunk alone: the row heights come from the titles column.
         assert decoded == [0]
+        assert "Cite key  shown once c or e works the keys out" in app.detail.text
         shown = " ".join(app.paper_list.render_line(y).text for y in range(8))
         assert whole.papers[1].title[:30] in shown
         await pilot.press("G")

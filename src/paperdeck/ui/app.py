@@ -347,6 +347,7 @@ class PaperdeckApp(App[int]):
             highlight=functools.partial(highlighter, query) if query else None,
             corrections=self.note_flow.corrections(paper) if paper else None,
             raw=self.detail.raw,
+            cite_key=self.citations.shown_key(paper) if paper else None,
         )
 
     # -- actions ----------------------------------------------------------------------------

@@ -10,9 +10,19 @@ from paperdeck.ui.clipboard_copy import copy_from_worker
 from paperdeck.ui.safe_text import one_line, short
 
 if TYPE_CHECKING:
+    from paperdeck.core.citations import KeyNotes
     from paperdeck.core.clipboard import CopyReport
     from paperdeck.core.model import Paper
     from paperdeck.ui.app import PaperdeckApp
+
+
+KEYS_AHEAD = 20_000
+"""Papers in the lists up to which the keys are worked out for the detail pane as soon as they
+are open: it makes every paper (a list reopened from the store makes only those it shows)."""
+
+
+KEY_ON_FIRST_CITE = ("", False)
+"""`shown_key` of a paper whose key is worked out by the first cite or export."""
 
 
 class CitationFlow:
@@ -21,12 +31,20 @@ class CitationFlow:
     def __init__(self, app: PaperdeckApp) -> None:
         self.app = app
         self._keys: dict[str, str] | None = None
+        self._shown_keys: dict[str, str] | None = None
+        """The keys the detail pane shows, worked out on a thread: the same keys, pinned by
+        nothing (a cite or an export pins a noted paper's key; reading a paper writes no note)."""
+        self._generation = 0
+        """Counts `forget_keys`: keys worked out on a thread for older papers are dropped."""
+        self._working = False
         self.last_copied = ""
         """The last citation text handed to the clipboard (what tests read)."""
 
     def forget_keys(self) -> None:
         """The papers changed: their citation keys are worked out again when needed."""
-        self._keys = None
+        self._keys = self._shown_keys = None
+        self._generation += 1
+        self._working = False
 
     def keys(self) -> dict[str, str]:
         from paperdeck.core.citations import citation_keys
@@ -34,6 +52,46 @@ class CitationFlow:
         if self._keys is None:
             self._keys = dict(citation_keys(self.app.papers, self.app.store))
         return self._keys
+
+    def shown_key(self, paper: Paper) -> tuple[str, bool] | None:
+        """The paper's citation key and whether it is a stand-in (see `is_stand_in`), or None
+        while the keys are being worked out: on a thread, as they take seconds at 100,000
+        papers; the detail pane is shown again when they are. A list of more than KEYS_AHEAD
+        papers has them worked out by the first cite or export (KEY_ON_FIRST_CITE till then)."""
+        from paperdeck.core.citations import is_stand_in
+
+        keys = self._keys if self._keys is not None else self._shown_keys
+        if keys is None:
+            if len(self.app.papers) > KEYS_AHEAD:
+                return KEY_ON_FIRST_CITE
+            self._work_out_keys()
+            return None
+        key = keys.get(paper.id)
+        if key is None:
+            return None
+        return key, is_stand_in(paper, self.app.note_flow.corrections(paper))
+
+    def _work_out_keys(self) -> None:
+        app = self.app
+        if self._working or app.loading.loading:
+            return
+        self._working = True
+        generation, papers, notes = self._generation, app.papers, _Unpinned(app.store)
+
+        def work() -> None:
+            from paperdeck.core.citations import citation_keys
+
+            keys = citation_keys(papers, notes)
+            app.call_from_thread(self._worked_out, generation, keys)
+
+        app.run_worker(work, thread=True, group="citation-keys")
+
+    def _worked_out(self, generation: int, keys: dict[str, str]) -> None:
+        if generation != self._generation:
+            return
+        self._working = False
+        self._shown_keys = keys
+        self.app.show_current()
 
     @staticmethod
     def format_names() -> list[tuple[str, str]]:
@@ -180,6 +238,20 @@ class CitationFlow:
 
         dialog = FormatDialog(list(FORMATS.items()), current, styles=styles, resolve=resolve_format)
         app.push_screen(dialog, done)
+
+
+class _Unpinned:
+    """The notes store as `citation_keys` reads it for the detail pane: the keys noted papers
+    have pinned are read, and none is pinned."""
+
+    def __init__(self, store: KeyNotes) -> None:
+        self.store = store
+
+    def get(self, paper: Paper) -> Any:
+        return self.store.get(paper)
+
+    def pin_citation_key(self, paper: Paper, key: str) -> None:
+        pass
 
 
 def with_cited_abstracts(app: PaperdeckApp, papers: list[Paper]) -> list[Paper]:

@@ -6,6 +6,7 @@ from paperdeck.core.citations.keys import (
     KeyNotes,
     citation_keys,
     fold_ascii,
+    is_stand_in,
     pattern_key,
 )
 from paperdeck.core.citations.output import (
@@ -47,6 +48,7 @@ __all__ = [
     "fold_ascii",
     "format_label",
     "is_bibtex",
+    "is_stand_in",
     "pattern_key",
     "renders_with_csl",
     "resolve_format",

@@ -156,6 +156,8 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
     """
     keys: dict[str, str] = {}
     taken: set[str] = set()
+    tried: dict[str, int] = {}
+    """A pattern key's base -> how many of its candidates (base, base+a, ...) are taken."""
     entries: dict[str, _Entry | None] = {}
     if notes is not None:
         for paper in papers:
@@ -187,15 +189,33 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
             title = str(fixes.get("title") or "") or None
             first = _first_author(paper, fixes)
             base = pattern_key(paper, first, title)
-            key = _first_free(chain([base], (base + _letters(n) for n in count())), taken)
+            # The letters tried for this base before were taken, and still are: a title-less
+            # list's thousands of `anonnd...` keys are not each tried from `a` again.
+            at = tried.get(base, 0)
+            while (found := base + _letters(at - 1) if at else base) in taken:
+                at += 1
+            tried[base] = at + 1
+            key = found
             # "anon" and a word of a title paperdeck made up: kept until metadata names the
             # paper, so a note written before its lookup does not hold it to "anon2026power".
-            stand_in = not first and title is None and paper.title_derived
+            stand_in = _stands_in(paper, first, title)
         keys[paper.id] = key
         taken.add(key)
         if notes is not None and entry is not None and entry.note.strip() and not stand_in:
             notes.pin_citation_key(paper, key)
     return keys
+
+
+def is_stand_in(paper: Paper, fixes: Mapping[str, Any]) -> bool:
+    """Whether `citation_keys` gives the paper a stand-in key: one its metadata will replace
+    (no real id, no author known, a title paperdeck made up), never pinned by a note."""
+    if own_key(paper) is not None:
+        return False
+    return _stands_in(paper, _first_author(paper, fixes), str(fixes.get("title") or "") or None)
+
+
+def _stands_in(paper: Paper, first: Sequence[PersonName], title: str | None) -> bool:
+    return not first and title is None and paper.title_derived
 
 
 def _first_author(paper: Paper, fixes: Mapping[str, Any]) -> Sequence[PersonName]:

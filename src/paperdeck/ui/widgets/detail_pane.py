@@ -37,6 +37,9 @@ LABEL_STYLE = "$text-muted"
 LOOK_UP_COMMAND = "Look up titles online"
 """The command palette's name for an online title lookup, which a made-up title points to."""
 
+STAND_IN_REMARK = "(a stand-in until the authors are known)"
+"""After a stand-in citation key ("anon2026extract"), which metadata replaces."""
+
 SHOWN_CHARS = 20_000
 """Of a longer abstract or title the pane shows this much (real abstracts stay under 5,000)."""
 
@@ -107,11 +110,13 @@ class DetailPane(ScrollView, can_focus=True):
         highlight: Callable[[str], Highlighter] | None = None,
         corrections: Mapping[str, Any] | None = None,
         raw: bool = False,
+        cite_key: tuple[str, bool] | None = None,
     ) -> None:
         """Show a paper (None: an empty pane), its matches for `query` highlighted.
 
         `highlight(field)` gives the highlighter of one field ("title", "authors", "abstract"):
-        each field shows only the query terms that search in it.
+        each field shows only the query terms that search in it. `cite_key`: the paper's
+        citation key and whether it is a stand-in (None while it is worked out).
         """
         same_paper = paper is self.paper
         self.paper = paper
@@ -123,7 +128,7 @@ class DetailPane(ScrollView, can_focus=True):
         self._shown = (fields, query, corrections) if fields else None
         corrections = corrections or {}
         match = self._match_style()
-        key = (paper, raw, query if fields else "", repr(sorted(corrections.items())))
+        key = (paper, raw, query if fields else "", repr(sorted(corrections.items())), cite_key)
         cached = self._rendered.get(key)
         if cached is not None:
             self.content, self._wrapped_width, self._strips = cached
@@ -147,7 +152,13 @@ class DetailPane(ScrollView, can_focus=True):
             Content("\n\n").join(
                 [
                     title,
-                    self._meta(paper, corrections, fields("authors") if fields else None, match),
+                    self._meta(
+                        paper,
+                        corrections,
+                        fields("authors") if fields else None,
+                        match,
+                        cite_key,
+                    ),
                     self._abstract(paper, fields("abstract") if fields else None, raw, match),
                 ]
             ),
@@ -250,6 +261,7 @@ class DetailPane(ScrollView, can_focus=True):
         corrections: Mapping[str, Any],
         author_spans: Highlighter | None,
         match: Style,
+        cite_key: tuple[str, bool] | None,
     ) -> Content:
         lines: list[Content] = []
 
@@ -258,7 +270,7 @@ class DetailPane(ScrollView, can_focus=True):
         ) -> None:
             text = one_line(value)
             shown = with_spans(text, spans(text), match, style) if spans else plain(text, style)
-            lines.append(Content.assemble((f"{label:<9}", LABEL_STYLE), shown))
+            lines.append(Content.assemble((f"{label:<10}", LABEL_STYLE), shown))
 
         if paper.method:
             field("Method", paper.method, "bold $text-accent")
@@ -273,6 +285,16 @@ class DetailPane(ScrollView, can_focus=True):
         if venue:
             field("Venue", venue)
         field("Id", f"{paper.id}  ·  #{paper.position} in {paper.list_name}")
+        # Where a researcher looks before typing \cite{...}: the key `c` copies with.
+        if cite_key is None:
+            field("Cite key", "…", LABEL_STYLE)
+        elif not cite_key[0]:
+            field("Cite key", "shown once c or e works the keys out (a long list)", LABEL_STYLE)
+        else:
+            key, stand_in = cite_key
+            field("Cite key", key, "bold")
+            if stand_in:
+                lines[-1] = Content.assemble(lines[-1], (f"  {STAND_IN_REMARK}", LABEL_STYLE))
         url = str(corrections.get("url") or paper.url or "")
         if url:
             field("Page", url, "underline $text-accent")
