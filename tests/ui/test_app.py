@@ -287,6 +287,41 @@ async def test_esc_in_the_list_clears_the_search_and_keeps_the_paper(make_app: M
         )
 
 
+def search_box_line(app: PaperdeckApp) -> str:
+    """The empty search box's line as drawn (its placeholder)."""
+    box = app.search_box
+    return "".join(box.render_line(y).text for y in range(box.size.height)).strip()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_the_search_hint_offers_a_year_the_list_has(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    text = bundled_list().read_text(encoding="utf-8")
+    abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    spans = tmp_path / "spans.txt"  # a header naming years, papers of no year
+    spans.write_text("ICML 2020-2023 paper list\n\n" + "\n\n".join(abstracts), encoding="utf-8")
+    years = tmp_path / "years.jsonl"  # papers of 2020 and 2022
+    years.write_text(
+        "".join(
+            json.dumps({"abstract": a, "title": f"Paper {i}", "year": 2020 + 2 * (i % 2)}) + "\n"
+            for i, a in enumerate(abstracts)
+        ),
+        encoding="utf-8",
+    )
+    for path, hint in ((None, "year:2026"), (spans, "is:unread"), (years, "year:2022")):
+        app = make_app(path)
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            line = search_box_line(app)
+            assert line.endswith(f"title: {hint}"), line
+            assert "year:2026" not in line or path is None
+            # What it offers finds papers.
+            await pilot.press("slash", *hint, "enter")
+            await settle(app, pilot)
+            assert app.paper_list.rows, hint
+
+
 async def test_search_on_an_index_built_by_helper_processes_then_kept_and_reopened(
     make_app: MakeApp, long_list: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -262,6 +262,8 @@ class PaperdeckApp(App[int]):
         self.search.reset()
         self.triage.set_views(())
         self.search_box.value = ""
+        # Until the index knows the papers' years, the year a list's header gives, if any.
+        self.search_box.suggest_year(max((r.year for r in library.lists if r.year), default=None))
 
     def _list_title(self) -> str:
         if self.loading.loading:

@@ -84,6 +84,8 @@ class SearchFlow:
                 app.update_header()
             await asyncio.sleep(0)
         self.index_progress = None
+        # The latest year the papers have, not the one a header or another list had.
+        app.search_box.suggest_year(max(self.index.word_index.years, default=None))
         freeze_long_lived()  # the index lives as long as its papers
         # Each key searches a big list again: its scores as arrays, numpy imported on a thread.
         index = self.index

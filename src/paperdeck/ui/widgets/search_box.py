@@ -11,6 +11,12 @@ from textual.widgets import Input
 HISTORY_SIZE = 50
 
 
+def placeholder(year: int | None) -> str:
+    """The empty box's hint: the syntax, ending with a field that finds something here."""
+    field = f"year:{year}" if year is not None else "is:unread"
+    return f'/ search: words, \'exact, !not, a | b, "phrase", title: {field}'
+
+
 class SearchBox(Input):
     """An Input with search history on ↑ and keys that return to the list."""
 
@@ -31,13 +37,13 @@ class SearchBox(Input):
             self.query = query
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(
-            placeholder='/ search: words, \'exact, !not, a | b, "phrase", title: year:2026',
-            id=id,
-            select_on_focus=False,
-        )
+        super().__init__(placeholder=placeholder(None), id=id, select_on_focus=False)
         self.history: list[str] = []
         self._history_pos: int | None = None
+
+    def suggest_year(self, year: int | None) -> None:
+        """Offer `year:YEAR` in the placeholder, a year the list has (None: it has none)."""
+        self.placeholder = placeholder(year)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
