@@ -1,4 +1,5 @@
-"""A megabyte abstract or title is shown in part, so the reader never freezes wrapping it."""
+"""The detail pane: a megabyte abstract or title is shown in part, so the reader never freezes
+wrapping it; a short pane shows the abstract first."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from pathlib import Path
 
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+from paperdeck.core.text.render import render_abstract
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.widgets.detail_pane import SHOWN_CHARS
 
@@ -28,3 +31,48 @@ async def test_a_huge_abstract_shows_its_start_and_says_how_much_more(tmp_path: 
         await pilot.pause()
         assert len(app.detail.text) < 3 * SHOWN_CHARS + 1000
         assert "more characters" in app.detail.text
+
+
+def pane_lines(app: PaperdeckApp) -> list[str]:
+    """The detail pane's lines as drawn on screen."""
+    height = app.detail.scrollable_content_region.height
+    return [app.detail.render_line(y).text.rstrip() for y in range(height)]
+
+
+async def test_a_short_pane_shows_the_abstract_under_the_title_and_the_facts_after_it(
+    tmp_path: Path,
+) -> None:
+    bare = tmp_path / "icml.txt"  # titles made up, no authors
+    bare.write_bytes(bundled_list().read_bytes())
+    for path in (bundled_list(), bare):
+        library = load_library([path])
+        app = PaperdeckApp(library, NotesStore(tmp_path / "n.json"), settings_file=tmp_path / "s")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("j", "j", "j")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            paper = library.papers[3]
+            words = render_abstract(paper.abstract).text.split()
+            shown = pane_lines(app)
+            # At 80x24 the facts took every line: now the abstract has most of them.
+            start = next(at for at, line in enumerate(shown) if " ".join(words[:4]) in line)
+            assert len(shown) - start >= 4 and all(shown[start:]), shown
+            summary = shown[start - 2]
+            assert ("authors unknown" in summary) == (path == bare), summary
+            assert " · cite " in summary
+            # Every fact is still there: Tab to the pane, its end shows them.
+            await pilot.press("tab", "G")
+            await pilot.pause()
+            end = pane_lines(app)
+            assert any(line.startswith("Source") for line in end), end
+            assert any(line.startswith("Id ") and paper.id in line for line in end), end
+        # A taller terminal keeps the facts above the abstract, under its heading.
+        app = PaperdeckApp(library, NotesStore(tmp_path / "n.json"), settings_file=tmp_path / "s")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            shown = pane_lines(app)
+            assert shown.index("Abstract") > next(
+                at for at, line in enumerate(shown) if line.startswith("Source")
+            )

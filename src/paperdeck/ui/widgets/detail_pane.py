@@ -40,6 +40,11 @@ LOOK_UP_COMMAND = "Look up titles online"
 STAND_IN_REMARK = "(a stand-in until the authors are known)"
 """After a stand-in citation key ("anon2026extract"), which metadata replaces."""
 
+SHORT_PANE = 16
+"""A pane of fewer lines shows the abstract under a one-line summary, before the other facts."""
+SUMMARY_AUTHORS = 3
+"""Authors a short pane's summary names before "+N"."""
+
 SHOWN_CHARS = 20_000
 """Of a longer abstract or title the pane shows this much (real abstracts stay under 5,000)."""
 
@@ -96,6 +101,11 @@ class DetailPane(ScrollView, can_focus=True):
         self._shown: tuple[Callable[[str], Highlighter], str, Mapping[str, Any] | None] | None
         self._shown = None
         """The last show's highlighter, query and corrections, when it highlighted matches."""
+        self._again: tuple[Paper | None, dict[str, Any]] | None = None
+        """The last show's paper and options, to show it again when the pane grows or shrinks
+        past SHORT_PANE."""
+        self.short = False
+        """Shown for a short pane: the abstract under a one-line summary, the facts after it."""
 
     @property
     def text(self) -> str:
@@ -121,6 +131,18 @@ class DetailPane(ScrollView, can_focus=True):
         same_paper = paper is self.paper
         self.paper = paper
         self.raw = raw
+        self._again = (
+            paper,
+            {
+                "query": query,
+                "highlight": highlight,
+                "corrections": corrections,
+                "raw": raw,
+                "cite_key": cite_key,
+            },
+        )
+        height = self.scrollable_content_region.height
+        short = self.short = 0 < height < SHORT_PANE
         if paper is None:
             self._set_content(Content.assemble(("No paper selected", "$text-muted")))
             return
@@ -128,7 +150,8 @@ class DetailPane(ScrollView, can_focus=True):
         self._shown = (fields, query, corrections) if fields else None
         corrections = corrections or {}
         match = self._match_style()
-        key = (paper, raw, query if fields else "", repr(sorted(corrections.items())), cite_key)
+        shown_query = query if fields else ""
+        key = (paper, raw, shown_query, repr(sorted(corrections.items())), cite_key, short)
         cached = self._rendered.get(key)
         if cached is not None:
             self.content, self._wrapped_width, self._strips = cached
@@ -148,22 +171,20 @@ class DetailPane(ScrollView, can_focus=True):
                 title = title.stylize("$text-accent", start, start + len(paper.method))
         if paper.title_derived and not corrections.get("title"):
             title = Content.assemble((DERIVED_MARKER, "$text-muted"), title)
-        self._set_content(
-            Content("\n\n").join(
-                [
-                    title,
-                    self._meta(
-                        paper,
-                        corrections,
-                        fields("authors") if fields else None,
-                        match,
-                        cite_key,
-                    ),
-                    self._abstract(paper, fields("abstract") if fields else None, raw, match),
-                ]
-            ),
-            key,
+        meta = self._meta(
+            paper, corrections, fields("authors") if fields else None, match, cite_key
         )
+        abstract = self._abstract(
+            paper, fields("abstract") if fields else None, raw, match, heading=not short
+        )
+        if short:
+            # A short pane (80x24 gave the abstract no line at all): the title, a line of who
+            # and where, the abstract, then every fact as a taller pane shows them.
+            summary = self._summary(paper, corrections, cite_key)
+            parts = [Content("\n").join([title, summary]), abstract, meta]
+        else:
+            parts = [title, meta, abstract]
+        self._set_content(Content("\n\n").join(parts), key)
         if not same_paper:
             self.scroll_to(0, 0, animate=False)
 
@@ -224,6 +245,10 @@ class DetailPane(ScrollView, can_focus=True):
         line = next(
             (number for number, strip in enumerate(self._strips) if strip.text in headings), None
         )
+        if line is None and self.short:
+            # No heading: the abstract starts after the blank line under the summary.
+            blank = next((n for n, strip in enumerate(self._strips) if not strip.text.strip()), -1)
+            line = blank + 1 if blank >= 0 else None
         height = self.scrollable_content_region.height
         if line is not None and line + 3 > round(self.scroll_y) + height:
             self.scroll_to(y=line, animate=False)
@@ -233,6 +258,11 @@ class DetailPane(ScrollView, can_focus=True):
         mark_origin(self, event)
 
     def _on_resize(self, event: events.Resize) -> None:
+        height = self.scrollable_content_region.height
+        if self._again is not None and (0 < height < SHORT_PANE) != self.short:
+            paper, options = self._again
+            self.show(paper, **options)
+            return
         self._wrap()
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -308,7 +338,13 @@ class DetailPane(ScrollView, can_focus=True):
         return Content("\n").join(lines)
 
     def _abstract(
-        self, paper: Paper, spans_for: Highlighter | None, raw: bool, match: Style
+        self,
+        paper: Paper,
+        spans_for: Highlighter | None,
+        raw: bool,
+        match: Style,
+        *,
+        heading: bool = True,
     ) -> Content:
         if len(paper.abstract) > SHOWN_CHARS:
             # Wrapping megabytes takes the reader seconds per paint: a screenful or two of
@@ -321,7 +357,7 @@ class DetailPane(ScrollView, can_focus=True):
         if raw:
             text = clean(paper.abstract)
             content = plain(text)
-            heading = "Abstract (source)"
+            title = "Abstract (source)"
         else:
             from paperdeck.core.text.render import render_abstract
 
@@ -331,8 +367,31 @@ class DetailPane(ScrollView, can_focus=True):
             if text == rendered.text:
                 for span in rendered.spans:
                     content = content.stylize(SPAN_STYLES.get(span.style, ""), span.start, span.end)
-            heading = "Abstract"
+            title = "Abstract"
         if spans_for is not None:
             for start, end in spans_for(text):
                 content = content.stylize(match, start, end)
-        return Content.assemble((heading, "bold $text-muted"), "\n", content)
+        if not heading and not raw:
+            return content
+        return Content.assemble((title, "bold $text-muted"), "\n", content)
+
+    def _summary(
+        self,
+        paper: Paper,
+        corrections: Mapping[str, Any],
+        cite_key: tuple[str, bool] | None,
+    ) -> Content:
+        """A short pane's line under the title: the first authors, the venue, the key."""
+        authors = corrections.get("authors") or paper.authors
+        if isinstance(authors, str):
+            authors = [authors]
+        names = [one_line(str(a)) for a in authors]
+        more = len(names) - SUMMARY_AUTHORS
+        shown = ", ".join(names[:SUMMARY_AUTHORS]) + (f" +{more}" if more > 0 else "")
+        parts = [shown or "authors unknown"]
+        if paper.venue_line:
+            parts.append(one_line(paper.venue_line))
+        if cite_key is not None and cite_key[0]:
+            key, stand_in = cite_key
+            parts.append(f"cite {key}" + (" (stand-in)" if stand_in else ""))
+        return plain(" · ".join(parts), LABEL_STYLE)
