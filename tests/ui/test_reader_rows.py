@@ -321,6 +321,51 @@ async def test_abstract_hints_and_their_matches_read_in_every_theme(make_app: Ma
                     assert contrast(color, row_background) >= 3, where
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_on_a_cursor_row_the_terminal_colours_the_hint_reads_in_every_palette(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    """An ANSI theme's cursor row is a colour only the terminal knows: grey words on it read
+    at 1.2:1 to 1.6:1 in terminal palettes (Rich's). They read as well as the row's title,
+    in the colour the theme pairs with the row: in every palette where the title reads."""
+    from rich import terminal_theme
+
+    palettes = [
+        value
+        for value in vars(terminal_theme).values()
+        if isinstance(value, terminal_theme.TerminalTheme)
+    ]
+    assert len(palettes) >= 4
+    app = make_app(DERIVED_LIST)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "adversarial")
+        paper_list = app.paper_list
+        row = next(
+            r
+            for r, i in enumerate(paper_list.rows)
+            if "adversar" not in app.papers[i].title.lower()
+        )
+        paper_list.move_cursor(row)
+        for theme in ("ansi-light", "ansi-dark"):
+            app.theme = theme
+            await pilot.pause()
+            segments = quiet_line(app, row)
+            around = next(s for s in segments if s.text.startswith("…"))
+            title = paper_list._row_strips(row, paper_list.scrollable_content_region.width)
+            word = app.papers[paper_list.rows[row]].title.split()[1]
+            base = next(s for s in title[0] if word in s.text)
+            assert around.style is not None and around.style.bgcolor is not None
+            assert around.style.color is not None and base.style is not None
+            assert base.style.color is not None
+            for palette in palettes:
+                ground = Color(*around.style.bgcolor.get_truecolor(palette))
+                text = Color(*around.style.color.get_truecolor(palette))
+                own = Color(*base.style.color.get_truecolor(palette))
+                if contrast(own, ground) >= 3:
+                    assert contrast(text, ground) >= 3, (theme, palette.ansi_colors[4])
+
+
 def visible_on_row(segment: Segment, row: Segment, dark: bool) -> bool:
     """Whether a segment's colours stand out from its row and its text reads on them."""
     assert segment.style is not None and row.style is not None

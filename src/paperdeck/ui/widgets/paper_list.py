@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from math import ceil
 from typing import ClassVar, Literal
 
+from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from textual import events
@@ -526,7 +527,14 @@ class PaperList(ScrollView, can_focus=True):
             base = self.get_visual_style(*base_name).rich_style
             styles = {"": base}
             for name in PART_NAMES:
-                styles[name] = self._readable(base + self._part_style(f"paper-list--{name}"))
+                part = self._part_style(f"paper-list--{name}")
+                if _terminal_drawn(base.bgcolor) and part.color and part.color.is_default:
+                    # The terminal's text colour over a row the terminal colours (an ANSI
+                    # theme's cursor): its contrast is unknown, and the grey it was shaded to
+                    # read at 1.3:1 to 2:1 on real terminals' blue. The row's own text colour,
+                    # which the theme pairs with that background, is used.
+                    part = part + RichStyle(color=base.color)
+                styles[name] = self._readable(base + part)
             match = self.get_component_styles("paper-list--match")
             dark = self.app.current_theme.dark
             styles["match"] = base + match_style(match, base.bgcolor, dark).rich_style
@@ -556,6 +564,11 @@ class PaperList(ScrollView, can_focus=True):
             dim=text_style.dim,
             strike=text_style.strike,
         )
+
+
+def _terminal_drawn(color: RichColor | None) -> bool:
+    """Whether the terminal picks the colour's shade (ANSI colours): its contrast is unknown."""
+    return color is not None and color.is_system_defined
 
 
 def _thumb(bar: ScrollBar, position: float) -> list[Segment]:
