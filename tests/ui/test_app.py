@@ -686,6 +686,10 @@ async def test_sort_and_theme_are_remembered(make_app: MakeApp, tmp_path: Path) 
         app.set_sort("list")
         app.theme = "nord"
         await settle(app, pilot)
+        # Named once a search orders the list (with none, every order is the list's).
+        assert "sort:" not in header_text(app)
+        await pilot.press("slash", *"learning", "enter")
+        await settle(app, pilot)
         assert "sort: list order" in header_text(app)
     settings = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))
     assert settings["sort"] == "list" and settings["theme"] == "nord"

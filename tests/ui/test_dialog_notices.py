@@ -41,14 +41,18 @@ async def test_a_view_notice_does_not_hide_the_export_dialogs_keys_at_80x24(
     app = make_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
-        await pilot.press("u", "u", "asterisk")  # three views toggled: three notices
+        await pilot.press("u", "u", "asterisk")  # three views toggled: one notice, the last
         await shown(pilot)
-        assert len(toasts(app)) == 3
+        assert [str(toast.render()) for toast in toasts(app)] == ["Showing starred papers"]
         await pilot.press("e")
         await shown(pilot)
         assert isinstance(app.screen, ExportDialog)
         assert covered_hints(app) == []
         assert not toasts(app)
+        # Nor does the screen under the dialog keep the toast's frame, empty.
+        under = app.screen_stack[0]
+        assert not [t for t in under.query("ToastRack") if t.display and t.region.area]
+        assert not list(under.query("Toast"))
         # Gone for good: it does not come back over the list when the dialog closes.
         await pilot.press("escape")
         await shown(pilot)
@@ -96,3 +100,37 @@ async def test_the_export_dialogs_highlight_is_on_the_papers_it_will_export(
         await pilot.press("enter")
         written = (tmp_path / "view.md").read_text(encoding="utf-8")
         assert "\n17. " in written and "\n18. " not in written
+
+
+async def test_marks_and_views_toggled_in_a_row_leave_one_notice_each(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space", "m", "u", "asterisk")
+        await shown(pilot)
+        said = [str(toast.render()) for toast in toasts(app)]
+        assert said == ["Showing unread + starred + marked papers"], said
+        await pilot.press("asterisk", "u", "m", "A", "A", "i")
+        await shown(pilot)
+        said = [str(toast.render()) for toast in toasts(app)]
+        assert said == ["Showing every paper", "17 papers marked"], said
+
+
+async def test_the_header_names_the_order_only_while_a_search_orders_the_list(
+    make_app: MakeApp,
+) -> None:
+    from tests.ui.test_app import header_text
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert "sort:" not in header_text(app)
+        await pilot.press("u")  # a view alone orders nothing either
+        await settle(app, pilot)
+        assert "sort:" not in header_text(app)
+        await pilot.press("slash", *"learning", "enter")
+        await settle(app, pilot)
+        assert "sort: relevance" in header_text(app)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert "sort:" not in header_text(app)

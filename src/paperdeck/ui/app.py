@@ -36,6 +36,7 @@ from paperdeck.ui.open_flow import OpenFlow
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.session import SessionFlow
+from paperdeck.ui.textual_private import notify_in_place
 from paperdeck.ui.triage_flow import TriageFlow
 from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
@@ -44,6 +45,8 @@ from paperdeck.ui.widgets.paper_list import ROW_LAYOUTS, PaperList, RowLayout
 from paperdeck.ui.widgets.search_box import SearchBox
 
 if TYPE_CHECKING:
+    from textual.notifications import Notification, SeverityLevel
+
     from paperdeck.core.library import Library
     from paperdeck.core.notes.store import NotesStore
 
@@ -128,6 +131,8 @@ class PaperdeckApp(App[int]):
         self.note_flow = NoteFlow(self, store, autosave_delay)
         self.citations = CitationFlow(self)
         self.enrich = EnrichFlow(self)
+        self._notices: dict[str, Notification] = {}
+        """The toast last shown for each slot (see `notice`)."""
         self.triage = TriageFlow(self)
         self.session = SessionFlow(self)
         self.export = ExportFlow(self)
@@ -252,6 +257,11 @@ class PaperdeckApp(App[int]):
     def entries(self) -> Mapping[str, Annotation]:
         return self.note_flow.entries()
 
+    def notice(self, slot: str, message: str, severity: SeverityLevel = "information") -> None:
+        """A toast (plain text) in place of the last one of its `slot` ("view", "marks"):
+        keys pressed in a row leave one toast, saying where they ended, not a stack."""
+        notify_in_place(self, self._notices, slot, message, severity=severity)
+
     def set_papers(self, library: Library) -> None:
         """The library the reader shows from now on; search, counts and keys start again."""
         self.library = library
@@ -283,7 +293,10 @@ class PaperdeckApp(App[int]):
                 noted=noted,
                 starred=starred,
                 marked=len(self.paper_list.marked),
-                sort=SORT_MODES[self.settings.sort],
+                # "sort: relevance" with nothing searched named an order not shown.
+                sort=SORT_MODES[self.settings.sort]
+                if self.search.query.strip() or self.settings.sort == "noted"
+                else "",
                 index_progress=self.search.index_progress,
                 activity=self.enrich.progress,
                 read=self.triage.read_count(),

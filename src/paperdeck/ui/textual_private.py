@@ -11,10 +11,12 @@ from typing import IO, Any
 from textual import events
 from textual._xterm_parser import XTermParser
 from textual.app import App
+from textual.css.query import NoMatches
 from textual.drivers import linux_driver
 from textual.message import Message
-from textual.notifications import SeverityLevel
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.widget import Widget
+from textual.widgets._toast import ToastRack
 
 from paperdeck.ui.paste_text import PasteFilter
 
@@ -134,13 +136,42 @@ def survive_a_closed_terminal(app: App[Any]) -> None:
 
 
 def drop_notices(app: App[Any], severity: SeverityLevel) -> None:
-    """Take down every toast of one severity now.
+    """Take down every toast of one severity now, on every screen.
 
     Textual takes a toast down when it times out or is clicked, or all of them at once
     (`clear_notifications`, which would also take warnings a dialog's reader still needs).
+    It redraws the toasts of the screen on top only: the screen under a dialog kept a toast's
+    frame, empty, until the dialog closed.
     """
     stale = [notice for notice in app._notifications if notice.severity == severity]
     for notice in stale:
         app._unnotify(notice, refresh=False)
     if stale:
-        app._refresh_notifications()
+        for screen in app.screen_stack:
+            try:
+                rack = screen.get_child_by_type(ToastRack)
+            except NoMatches:
+                continue
+            app.call_later(rack.show, app._notifications)
+
+
+def notify_in_place(
+    app: App[Any],
+    shown: dict[str, Notification],
+    slot: str,
+    message: str,
+    *,
+    severity: SeverityLevel = "information",
+) -> None:
+    """A toast (plain text) in place of the one last shown for `slot`, if it is still up:
+    toggling views three times showed three toasts, stacked. `shown`: the app's toasts by slot.
+
+    Textual's `notify` gives no handle on its toast, and takes one down only when it times
+    out or is clicked.
+    """
+    previous = shown.get(slot)
+    if previous is not None and previous in app._notifications:
+        app._unnotify(previous)
+    notice = Notification(message, "", severity, app.NOTIFICATION_TIMEOUT, markup=False)
+    shown[slot] = notice
+    app.post_message(Notify(notice))

@@ -186,12 +186,12 @@ class TriageFlow:
             self.views.discard(view)
         else:
             if view == "marked" and not self.app.paper_list.marked:
-                self.app.notify("No paper is marked: Space marks one, a marks all shown")
+                self.app.notice("view", "No paper is marked: Space marks one, a marks all shown")
                 return
             self.views.add(view)
         self.apply_views()
         label = self.view_label()
-        self.app.notify(f"Showing {label} papers" if label else "Showing every paper")
+        self.app.notice("view", f"Showing {label} papers" if label else "Showing every paper")
 
     def set_views(self, views: Iterable[str]) -> None:
         """Put back the views of an earlier session (no search is run here)."""
@@ -241,14 +241,14 @@ class TriageFlow:
                 self.set_marks(marks)
                 self._cleared = None
                 count = len(marks)
-                self.app.notify(f"{plural(count, 'mark')} put back")
+                self.app.notice("marks", f"{plural(count, 'mark')} put back")
             else:
-                self.app.notify("No paper is marked")
+                self.app.notice("marks", "No paper is marked")
             return
         self.set_marks(())
         self._cleared = (self.app.papers, cleared)
         count = len(cleared)
-        self.app.notify(f"{plural(count, 'mark')} cleared: A puts them back")
+        self.app.notice("marks", f"{plural(count, 'mark')} cleared: A puts them back")
         if "marked" in self.views:
             self.views.discard("marked")
             self.apply_views()
@@ -266,4 +266,4 @@ class TriageFlow:
 
     def _say_marked(self) -> None:
         count = len(self.app.paper_list.marked)
-        self.app.notify(one_line(f"{plural(count, 'paper')} marked"))
+        self.app.notice("marks", one_line(f"{plural(count, 'paper')} marked"))

@@ -31,6 +31,7 @@ class HeaderFacts:
     starred: int
     marked: int
     sort: str
+    """The order shown ("relevance"), "" when it orders nothing (no search: the list's order)."""
     index_progress: float | None
     activity: str | None = None
     """A background job's progress ("online 12/40 · 9 matched")."""
@@ -70,7 +71,8 @@ def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
     if facts.activity:
         activity = one_line(facts.activity)
         out.append(("activity", (activity, activity.split(" · ")[0], "$text-warning")))
-    out.append(("sort", (f"sort: {facts.sort}", facts.sort.split()[-1], "$text-muted")))
+    if facts.sort:
+        out.append(("sort", (f"sort: {facts.sort}", facts.sort.split()[-1], "$text-muted")))
     if facts.index_progress is not None:
         percent = f"{facts.index_progress:.0%}"
         out.append(("index", (f"indexing {percent}", f"idx {percent}", "$text-warning")))
