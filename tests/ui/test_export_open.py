@@ -333,3 +333,37 @@ async def test_a_failed_export_comes_back_with_the_path_typed_and_says_why(
         await pilot.press("enter")
         assert not isinstance(app.screen, ExportDialog)
         assert "@" in (tmp_path / "list.bib").read_text(encoding="utf-8")
+
+
+async def test_the_export_dialog_offers_the_marks_or_the_view_whichever_was_picked_last(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "s", "r")  # one paper starred, one read
+        await pilot.press("u")  # reading the unread ones
+        await settle(app, pilot)
+        await pilot.press("g", "space", "j", "space", "space")  # three marked among them
+        await settle(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert lines["marked"].startswith("● Marked papers (3)"), lines
+        assert lines["view"].startswith("○ Papers in this view (18)"), lines
+        await pilot.press("enter")  # Enter at once: the three
+        await settle(app, pilot)
+        text = (tmp_path / "reading-list.md").read_text(encoding="utf-8")
+        assert "3. " in text and "4. " not in text
+        # A view chosen after the marks is what is offered: here the starred paper.
+        await pilot.press("u", "asterisk")
+        await settle(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        assert scope_lines(app)["view"].startswith("● Papers in this view (1)")
+        assert scope_lines(app)["marked"].startswith("○ Marked papers (3)")
+        # Marked again after it: the marks.
+        await pilot.press("escape", "A", "A", "space", "e")
+        await pilot.pause()
+        assert scope_lines(app)["marked"].startswith("● Marked papers ("), scope_lines(app)

@@ -319,6 +319,7 @@ class PaperdeckApp(App[int]):
     def on_paper_list_marks_changed(self, message: PaperList.MarksChanged) -> None:
         if message.count:
             self.triage.forget_cleared()
+            self.triage.picked_last = "marks"
         self.update_header()
 
     def on_note_editor_left(self, message: NoteEditor.Left) -> None:

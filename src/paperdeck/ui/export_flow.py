@@ -60,11 +60,16 @@ class ExportFlow:
             chosen, default = again.scope, again.typed
         else:
             default = str(unused_path(Path.cwd() / "reading-list.md"))
-            # A view just chosen (u, *, m) is what the user looks at; else the papers picked by
-            # hand, else those starred, else the view: Enter at once exports a few papers, not
-            # every paper of the list.
-            picked = ("marked", "starred") if not self.app.triage.views else ()
-            chosen = next((scope for scope in picked if counts[scope]), "view")
+            # What the user picked last: 40 papers marked while the unread are shown are what
+            # `e` is pressed for, not the 2,960 unread; the starred view chosen after marking
+            # three papers (to tag them) is. With no view, the papers marked, else those
+            # starred, else the view: Enter at once exports a few papers, not the whole list.
+            triage = self.app.triage
+            if triage.views:
+                order = ("view",) if triage.picked_last == "view" else ("marked", "view")
+            else:
+                order = ("marked", "starred")
+            chosen = next((scope for scope in order if counts[scope]), "view")
         self.app.push_screen(ExportDialog(scopes, chosen, default, error), self._chosen)
 
     def _chosen(self, choice: ExportChoice | None) -> None:

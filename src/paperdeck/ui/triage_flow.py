@@ -27,6 +27,8 @@ class TriageFlow:
         self.views: set[str] = set()
         self._cleared: tuple[Papers, set[int]] | None = None
         """The list and the marks A last cleared, while no paper has been marked since."""
+        self.picked_last: str | None = None
+        """"view" or "marks": which the user chose last (u * m, or marking), for `e` to offer."""
 
     # -- progress ---------------------------------------------------------------------------
 
@@ -189,6 +191,7 @@ class TriageFlow:
                 self.app.notice("view", "No paper is marked: Space marks one, a marks all shown")
                 return
             self.views.add(view)
+        self.picked_last = "view"
         self.apply_views()
         label = self.view_label()
         self.app.notice("view", f"Showing {label} papers" if label else "Showing every paper")
