@@ -169,3 +169,31 @@ def test_csv_and_json_carry_the_abstract_and_markdown_folds_it_under_each_paper(
     # A paper given without an abstract gets no empty fold.
     bare = export([paper("2", "t", abstract="")], "markdown", annotations={}, keys={})
     assert "<details>" not in bare
+
+
+def test_a_made_up_title_cut_to_fit_a_row_is_exported_whole_as_its_citation_gives_it() -> None:
+    from paperdeck.core.titles.derive import MAX_TITLE, cited_title
+
+    abstract = (
+        "We propose a scalable stochastic variational inference procedure for hierarchical "
+        "Gaussian process latent variable models with heteroscedastic noise and missing inputs "
+        "in large spatio-temporal datasets. It works."
+    )
+    whole = cited_title(abstract)
+    assert len(whole) > MAX_TITLE  # the list cuts it
+    listed = paper("00000001", whole[:40] + "…", title_derived=True, abstract=abstract)
+    keys = {"00000001": "anon2026scalable"}
+    rows = list(csv.DictReader(io.StringIO(export([listed], "csv", annotations={}, keys=keys))))
+    assert rows[0]["title"] == whole and rows[0]["title_derived"] == "yes"
+    records = json.loads(export([listed], "json", annotations={}, keys=keys))
+    assert records[0]["title"] == whole
+    markdown = export([listed], "markdown", annotations={}, keys=keys)
+    item = next(line for line in markdown.splitlines() if line.startswith("1. "))
+    assert markdown_escape(whole) in item and "…" not in item
+    bib = export([listed], "bibtex", annotations={}, keys=keys)
+    title = bibtexparser.parse_string(bib).entries[0].fields_dict["title"].value
+    assert title.replace("{", "").replace("}", "") == whole
+    # a title a list gave stays as it is, "…" and all
+    given = paper("00000002", "A given title, cut by its author…", abstract=abstract)
+    rows = list(csv.DictReader(io.StringIO(export([given], "csv", annotations={}, keys={}))))
+    assert rows[0]["title"] == "A given title, cut by its author…"
