@@ -1232,3 +1232,28 @@ def test_a_query_on_notes_is_worked_out_again_as_the_notes_change(
     assert found(index, "transformers", annotations=notes, sort="noted")[0] == first
     notes[papers[second].id] = Note(note="now", updated=3.0)
     assert found(index, "transformers ", annotations=notes, sort="noted")[0] == second
+
+
+def test_words_side_by_side_as_typed_rank_first() -> None:
+    # Every title has both words; those with them side by side, in order, come first: a
+    # typed word may start a longer one, but must start a word ("preneural graph" is not it),
+    # in ASCII titles and in titles that must be folded.
+    titles = (
+        "Neural methods: preneural graph theory",
+        "Graph methods for neural data",
+        "Neural graph theory",
+        "Théorie neural gräph",
+        "Neuralgraph or neural graph",
+    )
+    papers = [
+        Paper(
+            id=f"{i:08x}",
+            position=i + 1,
+            list_name="adjacent",
+            title=title,
+            title_derived=False,
+            abstract="An abstract about other things.",
+        )
+        for i, title in enumerate(titles)
+    ]
+    assert found(SearchIndex(papers), "neural graph") == [2, 3, 4, 0, 1]

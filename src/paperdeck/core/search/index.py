@@ -102,6 +102,8 @@ class SearchIndex:
         Takes ~0.1 s: call it off the event loop. Whether it did."""
         if not arrays.prepare(len(self)):
             return False
+        # What the first ranking of several words would work out on a key otherwise.
+        self.word_index.abstracts.average_length()
         self._evaluator.use_arrays()
         return True
 

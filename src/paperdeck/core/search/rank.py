@@ -9,8 +9,8 @@ import re
 from array import array
 from collections import defaultdict
 from collections.abc import Generator, Iterable, Mapping
-from itertools import filterfalse, pairwise, repeat
-from operator import add, mul
+from itertools import compress, filterfalse, pairwise, repeat
+from operator import add, and_, mul, not_, or_
 from typing import Literal
 
 from paperdeck.core.model import Annotation
@@ -167,33 +167,43 @@ def rerank_steps(
         return
     # Query words next to each other, in order, each may be a word start.
     word_pairs = list(pairwise(sequence))
+    # Searched in the folded text after a space: a pattern that starts with its words finds
+    # them by a fast scan (one that starts with a look-behind tries every position).
     pairs = [
-        re.compile(r"(?<!\S)" + re.escape(first) + r"\S* " + re.escape(second))
+        re.compile(" " + re.escape(first) + r"\S* " + re.escape(second))
         for first, second in word_pairs
     ]
     head = ranked[:depth]
     # A list without methods (most) has no method text to read: its pairs cannot be there.
     short = (TITLE, METHOD) if memo.has_words(METHOD) else (TITLE,)
-    for count, i in enumerate(head):
-        bonus = 0.0
-        fields = (*short, ABSTRACT) if count < abstracts else short
-        for field in fields:
-            lowered = memo.lowered(i, field)
-            if lowered:
-                # Folding an ASCII text only lower-cases it and splits its words: a text
-                # without both words of some pair cannot have them side by side.
-                if lowered.isascii() and not any(
-                    a in lowered and b in lowered for a, b in word_pairs
-                ):
-                    continue
-                folded = memo.folded(i, field)
-                found = sum(1 for pattern in pairs if pattern.search(folded))
-                if found:
-                    bonus = max(bonus, _ADJACENT_BONUS[field] * found / len(pairs))
-        totals[i] += bonus
-        if count & 15 == 15 and clock.due():
+    best = [0.0] * len(head)
+    # A pair at a time over the texts of a field: each test is then one call over them all.
+    for field in (*short, ABSTRACT):
+        papers = head if field != ABSTRACT else head[:abstracts]
+        texts = list(map(memo.lowered, papers, repeat(field)))
+        if clock.due():
             yield
             clock.reset()
+        # Folding an ASCII text only lower-cases it and splits its words: a text without both
+        # words of some pair cannot have them side by side.
+        maybe = list(map(not_, map(str.isascii, texts)))
+        for first, second in word_pairs:
+            has_first = map(str.__contains__, texts, repeat(first))
+            both = map(and_, has_first, map(str.__contains__, texts, repeat(second)))
+            maybe = list(map(or_, maybe, both))
+        found = [0] * len(texts)
+        for count, at in enumerate(compress(range(len(texts)), maybe)):
+            if texts[at]:
+                folded = memo.folded(papers[at], field)
+                found[at] = sum(1 for pattern in pairs if pattern.search(folded))
+            if count & 15 == 15 and clock.due():
+                yield
+                clock.reset()
+        weight = _ADJACENT_BONUS[field]
+        for at in compress(range(len(texts)), found):
+            best[at] = max(best[at], weight * found[at] / len(pairs))
+    for i, bonus in zip(head, best, strict=True):
+        totals[i] += bonus
     head.sort(key=totals.__getitem__, reverse=True)
     ranked[: len(head)] = head
 
@@ -408,9 +418,11 @@ class TextMemo:
         return text
 
     def folded(self, i: int, field: int) -> str:
-        """Paper `i`'s text in `field`, folded, its words joined by spaces."""
+        """Paper `i`'s text in `field`, folded: each of its words after a space."""
         key = (i, field)
         text = self._folded.get(key)
         if text is None:
-            text = self._folded[key] = " ".join(words(self._index.field_text(i, field)))
+            text = self._folded[key] = "".join(
+                map(" ".__add__, words(self._index.field_text(i, field)))
+            )
         return text
