@@ -3,6 +3,8 @@ and its results carry over to the whole list."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -17,6 +19,7 @@ from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.search.index import SearchIndex
 from paperdeck.core.titles.derive import method_and_title
+from paperdeck.ui import background_load
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.loading import BackgroundLoad
 
@@ -227,9 +230,8 @@ async def test_the_load_waits_while_its_first_rows_are_painted(
     tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Sharing the GIL with the load, the first paint would take several times longer.
-    from paperdeck.ui import loading
-
-    monkeypatch.setattr(loading, "FIRST_PAINT_WAIT", 30.0)
+    monkeypatch.setattr(background_load, "FIRST_PAINT_WAIT", 30.0)
+    monkeypatch.setattr(background_load, "READER_START_WAIT", 30.0)
     monkeypatch.setenv("PAPERDECK_CACHE", "off")
     app: PaperdeckApp | None = None
     on_screen_when_resumed: list[int] = []
@@ -252,6 +254,56 @@ async def test_the_load_waits_while_its_first_rows_are_painted(
         await wait_until(pilot, lambda: not app.loading.loading)
         assert on_screen_when_resumed == [10]
         assert len(app.papers) == PAPERS
+
+
+@pytest.mark.parametrize("long_read", [True, False])
+async def test_a_long_read_waits_for_the_readers_first_paint_a_short_one_not(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch, long_read: bool
+) -> None:
+    """A load starts before the reader is built: a short list is read while the reader
+    starts; a long one waits until the reader has painted (else the terminal stays blank)."""
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    size = big_list.stat().st_size
+    monkeypatch.setattr(background_load, "READ_BEFORE_PAINT_BYTES", size - 1 if long_read else size)
+    read = threading.Event()
+    open_list = library_module.open_list
+
+    def reading(path: Path, fmt: str | None = None) -> Any:
+        read.set()
+        return open_list(path, fmt)
+
+    monkeypatch.setattr(library_module, "open_list", reading)
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    if long_read:
+        assert not read.wait(0.5)
+    else:
+        assert read.wait(30)
+    app = reader_loading(tmp_path, pending)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: not app.loading.loading)
+        assert read.is_set()
+        assert len(app.papers) == PAPERS
+        assert f"{PAPERS:,} papers" in header_text(app)
+        assert app.papers[0].title[:25] in app.paper_list.row_text(0)
+
+
+def test_the_load_starts_before_the_reader_is_imported() -> None:
+    """Importing Textual and the reader takes a few tenths of a second: a list is read meanwhile."""
+    code = (
+        "import sys\n"
+        "from paperdeck.ui import launch\n"
+        "class Started(Exception): pass\n"
+        "class Probe:\n"
+        "    def __init__(self, load):\n"
+        "        raise Started(sorted(m for m in sys.modules if m.startswith('textual')))\n"
+        "launch.BackgroundLoad = Probe\n"
+        "try:\n"
+        "    launch.run_app(lambda options: None, None)\n"
+        "except Started as started:\n"
+        "    print(started.args[0])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 @pytest.mark.parametrize("with_meta", [True, False])

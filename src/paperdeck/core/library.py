@@ -280,6 +280,9 @@ class LoadOptions:
     keep_later: bool = False
     """A list read afresh is kept in the list store only by `Library.keep` (a reader
     searches first)."""
+    before_read: Callable[[int], None] | None = None
+    """Called with a list's size in bytes before it is read afresh (not from the list store):
+    a reader starting meanwhile may hold a long read back until it has painted."""
 
 
 PLAIN_LOAD = LoadOptions()
@@ -391,6 +394,7 @@ def _load_library(
             grown,
             library if options.keep_later else None,
             lazy=lazy,
+            before_read=options.before_read,
         )
         library.lazy.append(not with_abstracts and not raw.records)
         library.lists.append(raw)
@@ -419,10 +423,11 @@ def _open_list(
     keeping: Library | None = None,
     *,
     lazy: bool = False,
+    before_read: Callable[[int], None] | None = None,
 ) -> tuple[RawList, Sequence[Paper], str | None, ListStore | None]:
     """One list's papers, from the store when it keeps this list's bytes, else read and kept
     (by `keeping.keep` later, when given); `lazy`: a stored list's papers as StoredPapers
-    (read from the store as asked for).
+    (read from the store as asked for); `before_read`: see `LoadOptions`.
 
     Returns the store to go on with: None once it has failed.
     """
@@ -448,6 +453,8 @@ def _open_list(
             messages.append(f"{path}: its copy in the list store was damaged; read again")
         except StoreUnavailable as error:
             store = _given_up(store, error, messages)
+    if before_read is not None:
+        before_read(path.stat().st_size)
     raw, rest = open_list(path, fmt)
     papers = papers_from_raw(raw, report, grown, rest)
     if store is None or key is None:

@@ -9,14 +9,7 @@ import sys
 import tempfile
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
-from paperdeck.core.config import notes_path, settings_path
-from paperdeck.core.notes.recovery import save_or_recover
-from paperdeck.ui.app import PaperdeckApp
-from paperdeck.ui.loading import BackgroundLoad, Load, freeze_long_lived
-from paperdeck.ui.safe_text import one_line
-from paperdeck.ui.textual_private import make_pastes_text, survive_a_closed_terminal
+from paperdeck.ui.background_load import BackgroundLoad, Load
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
@@ -34,11 +27,19 @@ def run_app(
     (see `Load`): then the reader paints at once and loads in the background (a load error
     exits with status 2 and one line).
     """
-    from paperdeck.core.notes.store import NotesStore
+    # Started before anything else, the reader's imports too: the list is read meanwhile.
+    pending = BackgroundLoad(library) if callable(library) else None
+    from rich.console import Console
 
-    if callable(library):
-        # Started before anything else: the notes and the app are built while it reads.
-        pending = BackgroundLoad(library)
+    from paperdeck.core.config import notes_path, settings_path
+    from paperdeck.core.notes.recovery import save_or_recover
+    from paperdeck.core.notes.store import NotesStore
+    from paperdeck.ui.app import PaperdeckApp
+    from paperdeck.ui.loading import freeze_long_lived
+    from paperdeck.ui.safe_text import one_line
+    from paperdeck.ui.textual_private import make_pastes_text, survive_a_closed_terminal
+
+    if pending is not None:
         store = NotesStore(notes_path(notes_option))
         app = PaperdeckApp(
             None,
@@ -48,6 +49,7 @@ def run_app(
             settings_file=settings_path(),
         )
     else:
+        assert not callable(library)
         store = NotesStore(notes_path(notes_option))
         freeze_long_lived()
         app = PaperdeckApp(library, store, settings_file=settings_path())
@@ -84,6 +86,8 @@ def run_app(
 
 def _crash_line(report: str) -> str:
     """One line for a crash of the reader, naming a file that holds its full report."""
+    from paperdeck.ui.safe_text import one_line
+
     last = next((line for line in reversed(report.splitlines()) if line.strip()), "")
     try:
         descriptor, name = tempfile.mkstemp(prefix="paperdeck-crash-", suffix=".txt")

@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import contextvars
 import gc
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,11 +16,12 @@ from textual.timer import Timer
 from textual.widgets import Input
 from textual.worker import Worker
 
+from paperdeck.ui.background_load import BackgroundLoad, Load, LoadedSoFar
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.notes_panel import NoteEditor
 
 if TYPE_CHECKING:
-    from paperdeck.core.library import Library, LoadOptions
+    from paperdeck.core.library import Library
     from paperdeck.core.model import Paper
     from paperdeck.core.search.index_parts import Growing
     from paperdeck.core.search.query import Query
@@ -30,100 +30,6 @@ if TYPE_CHECKING:
 LOADING_TICK = 0.3
 """Seconds between repaints of the loading line: each one takes the GIL from the loader."""
 LOADING_FRAMES = ("·  ", "·· ", "···", " ··", "  ·", "   ")
-FIRST_PAINT_WAIT = 0.5
-"""Seconds at most a load waits after its first report for the reader to paint those rows."""
-
-
-class LoadedSoFar:
-    """The latest papers a load reported (from its thread), taken by the reader's timer."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._latest: tuple[list[Paper], int] | None = None
-        self._first: Callable[[], None] | None = None
-        self._reported = False
-        self._painted = threading.Event()
-
-    def __call__(self, papers: list[Paper], total: int) -> None:
-        with self._lock:
-            self._latest = (papers, total)
-            first = None if self._reported else self._first
-            self._reported = True
-        if first is not None:
-            first()
-            # The load waits while the first rows are painted: sharing the GIL with it,
-            # that paint took several times its own CPU time.
-            self._painted.wait(FIRST_PAINT_WAIT)
-
-    def painted(self) -> None:
-        """The first rows are on the screen: the load goes on (see FIRST_PAINT_WAIT)."""
-        self._painted.set()
-
-    def on_first(self, callback: Callable[[], None]) -> None:
-        """Call `callback` (from the load's thread) at the first report: the first rows are
-        shown then, not at the next tick of the loading line."""
-        with self._lock:
-            if not self._reported:
-                self._first = callback
-
-    def take(self) -> tuple[list[Paper], int] | None:
-        """The papers reported since the last take and the total expected, or None."""
-        with self._lock:
-            latest, self._latest = self._latest, None
-        return latest
-
-
-Load = Callable[["LoadOptions"], "Library"]
-"""Loads the reader's lists with the options given (the reader's: reported as it goes)."""
-
-
-class BackgroundLoad:
-    """A load that starts at once on its own thread; `wait` gives its library or its error."""
-
-    def __init__(self, load: Load) -> None:
-        self._load = load
-        self.so_far = LoadedSoFar()
-        self._done = threading.Event()
-        self._lock = threading.Lock()
-        self._callbacks: list[Callable[[], None]] = []
-        self._library: Library | None = None
-        self._error: BaseException | None = None
-        self.grown: Growing | None = None
-        """The search postings the load makes as it goes (set once it has started)."""
-        threading.Thread(target=self._run, name="paperdeck-load", daemon=True).start()
-
-    def _run(self) -> None:
-        from paperdeck.core.library import LoadOptions
-        from paperdeck.core.search.index_parts import Growing
-
-        try:
-            self.grown = Growing()
-            # The list is kept in the list store once its search is ready (SearchFlow).
-            self._library = self._load(LoadOptions(self.so_far, self.grown, keep_later=True))
-        except BaseException as error:  # handed to whoever waits, which reports it
-            self._error = error
-        finally:
-            with self._lock:
-                self._done.set()
-                callbacks, self._callbacks = self._callbacks, []
-            for callback in callbacks:
-                callback()
-
-    def when_done(self, callback: Callable[[], None]) -> None:
-        """Call `callback` once the load is over (from the load's thread, or now if it is)."""
-        with self._lock:
-            if not self._done.is_set():
-                self._callbacks.append(callback)
-                return
-        callback()
-
-    def wait(self) -> Library:
-        """The loaded library (blocks until the load is over); re-raises the load's error."""
-        self._done.wait()
-        if self._error is not None:
-            raise self._error
-        assert self._library is not None
-        return self._library
 
 
 Loader = Load | BackgroundLoad
@@ -169,6 +75,7 @@ class LoadingFlow:
         loop, context = asyncio.get_running_loop(), contextvars.copy_context()
         source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
         source.on_first(lambda: _call_soon(loop, context, self._tick))
+        self.app.call_after_refresh(source.started)
         if isinstance(self.loader, BackgroundLoad):
             # No thread waits for it, so quitting while it reads does not wait either.
             self.loader.when_done(lambda: _call_soon(loop, context, self._take_background_load))
