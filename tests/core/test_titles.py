@@ -445,3 +445,122 @@ def test_method_before_a_first_sentence_keeps_a_capital() -> None:
 )
 def test_title_names_the_topic_not_the_evidence(abstract: str, title: str) -> None:
     assert derive_title(abstract, None) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # a first sentence about the field gives way to the one about the paper
+            "Recovering a signal from its Fourier intensity underlies many important "
+            "applications, including lensless imaging. Conventional algorithms for retrieving "
+            "the phase suffer when noise is present. Here, we combine iterative methods from "
+            "phase retrieval with image statistics from deep denoisers. The resulting methods "
+            "outperform other algorithms.",
+            "Combining iterative methods from phase retrieval with image statistics from deep "
+            "denoisers",
+        ),
+        (  # "Here we demonstrate X": X
+            "Locally private reports are commonly used for collection of statistics. Here we "
+            "demonstrate a general approach that compresses every efficient private algorithm "
+            "with negligible loss. Our algorithms are simpler.",
+            "A general approach that compresses every efficient private algorithm with "
+            "negligible loss",
+        ),
+        (  # a framed sentence ("In this work, we ...") wins over an earlier plain "We ..."
+            "Probabilistic solvers for differential equations have emerged as an efficient "
+            "framework. We use an independence assumption. In this work, we extend probabilistic "
+            "solvers to problems with millions of dimensions. We evaluate the efficiency.",
+            "Extending probabilistic solvers to problems with millions of dimensions",
+        ),
+        (  # "This paper combines X" reads as "We combine X"
+            "The field of algorithms has seen a push for fairness in recent history. This paper "
+            "combines a linear-time algorithm with a guaranteed 3-approximation factor.",
+            "Combining a linear-time algorithm with a guaranteed 3-approximation factor",
+        ),
+        (  # an adverb before the verb stays an adverb; "additionally" says nothing
+            "Variational divergences are a fundamental tool in statistics. We additionally use "
+            "precision and recall to compare the two models. We rigorously quantify the "
+            "improvement in the sample complexity of divergence estimation.",
+            "Rigorously quantifying the improvement in the sample complexity of divergence "
+            "estimation",
+        ),
+        (  # "we bypass X" is about bypassing X ("This paper studies X" is about X)
+            "Transformer-based models are widely used in natural language processing. We bypass "
+            "the quadratic cost of self-attention by sampling tokens with a single hash.",
+            "Bypassing the quadratic cost of self-attention by sampling tokens with a single hash",
+        ),
+    ],
+)
+def test_title_is_the_sentence_about_the_paper_not_the_field(abstract: str, title: str) -> None:
+    assert derive_title(abstract, None) == title
+
+
+@pytest.mark.parametrize(
+    "abstract",
+    [
+        # what the later sentences say reads as no title: the field's sentence stays
+        "Stochastic shortest path is a well-known problem in planning and control. In this work "
+        "we remove this dependence on the minimum cost entirely.",  # points back
+        "Dropout is a widely-used regularization technique for deep networks. We show that "
+        "dropout has both an implicit and an explicit regularization effect.",  # a claim
+        "Energy-based models are a simple yet powerful framework for generative modeling. We can "
+        "train them with standard statistical tools such as sampling.",  # no doing
+        "Causal inference from observational data is central to many areas of science. We "
+        "describe and analyze observational sampling from randomized controlled trials.",
+        "Bayesian optimization methods often rely on the assumption of a stationary objective. "
+        "We perform numerous experiments on a range of benchmarks for black-box optimization.",
+        # and a first sentence about the paper is the title as before
+        "The proposed method, Discriminator Guidance, aims to improve sample generation of "
+        "pre-trained diffusion models. We train the discriminator after score training.",
+    ],
+)
+def test_title_keeps_the_first_sentence_when_no_later_one_reads_as_a_title(
+    abstract: str,
+) -> None:
+    first = abstract[: abstract.index(". ")]
+    assert derive_title(abstract, None) == derive_title(first + ".", None)
+    assert derive_title(abstract, None).startswith(first[:40])
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # "In this position paper, we X" drops its frame like "In this paper, we X"
+            "In this position paper, we enumerate a number of problems with the current "
+            "peer-review process. More text follows.",
+            "Enumerating a number of problems with the current peer-review process",
+        ),
+        (  # a cut does not end on "but"
+            "Reinforcement learning (RL) is able to solve complex sequential decision-making "
+            "tasks but is currently limited by sample efficiency and required computation.",
+            "Reinforcement learning (RL) is able to solve complex sequential decision-making "
+            "tasks…",
+        ),
+        (  # ", and identify X" is a second contribution the title leaves out
+            "We propose a counterfactual estimator and identify conditions that can improve the "
+            "performance of counterfactual risk minimization.",
+            "A counterfactual estimator",
+        ),
+        (  # but "to X and Y" is one purpose: "and Y" stays
+            "We propose a framework to isolate and evaluate the reasoning aspect of visual "
+            "question answering separately.",
+            "A framework to isolate and evaluate the reasoning aspect of visual question "
+            "answering…",
+        ),
+    ],
+)
+def test_first_sentence_titles_read_as_written(abstract: str, title: str) -> None:
+    assert derive_title(abstract, None) == title
+
+
+def test_method_is_named_when_the_sentence_names_it_past_the_cut() -> None:
+    abstract = (
+        "Semi-supervised semantic segmentation involves assigning pixel-wise labels to unlabeled "
+        "images at training time. In this work, we move one step forward by adapting neural "
+        "processes to semi-supervised semantic segmentation, resulting in a new model called "
+        "NP-SemiSeg. NP-SemiSeg is fast. NP-SemiSeg is accurate."
+    )
+    assert method_and_title(abstract) == (
+        "NP-SemiSeg",
+        "NP-SemiSeg: Moving one step forward by adapting neural processes to semi-supervised…",
+    )

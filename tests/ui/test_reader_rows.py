@@ -781,7 +781,7 @@ async def test_a_hint_shows_the_piece_of_the_abstract_with_the_most_query_words(
     pad = "Some words that say little come here to pad the text out. "
     target = (
         "A study of phones and servers. Our devices run many tasks. "
-        "We run federated learning on phones. "
+        "Apps run federated learning on phones. "
         + pad * 3
         + "Clients keep privacy for federated averaging with secure aggregation. "
         + pad * 2

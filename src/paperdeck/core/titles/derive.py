@@ -520,7 +520,8 @@ _PARENTHETICAL_RE = re.compile(r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^(
 _TAIL_VERB_RE = re.compile(
     r"and(?<=\sand)\s+(?:then\s+)?(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
     r"establish|derive|study|use|apply|present|propose|introduce|develop|find|obtain|give|"
-    r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate)\w*\b"
+    r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate|identify|describe|"
+    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify)\w*\b"
 )
 
 
@@ -532,6 +533,11 @@ def _tail_verb_start(phrase: str) -> int:
     start = m.start()
     while start and phrase[start - 1].isspace():  # the look-behind saw at least one
         start -= 1
+    # "results to characterize and identify X": both verbs belong to "to" (not so in "robust to
+    # noise and use it", "guaranteed to hold and show that")
+    word = phrase.rfind(" ", 0, start)  # before the word before "and"
+    if phrase.startswith(" to ", word - 3) and not phrase.startswith((" that", " it "), m.end()):
+        return -1
     return start - 1 if start and phrase[start - 1] == "," else start
 
 
@@ -539,7 +545,9 @@ _CLAUSE_CUTS = (
     ", which", " which ", " in which ", " for which ", ", where", " where ", " such that ",
     " so that ", " while ", ", and ", ", ",
 )  # fmt: skip
-_DANGLING_WORD_NAMES = "of for to and or the a an with in on by from via as at that which its their"
+_DANGLING_WORD_NAMES = (
+    "of for to and or but the a an with in on by from via as at that which its their"
+)
 _DANGLING_WORDS = frozenset(_DANGLING_WORD_NAMES.split())
 
 
@@ -694,7 +702,7 @@ _EVIDENCE_RE = re.compile(
     r"(?:(?:an?|the|some|several|two|three|four|many|various|further|additional|extensive|"
     r"comprehensive|thorough|systematic|careful|detailed|large-scale|numerical|empirical|"
     r"experimental|supporting|real-world|synthetic|illustrative|simulation|encouraging|promising|"
-    r"preliminary|strong|convincing|compelling|positive)\s+)*"
+    r"preliminary|strong|convincing|compelling|positive|numerous|ablation)\s+)*"
     r"(?:case\s+stud(?:y|ies)|(?:stud(?:y|ies)|analys[ie]s)(?!\s+of\b)|experiments?|evidence(?!\s+that\b)|"
     r"results|simulations?|evaluations?|examples?|illustrations?|demonstrations?|comparisons?|"
     r"ablations?|findings|observations|insights)"
@@ -780,13 +788,17 @@ def _method_title(flat: str, method: str) -> str | None:
 
 # "In this paper, we", "This work", "Here we": the frame of a sentence, not its content
 _FRAME_RE = re.compile(
-    r"(?:In\s+(?:this|the\s+present)\s+(?:paper|work|article|note)|Here)\s*,?\s*(?:we\s+)?",
+    r"(?:In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note)|Here)\s*,?\s*"
+    r"(?:we\s+)?",
     re.IGNORECASE,
 )
 _FIRST_PERSON_RE = re.compile(
     r"(?:[Ww]e|This\s+(?:paper|work|article|note))\s+(?:have\s+|has\s+)?"
     r"(?:(?:first|also|further|then|here|now)\s+)?"
-    r"(?P<verb>(?:is|are)\s+concerned\s+with|[a-z]+)(?P<on>\s+on)?\s+"
+    r"(?P<adverb>(?!(?:ap|re|sup|multi|im|com)ply\b|rely\b|only\b|"
+    r"(?:additional|final|consequent|subsequent|according|similar|specifical|important|interesting"
+    r"|surprising|notab|last|first|second|ultimate)ly\b)[a-z]+ly\s+)?"
+    r"(?P<verb>(?:is|are)\s+concerned\s+with|[a-z]+)(?P<on>\s+on)?,?\s+"
     r"(?:(?:for\s+the\s+first\s+time|empirically|theoretically|formally|rigorously),?\s+)?"
     r"(?:(?:that|how)\s+)?"
 )
@@ -827,9 +839,120 @@ def _without_first_person(sentence: str) -> str:
         rest = rest[:tail]
     if verb in _PRESENTING_VERBS or verb.startswith(("is ", "are ")) or verb.endswith("ed"):
         return rest
-    if m.group("on") or verb.endswith("s"):  # "This paper studies", "We rely on": no gerund
+    if m.group("on") or (verb.endswith("s") and sentence[0] == "T"):  # "This paper studies"
         return rest
-    return _gerund(verb) + " " + rest
+    return (m.group("adverb") or "") + _gerund(verb) + " " + rest
+
+
+# a sentence led by what the paper does: "In this work, we ...", "Here we ...", "This paper ..."
+_OWN_FRAME_RE = re.compile(
+    r"(?:(?:(?P<framed>In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note)"
+    r"|Here(?:in)?\b)"
+    r"|Instead|To\s+this\s+end|In\s+contrast)\s*,?\s*)?"
+)
+_OWN_SUBJECT_RE = re.compile(r"(?:[Ww]e|This\s+(?:paper|work|article|note))\s+")
+# a first sentence led by these is about the paper too ("The proposed method, X, ...")
+_OWN_LEADS = (
+    *(
+        f"{lead} {head}"
+        for lead in ("Our", "Our proposed", "The proposed")
+        for head in ("method", "approach", "work", "paper", "model", "framework", "algorithm")
+    ),
+    "This position paper ",
+)
+# after "we": no verb that says what the paper does ("we can", "we note", "we refer to this as")
+_NOT_DOING_NAMES = """
+    can could will would may might must should shall do does did need needs note notes refer
+    hope believe know assume assumes suppose conjecture observe believe thank make makes take
+    herein hereby thereby instead therefore thus hence still again finally first next moreover
+    furthermore only even not never always often however in at then also further here now
+    built found made took gave ran began wrote brought thought sought taught set sets and or
+    conclude complement state states validate verify confirm corroborate illustrate showcase
+"""
+_NOT_DOING = frozenset(_NOT_DOING_NAMES.split()) | _KEPT_VERBS | _AIMING_VERBS
+# a title that starts with these, or points back within its first words, reads as a fragment
+_FRAGMENT_START_NAMES = """
+    and or but by to in on for with from under as at via of if when where whether how that which
+    what while so than then not no both each either neither all some any also only thus hence
+    therefore further instead here there mostly mainly primarily particularly especially more
+"""
+_FRAGMENT_START = frozenset(_FRAGMENT_START_NAMES.split())
+# "this challenge by proposing", "it by introducing": what points back is made by what follows
+_BY_MAKING_RE = re.compile(
+    r"(?:(?:this|that|these|the|such|it|them|both)\b[\w\s-]{0,30}?\s)?by\s+(?:proposing|introducing|"
+    r"presenting|developing|designing|building|constructing|devising|creating)\s+"
+)
+_VERBS_IN_LY = frozenset(("apply", "rely", "reply", "supply", "multiply", "imply", "comply"))
+_POINTING_NAMES = """
+    this these those such it its their them they our above aforementioned said latter former
+    contrary proposed resulting
+"""
+_POINTING = frozenset(_POINTING_NAMES.split())
+
+
+def _own_sentence_title(flat: str, start: int) -> str | None:
+    """The first later sentence that says what the paper does, as a title ("In this work, we
+    combine X with Y" -> "Combining X with Y"), or None when none reads as one."""
+    pos = start
+    n = len(flat)
+    found = None  # the first "We ..." sentence, unless a framed one follows
+    for _ in range(12):
+        while pos < n and flat[pos] == " ":
+            pos += 1
+        if pos >= n:
+            break
+        end = _sentence_end(flat, pos)
+        frame = _OWN_FRAME_RE.match(flat, pos)
+        assert frame is not None  # every part of the pattern is optional
+        subject = _OWN_SUBJECT_RE.match(flat, frame.end())
+        if subject is not None:
+            framed = frame.group("framed") or subject.group()[0] == "T"
+            if framed or found is None:
+                title = _readable_own(flat[subject.start() : end].rstrip(".!? "))
+                if title is not None:
+                    if framed:
+                        return title
+                    found = title
+        pos = end
+    return found
+
+
+def _readable_own(sentence: str) -> str | None:
+    """The sentence without its first person, when what is left reads as a title."""
+    m = _FIRST_PERSON_RE.match(sentence)
+    if m is None:
+        return None
+    verb = m.group("verb")
+    rest = sentence[m.end() :]
+    if verb in _AIMING_VERBS and rest.startswith("to "):  # "we aim to study X": we study X
+        return _readable_own("We " + rest[3:])
+    lead = rest.split(" ", 1)[0].rstrip(",")
+    if (
+        verb in _NOT_DOING
+        or (verb.endswith("ly") and verb not in _VERBS_IN_LY)  # "We additionally use X"
+        or (verb.endswith("ed") and verb not in _PRESENTING_VERBS)  # "we converted X into Y"
+        or m.group().rstrip().endswith(("that", "how"))
+        or lead in _FRAGMENT_START  # "We assemble and categorize X"
+        or lead.endswith("ly")  # "We show, analytically and empirically, that"
+    ):
+        return None  # no doing, or a claim: claims make fragments more often than titles
+    by = _BY_MAKING_RE.match(rest)
+    if by is not None:  # "We address this challenge by proposing X": X
+        return _object_phrase(rest, by.end())
+    if sentence[0] == "T" and verb.endswith("s") and verb not in _PRESENTING_VERBS:
+        # "This paper combines X" -> "Combining X", as "We combine X" reads
+        return _readable_own(f"We {m.group('adverb') or ''}{verb[:-1]} {rest}")
+    title = _without_first_person(sentence)
+    words = title[: MAX_TITLE + 10].lower().split()  # what is left past a cut matters not
+    if (
+        title is sentence
+        or len(words) < 4
+        or words[0].strip(",;:") in _FRAGMENT_START
+        or any(w.strip(",;:") in _POINTING for w in words)
+        or _EVIDENCE_RE.match(rest.lower())
+    ):
+        return None
+    return title
 
 
 def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> str:
@@ -865,10 +988,18 @@ def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> s
         if method and method not in phrase:
             return _finish(f"{method}: {_capitalised(phrase)}", limit)
         return _finish(phrase, limit)
-    first = _without_first_person(flat[: _sentence_end(flat, 0)])
-    if method and method not in first:
-        first = f"{method}: {_capitalised(first)}"
-    return _finish(first, limit) or "(untitled)"
+    end = _sentence_end(flat, 0)
+    first = _without_first_person(flat[:end])
+    # a first sentence about the field ("X has been widely studied") tells a skimmer less than a
+    # later one about the paper
+    frame = _OWN_FRAME_RE.match(flat)
+    assert frame is not None  # every part of the pattern is optional
+    if _OWN_SUBJECT_RE.match(flat, frame.end()) is None and not flat.startswith(_OWN_LEADS):
+        first = _own_sentence_title(flat, end) or first
+    title = _finish(first, limit)
+    if method and method not in title:  # not said, or said past the cut
+        title = _finish(f"{method}: {_capitalised(first)}", limit)
+    return title or "(untitled)"
 
 
 def method_and_title(abstract: str) -> tuple[str | None, str]:
