@@ -363,7 +363,7 @@ class PaperdeckApp(App[int]):
             highlight=functools.partial(highlighter, query) if query else None,
             corrections=self.note_flow.corrections(paper) if paper else None,
             raw=self.detail.raw,
-            cite_key=self.citations.shown_key(paper) if paper else None,
+            cite_key=self.citations.shown_key(paper),
         )
 
     # -- actions ----------------------------------------------------------------------------
@@ -569,8 +569,12 @@ class PaperdeckApp(App[int]):
         from paperdeck.core.notes.exchange import export_json, export_markdown
 
         export = export_json if path.suffix.lower() == ".json" else export_markdown
+        self.citations.with_keys(
+            lambda keys: self._write_notes(path, export(self.store, self.papers, keys))
+        )
+
+    def _write_notes(self, path: Path, text: str) -> None:
         try:
-            text = export(self.store, self.papers, self.citations.keys())
             path.write_text(text, encoding="utf-8")
         except OSError as error:
             self.notify(

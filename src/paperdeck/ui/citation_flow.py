@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdeck.ui.clipboard_copy import copy_from_worker
 from paperdeck.ui.safe_text import one_line, short
+from paperdeck.ui.widgets.detail_pane import CiteKey, KeyLater
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from paperdeck.core.citations import KeyNotes
     from paperdeck.core.clipboard import CopyReport
     from paperdeck.core.model import Paper
@@ -18,11 +22,13 @@ if TYPE_CHECKING:
 
 KEYS_AHEAD = 20_000
 """Papers in the lists up to which the keys are worked out for the detail pane as soon as they
-are open: it makes every paper (a list reopened from the store makes only those it shows)."""
+are open: it makes every paper (a list reopened from the store makes only those it shows).
+A longer list's keys are worked out by the first cite or export, on a thread."""
 
-
-KEY_ON_FIRST_CITE = ("", False)
-"""`shown_key` of a paper whose key is worked out by the first cite or export."""
+KEYS_QUIET = 0.5
+"""Seconds without a paper shown (a key pressed, a search answered) and with no search or
+index build running, after which the detail pane's keys are worked out: not while the first
+search of a list just opened runs, which they would slow."""
 
 
 class CitationFlow:
@@ -37,6 +43,11 @@ class CitationFlow:
         self._generation = 0
         """Counts `forget_keys`: keys worked out on a thread for older papers are dropped."""
         self._working = False
+        self._waiting: list[Callable[[dict[str, str]], None]] | None = None
+        """What waits for the keys a cite or export has asked a thread for."""
+        self._asked = 0.0
+        """When the detail pane last asked for a key (time.monotonic)."""
+        self._quiet: Timer | None = None
         self.last_copied = ""
         """The last citation text handed to the clipboard (what tests read)."""
 
@@ -45,6 +56,7 @@ class CitationFlow:
         self._keys = self._shown_keys = None
         self._generation += 1
         self._working = False
+        self._waiting = None
 
     def keys(self) -> dict[str, str]:
         from paperdeck.core.citations import citation_keys
@@ -53,23 +65,83 @@ class CitationFlow:
             self._keys = dict(citation_keys(self.app.papers, self.app.store))
         return self._keys
 
-    def shown_key(self, paper: Paper) -> tuple[str, bool] | None:
-        """The paper's citation key and whether it is a stand-in (see `is_stand_in`), or None
-        while the keys are being worked out: on a thread, as they take seconds at 100,000
-        papers; the detail pane is shown again when they are. A list of more than KEYS_AHEAD
-        papers has them worked out by the first cite or export (KEY_ON_FIRST_CITE till then)."""
+    def with_keys(self, then: Callable[[dict[str, str]], None]) -> None:
+        """Call `then` with the keys (see `keys`): at once, or, on a list of more than
+        KEYS_AHEAD papers whose keys take seconds, once a thread has worked them out (a key
+        pressed never freezes the reader; a toast says what it waits for)."""
+        from paperdeck.core.citations import citation_keys
+
+        app = self.app
+        if self._keys is not None or len(app.papers) <= KEYS_AHEAD:
+            then(self.keys())
+            return
+        if self._waiting is not None:
+            self._waiting.append(then)
+            return
+        self._waiting = [then]
+        app.notify(f"Working out the citation keys of {len(app.papers):,} papers…", timeout=4)
+        generation, papers, notes = self._generation, app.papers, _Pinning(app.store)
+
+        def work() -> None:
+            keys = citation_keys(papers, notes)
+            app.call_from_thread(self._pinned, generation, keys, notes.pins)
+
+        app.run_worker(work, thread=True, group="citation-keys-pinned")
+
+    def _pinned(self, generation: int, keys: dict[str, str], pins: list[tuple[Paper, str]]) -> None:
+        if generation != self._generation or self._waiting is None:
+            return  # other papers now: what waited was for the papers gone
+        # Pinned here, on the app's thread, as `keys` pins them.
+        for paper, key in pins:
+            self.app.store.pin_citation_key(paper, key)
+        self._keys = keys
+        waiting, self._waiting = self._waiting, None
+        for then in waiting:
+            then(keys)
+        self.app.show_current()
+
+    def shown_key(self, paper: Paper | None) -> CiteKey | KeyLater:
+        """The paper's citation key for the detail pane, or why it has none yet: the keys are
+        worked out on a thread (they take seconds at 100,000 papers) once the reader is quiet
+        (see KEYS_QUIET), and the pane is shown again when they are. A list of more than
+        KEYS_AHEAD papers has them worked out by the first cite or export."""
         from paperdeck.core.citations import is_stand_in
 
+        if paper is None:
+            return KeyLater.WORKING
         keys = self._keys if self._keys is not None else self._shown_keys
         if keys is None:
             if len(self.app.papers) > KEYS_AHEAD:
-                return KEY_ON_FIRST_CITE
-            self._work_out_keys()
-            return None
+                return KeyLater.ON_FIRST_CITE
+            self._asked = time.monotonic()
+            self._work_out_keys_when_quiet()
+            return KeyLater.WORKING
         key = keys.get(paper.id)
         if key is None:
-            return None
-        return key, is_stand_in(paper, self.app.note_flow.corrections(paper))
+            return KeyLater.WORKING
+        return CiteKey(key, is_stand_in(paper, self.app.note_flow.corrections(paper)))
+
+    def _work_out_keys_when_quiet(self) -> None:
+        if self._working or self._quiet is not None:
+            return
+        if KEYS_QUIET <= 0:
+            self._work_out_keys()
+            return
+        self._quiet = self.app.set_timer(KEYS_QUIET, self._when_quiet)
+
+    def _when_quiet(self) -> None:
+        app = self.app
+        self._quiet = None
+        if self._keys is not None or self._shown_keys is not None:
+            return
+        busy = any(
+            worker.group in ("search", "index") and not worker.is_finished for worker in app.workers
+        )
+        waited = time.monotonic() - self._asked
+        if busy or waited < KEYS_QUIET:
+            self._quiet = app.set_timer(max(KEYS_QUIET - waited, 0.05), self._when_quiet)
+            return
+        self._work_out_keys()
 
     def _work_out_keys(self) -> None:
         app = self.app
@@ -122,20 +194,23 @@ class CitationFlow:
             app.notify("No paper to cite", severity="warning")
             return
         papers = with_cited_abstracts(app, [app.papers[i] for i in indices])
-        # Keys and corrections read (and pin into) the notes store: here, on the app's thread.
-        keys = self.keys()
-        fixes = {paper.id: app.note_flow.corrections(paper) for paper in papers}
         what = f"“{short(papers[0].title)}”" if len(papers) == 1 else f"{len(papers)} papers"
         label = format_label(chosen)
-        if renders_with_csl(chosen) and len(papers) >= 10:
-            # citeproc-py takes ~10-20 ms a paper: 40 papers are most of a second.
-            app.notify(one_line(f"Formatting {what} in {label}…"), markup=False, timeout=2)
-        app.run_worker(
-            lambda: self._cite_and_copy(papers, chosen, keys, fixes, f"{label} for {what}"),
-            thread=True,
-            exclusive=True,
-            group="copy",
-        )
+
+        def cite(keys: dict[str, str]) -> None:
+            # Corrections read the notes store: here, on the app's thread.
+            fixes = {paper.id: app.note_flow.corrections(paper) for paper in papers}
+            if renders_with_csl(chosen) and len(papers) >= 10:
+                # citeproc-py takes ~10-20 ms a paper: 40 papers are most of a second.
+                app.notify(one_line(f"Formatting {what} in {label}…"), markup=False, timeout=2)
+            app.run_worker(
+                lambda: self._cite_and_copy(papers, chosen, keys, fixes, f"{label} for {what}"),
+                thread=True,
+                exclusive=True,
+                group="copy",
+            )
+
+        self.with_keys(cite)
 
     def _cite_and_copy(
         self,
@@ -238,6 +313,21 @@ class CitationFlow:
 
         dialog = FormatDialog(list(FORMATS.items()), current, styles=styles, resolve=resolve_format)
         app.push_screen(dialog, done)
+
+
+class _Pinning:
+    """The notes store as `citation_keys` reads it on a thread for a cite or export: the keys
+    it pins are kept, to be pinned on the app's thread."""
+
+    def __init__(self, store: KeyNotes) -> None:
+        self.store = store
+        self.pins: list[tuple[Paper, str]] = []
+
+    def get(self, paper: Paper) -> Any:
+        return self.store.get(paper)
+
+    def pin_citation_key(self, paper: Paper, key: str) -> None:
+        self.pins.append((paper, key))
 
 
 class _Unpinned:

@@ -76,14 +76,14 @@ class ExportFlow:
         if choice is not None:
             self.export(choice)
 
-    def text(self, papers: list[Paper], fmt: str) -> str:
+    def text(self, papers: list[Paper], fmt: str, keys: dict[str, str]) -> str:
+        """`papers` in the format `fmt`, BibTeX with the citation `keys`."""
         from paperdeck.core.reading_list import export
 
         app = self.app
         fixes: dict[str, Mapping[str, Any]] = {
             paper.id: app.note_flow.corrections(paper) for paper in papers
         }
-        keys = app.citations.keys() if fmt == "bibtex" else {}
         if fmt == "bibtex":
             papers = with_cited_abstracts(app, papers)
         else:
@@ -92,17 +92,25 @@ class ExportFlow:
         return export(papers, fmt, annotations=app.entries(), keys=keys, corrections=fixes)
 
     def export(self, choice: ExportChoice) -> None:
-        """Write the chosen papers to the file, or copy them."""
-        from paperdeck.core.plumbing.atomic_write import atomic_write
-        from paperdeck.core.reading_list import FORMATS
-
+        """Write the chosen papers to the file, or copy them (BibTeX once their keys are
+        worked out, which takes a long list seconds on a thread)."""
         app = self.app
         app.note_flow.commit()  # a note being typed goes out as it is now
         papers = self.papers(choice.scope)
         if not papers:
             app.notify(f"No {choice.scope} papers to export", severity="warning")
             return
-        text = self.text(papers, choice.fmt)
+        if choice.fmt == "bibtex":
+            app.citations.with_keys(lambda keys: self._write(choice, papers, keys))
+        else:
+            self._write(choice, papers, {})
+
+    def _write(self, choice: ExportChoice, papers: list[Paper], keys: dict[str, str]) -> None:
+        from paperdeck.core.plumbing.atomic_write import atomic_write
+        from paperdeck.core.reading_list import FORMATS
+
+        app = self.app
+        text = self.text(papers, choice.fmt, keys)
         what = f"{plural(len(papers), 'paper')} as {FORMATS[choice.fmt]}"
         if choice.path is None:
             self.copy(text, what)

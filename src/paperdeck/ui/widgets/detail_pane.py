@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar
+from enum import Enum
+from typing import Any, ClassVar, NamedTuple
 
 from rich.style import Style as RichStyle
 from textual import events
@@ -37,8 +38,27 @@ LABEL_STYLE = "$text-muted"
 LOOK_UP_COMMAND = "Look up titles online"
 """The command palette's name for an online title lookup, which a made-up title points to."""
 
-STAND_IN_REMARK = "(a stand-in until the authors are known)"
-"""After a stand-in citation key ("anon2026extract"), which metadata replaces."""
+STAND_IN_REMARK = "(stand-in)"
+"""After a stand-in citation key ("anon2026extract"), which metadata replaces: short, so that
+the key and it read on one line of the pane at 120x40."""
+
+
+class CiteKey(NamedTuple):
+    """The citation key `c` copies a paper with."""
+
+    key: str
+    stand_in: bool
+    """A key its metadata will replace (see `paperdeck.core.citations.is_stand_in`)."""
+
+
+class KeyLater(Enum):
+    """Why the pane shows no citation key yet."""
+
+    WORKING = "…"
+    """Being worked out (on a thread)."""
+    ON_FIRST_CITE = "shown once c or e works the keys out (a long list)"
+    """A long list: its keys are worked out by the first cite or export."""
+
 
 SHORT_PANE = 16
 """A pane of fewer lines shows the abstract under a one-line summary, before the other facts."""
@@ -98,12 +118,9 @@ class DetailPane(ScrollView, can_focus=True):
         self._key: tuple[object, ...] | None = None
         self._match: Style | None = None
         self._paint: tuple[int, RichStyle] | None = None
-        self._shown: tuple[Callable[[str], Highlighter], str, Mapping[str, Any] | None] | None
-        self._shown = None
-        """The last show's highlighter, query and corrections, when it highlighted matches."""
         self._again: tuple[Paper | None, dict[str, Any]] | None = None
         """The last show's paper and options, to show it again when the pane grows or shrinks
-        past SHORT_PANE."""
+        past SHORT_PANE, or the theme changes the matches' colours."""
         self.short = False
         """Shown for a short pane: the abstract under a one-line summary, the facts after it."""
 
@@ -120,13 +137,13 @@ class DetailPane(ScrollView, can_focus=True):
         highlight: Callable[[str], Highlighter] | None = None,
         corrections: Mapping[str, Any] | None = None,
         raw: bool = False,
-        cite_key: tuple[str, bool] | None = None,
+        cite_key: CiteKey | KeyLater = KeyLater.WORKING,
     ) -> None:
         """Show a paper (None: an empty pane), its matches for `query` highlighted.
 
         `highlight(field)` gives the highlighter of one field ("title", "authors", "abstract"):
         each field shows only the query terms that search in it. `cite_key`: the paper's
-        citation key and whether it is a stand-in (None while it is worked out).
+        citation key, or why it is not shown yet.
         """
         same_paper = paper is self.paper
         self.paper = paper
@@ -147,7 +164,6 @@ class DetailPane(ScrollView, can_focus=True):
             self._set_content(Content.assemble(("No paper selected", "$text-muted")))
             return
         fields = highlight if (highlight is not None and query) else None
-        self._shown = (fields, query, corrections) if fields else None
         corrections = corrections or {}
         match = self._match_style()
         shown_query = query if fields else ""
@@ -201,12 +217,10 @@ class DetailPane(ScrollView, can_focus=True):
         self._rendered.clear()
         self._wrapped_width = -1
         old, self._match = self._match, None
-        if self._shown is not None and old is not None and self._match_style() != old:
+        highlighted = self._again is not None and self._again[1]["query"]
+        if highlighted and old is not None and self._match_style() != old:
             # The content holds the matches' colours, worked out for the old theme.
-            fields, query, corrections = self._shown
-            self.show(
-                self.paper, query=query, highlight=fields, corrections=corrections, raw=self.raw
-            )
+            self._show_again()
 
     def _match_style(self) -> Style:
         """The matches' look, worked out once per theme (as the list's rows do theirs)."""
@@ -260,10 +274,14 @@ class DetailPane(ScrollView, can_focus=True):
     def _on_resize(self, event: events.Resize) -> None:
         height = self.scrollable_content_region.height
         if self._again is not None and (0 < height < SHORT_PANE) != self.short:
-            paper, options = self._again
-            self.show(paper, **options)
+            self._show_again()
             return
         self._wrap()
+
+    def _show_again(self) -> None:
+        if self._again is not None:
+            paper, options = self._again
+            self.show(paper, **options)
 
     def render_lines(self, crop: Region) -> list[Strip]:
         # The width and colours looked up once per paint, not once per line.
@@ -291,7 +309,7 @@ class DetailPane(ScrollView, can_focus=True):
         corrections: Mapping[str, Any],
         author_spans: Highlighter | None,
         match: Style,
-        cite_key: tuple[str, bool] | None,
+        cite_key: CiteKey | KeyLater,
     ) -> Content:
         lines: list[Content] = []
 
@@ -316,15 +334,12 @@ class DetailPane(ScrollView, can_focus=True):
             field("Venue", venue)
         field("Id", f"{paper.id}  ·  #{paper.position} in {paper.list_name}")
         # Where a researcher looks before typing \cite{...}: the key `c` copies with.
-        if cite_key is None:
-            field("Cite key", "…", LABEL_STYLE)
-        elif not cite_key[0]:
-            field("Cite key", "shown once c or e works the keys out (a long list)", LABEL_STYLE)
+        if isinstance(cite_key, KeyLater):
+            field("Cite key", cite_key.value, LABEL_STYLE)
         else:
-            key, stand_in = cite_key
-            field("Cite key", key, "bold")
-            if stand_in:
-                lines[-1] = Content.assemble(lines[-1], (f"  {STAND_IN_REMARK}", LABEL_STYLE))
+            field("Cite key", cite_key.key, "bold")
+            if cite_key.stand_in:
+                lines[-1] = Content.assemble(lines[-1], (f" {STAND_IN_REMARK}", LABEL_STYLE))
         url = str(corrections.get("url") or paper.url or "")
         if url:
             field("Page", url, "underline $text-accent")
@@ -379,7 +394,7 @@ class DetailPane(ScrollView, can_focus=True):
         self,
         paper: Paper,
         corrections: Mapping[str, Any],
-        cite_key: tuple[str, bool] | None,
+        cite_key: CiteKey | KeyLater,
     ) -> Content:
         """A short pane's line under the title: the first authors, the venue, the key."""
         authors = corrections.get("authors") or paper.authors
@@ -391,7 +406,7 @@ class DetailPane(ScrollView, can_focus=True):
         parts = [shown or "authors unknown"]
         if paper.venue_line:
             parts.append(one_line(paper.venue_line))
-        if cite_key is not None and cite_key[0]:
-            key, stand_in = cite_key
-            parts.append(f"cite {key}" + (" (stand-in)" if stand_in else ""))
+        if isinstance(cite_key, CiteKey):
+            remark = f" {STAND_IN_REMARK}" if cite_key.stand_in else ""
+            parts.append(f"cite {cite_key.key}{remark}")
         return plain(" · ".join(parts), LABEL_STYLE)
