@@ -8,7 +8,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from tests.ui.test_app import MakeApp, settle, type_text
-from textual.widgets import TextArea
+from textual.widgets import Input, TextArea
 
 from paperdeck.core.reading_list import markdown_escape
 from paperdeck.core.resources import bundled_list
@@ -370,3 +370,30 @@ async def test_the_export_dialog_offers_the_marks_or_the_view_whichever_was_pick
         await pilot.press("escape", "A", "A", "space", "e")
         await pilot.pause()
         assert scope_lines(app)["marked"].startswith("● Marked papers ("), scope_lines(app)
+
+
+async def test_the_next_export_is_offered_where_and_as_the_last_went(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space", "e")
+        await clear_input(pilot)
+        await type_text(pilot, "thesis/refs/marked.bib")
+        await pilot.press("enter")
+        assert (tmp_path / "thesis/refs/marked.bib").exists()
+        # The same papers as CSV, to the same folder: the folder and format are offered.
+        await pilot.press("e")
+        path = app.screen.query_one("#export-path", Input)
+        assert path.value == str(tmp_path / "thesis/refs/marked-2.bib")
+        assert "Format: BibTeX" in str(app.screen.query_one("#export-format").render())
+        await pilot.press("end", "backspace", "backspace", "backspace")
+        await type_text(pilot, "csv")
+        await pilot.press("enter")
+        assert (tmp_path / "thesis/refs/marked-2.csv").read_text(encoding="utf-8").count("\n") == 3
+        await pilot.press("e")
+        path = app.screen.query_one("#export-path", Input)
+        # The first free name of its kind: marked-2.csv is followed by marked.csv.
+        assert path.value == str(tmp_path / "thesis/refs/marked.csv")

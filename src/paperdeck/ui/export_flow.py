@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,8 @@ class ExportFlow:
         self.app = app
         self.last_text = ""
         """The last reading list written or copied."""
+        self.last_path: Path | None = None
+        """The file the last reading list was written to."""
 
     def papers(self, scope: str) -> list[Paper]:
         """The papers of a scope, in list order (a view in the order shown)."""
@@ -59,7 +62,9 @@ class ExportFlow:
         if again is not None:
             chosen, default = again.scope, again.typed
         else:
-            default = str(unused_path(Path.cwd() / "reading-list.md"))
+            # Where and in what format the last one went: the same 40 papers as BibTeX, then as
+            # CSV to the same folder, was the whole path typed again from ./reading-list.md.
+            default = str(unused_path(self._next_path()))
             # What the user picked last: 40 papers marked while the unread are shown are what
             # `e` is pressed for, not the 2,960 unread; the starred view chosen after marking
             # three papers (to tag them) is. With no view, the papers marked, else those
@@ -71,6 +76,14 @@ class ExportFlow:
                 order = ("marked", "starred")
             chosen = next((scope for scope in order if counts[scope]), "view")
         self.app.push_screen(ExportDialog(scopes, chosen, default, error), self._chosen)
+
+    def _next_path(self) -> Path:
+        last = self.last_path
+        if last is None:
+            return Path.cwd() / "reading-list.md"
+        # marked-2.bib is followed by marked-3.bib, not marked-2-2.bib.
+        stem = re.sub(r"-[0-9]+$", "", last.stem) or last.stem
+        return last.with_name(stem + last.suffix)
 
     def _chosen(self, choice: ExportChoice | None) -> None:
         if choice is not None:
@@ -131,7 +144,8 @@ class ExportFlow:
             self.ask(choice, one_line(f"Not exported: {error.strerror or error}"))
             return
         self.last_text = text
-        app.notify(one_line(f"Exported {what} to {choice.path.resolve()}"), markup=False)
+        self.last_path = choice.path.resolve()
+        app.notify(one_line(f"Exported {what} to {self.last_path}"), markup=False)
 
     def copy(self, text: str, what: str) -> None:
         """Copy `text` on a thread; say where it went, or show it when no copy is confirmed."""
