@@ -57,6 +57,8 @@ def numbers(docs: Iterable[int]) -> NDArray[np.int64] | NDArray[np.uint32]:
 
     if isinstance(docs, array) and docs.itemsize == 4 and docs.typecode in "IL":
         return np.frombuffer(docs, dtype=np.uint32)
+    if isinstance(docs, np.ndarray):
+        return docs
     return np.fromiter(docs, dtype=np.int64)
 
 
@@ -135,12 +137,12 @@ def partial_steps(
     count: int,
     optional: Sequence[tuple[TermHits, float]],
     required: Sequence[tuple[TermHits, float]],
-    outside: Iterable[int],
+    outside: Iterable[Iterable[int]],
     clock: Clock,
 ) -> Generator[None, None, tuple[Ranking[int], Ranking[float], list[NDArray[np.float32]]]]:
     """The papers with some of the `optional` clauses (each weighed by its weight) passing
-    every `required` one, none of those `outside`: best first, with their scores, and each
-    optional clause's column (its papers' scores)."""
+    every `required` one, none of those in the parts of `outside`: best first, with their
+    scores, and each optional clause's column (its papers' scores)."""
     import numpy as np
 
     total = np.zeros(count)
@@ -152,9 +154,10 @@ def partial_steps(
         if clock.due():
             yield
             clock.reset()
-    left_out = numbers(outside)
-    if len(left_out):
-        total[left_out] = 0.0
+    for part in outside:
+        left_out = numbers(part)
+        if len(left_out):
+            total[left_out] = 0.0
     for hits, weight in required:
         total = np.where(members(hits, count), total + weight * column(hits, count), 0.0)
         if clock.due():
@@ -166,11 +169,15 @@ def partial_steps(
 
 
 def ranked_lazily(
-    candidates: NDArray[np.int64], scores: NDArray[np.float64], exact: int
+    candidates: NDArray[np.int64],
+    scores: NDArray[np.float64],
+    exact: int,
+    *,
+    exact_rest: bool = False,
 ) -> tuple[Ranking[int], Ranking[float]]:
     """`candidates` (ascending) best score first, ties in list order: the best `exact` by
-    their exact score, the rest by their score to 1/65,536 of the best, put in order when
-    first read."""
+    their exact score, the rest by their score to 1/65,536 of the best (by their exact score
+    too if `exact_rest`), put in order when first read."""
     import numpy as np
 
     size = len(candidates)
@@ -194,8 +201,11 @@ def ranked_lazily(
             rest_mask = np.ones(size, dtype=np.bool_)
             rest_mask[head] = False
             others = np.flatnonzero(rest_mask)
-            levels = ((best - scores[others]) * (_LEVELS / best)).astype(np.uint16)
-            order = others[np.argsort(levels, kind="stable")]
+            if exact_rest:
+                order = others[np.lexsort((others, -scores[others]))]
+            else:
+                levels = ((best - scores[others]) * (_LEVELS / best)).astype(np.uint16)
+                order = others[np.argsort(levels, kind="stable")]
             made.append((candidates[order].tolist(), scores[order].tolist()))
         return made[0]
 
@@ -220,8 +230,10 @@ def intersect_steps(
     positive: Sequence[tuple[TermHits, float, bool]],
     excluded: Iterable[int],
     clock: Clock,
-) -> Generator[None, None, tuple[list[int], dict[int, float], list[NDArray[np.float32]]]]:
-    """The papers passing every clause but those `excluded`, in list order, each with its
+) -> Generator[
+    None, None, tuple[NDArray[np.int64], NDArray[np.float64], list[NDArray[np.float32]]]
+]:
+    """The papers passing every clause but those `excluded`, in list order, and each one's
     weighted sum over the clauses; and each clause's column."""
     import numpy as np
 
@@ -241,8 +253,7 @@ def intersect_steps(
     if len(left_out):
         passing[left_out] = False
     candidates = np.flatnonzero(passing)
-    keys = candidates.tolist()
-    return keys, dict(zip(keys, total[candidates].tolist(), strict=True)), columns
+    return candidates, total[candidates], columns
 
 
 def rank_tiers(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 import math
 from array import array
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import filterfalse, repeat
 from operator import mul
@@ -153,20 +153,35 @@ class Evaluator:
                 tiered = yield from rank_tiers_steps(only, excluded, clock)
             return SearchResult(query, *tiered, message, parsed, found=found)
         lookups: list[Lookup | None]
+        ranked: list[int] | Ranking[int]
+        scores: list[float] | Ranking[float]
+        candidates: list[int] = []
+        passed: Iterable[int]  # the papers passing every clause, left out below the divider
+        best: tuple[list[int], Ranking[int], Ranking[float]] | None = None
         if arrays.pays_off(sum(hits.size_estimate() for hits, _, _ in positive), prepared):
-            candidates, totals, columns = yield from arrays.intersect_steps(
+            found_all, summed, columns = yield from arrays.intersect_steps(
                 len(index), positive, excluded, clock
             )
             lookups = list(columns)
+            passed = found_all
+            if sort == "relevance":
+                # The best few found as arrays: thousands may pass, ordered only when read.
+                ranked_all, scores_all = arrays.ranked_lazily(
+                    found_all, summed, FREQUENCY_HEAD, exact_rest=True
+                )
+                best = (ranked_all.head, ranked_all, scores_all)
+                totals = dict(zip(ranked_all.head, scores_all.head, strict=True))
+            else:
+                candidates = found_all.tolist()
+                totals = dict(zip(candidates, summed.tolist(), strict=True))
         else:
             columns_in = [(hits, weight) for hits, weight, _ in positive]
             candidates, weighed = yield from intersect_steps(index, columns_in, excluded, clock)
             totals = yield from totals_steps(candidates, weighed, clock)
             lookups = [scores for scores, _ in weighed]
-        ranked: list[int] | Ranking[int]
-        scores: list[float] | Ranking[float]
+            passed = candidates
         if sort == "relevance":
-            head, ranked, scores = _best_first(candidates, totals)
+            head, ranked, scores = best if best is not None else _best_first(candidates, totals)
             if clock.due():
                 yield
                 clock.reset()
@@ -185,7 +200,7 @@ class Evaluator:
             and sum(optional for _, _, optional in positive) >= 2
         ):
             some, some_scores, lookups = yield from partial_steps(
-                len(index), positive, excluded, candidates, clock, prepared
+                len(index), positive, excluded, passed, clock, prepared
             )
             if sort == "relevance":
                 head = some[:FREQUENCY_HEAD]

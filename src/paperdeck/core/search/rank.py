@@ -14,7 +14,7 @@ from operator import add, and_, mul, not_, or_
 from typing import Literal
 
 from paperdeck.core.model import Annotation
-from paperdeck.core.plumbing.recent import Generations
+from paperdeck.core.plumbing.recent import Generations, Recent
 from paperdeck.core.plumbing.slices import Clock
 from paperdeck.core.search import arrays
 from paperdeck.core.search.arrays import Lookup
@@ -34,6 +34,8 @@ _RERANK_ABSTRACT = 40
 """Of those, the best this many are checked in their abstract too."""
 FREQUENCY_HEAD = 300
 """The best this many of each group are reordered by how often they use the query's words."""
+_TALLIES_KEPT = 32
+"""Words whose counts in abstracts are kept (see `TextMemo.tally`)."""
 _K1 = 1.2
 """BM25's term-frequency saturation: the third use of a word adds less than the second."""
 _B = 0.75
@@ -219,7 +221,7 @@ def partial_steps(
     count: int,
     positive: list[tuple[TermHits, float, bool]],
     excluded: set[int],
-    matched_all: list[int],
+    matched_all: Iterable[int],
     clock: Clock,
     prepared: bool,
 ) -> Generator[None, None, tuple[Ranking[int], Ranking[float], list[Lookup | None]]]:
@@ -233,9 +235,8 @@ def partial_steps(
     optional = [(hits, rarity(count, hits.size_estimate())) for hits, _, o in positive if o]
     if arrays.pays_off(sum(hits.size_estimate() for hits, _ in optional), prepared):
         required = [(hits, weight) for hits, weight, o in positive if not o]
-        outside = itertools.chain(excluded, matched_all)
         ranked, scores, columns = yield from arrays.partial_steps(
-            count, optional, required, outside, clock
+            count, optional, required, (excluded, matched_all), clock
         )
         found = iter(columns)
         return ranked, scores, [next(found) if o else None for _, _, o in positive]
@@ -289,7 +290,7 @@ def _partial_totals_steps(
     positive: list[tuple[TermHits, float, bool]],
     weighted: list[tuple[TermHits, float]],
     excluded: set[int],
-    matched_all: list[int],
+    matched_all: Iterable[int],
     clock: Clock,
 ) -> Generator[None, None, dict[int, float]]:
     """`partial_steps`' papers and scores, as dicts (for a few thousand papers)."""
@@ -370,20 +371,26 @@ def frequency_steps(
         return
     head = ranked[:FREQUENCY_HEAD]
     k1, b = _K1, _B
-    lowered = memo.lowered
+    lowered, length = memo.lowered, memo.abstract_length
+    # A word's count in a paper is kept: the next keys count again mostly the same words.
+    tallied = [(needle, scores, weight, memo.tally(needle)) for needle, scores, weight in counted]
     for count, i in enumerate(head):
         # Counted in the abstract only: a word found elsewhere is ranked by its field.
         found = [
-            (needle, score, weight)
-            for needle, scores, weight in counted
+            (needle, score, weight, tally)
+            for needle, scores, weight, tally in tallied
             if (score := scores.get(i)) is not None
         ]
         if found:
-            text = lowered(i, ABSTRACT)
-            norm = k1 * (1 - b + b * len(text) / average_length)
+            norm = k1 * (1 - b + b * length(i) / average_length)
             extra = 0.0
-            for needle, score, weight in found:
-                tf = text.count(needle)
+            text = None
+            for needle, score, weight, tally in found:
+                tf = tally.get(i)
+                if tf is None:
+                    if text is None:
+                        text = lowered(i, ABSTRACT)
+                    tf = tally[i] = text.count(needle)
                 if tf:
                     extra += weight * score * (tf * (k1 + 1) / (tf + norm) - 1)
             totals[i] += extra
@@ -402,8 +409,11 @@ class TextMemo:
         """Keep the texts of about `papers` papers; those not read for longest go first (all
         at once made the next key read again the texts of the papers it ranks)."""
         self._index = index
+        self._papers = papers
         self._lowered: Generations[tuple[int, int], str] = Generations(2 * papers)
         self._folded: Generations[tuple[int, int], str] = Generations(2 * papers)
+        self._lengths: Generations[int, int] = Generations(4 * papers)
+        self._tallies: Recent[str, dict[int, int]] = Recent(_TALLIES_KEPT)
 
     def has_words(self, field: int) -> bool:
         """Whether some paper has a word in `field` (else its texts need not be read)."""
@@ -416,6 +426,21 @@ class TextMemo:
         if text is None:
             text = self._lowered[key] = self._index.field_text(i, field).lower()
         return text
+
+    def abstract_length(self, i: int) -> int:
+        """How many characters paper `i`'s lower-cased abstract has."""
+        length = self._lengths.get(i)
+        if length is None:
+            length = self._lengths[i] = len(self.lowered(i, ABSTRACT))
+        return length
+
+    def tally(self, needle: str) -> dict[int, int]:
+        """How often `needle` is in each paper's lower-cased abstract, of the papers counted
+        so far (`frequency_steps` adds those it counts)."""
+        counts = self._tallies.get(needle)
+        if counts is None or len(counts) > 4 * self._papers:
+            counts = self._tallies[needle] = {}
+        return counts
 
     def folded(self, i: int, field: int) -> str:
         """Paper `i`'s text in `field`, folded: each of its words after a space."""
