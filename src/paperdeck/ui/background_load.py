@@ -14,11 +14,11 @@ if TYPE_CHECKING:
 FIRST_PAINT_WAIT = 0.5
 """Seconds at most a load waits after its first report for the reader to paint those rows."""
 READER_START_WAIT = 2.0
-"""Seconds at most a load started before the reader waits for the reader's first paint."""
-READ_BEFORE_PAINT_BYTES = 16 << 20
-"""A list up to this size is read while the reader starts (a few thousand papers take about
-a tenth of a second); a longer read, sharing the GIL with the reader's start, would leave the
-terminal blank for a second or more, so it waits for the reader's first paint."""
+"""Seconds at most a load started before the reader waits for the reader."""
+READ_WHILE_IMPORTING_BYTES = 16 << 20
+"""A list up to this size is read while the reader is imported (a few thousand papers take
+about a tenth of a second); a longer read, sharing the GIL with those imports, would leave the
+terminal blank for a second or more, so it waits until the reader is built."""
 
 
 class LoadedSoFar:
@@ -42,18 +42,18 @@ class LoadedSoFar:
         if first is not None:
             first()
         # The load waits while the first rows are painted: sharing the GIL with it, that
-        # paint took several times its own CPU time. Before the reader is up, it waits for
+        # paint took several times its own CPU time. Before the reader is built, it waits for
         # the reader's start (which takes the rows reported so far) as well.
         self._painted.wait(FIRST_PAINT_WAIT if self._started.is_set() else READER_START_WAIT)
 
     def before_read(self, size: int) -> None:
-        """A load about to read a list of `size` bytes: a long read waits for the reader's
-        first paint (see READ_BEFORE_PAINT_BYTES)."""
-        if size > READ_BEFORE_PAINT_BYTES:
+        """A load about to read a list of `size` bytes: a long read waits until the reader is
+        built (see READ_WHILE_IMPORTING_BYTES)."""
+        if size > READ_WHILE_IMPORTING_BYTES:
             self._started.wait(READER_START_WAIT)
 
     def started(self) -> None:
-        """The reader has painted its first frame: a load held back goes on."""
+        """The reader is built (it paints next): a load held back goes on."""
         self._started.set()
 
     def painted(self) -> None:

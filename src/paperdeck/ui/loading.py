@@ -57,6 +57,8 @@ class LoadingFlow:
         self._grown: Growing | None = None
         self.index_covers = 0
         """Papers the last index finished while loading covers (its results are shown)."""
+        if isinstance(loader, BackgroundLoad):
+            loader.so_far.started()
 
     @property
     def loading(self) -> bool:
@@ -75,7 +77,6 @@ class LoadingFlow:
         loop, context = asyncio.get_running_loop(), contextvars.copy_context()
         source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
         source.on_first(lambda: _call_soon(loop, context, self._tick))
-        self.app.call_after_refresh(source.started)
         if isinstance(self.loader, BackgroundLoad):
             # No thread waits for it, so quitting while it reads does not wait either.
             self.loader.when_done(lambda: _call_soon(loop, context, self._take_background_load))
