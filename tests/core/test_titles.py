@@ -496,6 +496,34 @@ def test_title_is_the_sentence_about_the_paper_not_the_field(abstract: str, titl
 
 
 @pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # no sentence says what the paper does: what it shows is the title
+            "Deep equilibrium networks are a promising way to construct models. Their theory is "
+            "still lacking. We show that DEQs are sensitive to the higher order statistics of the "
+            "matrix families from which they are initialized.",
+            "DEQs are sensitive to the higher order statistics of the matrix families",
+        ),
+        (
+            "Chaotic dynamical systems are ubiquitous in nature and society. Here we report that a "
+            "simple modification of teacher forcing leads to bounded gradients in training.",
+            "A simple modification of teacher forcing leads to bounded gradients in training",
+        ),
+        (  # a sentence about what the paper does still comes first
+            "Label shift is a common problem in deployed classifiers. We show that the maximum "
+            "likelihood estimator is efficient. We calibrate label shift estimators with a new "
+            "bias-corrected procedure.",
+            "Calibrating label shift estimators with a new bias-corrected procedure",
+        ),
+    ],
+)
+def test_title_is_what_the_paper_shows_when_it_says_nothing_it_does(
+    abstract: str, title: str
+) -> None:
+    assert derive_title(abstract, None) == title
+
+
+@pytest.mark.parametrize(
     "abstract",
     [
         # what the later sentences say reads as no title: the field's sentence stays
@@ -509,6 +537,13 @@ def test_title_is_the_sentence_about_the_paper_not_the_field(abstract: str, titl
         "describe and analyze observational sampling from randomized controlled trials.",
         "Bayesian optimization methods often rely on the assumption of a stationary objective. "
         "We perform numerous experiments on a range of benchmarks for black-box optimization.",
+        # a claim that starts with no subject of its own, or points back
+        "Sample efficiency remains a major challenge in online reinforcement learning. We show "
+        "that, under mild assumptions, off-policy methods learn faster than on-policy ones.",
+        "Sample efficiency remains a major challenge in online reinforcement learning. We show "
+        "that the answer is yes for most of the usual off-policy methods and benchmarks.",
+        "Sample efficiency remains a major challenge in online reinforcement learning. We show "
+        "that this approach learns faster than on-policy methods on every benchmark.",
         # and a first sentence about the paper is the title as before
         "The proposed method, Discriminator Guidance, aims to improve sample generation of "
         "pre-trained diffusion models. We train the discriminator after score training.",

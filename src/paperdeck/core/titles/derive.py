@@ -896,6 +896,7 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
     pos = start
     n = len(flat)
     found = None  # the first "We ..." sentence, unless a framed one follows
+    claims: list[str] = []  # "We show that X" sentences, the last resort
     for _ in range(12):
         while pos < n and flat[pos] == " ":
             pos += 1
@@ -908,13 +909,53 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
         if subject is not None:
             framed = frame.group("framed") or subject.group()[0] == "T"
             if framed or found is None:
-                title = _readable_own(flat[subject.start() : end].rstrip(".!? "))
+                sentence = flat[subject.start() : end].rstrip(".!? ")
+                title = _readable_own(sentence)
                 if title is not None:
                     if framed:
                         return title
                     found = title
+                elif found is None and len(claims) < 2:
+                    claims.append(sentence)
         pos = end
+    if found is None:
+        for sentence in claims:
+            found = _readable_claim(sentence)
+            if found is not None:
+                break
     return found
+
+
+_CLAIM_RE = re.compile(
+    r"(?:[Ww]e|This\s+(?:paper|work))\s+(?:(?:first|also|further|then|here|now)\s+)?"
+    r"(?:show|shows|prove|proves|demonstrate|demonstrates|report|find|establish|argue|argues)"
+    r"\s+that\s+(?=(?:an?|the)\s|[A-Z])"
+)
+# a claim that reads as a title says what it is about before any "we"
+_CLAIM_LEAD_NAMES = "In For Under When If Although While Despite Unlike Given As By With On It This"
+_CLAIM_LEADS = frozenset(_CLAIM_LEAD_NAMES.split())
+_PRONOUNS = frozenset(("it", "its", "their", "them", "they", "our"))
+_POINTING_FAR = _POINTING - _PRONOUNS
+
+
+def _readable_claim(sentence: str) -> str | None:
+    """A claim as a title ("We show that DEQs are sensitive to X" -> "DEQs are sensitive to X"),
+    when it starts with what it is about and points back to nothing."""
+    m = _CLAIM_RE.match(sentence)
+    if m is None:
+        return None
+    claim = sentence[m.end() :]
+    words = claim[: MAX_TITLE + 10].split()
+    if (
+        len(words) < 5
+        or words[0].rstrip(",") in _CLAIM_LEADS
+        or words[1] in ("answer", "question")  # "The answer is yes"
+        or any(w.lower().strip(",;:") in _POINTING_FAR for w in words)
+        or any(w.lower().strip(",;:") in _PRONOUNS for w in words[:8])  # not "... as they are"
+        or " we " in claim[:MAX_TITLE]
+    ):
+        return None
+    return claim
 
 
 def _readable_own(sentence: str) -> str | None:
