@@ -599,3 +599,28 @@ def test_method_is_named_when_the_sentence_names_it_past_the_cut() -> None:
         "NP-SemiSeg",
         "NP-SemiSeg: Moving one step forward by adapting neural processes to semi-supervised…",
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # "they ... and introduce X" is not the paper introducing X
+            "Deep equilibrium networks are a new class of models. Yet they are slower, brittle to "
+            "architectural choices, and introduce potential instability to the model. In this "
+            "paper, we propose a regularization scheme for equilibrium models.",
+            "A regularization scheme for equilibrium models",
+        ),
+        (  # "this work ... and proposes X" is
+            "Kinodynamic planning is hard. The current work leverages these recent results and "
+            "proposes a multi-query framework for kinodynamic planning. It is fast.",
+            "A multi-query framework for kinodynamic planning",
+        ),
+        (  # past "et al." the sentence goes on to its subject
+            "Generalization bounds are a classic topic. We build on Neu et al. (2021) and present "
+            "new information-theoretic upper bounds for the generalization error.",
+            "Information-theoretic upper bounds for the generalization error",
+        ),
+    ],
+)
+def test_and_introduce_counts_when_the_paper_is_its_subject(abstract: str, title: str) -> None:
+    assert derive_title(abstract, None) == title

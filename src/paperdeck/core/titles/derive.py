@@ -996,6 +996,26 @@ def _readable_own(sentence: str) -> str | None:
     return title
 
 
+_PAPER_SUBJECTS = (
+    " we ", " our ", " i ", " this paper", " this work", " this article", " this study",
+    " this letter", " this research", " this thesis", " this chapter", " the paper",
+    " the present", " the authors", " the proposed", " the current", " this method",
+    " this approach", " this system",
+)  # fmt: skip
+
+
+def _said_by_the_paper(flat: str, at: int) -> bool:
+    """Whether the sentence up to `at` has the paper for its subject ("we", "our work")."""
+    start = flat.rfind(". ", 0, at)
+    while start > 0 and flat.endswith(_ABBREVIATIONS, 0, start + 1):  # "Neu et al. (2021)"
+        start = flat.rfind(". ", 0, start)
+    dot = flat.rfind(".", start + 1, at)
+    if dot > 0 and flat[dot + 1 : dot + 2].isupper():  # "problems.We propose"
+        start = dot
+    head = " " + flat[start + 1 : at].lower()
+    return any(subject in head for subject in _PAPER_SUBJECTS)
+
+
 def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> str:
     """A short title naming the contribution, as a person skimming the abstract would write it
     (cut, with "…", past `limit` characters)."""
@@ -1011,7 +1031,9 @@ def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> s
         if len(contributions) > 1
         else contributions
     )
-    for _, verb_end, _ in ordered:
+    for subject, verb_end, _ in ordered:
+        if flat.startswith("and ", subject) and not _said_by_the_paper(flat, subject):
+            continue  # "Yet they are slower ... and introduce instability": not the paper's
         phrase = _object_phrase(flat, verb_end)
         if phrase is None:
             continue
