@@ -66,7 +66,7 @@ async def test_a_long_lists_first_cite_works_the_keys_out_while_the_reader_answe
     app.store.set_note(papers[2], "read for the related work")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        assert "Cite key  shown once c or e works the keys out" in app.detail.text
+        assert "Cite key  worked out by c or e (long list)" in app.detail.text
         await pilot.press("c")
         assert "Working out the citation keys of 19 papers…" in messages(app)
         # The keys are held on their thread: the reader still moves, nothing is copied yet.

@@ -56,8 +56,9 @@ class KeyLater(Enum):
 
     WORKING = "…"
     """Being worked out (on a thread)."""
-    ON_FIRST_CITE = "shown once c or e works the keys out (a long list)"
-    """A long list: its keys are worked out by the first cite or export."""
+    ON_FIRST_CITE = "worked out by c or e (long list)"
+    """A long list: its keys are worked out by the first cite or export (a line of the pane
+    at 120x40: it wrapped)."""
 
 
 SHORT_PANE = 16
