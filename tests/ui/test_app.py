@@ -679,6 +679,29 @@ async def test_every_footer_key_is_whole_on_screen(
         assert ("palette" in described) == (size[0] >= 100)
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_search_fields_footer_offers_the_list_with_the_results(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    from textual.widgets._footer import FooterKey
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "learning")
+        await settle(app, pilot)
+        shown = {
+            key.description: key.key for key in app.screen.query(FooterKey) if key.region.width
+        }
+        assert shown.get("To the list") == "enter" and shown.get("Clear search") == "escape"
+        found = app.search.filtered
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen.focused is app.paper_list
+        assert app.search.filtered == found and found is not None and found < len(app.papers)
+
+
 async def test_sort_and_theme_are_remembered(make_app: MakeApp, tmp_path: Path) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

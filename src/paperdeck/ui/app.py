@@ -460,7 +460,7 @@ class PaperdeckApp(App[int]):
         sections: list[tuple[str, Iterable[BindingType]]] = [
             ("Anywhere outside a text field", self.BINDINGS),
             ("Paper list", PaperList.BINDINGS),
-            ("Search field", [*SearchBox.BINDINGS, Binding("enter", "submit", "To the list")]),
+            ("Search field", SearchBox.BINDINGS),
             ("Note editor", NoteEditor.BINDINGS),
             (
                 "Everywhere",

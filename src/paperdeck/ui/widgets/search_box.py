@@ -24,6 +24,9 @@ class SearchBox(Input):
         Binding("escape", "clear_and_leave", "Clear search", show=True),
         Binding("down", "leave", "To the list", show=False),
         Binding("up", "history_back", "Earlier search", show=False),
+        # Shown: a footer offering only Esc (which clears) had a new user drop the results
+        # they had searched for, to get to the list.
+        Binding("enter", "submit", "To the list", show=True),
     ]
 
     class Leave(Message):
