@@ -374,6 +374,7 @@ def frequency_steps(
     lowered, length = memo.lowered, memo.abstract_length
     # A word's count in a paper is kept: the next keys count again mostly the same words.
     tallied = [(needle, scores, weight, memo.tally(needle)) for needle, scores, weight in counted]
+    memo.read_ahead(head, ABSTRACT)
     for count, i in enumerate(head):
         # Counted in the abstract only: a word found elsewhere is ranked by its field.
         found = [
@@ -426,6 +427,12 @@ class TextMemo:
         if text is None:
             text = self._lowered[key] = self._index.field_text(i, field).lower()
         return text
+
+    def read_ahead(self, papers: list[int], field: int) -> None:
+        """Make the texts in `field` of those of `papers` not kept quick to ask for next (a
+        stored list reads those of a chunk together)."""
+        lowered = self._lowered
+        self._index.read_ahead(field, [i for i in papers if (i, field) not in lowered])
 
     def abstract_length(self, i: int) -> int:
         """How many characters paper `i`'s lower-cased abstract has."""
