@@ -624,3 +624,27 @@ def test_method_is_named_when_the_sentence_names_it_past_the_cut() -> None:
 )
 def test_and_introduce_counts_when_the_paper_is_its_subject(abstract: str, title: str) -> None:
     assert derive_title(abstract, None) == title
+
+
+@pytest.mark.parametrize(
+    ("verb", "gerund"),
+    [
+        ("blur", "Blurring"),
+        ("stop", "Stopping"),
+        ("map", "Mapping"),
+        ("plan", "Planning"),
+        ("drop", "Dropping"),
+        ("prefer", "Preferring"),
+        ("occur", "Occurring"),
+        ("open", "Opening"),
+        ("visit", "Visiting"),
+        ("model", "Modeling"),
+        ("filter", "Filtering"),
+        ("limit", "Limiting"),
+    ],
+)
+def test_first_person_verb_reads_as_a_gerund(verb: str, gerund: str) -> None:
+    sentence = f"We {verb} the features of every image in the training set before fitting."
+    assert derive_title(sentence + " More text follows here.", None) == (
+        f"{gerund} the features of every image in the training set before fitting"
+    )

@@ -682,13 +682,27 @@ def _gerund(verb: str) -> str:
     if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
         return verb[:-1] + "ing"
     if (
-        len(verb) == 3
-        and verb[2] not in "aeiouwxy"
-        and verb[1] in "aeiou"
-        and verb[0] not in "aeiou"
-    ):
-        return verb + verb[2] + "ing"
+        len(verb) > 2
+        and verb[-1] not in "aeiouwxy"
+        and verb[-2] in "aeiou"
+        and verb[-3] not in "aeiou"
+        and (_vowel_groups(verb) == 1 or verb.endswith(_STRESSED_LAST))
+    ):  # one syllable (blur, stop, plan) or stressed last (prefer, occur): the consonant doubles
+        return verb + verb[-1] + "ing"
     return verb + "ing"
+
+
+# verbs of two or more syllables stressed on the last, whose final consonant doubles
+_STRESSED_LAST = (
+    "prefer", "refer", "infer", "confer", "defer", "transfer", "deter", "occur", "incur", "recur",
+    "concur", "admit", "commit", "omit", "permit", "submit", "emit", "transmit", "pel", "trol",
+    "begin", "forget", "equip", "embed", "regret", "excel",
+)  # fmt: skip
+_VOWEL_GROUP_RE = re.compile(r"[aeiou]+")
+
+
+def _vowel_groups(word: str) -> int:
+    return len(_VOWEL_GROUP_RE.findall(word))
 
 
 # "we revisit these results": a phrase that only points back names nothing; nor does "we
