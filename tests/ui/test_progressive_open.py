@@ -150,6 +150,61 @@ async def test_the_cursor_kept_while_loading_stays_on_its_paper(
         held_after_first_batch.set()
 
 
+@pytest.fixture
+def list_with_a_later_best(tmp_path: Path) -> Path:
+    """Two early papers mention a quokka in their abstracts; a later one is about quokkas."""
+    text = bundled_list().read_text(encoding="utf-8")
+    abstracts = [part.strip() for part in text.split("\n\n")[1:] if part.strip()]
+    papers = [f"{abstracts[i % len(abstracts)]} (Variant {i}.)" for i in range(PAPERS)]
+    for at in (EARLY, EARLY + 1):
+        papers[at] += " A quokka was consulted."
+    papers[LATE] = (
+        "We propose QuokkaNet, a quokka tracker for field biologists. QuokkaNet follows "
+        "each quokka across camera traps and counts quokka families on Rottnest Island."
+    )
+    path = tmp_path / "quokkas.txt"
+    path.write_text("Quokkas\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["left-on-best", "moved-down"])
+async def test_a_cursor_left_on_the_best_result_follows_a_better_one_loaded_later(
+    tmp_path: Path,
+    list_with_a_later_best: Path,
+    held_after_first_batch: threading.Event,
+    moved: bool,
+) -> None:
+    pending = BackgroundLoad(
+        lambda options: load_library([list_with_a_later_best], options=options)
+    )
+    app = reader_loading(tmp_path, pending)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await pilot.press("slash", *"quokka")
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            assert shown_rows(app) == [EARLY, EARLY + 1]
+            await pilot.press("enter", *(["j"] if moved else []))
+            chosen = app.current_paper
+            held_after_first_batch.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            await wait_until(pilot, lambda: app.search.filtered == 3)
+            await pilot.pause(0.1)
+            # The paper about quokkas, loaded last, is the best match: first in the list.
+            best = app.papers[LATE]
+            assert shown_rows(app)[0] == LATE
+            if moved:
+                # The user went down to a paper: it stays under the cursor.
+                assert app.current_paper is chosen is app.papers[EARLY + 1]
+            else:
+                # The user stayed on the best result: the cursor is on the best one still.
+                assert app.paper_list.cursor == 0
+                assert app.current_paper is best
+                assert best.title in app.detail.text
+    finally:
+        held_after_first_batch.set()
+
+
 async def test_only_the_whole_lists_index_is_cached(
     tmp_path: Path,
     big_list: Path,

@@ -268,6 +268,7 @@ class LoadingFlow:
             parsed=app.search.parsed,
             rows=paper_list.rows,
             current=paper_list.paper_index,
+            best=app.search.best_shown,
             marked=set(paper_list.marked),
             searched=self.index_covers,
         )
@@ -289,6 +290,7 @@ class _ShownWhileLoading:
     parsed: Query | None
     rows: Sequence[int]
     current: int | None
+    best: int | None
     marked: set[int]
     searched: int
 
@@ -301,7 +303,7 @@ class _ShownWhileLoading:
         paper_list = app.paper_list
         paper_list.marked.update(self.marked)
         search = app.search
-        search.resume(self.query)
+        search.resume(self.query, best=self.best)
         if self.filtered is not None and self.query.strip():
             search.filtered, search.parsed = self.filtered, self.parsed
             paper_list.set_rows(self.rows, keep_paper=self.current)

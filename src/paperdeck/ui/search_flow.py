@@ -42,6 +42,8 @@ class SearchFlow:
         """Terms the triage views add to every query (`is:unread is:starred`)."""
         self._applied = ""
         """The query whose result the list shows."""
+        self._best: int | None = None
+        """The paper at the top of that result: a cursor left on it follows the top."""
 
     def reset(self) -> None:
         """A new library: no index, no query."""
@@ -50,6 +52,7 @@ class SearchFlow:
         self.query = ""
         self.parsed = None
         self._applied = ""
+        self._best = None
 
     def build_index(self, grown: Growing | None = None) -> Worker[None]:
         """Build the index of the shown papers in slices (from the postings their load made,
@@ -97,10 +100,17 @@ class SearchFlow:
             # On its own thread (SQLite writes without the GIL): searches run meanwhile.
             app.run_worker(lambda: _save(app, library, index), thread=True, group="index-save")
 
-    def resume(self, query: str) -> None:
+    @property
+    def best_shown(self) -> int | None:
+        """The paper at the top of the shown result of a query."""
+        return self._best
+
+    def resume(self, query: str, best: int | None = None) -> None:
         """A query put back (a reopened session, a list done loading): its result keeps the
-        paper under the cursor, as the user left it."""
+        paper under the cursor, as the user left it — the best one when `best` (the paper at
+        the top of its result so far) is under the cursor."""
         self.query = self._applied = query
+        self._best = best
 
     def query_changed(self, query: str) -> None:
         self.query = query
@@ -144,13 +154,16 @@ class SearchFlow:
     def apply(self, query: str, result: SearchResult | None) -> None:
         """Show a search's result in the list: a new query from its best paper, as fzf does;
         the same query again (more papers loaded, a view, a mark) keeping the paper under the
-        cursor if it can, as does clearing the query."""
+        cursor if it can, as does clearing the query — unless the cursor was left on the best
+        paper, which then stays the best paper (a better one loaded later comes first)."""
         app = self.app
         paper_list = app.paper_list
         new_query = bool(query.strip()) and query != self._applied
         self._applied = query
+        # Clearing the query keeps the paper, the best one too: it is what was found.
+        on_best = bool(query.strip()) and paper_list.paper_index == self._best
         # A paper matching some of the words may rank thousands down: not where to stay.
-        keep = None if new_query else paper_list.paper_index
+        keep = None if new_query or on_best else paper_list.paper_index
         # A result never moves the note being typed to another paper.
         edited = app.note_flow.paper_being_edited()
         if edited is not None:
@@ -184,6 +197,7 @@ class SearchFlow:
         shown = f"No {app.triage.view_label()} papers" if views else "No papers"
         paper_list.empty_text = f"{shown} match {one_line(query)!r}" if query.strip() else shown
         paper_list.set_rows(rows, keep_paper=keep, divider=divider)
+        self._best = rows[0] if query.strip() and rows else None
         if edited is not None and app.current_paper is not edited:
             app.note_flow.left_results(edited)
         app.update_header()
