@@ -175,6 +175,13 @@ def paper_header(paper: Paper) -> str:
 
 
 def run_search(args: argparse.Namespace) -> int:
+    if not args.query.strip():
+        from paperdeck.core.errors import UsageError
+
+        # Every paper matches nothing typed: scored 0.00 in list order, they would read as results.
+        raise UsageError(
+            "search: QUERY is empty; give words to look for (`paperdeck list` lists all)"
+        )
     return _run_on_papers(args, lambda papers, key, loaded: _search(args, papers, key, loaded))
 
 
