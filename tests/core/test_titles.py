@@ -648,3 +648,36 @@ def test_first_person_verb_reads_as_a_gerund(verb: str, gerund: str) -> None:
     assert derive_title(sentence + " More text follows here.", None) == (
         f"{gerund} the features of every image in the training set before fitting"
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # a purpose that points back names nothing
+            "Unlabeled data is costly to annotate. In this paper, we propose a hierarchical "
+            "pooling approach with structural entropy to tackle this problem. It works.",
+            "A hierarchical pooling approach with structural entropy",
+        ),
+        (
+            "Sparse attention is slow. We present MAE-DET, a zero-shot NAS method for object "
+            "detection, to address these issues. It is fast.",
+            "MAE-DET: A zero-shot NAS method for object detection",
+        ),
+        (  # the purpose of what the object does stays: "enables robots to ..."
+            "Robots need knowledge. We propose a method that enables robots to acquire such "
+            "knowledge. It works.",
+            "A method that enables robots to acquire such knowledge",
+        ),
+        (  # "in order to", "designed to", "which to": the sentence needs them
+            "Measures are biased. We propose the theoretical corrections for all of the most "
+            "popular measures in order to remove this bias. It works.",
+            "The theoretical corrections for all of the most popular measures",
+        ),
+        (  # what is left would name nothing
+            "Fairness is hard. We propose a framework to solve this problem. It works well.",
+            "A framework to solve this problem",
+        ),
+    ],
+)
+def test_title_drops_a_purpose_that_points_back(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

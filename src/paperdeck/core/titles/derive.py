@@ -606,6 +606,32 @@ _RELATIVE_RE = re.compile(
 )
 
 
+# "... to address this problem", "to tackle these issues": a purpose that points back names nothing
+# (matched at the last " to ": not after "the ability", "designed", "a way", "which", "tries")
+_POINTING_PURPOSE_RE = re.compile(
+    r"(?<!ability)(?<!ed)(?<! able)(?<! way)(?<! which)(?<! whom)(?<! and)(?<! made)(?<! aims)"
+    r"(?<! tries)(?<! seeks)(?<! hard)(?<! difficult)(?<! easy)"
+    r" to\s+(?:[a-z]+ly\s+)?(?!wh)[a-z]+\s+(?:this|these|those|such|the\s+(?:aforementioned|above"
+    r"|two|same|problem|issue|challenge|gap)s?\b)(?:\s+[a-z-]+){0,2}[\s.]*$"
+)
+_ENABLING_NAMES = "enables enable allows allow helps help requires require lets forces encourages"
+_ENABLING = frozenset(_ENABLING_NAMES.split())
+
+
+def _without_pointing_purpose(title: str) -> str:
+    """The title without a last "to address this problem" (unless too little would be left)."""
+    at = title.rfind(" to ", max(0, len(title) - 70))
+    if at < 0 or _POINTING_PURPOSE_RE.match(title, at) is None:
+        return title
+    if title.endswith(" in order", 0, at):
+        at -= 9
+    left = title[:at].rstrip(" ,-–—")
+    # not "A framework", nor "a method that enables robots" (to acquire such knowledge)
+    if left.count(" ") < 2 or not _ENABLING.isdisjoint(left.rsplit(" ", 4)[1:]):
+        return title
+    return left
+
+
 def _finish(title: str, limit: int = MAX_TITLE) -> str:
     if "(" in title:
         title = _PARENTHETICAL_RE.sub("", title)
@@ -614,6 +640,8 @@ def _finish(title: str, limit: int = MAX_TITLE) -> str:
     relative = _RELATIVE_RE.search(title, 30)
     if relative:
         title = title[: relative.start()]
+    if " to " in title:
+        title = _without_pointing_purpose(title)
     semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
     if semicolon > 0:
         title = title[:semicolon]
