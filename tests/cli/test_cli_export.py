@@ -147,3 +147,25 @@ def test_the_count_of_a_long_export_has_a_thousands_separator(tmp_path: Path) ->
     result = paperdeck("export", str(listing), "-o", str(out), notes=tmp_path / "notes.json")
     assert result.returncode == 0, result.stderr
     assert "1,000 papers written to" in result.stderr
+
+
+def test_an_existing_output_file_is_refused_unless_forced_and_kept_as_a_backup(
+    tmp_path: Path,
+) -> None:
+    notes = tmp_path / "notes.json"
+    assert paperdeck("mark", "4", "star", notes=notes).returncode == 0
+    picked = tmp_path / "picked.bib"
+    earlier = "".join(f"@article{{k{n},\n  title = {{Paper {n}}},\n}}\n\n" for n in range(40))
+    picked.write_text(earlier, encoding="utf-8")
+    refused = paperdeck("export", "-q", "is:starred", "-o", str(picked), notes=notes)
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines() == [
+        f"paperdeck: {picked} exists (40 entries): give --force to replace it, or another -o FILE"
+    ]
+    assert picked.read_text(encoding="utf-8") == earlier
+    assert "--force" in paperdeck("export", "--help", notes=notes).stdout
+    forced = paperdeck("export", "-q", "is:starred", "-o", str(picked), "--force", notes=notes)
+    assert forced.returncode == 0, forced.stderr
+    assert f"(the file it replaced is {picked}~)" in forced.stderr
+    assert len(bibtexparser.parse_string(picked.read_text(encoding="utf-8")).entries) == 1
+    assert (tmp_path / "picked.bib~").read_text(encoding="utf-8") == earlier

@@ -397,3 +397,43 @@ async def test_the_next_export_is_offered_where_and_as_the_last_went(
         path = app.screen.query_one("#export-path", Input)
         # The first free name of its kind: marked-2.csv is followed by marked.csv.
         assert path.value == str(tmp_path / "thesis/refs/marked.csv")
+
+
+async def test_an_existing_file_is_replaced_only_on_a_second_enter_and_kept_as_a_backup(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    picked = tmp_path / "picked.bib"
+    earlier = "".join(f"@article{{k{n},\n  title = {{Paper {n}}},\n}}\n\n" for n in range(40))
+    picked.write_text(earlier, encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space", "space", "e")  # three papers marked
+        await clear_input(pilot)
+        await type_text(pilot, "picked.bib")
+        await pilot.press("enter")
+        await pilot.pause()
+        # Said on the dialog, nothing written.
+        assert isinstance(app.screen, ExportDialog)
+        line = app.screen.query_one("#export-format")
+        said = str(line.render())
+        assert said == "picked.bib exists (40 entries) — Enter again to replace it", said
+        assert line.has_class("-warning")
+        assert picked.read_text(encoding="utf-8") == earlier
+        # A changed path takes the word back: the next Enter asks again.
+        await pilot.press("backspace")
+        await type_text(pilot, "b")
+        assert "Format: BibTeX" in str(line.render()) and not line.has_class("-warning")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        assert picked.read_text(encoding="utf-8") == earlier
+        # The second Enter replaces it; what it held is kept as picked.bib~.
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ExportDialog)
+        assert len(bibtexparser.parse_string(picked.read_text(encoding="utf-8")).entries) == 3
+        assert (tmp_path / "picked.bib~").read_text(encoding="utf-8") == earlier
+        messages = [n.message for n in app._notifications]
+        assert any(m.endswith("(the file it replaced is picked.bib~)") for m in messages), messages

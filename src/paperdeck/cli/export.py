@@ -47,7 +47,12 @@ def register(add: AddCommand) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="write to FILE (replaced atomically) instead of printing",
+        help="write to FILE instead of printing; an existing FILE is refused unless --force",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing FILE (atomically; what it held is kept as FILE~)",
     )
     parser.add_argument(
         "--copy", action="store_true", help="also copy the reading list to the clipboard"
@@ -66,6 +71,14 @@ def run_export(args: argparse.Namespace) -> int:
             f"{output}: which format is {output.suffix}? Name the file {known}, or give --format"
         )
     fmt = args.export_format or (format_for(output) if output is not None else "markdown")
+    if output is not None and output.is_file() and not args.force:
+        from paperdeck.core.file_summary import summary
+
+        # Checked before the list is read: a reading list of 40 papers went without a word.
+        raise UsageError(
+            f"{output} exists ({summary(output, fmt)}): give --force to replace it, "
+            "or another -o FILE"
+        )
     library = open_library(args)
     papers = library.papers
     notes = open_store(args)
@@ -99,8 +112,9 @@ def run_export(args: argparse.Namespace) -> int:
     if output is None:
         sys.stdout.write(text)
     else:
-        _write(output, text)
-        warn(f"{count} written to {output} as {FORMATS[fmt]}")
+        backup = _write(output, text)
+        kept = f" (the file it replaced is {backup})" if backup is not None else ""
+        warn(f"{count} written to {output} as {FORMATS[fmt]}{kept}")
     if args.copy:
         from paperdeck.core.clipboard import copy_text, tty_writer
 
@@ -113,12 +127,13 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(path: Path, text: str) -> None:
-    from paperdeck.core.plumbing.atomic_write import atomic_write
+def _write(path: Path, text: str) -> Path | None:
+    """Write `text` to `path`; returns where the file it replaced is kept, if there was one."""
+    from paperdeck.core.plumbing.atomic_write import replace_keeping_backup
 
     if path.is_dir():
         raise UsageError(f"{path}: is a directory")
     try:
-        atomic_write(path, text)
+        return replace_keeping_backup(path, text)
     except OSError as error:
         raise PaperdeckError(f"cannot write {path}: {error.strerror or error}") from None

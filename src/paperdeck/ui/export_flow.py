@@ -119,7 +119,7 @@ class ExportFlow:
             self._write(choice, papers, {})
 
     def _write(self, choice: ExportChoice, papers: list[Paper], keys: dict[str, str]) -> None:
-        from paperdeck.core.plumbing.atomic_write import atomic_write
+        from paperdeck.core.plumbing.atomic_write import replace_keeping_backup
         from paperdeck.core.reading_list import FORMATS
 
         app = self.app
@@ -138,14 +138,17 @@ class ExportFlow:
             except OSError as error:
                 reason = error.strerror or str(error)
                 raise OSError(error.errno, f"no folder {folder} ({reason})") from error
-            atomic_write(choice.path, text)
+            # Replaced only after a second Enter on the dialog's word that it exists; what it
+            # held is kept as NAME~ all the same, as the notes file keeps its backups.
+            backup = replace_keeping_backup(choice.path, text)
         except OSError as error:
             # The dialog comes back with the path as typed, to be corrected, not typed again.
             self.ask(choice, one_line(f"Not exported: {error.strerror or error}"))
             return
         self.last_text = text
         self.last_path = choice.path.resolve()
-        app.notify(one_line(f"Exported {what} to {self.last_path}"), markup=False)
+        kept = f" (the file it replaced is {backup.name})" if backup is not None else ""
+        app.notify(one_line(f"Exported {what} to {self.last_path}{kept}"), markup=False)
 
     def copy(self, text: str, what: str) -> None:
         """Copy `text` on a thread; say where it went, or show it when no copy is confirmed."""

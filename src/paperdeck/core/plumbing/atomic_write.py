@@ -50,3 +50,36 @@ def fsync_folder(folder: Path) -> None:
         os.fsync(descriptor)
     finally:
         os.close(descriptor)
+
+
+def backup_name(path: Path) -> Path:
+    """Where `replace_keeping_backup` keeps the file it replaced: NAME~, as editors do."""
+    return path.with_name(f"{path.name}~")
+
+
+def replace_keeping_backup(path: Path, data: bytes | str) -> Path | None:
+    """`atomic_write`, the file it replaces kept as NAME~ (that file's earlier NAME~ is
+    dropped): returns NAME~, or None when there was no file to keep.
+
+    The old file gets its second name before the write and NAME~ only once the write worked,
+    so a failed write leaves both as they were. Raises OSError.
+    """
+    if os.path.islink(path):
+        path = Path(os.path.realpath(path))
+    if not path.is_file():
+        atomic_write(path, data)
+        return None
+    backup = backup_name(path)
+    held = path.with_name(f".{backup.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        # A second name costs no copy: writers replace the file, they never change it.
+        os.link(path, held)
+    except OSError:
+        atomic_write(held, path.read_bytes(), sync=False)
+    try:
+        atomic_write(path, data)
+        os.replace(held, backup)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(held)
+    return backup

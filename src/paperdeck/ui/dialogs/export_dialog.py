@@ -13,9 +13,11 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
+from paperdeck.core.file_summary import summary
 from paperdeck.core.reading_list import FORMATS, SUFFIXES, format_for
 from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.dialogs.path_dialog import PathSuggester
+from paperdeck.ui.safe_text import one_line
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class ExportDialog(Dialog[ExportChoice | None]):
         self.chosen = chosen
         self.default = str(default)
         self.error = error
+        self.replacing = ""
+        """The path, as typed, whose file a second Enter replaces: it was said to exist."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -93,10 +97,13 @@ class ExportDialog(Dialog[ExportChoice | None]):
         self._show_format(self.default)
 
     def on_input_changed(self, event: Input.Changed) -> None:
+        if event.value.strip() != self.replacing:
+            self.replacing = ""
         self._show_format(event.value)
 
     def _show_format(self, value: str) -> None:
         line = self.query_one("#export-format", Static)
+        line.set_class(bool(self.replacing), "-warning")
         failed = bool(self.error) and value == self.default
         line.set_class(failed, "-error")
         if failed:
@@ -114,9 +121,25 @@ class ExportDialog(Dialog[ExportChoice | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         value = event.value.strip()
-        if value:
-            path = Path(value).expanduser()
-            self.dismiss(ExportChoice(self._scope(), format_for(path), path, value))
+        if not value:
+            return
+        path = Path(value).expanduser()
+        fmt = format_for(path)
+        if path.is_file() and value != self.replacing:
+            # A reading list of 40 papers was replaced by the 3 just starred, without a word.
+            self.replacing = value
+            line = self.query_one("#export-format", Static)
+            line.set_class(False, "-error")
+            line.set_class(True, "-warning")
+            line.update(
+                Content(
+                    one_line(
+                        f"{path.name} exists ({summary(path, fmt)}) — Enter again to replace it"
+                    )
+                )
+            )
+            return
+        self.dismiss(ExportChoice(self._scope(), fmt, path, value))
 
     def action_copy(self) -> None:
         value = self.query_one("#export-path", Input).value.strip()
