@@ -174,8 +174,8 @@ def test_help_names_every_command_of_the_readme(notes: Path) -> None:
     assert {"list", "search", "related", "cite", "export"} <= documented
     helped = run("--help", notes=notes)
     assert helped.returncode == 0, helped.stderr
-    listed = helped.stdout.split("commands:", 1)[1].split("(", 1)[0]
-    assert {word.strip(", \n") for word in listed.split()} == documented
+    table = helped.stdout.split("for each):\n", 1)[1].splitlines()
+    assert {line.split()[0] for line in table} == documented
     for command in sorted(documented):
         own = run(command, "--help", notes=notes)
         assert own.returncode == 0 and own.stdout.startswith(f"usage: paperdeck {command}")

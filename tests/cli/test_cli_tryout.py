@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from paperdeck.cli.main import COMMAND_FAMILIES
+
 
 def run(*args: str, notes: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PAPERDECK_NOTES=str(notes))
@@ -34,3 +36,20 @@ def test_a_blank_query_is_a_usage_error(query: str, notes: Path) -> None:
     assert result.stderr.startswith("paperdeck: search: QUERY is empty")
     assert result.stderr.count("\n") == 1
     assert run("search", query, "--json", notes=notes).returncode == 2
+
+
+def test_help_gives_every_command_a_line_saying_what_it_does(notes: Path) -> None:
+    result = run("--help", notes=notes)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    start = lines.index("commands (`paperdeck COMMAND --help` for each):")
+    table = lines[start + 1 :]
+    assert [line.split()[0] for line in table] == list(COMMAND_FAMILIES)
+    for line in table:
+        _name, summary = line.split(maxsplit=1)
+        assert len(summary.split()) >= 4, line
+        assert len(line) <= 80, line
+    # The line says what the command's own help says it does.
+    assert "tags" in table[list(COMMAND_FAMILIES).index("tag")]
+    tag_help = run("tag", "--help", notes=notes).stdout
+    assert "Add (+NAME) or remove (-NAME) a paper's tags" in tag_help

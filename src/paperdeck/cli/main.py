@@ -40,6 +40,27 @@ COMMAND_FAMILIES = {
 """Each command and the module of paperdeck.cli that registers and runs it: a command imports
 its own family alone (`paperdeck list` never loads the citation or web code)."""
 
+COMMAND_SUMMARIES = {
+    "list": "print one line per paper: position, id, title",
+    "show": "print one paper: title, authors, venue, links, abstract, note",
+    "search": "search the papers and print them best first",
+    "related": "print the papers most like one paper (or like the starred ones)",
+    "note": "print a paper's note, or change it",
+    "tag": "add or remove a paper's tags, or print them",
+    "mark": "set a paper's reading state, or star or unstar it",
+    "notes": "export or import every note, or find notes whose paper is gone",
+    "cite": "print (or copy) citations: BibTeX, APA, any CSL style, ...",
+    "enrich": "match papers to a metadata list or the open scholarly APIs",
+    "export": "write a reading list as Markdown, BibTeX, CSV or JSON",
+}
+"""Each command's line in `paperdeck --help`, which imports no command's module."""
+
+
+def _commands_epilog() -> str:
+    width = max(map(len, COMMAND_SUMMARIES))
+    lines = [f"  {name:<{width}}  {summary}" for name, summary in COMMAND_SUMMARIES.items()]
+    return "\n".join(["commands (`paperdeck COMMAND --help` for each):", *lines])
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse with a one-line error instead of a usage block."""
@@ -58,11 +79,13 @@ def build_parser(
     top = _Parser(
         prog="paperdeck",
         parents=[common],
+        # Raw, so the commands' table keeps its lines; the description is broken by hand.
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description=(
-            "A terminal reader for conference paper lists. With no command, opens the reader "
+            "A terminal reader for conference paper lists. With no command, opens the reader\n"
             "on PATH ... (the bundled ICML 2026 list when none)."
         ),
-        epilog=(f"commands: {', '.join(COMMAND_FAMILIES)} (`paperdeck COMMAND --help` for each)"),
+        epilog=_commands_epilog(),
     )
     top.add_argument("--version", action="version", version=f"paperdeck {__version__}")
     add_paths_argument(top)

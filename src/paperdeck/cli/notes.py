@@ -54,7 +54,7 @@ def register(add: AddCommand) -> None:
 
     tag = add(
         "tag",
-        "AddCommand (+NAME) or remove (-NAME) a paper's tags; with none given, print them.",
+        "Add (+NAME) or remove (-NAME) a paper's tags; with none given, print them.",
         run_tag,
     )
     tag.add_argument("ref", metavar="REF", help="a paper id, unique id prefix or position")
