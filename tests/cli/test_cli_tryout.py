@@ -53,3 +53,23 @@ def test_help_gives_every_command_a_line_saying_what_it_does(notes: Path) -> Non
     assert "tags" in table[list(COMMAND_FAMILIES).index("tag")]
     tag_help = run("tag", "--help", notes=notes).stdout
     assert "Add (+NAME) or remove (-NAME) a paper's tags" in tag_help
+
+
+def test_the_readme_triage_example_runs_as_written(notes: Path) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Triage a conference list", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#", 1) for line in block.splitlines()]
+    assert commands[0][0].split() == ["paperdeck"], "the first example opens the bundled list"
+    # The figures it quotes are the bundled list's.
+    total = len(run("list", notes=notes).stdout.splitlines())
+    assert f'"0 / {total} read"' in commands[0][1]
+    assert f"/ {total} read`" in section
+    for words, comment in commands[1:]:
+        paths = words.split()[1:]
+        # Any other path is the reader's own, and said to be.
+        assert all(path.startswith("~/") for path in paths) and "your own" in comment
+    # Its search finds papers of the bundled list.
+    query = section.split("(`/", 1)[1].split("`)", 1)[0]
+    found = run("search", query, "--all-terms", notes=notes)
+    assert found.returncode == 0 and found.stdout.strip(), query
