@@ -7,7 +7,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from paperdeck.core.text.render import (
@@ -286,6 +286,8 @@ _MARKUP = st.sampled_from(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.one_of(_MARKUP, st.text(max_size=8)), max_size=30).map("".join))
+@example("$$_\\$$")  # a script of a backslash that ends the math: raised
+@example("$x^\\$ and $y_ \\$")
 def test_arbitrary_text_never_raises_and_spans_are_sound(source: str) -> None:
     rendered = render_abstract(source)
     _check_spans(rendered)

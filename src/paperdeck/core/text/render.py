@@ -519,7 +519,8 @@ class _Renderer:
                     continue
                 arg, i = content[j + 1 : close], close + 1
             elif content[j] == "\\":
-                m = re.compile(r"\\[A-Za-z]+|\\.", re.S).match(content, j)
+                # A backslash may end the text (`$x_\$`): the script is the backslash alone.
+                m = re.compile(r"\\[A-Za-z]+|\\.?", re.S).match(content, j)
                 assert m is not None
                 end = m.end()
                 if end < n and content[end] == "{":
