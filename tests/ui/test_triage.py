@@ -231,6 +231,39 @@ async def test_keys_after_slash_and_ctrl_u_in_a_burst_all_reach_the_search_field
         assert app.search_box.value == "ac"
 
 
+async def test_keys_after_enter_down_or_esc_in_a_burst_act_on_the_list(make_app: MakeApp) -> None:
+    # Typed fast: "/graph", Enter and r arrive together. The r used to land in the query
+    # ("graphr", nothing marked read); after Esc a j was typed into the emptied field.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        assert app._driver is not None
+
+        def burst(*keys: tuple[str, str | None]) -> None:
+            assert app._driver is not None
+            for key, character in keys:
+                app._driver.send_message(events.Key(key, character))
+
+        typed = [(c, c) for c in "graph"]
+        burst(("slash", "/"), *typed, ("enter", "\r"), ("r", "r"))
+        await settle(app, pilot)
+        assert app.search_box.value == "graph"
+        assert app.screen.focused is app.paper_list
+        first, second = app.paper_list.rows[0], app.paper_list.rows[1]
+        assert state_of(app, first) == "read"  # r read the best result and went on
+        assert app.paper_list.paper_index == second
+        assert "1 / 19 read" in header_text(app).replace(",", "")
+
+        burst(("slash", "/"), ("down", None), ("k", "k"))
+        await settle(app, pilot)
+        assert app.search_box.value == "graph" and app.paper_list.paper_index == first
+
+        burst(("slash", "/"), ("escape", None), ("k", "k"))
+        await settle(app, pilot)
+        assert app.search_box.value == "" and app.screen.focused is app.paper_list
+        assert first > 0 and app.paper_list.paper_index == first - 1  # the whole list, one up
+
+
 async def test_the_session_is_restored_when_the_list_is_opened_again(
     make_app: MakeApp, tmp_path: Path
 ) -> None:

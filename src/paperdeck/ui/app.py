@@ -212,6 +212,7 @@ class PaperdeckApp(App[int]):
         self.paper_list.on_highlight = self._cursor_moved
         self.paper_list.abstract_of = self._abstract_at
         self.notes.editor.on_leave = self.note_flow.leave
+        self.search_box.on_leave = lambda: self.focus_now(self.paper_list)
         self.paper_list.set_papers(self.papers)
         self.notes.set_save_state("saved")
         self._install_signal_handlers()

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
+from paperdeck.ui.key_routing import mark_origin
+
 HISTORY_SIZE = 50
+LEAVING_KEYS = frozenset({"enter", "down", "escape"})
+"""Keys that hand the focus to the list (see the bindings)."""
 
 
 def placeholder(year: int | None) -> str:
@@ -39,6 +45,12 @@ class SearchBox(Input):
             super().__init__()
             self.query = query
 
+    on_leave: Callable[[], None] | None = None
+    """Called by Enter, ↓ and Esc instead of posting Leave: a message is handled too late, the
+    focus must have moved before the next key is routed, or a key typed right after Enter
+    (`r` to mark the first result read) lands in the query."""
+    _leaving = False
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder=placeholder(None), id=id, select_on_focus=False)
         self.history: list[str] = []
@@ -47,6 +59,19 @@ class SearchBox(Input):
     def suggest_year(self, year: int | None) -> None:
         """Offer `year:YEAR` in the placeholder, a year the list has (None: it has none)."""
         self.placeholder = placeholder(year)
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Runs before Input._on_key (handlers run along the MRO). Keys routed here after Enter,
+        # ↓ or Esc, or reaching it once the focus has left, are not typed: they follow the
+        # focus (ui.key_routing).
+        mark_origin(self, event)
+        if self._leaving or self.screen.focused is not self:
+            event.prevent_default()
+        elif event.key in LEAVING_KEYS:
+            self._leaving = True
+
+    def on_focus(self) -> None:
+        self._leaving = False
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
@@ -64,12 +89,18 @@ class SearchBox(Input):
 
     def action_leave(self) -> None:
         self.remember()
-        self.post_message(self.Leave())
+        self._leave()
 
     def action_clear_and_leave(self) -> None:
         self.remember()
         self.value = ""
-        self.post_message(self.Leave())
+        self._leave()
+
+    def _leave(self) -> None:
+        if self.on_leave is not None:
+            self.on_leave()
+        else:
+            self.post_message(self.Leave())
 
     def action_history_back(self) -> None:
         if not self.history:
