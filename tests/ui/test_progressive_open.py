@@ -399,10 +399,10 @@ async def test_a_session_left_far_down_reopens_with_its_paper_on_screen(
     again = reader()
     async with again.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: not again.loading.loading)
-        await pilot.pause(0.2)
+        # The panes are shown after the list's paint: a deadline, as a loaded machine is slow.
+        await wait_until(pilot, lambda: left_on.title[:30] in again.detail.text)
         paper_list = again.paper_list
         assert again.current_paper is not None and again.current_paper.id == left_on.id
-        assert left_on.title[:30] in again.detail.text
         # What the list shows on screen holds that paper's title, not the first rows'.
         on_screen = "\n".join(paper_list.render_line(y).text for y in range(paper_list.size.height))
         assert left_on.title[:30] in on_screen
