@@ -681,3 +681,32 @@ def test_first_person_verb_reads_as_a_gerund(verb: str, gerund: str) -> None:
 )
 def test_title_drops_a_purpose_that_points_back(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # "The paper presents X" is a frame as "This paper presents X" is
+            "Legged robots walk. The paper presents a task-priority motion planning algorithm for "
+            "a balancing robot. It is tested.",
+            "A task-priority motion planning algorithm for a balancing robot",
+        ),
+        (
+            "The paper describes the kinematic modeling of a small wheel-track-legged mobile "
+            "robot. It is tested.",
+            "The kinematic modeling of a small wheel-track-legged mobile robot",
+        ),
+        (  # "deals with X" says X
+            "This paper deals with the problem of decentralized fault detection in robot "
+            "teams. It is tested.",
+            "The problem of decentralized fault detection in robot teams",
+        ),
+        (  # an adverb between "and" and the second verb
+            "Multi-task learning is common. The article proposes and theoretically analyses a "
+            "computationally efficient multi-task learning extension of PCA. It works.",
+            "A computationally efficient multi-task learning extension of PCA",
+        ),
+    ],
+)
+def test_the_paper_frame_is_dropped(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

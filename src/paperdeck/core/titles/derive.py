@@ -159,6 +159,7 @@ _SCAN_PASSES = (
     (re.compile(r"We (?<= We )" + _VERB), 1),
     (re.compile(r"his (?<= this )" + _PAPER + _VERB), 2),
     (re.compile(r"This (?<= This )" + _PAPER + _VERB), 1),
+    (re.compile(r"The (?<= The )(?:paper|article) " + _VERB), 1),  # "The paper presents X"
     (re.compile(r"ur (?<= our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 2),
     (re.compile(r"Our (?<= Our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 1),
     # "... and introduce SDPO" (after "and" only the introducing verbs count); "called", "named" ...
@@ -661,7 +662,9 @@ def _title_case(phrase: str) -> bool:
     return len(capitals) >= 2 and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words)
 
 
-_PHRASE_LEAD_RE = re.compile(r"(?:and\s+[a-z]+\s+)?(?:(?P<to>to\s+)|that\s+|here\s+)?")
+_PHRASE_LEAD_RE = re.compile(
+    r"(?:and\s+(?:[a-z]+ly\s+)?[a-z]+\s+)?(?:(?P<to>to\s+)|that\s+|here\s+)?"
+)
 # "novel", "new, but surprisingly simple": praise that is no part of the contribution's name
 _PUFFERY_RE = re.compile(r"(?:(?:novel|new)(?:\s*,)?(?:\s+(?:and|but|yet))?\s+)+")
 _ARTICLE_RE = re.compile(r"(?:the|a|an)\s+")
@@ -835,12 +838,12 @@ _FRAME_RE = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON_RE = re.compile(
-    r"(?:[Ww]e|This\s+(?:paper|work|article|note))\s+(?:have\s+|has\s+)?"
+    r"(?:[Ww]e|This\s+(?:paper|work|article|note)|The\s+(?:paper|article))\s+(?:have\s+|has\s+)?"
     r"(?:(?:first|also|further|then|here|now)\s+)?"
     r"(?P<adverb>(?!(?:ap|re|sup|multi|im|com)ply\b|rely\b|only\b|"
     r"(?:additional|final|consequent|subsequent|according|similar|specifical|important|interesting"
     r"|surprising|notab|last|first|second|ultimate)ly\b)[a-z]+ly\s+)?"
-    r"(?P<verb>(?:is|are)\s+concerned\s+with|[a-z]+)(?P<on>\s+on)?,?\s+"
+    r"(?P<verb>(?:is|are)\s+concerned\s+with|[a-z]+)(?P<on>\s+on|(?<=deals)\s+with)?,?\s+"
     r"(?:(?:for\s+the\s+first\s+time|empirically|theoretically|formally|rigorously),?\s+)?"
     r"(?:(?:that|how)\s+)?"
 )
@@ -892,7 +895,7 @@ _OWN_FRAME_RE = re.compile(
     r"|Here(?:in)?\b)"
     r"|Instead|To\s+this\s+end|In\s+contrast)\s*,?\s*)?"
 )
-_OWN_SUBJECT_RE = re.compile(r"(?:[Ww]e|This\s+(?:paper|work|article|note))\s+")
+_OWN_SUBJECT_RE = re.compile(r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note))\s+")
 # a first sentence led by these is about the paper too ("The proposed method, X, ...")
 _OWN_LEADS = (
     *(
@@ -1024,7 +1027,7 @@ def _readable_own(sentence: str) -> str | None:
         return _object_phrase(rest, by.end())
     if sentence[0] == "T" and verb.endswith("s") and verb not in _PRESENTING_VERBS:
         # "This paper combines X" -> "Combining X", as "We combine X" reads
-        return _readable_own(f"We {m.group('adverb') or ''}{verb[:-1]} {rest}")
+        return _readable_own(f"We {m.group('adverb') or ''}{verb[:-1]}{m.group('on') or ''} {rest}")
     title = _without_first_person(sentence)
     words = title[: MAX_TITLE + 10].lower().split()  # what is left past a cut matters not
     if (
