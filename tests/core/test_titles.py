@@ -710,3 +710,14 @@ def test_title_drops_a_purpose_that_points_back(abstract: str, title: str) -> No
 )
 def test_the_paper_frame_is_dropped(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_title_is_not_cut_inside_a_list_of_verbs() -> None:
+    abstract = (
+        "Distributed algorithms are deployed everywhere. This work offers a fresh perspective "
+        "to model, analyze, and design distributed optimization algorithms through the lens of "
+        "stochastic multi-rate feedback control. We show more."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title.startswith("A fresh perspective to model, analyze, and design distributed")
+    assert title.endswith("…")

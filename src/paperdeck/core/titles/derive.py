@@ -525,6 +525,8 @@ _TAIL_VERB_RE = re.compile(
     r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify)\w*\b"
 )
 
+_TO_VERB_LIST_RE = re.compile(r" to [a-z]+(?:, [a-z]+)+,?$")
+
 
 def _tail_verb_start(phrase: str) -> int:
     """Where a trailing coordinated verb phrase starts (", and discuss ..."), or -1."""
@@ -538,6 +540,9 @@ def _tail_verb_start(phrase: str) -> int:
     # noise and use it", "guaranteed to hold and show that")
     word = phrase.rfind(" ", 0, start)  # before the word before "and"
     if phrase.startswith(" to ", word - 3) and not phrase.startswith((" that", " it "), m.end()):
+        return -1
+    # "to model, analyze, and design X": the last of the verbs "to" lists
+    if _TO_VERB_LIST_RE.search(phrase, max(0, start - 60), start):
         return -1
     return start - 1 if start and phrase[start - 1] == "," else start
 
