@@ -334,3 +334,25 @@ async def test_marks_in_bulk_are_counted_as_the_header_counts(
         assert "1,200 papers marked" in toasts(app) and "1,200 marked" in header_text(app)
         await pilot.press("A")
         assert "1,200 marks cleared: A puts them back" in toasts(app)
+
+
+async def test_the_shown_count_under_the_unread_view_follows_r_and_U(make_app: MakeApp) -> None:
+    """A paper read under the unread view stays in place; the header stops counting it as
+    shown (unread) and says it is left in place, so counts and rows agree."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r", "u")
+        await settle(app, pilot)
+        assert "18 / 19 shown" in header_text(app) and "1 / 19 read" in header_text(app)
+        await pilot.press("r", "r")
+        assert len(app.paper_list.rows) == 18  # the two read stay in place
+        assert "16 / 19 shown +2 left in place" in header_text(app)
+        assert "3 / 19 read" in header_text(app)
+        await pilot.press("k", "U")
+        assert "17 / 19 shown +1 left in place" in header_text(app)
+        assert "2 / 19 read" in header_text(app)
+        await pilot.press("u", "u")  # the view applied again drops what no longer fits
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 17 and "17 / 19 shown" in header_text(app)
+        assert "left in place" not in header_text(app)

@@ -38,6 +38,7 @@ from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.session import SessionFlow
 from paperdeck.ui.textual_private import notify_in_place
 from paperdeck.ui.triage_flow import TriageFlow
+from paperdeck.ui.view_fit import RowsSeen, out_of_view
 from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
@@ -133,6 +134,7 @@ class PaperdeckApp(App[int]):
         self.enrich = EnrichFlow(self)
         self._notices: dict[str, Notification] = {}
         """The toast last shown for each slot (see `notice`)."""
+        self._rows_seen = RowsSeen()
         self.triage = TriageFlow(self)
         self.session = SessionFlow(self)
         self.export = ExportFlow(self)
@@ -291,6 +293,7 @@ class PaperdeckApp(App[int]):
                 loading=self.loading.loading and not self.loading.shown_so_far,
                 total=len(self.papers),
                 filtered=self.search.filtered,
+                out_of_view=self._out_of_view(),
                 noted=noted,
                 starred=starred,
                 marked=len(self.paper_list.marked),
@@ -303,6 +306,17 @@ class PaperdeckApp(App[int]):
                 read=self.triage.read_count(),
                 view=self.triage.view_label(),
             )
+        )
+
+    def _out_of_view(self) -> int:
+        if self.search.filtered is None or not self.triage.views:
+            return 0
+        return out_of_view(
+            self.triage.views,
+            self._rows_seen.of(self.paper_list.rows),
+            self.entries(),
+            self.paper_ids,
+            self.paper_list.marked,
         )
 
     # -- messages from the widgets ----------------------------------------------------------

@@ -39,6 +39,8 @@ class HeaderFacts:
     """Papers read among the open ones ("412 / 3,000 read"); None: not shown."""
     view: str = ""
     """The views narrowing the list ("unread", "starred", "marked"), joined; "" for none."""
+    out_of_view: int = 0
+    """Rows shown that the view no longer fits (read in place), kept until the next search."""
 
 
 Fact = tuple[str, str, str]
@@ -55,8 +57,15 @@ def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
             ("counts", ("the list appears as soon as it is read", "loading…", "$text-muted"))
         )
     elif facts.filtered is not None:
-        shown = f"{facts.filtered:,} / {total:,}"
-        out.append(("counts", (f"{shown} shown", shown, "")))
+        # A paper read under the unread view stays in place (the cursor moves on from it): it
+        # is not counted as shown-in-the-view, and the rows it adds are said apart.
+        fit = facts.filtered - facts.out_of_view
+        shown = f"{fit:,} / {total:,}"
+        if facts.out_of_view:
+            kept = f"+{facts.out_of_view:,}"
+            out.append(("counts", (f"{shown} shown {kept} left in place", f"{shown} {kept}", "")))
+        else:
+            out.append(("counts", (f"{shown} shown", shown, "")))
     else:
         papers = plural(total, "paper")
         counts = f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred"
