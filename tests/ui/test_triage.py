@@ -59,6 +59,36 @@ async def test_read_and_next_marks_read_moves_on_and_counts_progress(
         assert "3 / 19 read" in header_text(app)
 
 
+async def test_u_right_after_r_undoes_it_and_s_right_after_s(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "r")
+        assert state_of(app, 2) == "read" and app.current_paper is app.papers[3]
+        assert "1 / 19 read" in header_text(app)
+        # README: U "to undo an r": the paper r marked, not the one it moved on to.
+        await pilot.press("U")
+        assert state_of(app, 2) == "unread" and state_of(app, 3) == "unread"
+        assert app.current_paper is app.papers[2]
+        assert "0 / 19 read" in header_text(app) and "now unread" in toasts(app)
+        # Once undone, U toggles the paper under the cursor again, staying.
+        await pilot.press("U")
+        assert state_of(app, 2) == "read" and app.current_paper is app.papers[2]
+        # The cursor moved after r (even back to where r left it): U is the cursor's paper.
+        await pilot.press("r", "j", "k", "U")
+        assert state_of(app, 3) == "read" and app.current_paper is app.papers[3]
+        assert state_of(app, 4) == "unread"
+        # S right after s: the paper s starred, the cursor back on it; U after s is not it.
+        await pilot.press("g", "s")
+        assert starred(app, 0) and app.current_paper is app.papers[1]
+        await pilot.press("S")
+        assert not starred(app, 0) and not starred(app, 1)
+        assert app.current_paper is app.papers[0]
+        await pilot.press("s", "U")
+        assert starred(app, 0) and state_of(app, 1) == "read"
+        assert app.current_paper is app.papers[1]
+
+
 async def test_star_and_next_and_skip_to_the_next_unread(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperdeck.core.text.wording import plural
@@ -19,6 +20,20 @@ VIEW_TERMS = {"unread": "is:unread", "starred": "is:starred"}
 """The views the search query language already has; "marked" filters by the list's marks."""
 
 
+@dataclass(frozen=True)
+class Advance:
+    """An `r` or `s` that moved the cursor on, for the `U` or `S` pressed right after it."""
+
+    what: str
+    """"read" or "starred"."""
+    row: int
+    """The row of the paper it acted on."""
+    rows: Sequence[int]
+    """The rows shown then."""
+    moves: int
+    """The list's cursor moves once it had moved on."""
+
+
 class TriageFlow:
     """Read-and-next, star-and-next, skip-and-next; the unread, starred and marked views; marks."""
 
@@ -29,6 +44,8 @@ class TriageFlow:
         """The list and the marks A last cleared, while no paper has been marked since."""
         self.picked_last: str | None = None
         """"view" or "marks": which the user chose last (u * m, or marking), for `e` to offer."""
+        self.advanced: Advance | None = None
+        """The last `r` or `s` on one paper, while nothing else has been done since."""
 
     # -- progress ---------------------------------------------------------------------------
 
@@ -67,17 +84,35 @@ class TriageFlow:
 
     def toggle_read(self) -> None:
         """Read becomes unread and unread read, the cursor staying; marks: all of them (unread
-        when all are read)."""
+        when all are read). Right after `r`, the paper it marked, the cursor going back."""
+        self._back_to("read")
         papers, _ = self._targets()
         self._set_read(not all(self._state(paper) == "read" for paper in papers), move=False)
 
     def toggle_star(self) -> None:
         """Star or unstar (when starred), the cursor staying; marks: all of them (unstarred
-        when all are starred)."""
+        when all are starred). Right after `s`, the paper it starred, the cursor going back."""
+        self._back_to("starred")
         papers, _ = self._targets()
         self._set_starred(not all(self._starred(paper) for paper in papers), move=False)
 
+    def _back_to(self, what: str) -> None:
+        """Put the cursor back on the paper the last `r` (`what` "read") or `s` ("starred")
+        acted on, when that was the last thing done and the cursor has not moved since:
+        README's "U to undo an r" toggled the next paper, the one r had moved on to."""
+        advanced, self.advanced = self.advanced, None
+        paper_list = self.app.paper_list
+        if (
+            advanced is not None
+            and advanced.what == what
+            and advanced.rows is paper_list.rows
+            and advanced.moves == paper_list.cursor_moves
+            and not paper_list.marked
+        ):
+            paper_list.move_cursor(advanced.row)
+
     def _set_read(self, read: bool, *, move: bool) -> None:
+        self.advanced = None
         papers, bulk = self._targets()
         if not papers:
             return
@@ -87,6 +122,7 @@ class TriageFlow:
         self._changed(papers, "read" if read else "unread", bulk, move)
 
     def _set_starred(self, starred: bool, *, move: bool) -> None:
+        self.advanced = None
         papers, bulk = self._targets()
         if not papers:
             return
@@ -125,7 +161,10 @@ class TriageFlow:
         else:
             # The paper stays in a view it no longer fits until the next search: the cursor
             # moves on from where it was, as in a mail reader.
-            app.paper_list.move_cursor(app.paper_list.cursor + 1)
+            paper_list = app.paper_list
+            row = paper_list.cursor
+            paper_list.move_cursor(row + 1)
+            self.advanced = Advance(what, row, paper_list.rows, paper_list.cursor_moves)
 
     def add_tags(self, papers: Iterable[Paper], add: Sequence[str], remove: Sequence[str]) -> int:
         """Add and remove tags on `papers`; how many papers changed."""

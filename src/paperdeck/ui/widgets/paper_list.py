@@ -137,6 +137,8 @@ class PaperList(ScrollView, can_focus=True):
         """The row above which a rule is drawn (papers with every word above it, with some
         below); a line of its own that the cursor passes over."""
         self.marked: set[int] = set()
+        self.cursor_moves = 0
+        """How many times the cursor has moved: `U` after `r` tells that it has not since."""
         self.empty_text = "No papers"
         self.annotation_for = annotation_for
         self.abstract_of: AbstractLookup = lambda index: self.papers[index].abstract
@@ -372,6 +374,7 @@ class PaperList(ScrollView, can_focus=True):
         super().watch_scroll_y(old_value, new_value)
 
     def watch_cursor(self, old: int, new: int) -> None:
+        self.cursor_moves += 1
         self._refresh_row(old)
         self._refresh_row(new)
         self._post_highlighted()
