@@ -76,7 +76,9 @@ def test_listing_a_stored_list_loads_no_reader_web_or_list_parsing(
     command: list[str], stored: Path, tmp_path: Path
 ) -> None:
     modules = _imported([*command, str(stored)], tmp_path)
-    assert _loaded(modules, (*NEVER, *WEB_AND_CITATIONS, *LIST_READING, "rapidfuzz")) == []
+    # JSON gives a made-up title the list cut whole, made again from its abstract.
+    reading = LIST_READING[:1] if "--json" in command else LIST_READING
+    assert _loaded(modules, (*NEVER, *WEB_AND_CITATIONS, *reading, "rapidfuzz")) == []
 
 
 @pytest.mark.parametrize(

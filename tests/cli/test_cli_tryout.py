@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -73,3 +74,29 @@ def test_the_readme_triage_example_runs_as_written(notes: Path) -> None:
     query = section.split("(`/", 1)[1].split("`)", 1)[0]
     found = run("search", query, "--all-terms", notes=notes)
     assert found.returncode == 0 and found.stdout.strip(), query
+
+
+def test_json_carries_a_made_up_title_whole_where_lines_cut_it(notes: Path, tmp_path: Path) -> None:
+    seed = Path(__file__).resolve().parents[2] / "seeds" / "icml2026.txt"
+    plain = tmp_path / "papers.txt"  # no metadata beside it: every title is made up
+    plain.write_bytes(seed.read_bytes())
+    lines = run("list", str(plain), notes=notes).stdout.splitlines()
+    cut = {line.split()[1]: line.split("≈ ", 1)[1] for line in lines if line.endswith("…")}
+    assert len(cut) >= 3
+    # The first search reads the list and keeps it; the second reads the kept one.
+    for _ in range(2):
+        shown = run("search", "benchmark", str(plain), "--limit", "0", notes=notes).stdout
+        assert any(line.endswith("…") for line in shown.splitlines())
+        result = run("search", "benchmark", str(plain), "--json", "--limit", "0", notes=notes)
+        assert result.returncode == 0, result.stderr
+        rows = [row for row in json.loads(result.stdout) if row["id"] in cut]
+        assert rows
+        for row in rows:
+            assert row["title_derived"] and not row["title"].endswith("…"), row["title"]
+            assert row["title"].startswith(cut[row["id"]].removesuffix("…"))
+    for command in (["list"], ["related", "1", "--limit", "0"]):
+        result = run(*command, str(plain), "--json", notes=notes)
+        assert result.returncode == 0, result.stderr
+        titles = {row["id"]: row["title"] for row in json.loads(result.stdout)}
+        assert all(not titles[i].endswith("…") for i in cut if i in titles), command
+        assert any(i in titles for i in cut), command

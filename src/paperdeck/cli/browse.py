@@ -9,7 +9,7 @@ import json
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from paperdeck.cli.common import (
@@ -106,9 +106,10 @@ def run_list(args: argparse.Namespace) -> int:
                         warn(warning)
                     _print_lines(ids, titles, flags)
                     return 0
-    papers = open_library(args, abstracts=False).papers
+    library = open_library(args, abstracts=False)
+    papers = library.papers
     if args.json:
-        _print_json([paper.to_json() for paper in papers])
+        _print_json([paper.to_json() for paper in _whole(papers, library.with_abstracts)])
         return 0
     _print_lines(papers.ids(), papers.titles(), papers.derived_flags())
     return 0
@@ -182,12 +183,28 @@ def run_search(args: argparse.Namespace) -> int:
         raise UsageError(
             "search: QUERY is empty; give words to look for (`paperdeck list` lists all)"
         )
-    return _run_on_papers(args, lambda papers, key, loaded: _search(args, papers, key, loaded))
+    return _run_on_papers(
+        args, lambda papers, key, loaded, fill: _search(args, papers, key, loaded, fill)
+    )
 
 
-Work = Callable[["Papers", str | None, bool], tuple[str | None, str]]
-"""A command's work on the papers of its lists, the list store key of their index (or None)
-and whether they hold their abstracts: what it says on stderr (or None) and what it prints."""
+Fill = Callable[[Sequence["Paper"]], list["Paper"]]
+"""The papers given, with their abstracts read back when they were loaded without."""
+
+Work = Callable[["Papers", str | None, bool, Fill], tuple[str | None, str]]
+"""A command's work on the papers of its lists, the list store key of their index (or None),
+whether they hold their abstracts and what reads them back: what it says on stderr (or None)
+and what it prints."""
+
+
+def _whole(papers: Sequence[Paper], fill: Fill) -> list[Paper]:
+    """The papers, those whose made-up title the list cut with their abstracts, so that their
+    JSON carries the title whole (the others are left without: reading them back costs)."""
+    out = list(papers)
+    cut = [at for at, paper in enumerate(out) if paper.cut_title and not paper.abstract]
+    for at, paper in zip(cut, fill([out[at] for at in cut]), strict=True):
+        out[at] = paper
+    return out
 
 
 def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
@@ -199,7 +216,7 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
     with stored_list(args) as stored, _collector_paused():
         if stored is not None:
             try:
-                message, text = work(stored.papers, stored.papers.key, False)
+                message, text = work(stored.papers, stored.papers.key, False, stored.with_abstracts)
             except (Damaged, StoreUnavailable) as error:
                 warn(f"the list store could not be read ({error}); the list is read again")
             else:
@@ -209,7 +226,9 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
                 return 0
     # JSON rows carry the abstracts; the lines printed otherwise need none.
     library = open_library(args, abstracts=bool(args.json))
-    message, text = work(library.papers, library.index_key(), library.abstracts_loaded)
+    message, text = work(
+        library.papers, library.index_key(), library.abstracts_loaded, library.with_abstracts
+    )
     if message:
         warn(message)
     sys.stdout.write(text)
@@ -233,7 +252,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _search(
-    args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool
+    args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
 ) -> tuple[str | None, str]:
     """What `search` says on stderr (or None) and prints, worked out before anything is
     printed: reading a stored paper may fail, and the command then starts again."""
@@ -251,8 +270,9 @@ def _search(
     chosen = list(zip(result.indices, result.scores, strict=True))[:limit]
     if args.json:
         rows = []
-        for rank, (paper_index, score) in enumerate(chosen):
-            row = papers[paper_index].to_json()
+        found = _whole([papers[paper_index] for paper_index, _ in chosen], fill)
+        for rank, ((paper_index, score), paper) in enumerate(zip(chosen, found, strict=True)):
+            row = paper.to_json()
             row["score"] = round(score, 4)
             row["match"] = "all" if rank < result.matched_all else "some"
             row["matches"] = index.match_spans(result.parsed, paper_index)
@@ -275,11 +295,13 @@ def run_related(args: argparse.Namespace) -> int:
 
     if args.starred == (args.ref is not None):
         raise UsageError("related: name one paper (REF) or give --starred, not both")
-    return _run_on_papers(args, lambda papers, key, loaded: _related(args, papers, key, loaded))
+    return _run_on_papers(
+        args, lambda papers, key, loaded, fill: _related(args, papers, key, loaded, fill)
+    )
 
 
 def _related(
-    args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool
+    args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
 ) -> tuple[str | None, str]:
     from paperdeck.cli.notes_file import open_store
     from paperdeck.core.errors import UsageError
@@ -299,8 +321,9 @@ def _related(
     found = related(index.word_index, seeds, limit)
     if args.json:
         rows = []
-        for like in found:
-            row = papers[like.index].to_json()
+        whole = _whole([papers[like.index] for like in found], fill)
+        for like, paper in zip(found, whole, strict=True):
+            row = paper.to_json()
             row["score"] = round(like.score, 4)
             row["shared"] = list(like.shared)
             rows.append(row)

@@ -71,12 +71,29 @@ class Paper:
             values[at] = value
         return Paper(*values)
 
+    @property
+    def cut_title(self) -> bool:
+        """Whether its title is one paperdeck made up and cut with `…` to fit a row."""
+        return self.title_derived and self.title.endswith("…")
+
+    @property
+    def whole_title(self) -> str:
+        """Its title whole: a made-up title the list cut to fit a row is made again from the
+        abstract to the end of its phrase (as a citation gives it); needs the abstract."""
+        if self.cut_title and self.abstract:
+            from paperdeck.core.text.sanitize import clean_line
+            from paperdeck.core.titles.derive import cited_title
+
+            return clean_line(cited_title(self.abstract)) or self.title
+        return self.title
+
     def to_json(self) -> dict[str, Any]:
-        """The object every command that prints papers as JSON uses."""
+        """The object every command that prints papers as JSON uses: scripts read it, so a
+        title is whole (with the abstract loaded; see whole_title)."""
         return {
             "position": self.position,
             "id": self.id,
-            "title": self.title,
+            "title": self.whole_title,
             "title_derived": self.title_derived,
             "method": self.method,
             "authors": list(self.authors),

@@ -29,7 +29,7 @@ class ListPart:
     name: str
     """The `list_name` of its papers."""
     path: Path
-    format: str
+    format: str | None
     key: str | None
     """Its key in the list store (None: not stored)."""
     count: int

@@ -5,7 +5,7 @@ of its time)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, overload
@@ -57,6 +57,11 @@ class StoredPapers(Papers):
 
     def __len__(self) -> int:
         return self._count
+
+    @property
+    def list_name(self) -> str:
+        """The `list_name` of its papers."""
+        return self._list_name
 
     @overload
     def __getitem__(self, at: int) -> Paper: ...
@@ -243,6 +248,17 @@ class StoredList:
 
     papers: StoredPapers
     warnings: list[str]
+    path: Path
+    format: str | None
+
+    def with_abstracts(self, papers: Sequence[Paper]) -> list[Paper]:
+        """The papers with their abstracts, read back from the store (or the list file)."""
+        from paperdeck.core.stored_abstracts import AbstractReader, ListPart
+
+        part = ListPart(
+            self.papers.list_name, self.path, self.format, self.papers.key, len(self.papers), True
+        )
+        return AbstractReader([part]).fill_many(papers)
 
 
 def open_stored(
@@ -262,4 +278,5 @@ def open_stored(
         return None
     count, info = found
     warnings = [w.replace(PATH_MARK, str(path)) for w in info.warnings]
-    return StoredList(StoredPapers(store, key, count, clean_line(path.stem)), warnings)
+    papers = StoredPapers(store, key, count, clean_line(path.stem))
+    return StoredList(papers, warnings, path, fmt)
