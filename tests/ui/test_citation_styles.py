@@ -206,3 +206,30 @@ async def test_the_detail_pane_shows_the_key_c_cites_with_a_stand_in_said_so(
             assert key.startswith("anon") == stand_in
             # The whole remark on the key's line (it wrapped at 120x40).
             assert (STAND_IN_REMARK in line) == stand_in, line
+
+
+async def test_the_format_dialog_is_not_hidden_by_the_warnings_of_earlier_copies(
+    app: PaperdeckApp,
+) -> None:
+    """Two incomplete copies, then C at 80x24: the warnings do not lie over its field or keys."""
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.settings.citation_format = "APA"
+        anonymous = next(i for i, p in enumerate(app.papers) if not p.authors)
+        for _ in range(2):
+            await pilot.press(*["j"] * anonymous, "c")
+            await settle(app, pilot)
+            assert isinstance(app.screen, CitationDialog)
+            await pilot.press("escape")
+            await pilot.press("g")
+        await pilot.pause()
+        warned = [n for n in app._notifications if str(n.message).startswith("Incomplete")]
+        assert len(warned) == 2
+        await pilot.press("C")
+        await settle(app, pilot)
+        await pilot.pause()
+        assert isinstance(app.screen, FormatDialog)
+        toasts = [t for t in app.screen.query("Toast") if t.region.area]
+        assert toasts == []
+        field = app.screen.query_one("#format-other", Input)
+        assert field.region.area and app.screen.get_widget_at(*field.region.offset)[0] is field

@@ -59,17 +59,18 @@ async def test_a_view_notice_does_not_hide_the_export_dialogs_keys_at_80x24(
         assert not toasts(app)
 
 
-async def test_a_warning_stays_over_the_dialog_it_leads_to(make_app: MakeApp) -> None:
+async def test_an_error_stays_over_a_dialog_and_a_warning_goes(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
         app.notify("Incomplete citation: authors unknown", severity="warning")
+        app.notify("Cannot write notes.json: disk full", severity="error")
         await shown(pilot)
         await pilot.press("e")
         await shown(pilot)
         assert isinstance(app.screen, ExportDialog)
         assert [str(toast.render()) for toast in toasts(app)] == [
-            "Incomplete citation: authors unknown"
+            "Cannot write notes.json: disk full"
         ]
         # A notice raised while the dialog is open is shown.
         app.notify("Written")

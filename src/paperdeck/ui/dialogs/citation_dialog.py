@@ -28,6 +28,9 @@ def sentences(*parts: str) -> str:
 class CitationDialog(Dialog[None]):
     """The citation in a read-only text area, and a file it can be written to."""
 
+    # What a copy's warning says ("Incomplete citation") is about the citation shown here.
+    STALE = ("information",)
+
     AUTO_FOCUS = "#citation-text"
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]

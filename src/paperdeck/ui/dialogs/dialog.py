@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from textual import events, on
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen
 
 from paperdeck.ui.textual_private import drop_notices
@@ -13,13 +14,18 @@ Result = TypeVar("Result")
 
 
 class Dialog(ModalScreen[Result]):
-    """A modal screen that takes down the information toasts shown when it opens.
+    """A modal screen that takes down the information and warning toasts shown when it opens.
 
-    A toast stays 5 s and sits over the bottom of the screen, where a dialog says its keys
-    (at 80x24 a toggled view's notice hid the export dialog's hints); what it told is done.
-    Warnings and errors stay: the dialog may be the next step of what they explain.
+    A toast stays 5-8 s and sits over the bottom of the screen, where a dialog says its keys
+    (at 80x24 a toggled view's notice hid the export dialog's hints, two "Incomplete
+    citation" warnings the C dialog's field); what they told is about a step done. Errors
+    stay. A dialog that is the next step of a warning keeps warnings (see STALE).
     """
+
+    STALE: ClassVar[tuple[SeverityLevel, ...]] = ("information", "warning")
+    """The toasts taken down when the dialog opens."""
 
     @on(events.Mount)
     def _drop_stale_notices(self) -> None:
-        drop_notices(self.app, "information")
+        for severity in self.STALE:
+            drop_notices(self.app, severity)
