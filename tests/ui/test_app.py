@@ -659,6 +659,34 @@ async def test_help_lines_fit_their_column_and_name_keys_as_typed(
         await pilot.press("escape")
 
 
+async def test_help_at_80x24_says_it_scrolls_and_scrolls_to_every_key(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        body = app.screen.query_one("#help-body")
+
+        def on_screen() -> str:
+            strips = app.screen._compositor.render_strips()
+            return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+        # What closes the screen, and that more is below, are in sight at once.
+        seen = on_screen()
+        assert "more keys below" in seen and "Esc, q or ? closes" in seen
+        assert "Export a reading list" not in seen
+        await pilot.press("pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        assert body.scroll_y == body.max_scroll_y > 0
+        seen = on_screen()
+        assert "more keys below" not in seen and "Esc, q or ? closes" in seen
+        for last in ("Export a reading list", "Open PDF", "like:starred"):
+            assert last in seen
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
 @pytest.mark.parametrize("size", [(80, 24), (99, 30), (120, 40)])
 async def test_every_footer_key_is_whole_on_screen(
     make_app: MakeApp, size: tuple[int, int]

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
@@ -97,7 +97,8 @@ KEY_NAMES = {
 class HelpScreen(Dialog[None]):
     """Every key, grouped by where it applies."""
 
-    AUTO_FOCUS = None
+    # Focused so that ↓ and PgDn scroll it where it does not fit (80x24).
+    AUTO_FOCUS = "#help-body"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "dismiss_help", "Close help"),
@@ -124,18 +125,43 @@ class HelpScreen(Dialog[None]):
             ]
         )
         columns = max(1, min(COLUMNS, (self.app.size.width - 8) // COLUMN_WIDTH))
-        with Vertical(id="help-body"):
-            yield Static(Content.assemble(("paperdeck keys", "bold $text-accent")))
-            with Horizontal(id="help-columns"):
-                for column in _balance(blocks, columns):
-                    text = Content("\n\n").join(Content("\n").join(block) for block in column)
-                    yield Static(text, classes="help-column")
+        with VerticalScroll(id="help-body"):
+            # Docked: what closes the screen, and that it scrolls, stay in sight as it scrolls.
             yield Static(
                 Content.assemble(
                     ("Esc, q or ? closes this screen · Ctrl+P finds any command", "$text-muted")
                 ),
                 id="help-footer",
             )
+            yield Static(Content.assemble(("paperdeck keys", "bold $text-accent")))
+            with Horizontal(id="help-columns"):
+                for column in _balance(blocks, columns):
+                    text = Content("\n\n").join(Content("\n").join(block) for block in column)
+                    yield Static(text, classes="help-column")
+
+    def on_mount(self) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        self.watch(body, "scroll_y", self._say_scrolls, init=False)
+        self.call_after_refresh(self._say_scrolls)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._say_scrolls)
+
+    def _say_scrolls(self) -> None:
+        """The footer says more keys are below while the body does not show them all."""
+        body = self.query_one("#help-body", VerticalScroll)
+        more = body.scroll_y < body.max_scroll_y
+        footer = self.query_one("#help-footer", Static)
+        footer.update(
+            Content.assemble(
+                ("↓ PgDn: more keys below", "bold $text-warning"),
+                ("  ·  Esc, q or ? closes", "$text-muted"),
+            )
+            if more
+            else Content.assemble(
+                ("Esc, q or ? closes this screen · Ctrl+P finds any command", "$text-muted")
+            )
+        )
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)
