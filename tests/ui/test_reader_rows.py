@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 from rich.segment import Segment
+from tests.ui.test_app import type_text
 from textual.app import App
 from textual.color import Color
 from textual.command import CommandList, CommandPalette
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.widgets import Input, OptionList
 from textual.widgets._footer import FooterKey
 
 from paperdeck.core.library import load_library
@@ -669,6 +671,39 @@ async def test_copy_as_asks_for_the_format_and_copies_once(
         await settle(app, pilot)
         assert app.last_copied.startswith("TY  -")
         assert app.settings.citation_format == "bibtex"  # c keeps its own format
+
+
+async def test_copy_as_goes_to_the_format_whose_name_is_typed(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await type_text(pilot, "Copy as")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CopyAsDialog)
+        options = app.screen.query_one(OptionList)
+        await type_text(pilot, "ris")
+        assert options.highlighted is not None
+        assert options.get_option_at_index(options.highlighted).id == "ris"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.last_copied.startswith("TY  -")
+        # The letters went to the dialog, not to the reader's keys (r: read and next).
+        assert app.store.get(app.papers[0].id) is None and app.current_paper is app.papers[0]
+        # In C, a name the menu does not list goes on in the field for any CSL style.
+        if isinstance(app.screen, CitationDialog):  # no clipboard here: shown to select
+            await pilot.press("escape")
+        await pilot.press("C")
+        await pilot.pause()
+        await type_text(pilot, "elsevier-vancouver")
+        field = app.screen.query_one("#format-other", Input)
+        assert field.has_focus and field.value == "elsevier-vancouver"
 
 
 async def test_the_copy_fallback_dialog_says_its_sentences_apart(make_app: MakeApp) -> None:

@@ -16,4 +16,4 @@ class CopyAsDialog(FormatDialog):
         self.query_one(".dialog-title", Static).update(Content("Copy the citation as…"))
         hints = self.query(".dialog-hint").results(Static)
         *_, last = hints
-        last.update(Content("Enter copies in that format (c keeps its own) · Esc cancels"))
+        last.update(Content("Type a name · Enter copies in that format once · Esc cancels"))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -15,10 +17,14 @@ from textual.widgets.option_list import Option
 from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.safe_text import one_line
 
+TYPED_PAUSE = 1.0
+"""Seconds after which a letter typed in the list starts a new name instead of going on."""
+
 
 class FormatDialog(Dialog[str | None]):
     """paperdeck's formats, then CSL styles (a heading between), then a field for any other
-    CSL style; Enter picks, Esc cancels."""
+    CSL style; Enter picks, Esc cancels. Letters typed in the list go to the first format
+    named so ("ris" to RIS); a name no format has goes on in the other-style field."""
 
     AUTO_FOCUS = "#format-options"
 
@@ -38,6 +44,8 @@ class FormatDialog(Dialog[str | None]):
         self.current = current
         self.resolve = resolve
         """Turns what is typed into a format id; raises ValueError (one line) when it cannot."""
+        self._typed = ""
+        self._typed_at = 0.0
 
     def compose(self) -> ComposeResult:
         options: list[Option] = [Option(Content(label), id=name) for name, label in self.formats]
@@ -56,7 +64,7 @@ class FormatDialog(Dialog[str | None]):
                 )
                 yield Static(Content(""), id="format-error", classes="dialog-hint")
             yield Static(
-                Content("Enter chooses (remembered) · Tab: other style · Esc cancels"),
+                Content("Type a name · Enter chooses (remembered) · Esc cancels"),
                 classes="dialog-hint",
             )
 
@@ -66,6 +74,47 @@ class FormatDialog(Dialog[str | None]):
             if options.get_option_at_index(index).id == self.current:
                 options.highlighted = index
         options.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        options = self.query_one(OptionList)
+        character = event.character
+        if self.focused is not options or character is None or not character.isprintable():
+            return
+        if character == " " and not self._typed:
+            return
+        event.stop()
+        event.prevent_default()
+        now = time.monotonic()
+        typed = (self._typed if now - self._typed_at < TYPED_PAUSE else "") + character
+        self._typed, self._typed_at = typed, now
+        found = self._named(typed)
+        if found is not None:
+            options.highlighted = found
+        elif self.resolve is not None:
+            # Not a format listed: the typed name goes on where any CSL style is named.
+            field = self.query_one("#format-other", Input)
+            field.value = typed
+            field.select_on_focus = False  # the next letters go on after it, not over it
+            field.focus()
+            field.cursor_position = len(typed)
+            self._typed = ""
+
+    def _named(self, typed: str) -> int | None:
+        """The first enabled option whose name (or id) starts with `typed`, else has a word
+        starting with it."""
+        options = self.query_one(OptionList)
+        wanted = typed.casefold()
+        words: int | None = None
+        for index in range(options.option_count):
+            option = options.get_option_at_index(index)
+            if option.disabled:
+                continue
+            name = str(option.prompt).casefold()
+            if name.startswith(wanted) or (option.id or "").casefold().startswith(wanted):
+                return index
+            if words is None and any(word.startswith(wanted) for word in name.split()):
+                words = index
+        return words
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
