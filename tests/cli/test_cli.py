@@ -32,11 +32,6 @@ def run(
     )
 
 
-@pytest.fixture
-def notes(tmp_path: Path) -> Path:
-    return tmp_path / "notes.json"
-
-
 def test_list_prints_one_line_per_bundled_paper(notes: Path) -> None:
     result = run("list", notes=notes)
     assert result.returncode == 0, result.stderr

@@ -47,11 +47,6 @@ def run(*args: str, notes: Path, **extra: str) -> subprocess.CompletedProcess[st
     )
 
 
-@pytest.fixture
-def notes(tmp_path: Path) -> Path:
-    return tmp_path / "notes.json"
-
-
 def test_cite_prints_the_bibtex_of_a_bundled_paper(notes: Path) -> None:
     result = run("4", notes=notes)
     assert result.returncode == 0, result.stderr

@@ -52,11 +52,6 @@ def paper_id(position: int, *paths: str) -> str:
     return lines[position - 1].split()[1]
 
 
-@pytest.fixture
-def notes(tmp_path: Path) -> Path:
-    return tmp_path / "notes.json"
-
-
 def test_note_set_append_and_print(notes: Path) -> None:
     assert run(*at(notes, "note", "3")).stdout == ""
     assert "saved" in ok(*at(notes, "note", "3", "--set", "First thought."))

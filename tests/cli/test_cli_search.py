@@ -24,11 +24,6 @@ def run(*args: str, notes: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.fixture
-def notes(tmp_path: Path) -> Path:
-    return tmp_path / "notes.json"
-
-
 def test_search_json_marks_which_papers_have_every_word(notes: Path) -> None:
     result = run("search", "speculative rollout", "--json", "--limit", "0", notes=notes)
     assert result.returncode == 0, result.stderr

@@ -3,30 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from tests.cli.test_cli_search import run
 
 from paperdeck.cli.main import COMMAND_FAMILIES
-
-
-def run(*args: str, notes: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PAPERDECK_NOTES=str(notes))
-    return subprocess.run(
-        [sys.executable, "-m", "paperdeck", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-    )
-
-
-@pytest.fixture
-def notes(tmp_path: Path) -> Path:
-    return tmp_path / "notes.json"
 
 
 @pytest.mark.parametrize("query", ["", "   ", "\t"])
