@@ -721,3 +721,23 @@ def test_title_is_not_cut_inside_a_list_of_verbs() -> None:
     title = derive_title(abstract, find_method(abstract))
     assert title.startswith("A fresh perspective to model, analyze, and design distributed")
     assert title.endswith("…")
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # a citation in parentheses taken out
+            "Pruning is studied. We prove an even stronger hypothesis (as was also conjectured in "
+            "Ramanujan et al., 2019), showing that for every bounded distribution a good "
+            "subnetwork exists. Experiments agree.",
+            "An even stronger hypothesis, showing that for every bounded distribution a good…",
+        ),
+        (  # names in a list, each with a space before its comma in the abstract
+            "Pruning at initialization is popular. We assess proposals for doing so: SNIP , "
+            "GraSP , SynFlow , and magnitude pruning. All fall short.",
+            "Assessing proposals for doing so: SNIP, GraSP, SynFlow, and magnitude pruning",
+        ),
+    ],
+)
+def test_no_space_is_left_before_a_comma(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

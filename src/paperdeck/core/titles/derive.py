@@ -638,9 +638,15 @@ def _without_pointing_purpose(title: str) -> str:
     return left
 
 
+_SPACE_BEFORE_COMMA_RE = re.compile(r"(?<=,)(?:\s*,)+|\s+(?=,)")
+"""What a parenthesis or a name taken out leaves: "hypothesis , showing", "an approach, , that"."""
+
+
 def _finish(title: str, limit: int = MAX_TITLE) -> str:
     if "(" in title:
         title = _PARENTHETICAL_RE.sub("", title)
+    if " ," in title:
+        title = _SPACE_BEFORE_COMMA_RE.sub("", title)
     title = plain_title_text(title[:400])
     # a trailing ", which ..." adds detail a skimmer's title leaves out
     relative = _RELATIVE_RE.search(title, 30)
