@@ -121,14 +121,9 @@ def items(
         page = page_url(paper, fixes)
         authors = fixes.get("authors")
         year = fixes.get("year")
-        title = clean_line(str(fixes.get("title") or paper.title))
+        # A made-up title the list cut to fit a row is given whole, as a citation gives it.
+        title = clean_line(str(fixes.get("title") or paper.whole_title))
         title_derived = paper.title_derived and not fixes.get("title")
-        if title_derived and title.endswith("…") and paper.abstract:
-            # The list cuts a made-up title to fit a row; a reading list gives it whole, as a
-            # citation of the same paper does.
-            from paperdeck.core.titles.derive import cited_title
-
-            title = clean_line(cited_title(paper.abstract)) or title
         found.append(
             ReadingItem(
                 paper=paper,

@@ -12,7 +12,6 @@ from paperdeck.core.model import Paper
 from paperdeck.core.names import PersonName, parse_name
 from paperdeck.core.text.render import latex_to_text
 from paperdeck.core.text.sanitize import clean_line
-from paperdeck.core.titles.derive import cited_title
 
 # What each missing piece is called where the user reads it (a toast, stderr, a % comment).
 _MISSING_TEXT = {
@@ -153,17 +152,15 @@ def _safe_url(value: Any) -> str | None:
 def wants_abstract(paper: Paper) -> bool:
     """Whether citing `paper` needs the abstract it was loaded without: its made-up title was
     cut to fit a row, and a citation gives it whole (see build_record)."""
-    return paper.title_derived and paper.title.endswith("…") and not paper.abstract
+    return paper.cut_title and not paper.abstract
 
 
 def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) -> Record:
     """The paper's citable facts with `corrections` (the notes store's) applied."""
     fixes = corrections or {}
-    title = clean_line(str(fixes.get("title") or "")) or clean_line(paper.title)
+    # A made-up title the list cut to fit a row: a citation's reads to its end.
+    title = clean_line(str(fixes.get("title") or "")) or clean_line(paper.whole_title)
     title_derived = paper.title_derived and not fixes.get("title")
-    if title_derived and title.endswith("…") and paper.abstract:
-        # The list's made-up title is cut short to fit a row; a citation's reads to its end.
-        title = clean_line(cited_title(paper.abstract)) or title
     year = paper.year
     if isinstance(fixes.get("year"), int):
         year = fixes["year"]
