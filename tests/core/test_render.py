@@ -405,3 +405,33 @@ def test_a_long_abstract_renders_as_one_piece_would() -> None:
     rendered = render_abstract(source)
     assert rendered.text.count("x²") == source.count("$x^2$")
     assert sum(1 for span in rendered.spans if span.style == "italic") == source.count("\\emph")
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        (
+            "time is not naturally divided into discrete increments.Here we consider",
+            "time is not naturally divided into discrete increments. Here we consider",
+        ),
+        (
+            "and more.We begin. It works!Then okay?Yes",
+            "and more. We begin. It works! Then okay? Yes",
+        ),
+        ("e.g.We kept, U.S.The, et al.Then", "e.g.We kept, U.S.The, et al.Then"),
+        ("an nn.Module and `torch.Tensor` stay", "an nn.Module and torch.Tensor stay"),
+        ("see https://example.org/docs.Intro please", "see https://example.org/docs.Intro please"),
+    ],
+)
+def test_sentences_run_together_are_spaced_apart_but_code_links_and_initials_are_not(
+    source: str, shown: str
+) -> None:
+    assert render_abstract(source).text == shown
+
+
+def test_spacing_sentences_apart_moves_the_styles_with_their_words() -> None:
+    rendered = render_abstract("We use **sparse.Attention** here.Then $x^2$ and *it*.")
+    assert rendered.text == "We use sparse. Attention here. Then x² and it."
+    assert _styled(rendered, "bold") == ["sparse. Attention"]
+    assert _styled(rendered, "math") == ["x²"]
+    assert _styled(rendered, "italic") == ["it"]

@@ -76,3 +76,33 @@ async def test_a_short_pane_shows_the_abstract_under_the_title_and_the_facts_aft
             assert shown.index("Abstract") > next(
                 at for at, line in enumerate(shown) if line.startswith("Source")
             )
+
+
+async def test_sentences_the_list_ran_together_read_apart_in_the_pane_with_the_match_marked(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "scraped.txt"
+    path.write_text(
+        "A list\n\nContinuous-time learning offers a formalism for control problems in "
+        "discrete increments.Here we consider the problem of predicting returns.\n",
+        "utf-8",
+    )
+    app = PaperdeckApp(
+        load_library([path]), NotesStore(tmp_path / "n.json"), settings_file=tmp_path / "s"
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("slash", *"here", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = " ".join(pane_lines(app))
+        assert "discrete increments. Here we consider" in shown, shown
+        detail = app.detail
+        pane = detail.rich_style.bgcolor
+        marked = [
+            segment.text
+            for y in range(detail.scrollable_content_region.height)
+            for segment in detail.render_line(y)
+            if segment.style is not None and segment.style.bgcolor not in (None, pane)
+        ]
+        assert "Here" in marked, marked  # the match is marked on the word, moved with it

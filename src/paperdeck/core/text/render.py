@@ -741,12 +741,54 @@ def _closing_dollar(s: str, i: int, end: int) -> int:
     return -1
 
 
+# Lists scraped from web pages often lost the line break between two sentences
+# ("…in discrete increments.Here we consider…"). A word of three lowercase letters or more,
+# the sentence's mark, then a capitalised word: a sentence end, not "e.g.", "U.S." or "nn.Module".
+_JOINED_SENTENCES_RE = re.compile(r"(?<=[a-z]{3}[.!?])(?=[A-Z][a-z])")
+_UNSPACED_STYLES = frozenset({"math", "link", "code"})
+
+
+def space_joined_sentences(rendered: RenderedText) -> RenderedText:
+    """`rendered` with a space put back between two sentences run together, outside math,
+    links and code; its spans moved to match."""
+    text = rendered.text
+    cuts = [match.start() for match in _JOINED_SENTENCES_RE.finditer(text)]
+    if not cuts:
+        return rendered
+    kept = [
+        cut
+        for cut in cuts
+        if not any(
+            span.start < cut < span.end and span.style in _UNSPACED_STYLES
+            for span in rendered.spans
+        )
+    ]
+    if not kept:
+        return rendered
+    pieces = [text[start:end] for start, end in zip([0, *kept], [*kept, len(text)], strict=True)]
+
+    def moved(offset: int, *, end: bool) -> int:
+        # A span ending at a cut keeps its end there; one starting there moves with its text.
+        return offset + sum(1 for cut in kept if cut < offset or (cut == offset and not end))
+
+    spans = tuple(
+        Span(moved(span.start, end=False), moved(span.end, end=True), span.style)
+        for span in rendered.spans
+    )
+    return RenderedText(" ".join(pieces), spans)
+
+
 def render_abstract(source: str) -> RenderedText:
-    """The abstract as plain Unicode text with bold, italic, math, link and code spans.
+    """The abstract as plain Unicode text with bold, italic, math, link and code spans, and
+    sentences run together spaced apart.
 
     Linear in the length of `source`: a long one is rendered in pieces (CHUNK_CHARS), and
     past MAX_RENDERED_CHARS it is shown as it stands.
     """
+    return space_joined_sentences(_render_whole(source))
+
+
+def _render_whole(source: str) -> RenderedText:
     if not _FAST_PATH_RE.search(source) and not _PRIVATE_RE.search(source):
         return RenderedText(source, ())
     if len(source) <= CHUNK_CHARS:
