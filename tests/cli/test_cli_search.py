@@ -110,3 +110,21 @@ def test_filler_words_do_not_decide_what_matches(notes: Path) -> None:
     assert hits("the speculative for rollout") == plain
     # A phrase keeps its filler words in order: no paper reads "rollout for the speculative".
     assert hits('"rollout for the speculative"') == []
+
+
+def test_a_word_no_paper_has_is_said_on_stderr_and_in_the_json(notes: Path) -> None:
+    result = run("search", "speculatve rollout", notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert "BubbleSpec" in result.stdout.splitlines()[0]
+    assert result.stderr == (
+        'paperdeck: no paper has "speculatve"; showing near spellings: speculative\n'
+    )
+    as_json = run("search", "speculatve rollout", "--json", notes=notes)
+    hits = json.loads(as_json.stdout)
+    assert as_json.stderr == result.stderr
+    # Each row names the near spellings it matched by; the keys it had are as they were.
+    assert hits[0]["near_spellings"] == {"speculatve": ["speculative"]}
+    assert hits[0]["match"] == "all" and "matches" in hits[0] and "score" in hits[0]
+    exact = run("search", "speculative rollout", "--json", notes=notes)
+    assert exact.stderr == ""
+    assert all(hit["near_spellings"] == {} for hit in json.loads(exact.stdout))

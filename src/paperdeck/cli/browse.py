@@ -25,6 +25,8 @@ from paperdeck.cli.common import (
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
     from paperdeck.core.papers import Papers
+    from paperdeck.core.search.index import SearchIndex
+    from paperdeck.core.search.near import NearSpelling
 
 DEFAULT_SEARCH_LIMIT = 20
 SOME_WORDS_DIVIDER = "-- papers with some of the words --"
@@ -257,6 +259,7 @@ def _search(
     """What `search` says on stderr (or None) and prints, worked out before anything is
     printed: reading a stored paper may fail, and the command then starts again."""
     from paperdeck.cli.notes_file import open_store
+    from paperdeck.core.search.near import notice
 
     index = index_of(args, papers, key, abstracts_loaded)
     result = index.search(
@@ -268,6 +271,7 @@ def _search(
     )
     limit = args.limit if args.limit and args.limit > 0 else len(result.indices)
     chosen = list(zip(result.indices, result.scores, strict=True))[:limit]
+    said = "; ".join(filter(None, [result.message, notice(result.near)])) or None
     if args.json:
         rows = []
         found = _whole([papers[paper_index] for paper_index, _ in chosen], fill)
@@ -276,8 +280,9 @@ def _search(
             row["score"] = round(score, 4)
             row["match"] = "all" if rank < result.matched_all else "some"
             row["matches"] = index.match_spans(result.parsed, paper_index)
+            row["near_spellings"] = _near_used(result.near, row["matches"], index, paper_index)
             rows.append(row)
-        return result.message, json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
+        return said, json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
     width = len(str(len(papers)))
     lines = []
     for rank, (paper_index, score) in enumerate(chosen):
@@ -287,7 +292,25 @@ def _search(
         paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
         title = marked_title(title, papers.title_derived(paper_index))
         lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
-    return result.message, "".join(line + "\n" for line in lines)
+    return said, "".join(line + "\n" for line in lines)
+
+
+def _near_used(
+    near: Sequence[NearSpelling],
+    spans: dict[str, list[tuple[int, int]]],
+    index: SearchIndex,
+    paper_index: int,
+) -> dict[str, list[str]]:
+    """Each query word no paper has, with the near spellings of it this paper matched by."""
+    from paperdeck.core.search.word_index import FIELDS
+    from paperdeck.core.text.fold import words
+
+    matched: set[str] = set()
+    for number, field in enumerate(FIELDS):
+        text = index.word_index.field_text(paper_index, number)
+        for start, end in spans.get(field, ()):
+            matched.update(words(text[start:end]))
+    return {item.word: [other for other in item.near if other in matched] for item in near}
 
 
 def run_related(args: argparse.Namespace) -> int:

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Input
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
@@ -44,6 +44,7 @@ from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
 from paperdeck.ui.widgets.paper_list import ROW_LAYOUTS, PaperList, RowLayout
 from paperdeck.ui.widgets.search_box import SearchBox
+from paperdeck.ui.widgets.search_status import SearchStatus
 
 if TYPE_CHECKING:
     from textual.notifications import Notification, SeverityLevel
@@ -154,7 +155,7 @@ class PaperdeckApp(App[int]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield SearchBox(id="search")
-                yield Static(id="search-status")
+                yield SearchStatus(id="search-status")
                 yield PaperList(id="papers", annotation_for=self.note_flow.annotation)
             with Vertical(id="right"):
                 yield DetailPane(id="detail")

@@ -6,19 +6,19 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from textual.content import Content
-from textual.widgets import Static
 from textual.worker import Worker, get_current_worker
 
 from paperdeck.ui.loading import freeze_long_lived
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
+from paperdeck.ui.widgets.search_status import SearchStatus
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
     from paperdeck.core.search.index import SearchIndex, SearchResult, SortMode
     from paperdeck.core.search.index_parts import Growing
+    from paperdeck.core.search.near import NearSpelling
     from paperdeck.core.search.query import Query
     from paperdeck.ui.app import PaperdeckApp
 
@@ -187,7 +187,7 @@ class SearchFlow:
                 highlighter(result.parsed, "authors"),
                 HintFinder(result.parsed, result.found),
             )
-            self.set_status(result.message or "")
+            self.set_status(result.message, result.near)
         divider = result.matched_all if result is not None and query.strip() else None
         if views:
             rows = app.triage.keep_marked(rows)
@@ -204,10 +204,9 @@ class SearchFlow:
         if not app.loading.panes_deferred:
             app.show_current()
 
-    def set_status(self, message: str | None) -> None:
-        status = self.app.query_one("#search-status", Static)
-        status.update(Content(one_line(message or "")))
-        status.display = bool(message)
+    def set_status(self, message: str | None, near: Sequence[NearSpelling] = ()) -> None:
+        """Say `message` under the search field, with the query's words no paper has."""
+        self.app.query_one("#search-status", SearchStatus).show(message, near)
 
     def shown_query(self) -> Query | str:
         """The query the panes highlight: none while the list is not filtered."""

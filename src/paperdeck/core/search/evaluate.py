@@ -11,9 +11,10 @@ from itertools import filterfalse, repeat
 from operator import mul
 
 from paperdeck.core.model import Annotation
-from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.plumbing.slices import Clock, finish
 from paperdeck.core.search import arrays
 from paperdeck.core.search.arrays import Lookup, head_scores
+from paperdeck.core.search.near import NearSpelling, near_spellings
 from paperdeck.core.search.query import Clause, Flag, Query, Term, YearRange, parse_query
 from paperdeck.core.search.rank import (
     FREQUENCY_HEAD,
@@ -64,6 +65,9 @@ class SearchResult:
     """How many papers each positive term's clause matches (about): the rarer, the more it
     says why a paper matched."""
 
+    near: tuple[NearSpelling, ...] = ()
+    """The query's words no paper has, each with the near spellings matched instead."""
+
     def __post_init__(self) -> None:
         if self.parsed is _UNPARSED:
             object.__setattr__(self, "parsed", parse_query(self.query))
@@ -110,6 +114,9 @@ class Evaluator:
             message = self._message(parsed)
             return replace(last[1], query=parsed.text, message=message, parsed=parsed)
         result = yield from self._search_steps(parsed, annotations, sort, all_terms, shown)
+        near = near_spellings(self._index, parsed, self._matched)
+        if near:
+            result = replace(result, near=near)
         self._last = None if same is None else (same, result)
         return result
 
@@ -228,6 +235,10 @@ class Evaluator:
                 found,
             )
         return SearchResult(query, ranked, scores, message, parsed, matched_all, found)
+
+    def _matched(self, term: Term) -> frozenset[str]:
+        """The words the search matched `term` by (its hits are kept from the search)."""
+        return finish(self._terms.term_steps(term, Clock())).matched
 
     def _average(self) -> float:
         return self._index.abstracts.average_length()

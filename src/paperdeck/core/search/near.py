@@ -1,0 +1,96 @@
+"""Query words no paper has, and the near spellings the typo-tolerant search matched instead."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz.distance import OSA
+
+from paperdeck.core.search.query import Query, Term
+from paperdeck.core.search.terms import fuzzy_distance, same_stem
+from paperdeck.core.search.word_index import AUTHORS, MAX_CHAR, TITLE, WordIndex
+
+_TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
+"""The fields a plain term is looked for in, by its field (others are not typo-tolerant)."""
+SHOWN = 3
+"""Near spellings a notice names before saying how many more there are."""
+
+
+@dataclass(frozen=True, slots=True)
+class NearSpelling:
+    """A word of the query that no paper has (not even as a word start) in the fields it is
+    looked for in, and the words the search matched it by instead."""
+
+    word: str
+    """The word as folded from the query."""
+    near: tuple[str, ...]
+    """The near spellings that papers have: other forms of the word first, then by papers."""
+
+
+def near_spellings(
+    index: WordIndex, parsed: Query, matched: Callable[[Term], Iterable[str]]
+) -> tuple[NearSpelling, ...]:
+    """Each word of `parsed`'s typo-tolerant terms that only near spellings matched;
+    `matched(term)` gives the vocabulary words the search matched a term by."""
+    out: list[NearSpelling] = []
+    seen: set[str] = set()
+    for term in parsed.positive_terms():
+        fields = _TERM_FIELDS.get(term.field)
+        if term.mode != "fuzzy" or fields is None:
+            continue
+        lowered = [word.lower() for word in term.words]
+        for at, word in enumerate(lowered):
+            # Only words a typo-tolerant match is tried for (see TermMatcher._expand).
+            if word in seen or len(word) < 4:
+                continue
+            prefix = at == len(lowered) - 1
+            if _has(index, word, fields, prefix):
+                continue
+            seen.add(word)
+            limit = fuzzy_distance(word)
+            # Other forms of the word first (the search ranks them above typos), then the
+            # spellings most papers have.
+            counted = [
+                (not stem, -_papers(index, other, fields), other)
+                for other in matched(term)
+                if other != word
+                and not (prefix and other.startswith(word))
+                and ((stem := same_stem(word, other)) or OSA.distance(word, other) <= limit)
+            ]
+            ranked = tuple(other for _, papers, other in sorted(counted) if papers)
+            if ranked:
+                out.append(NearSpelling(word, ranked))
+    return tuple(out)
+
+
+def _has(index: WordIndex, word: str, fields: Sequence[int], prefix: bool) -> bool:
+    """Whether some paper has `word` (or, with `prefix`, a word starting with it) in `fields`."""
+    vocabulary = index.vocabulary
+    low = bisect.bisect_left(vocabulary, word)
+    high = bisect.bisect_left(vocabulary, word + MAX_CHAR, low) if prefix else low + 1
+    for other in vocabulary[low:high]:
+        if other != word and not (prefix and other.startswith(word)):
+            continue
+        if len(fields) == len(index.postings) or _papers(index, other, fields):
+            return True
+    return False
+
+
+def _papers(index: WordIndex, word: str, fields: Sequence[int]) -> int:
+    """About how many papers have `word` in `fields`: those of the field with the most."""
+    return max((len(index.postings[field].get(word) or ()) for field in fields), default=0)
+
+
+def notice(near: Sequence[NearSpelling], shown: int = SHOWN) -> str:
+    """One line saying which words no paper has and what was shown instead:
+    `no paper has "reversal"; showing near spellings: reverse, reversed, reversing +2 more`."""
+    parts = []
+    for item in near:
+        named = ", ".join(item.near[:shown])
+        more = len(item.near) - shown
+        if more > 0:
+            named += f" +{more} more"
+        parts.append(f'no paper has "{item.word}"; showing near spellings: {named}')
+    return "; ".join(parts)

@@ -1,0 +1,80 @@
+"""Under the search field: the words of the query no paper has, and what was shown instead."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from tests.ui.test_app import MakeApp, settle, type_text
+
+from paperdeck.core.search.near import NearSpelling
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.widgets.search_status import status_text
+
+pytest_plugins = ["tests.ui.test_app"]
+
+
+def status_lines(app: PaperdeckApp) -> list[str]:
+    """The status as it is on screen, line by line (none while it is hidden)."""
+    status = app.query_one("#search-status")
+    if not status.display or not status.region.area:
+        return []
+    return [status.render_line(y).text.strip() for y in range(status.region.height)]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_a_typed_word_no_paper_has_is_said_with_its_near_spellings(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "speculatve rollot")
+        await settle(app, pilot)
+        # The paper is still found through the near spellings ...
+        assert app.papers[app.paper_list.rows[0]].title.startswith("BubbleSpec")
+        # ... and the line under the search field says no paper has the words typed.
+        shown = " ".join(status_lines(app))
+        assert 'no paper has "speculatve"' in shown and "speculative" in shown
+        assert '"rollot"' in shown and "rollout" in shown
+        assert len(status_lines(app)) <= 2
+        # The words spelt right: nothing to say.
+        await pilot.press(*["backspace"] * len("speculatve rollot"))
+        await type_text(pilot, "speculative rollout")
+        await settle(app, pilot)
+        assert app.papers[app.paper_list.rows[0]].title.startswith("BubbleSpec")
+        assert status_lines(app) == []
+
+
+async def test_a_word_being_typed_says_nothing_while_papers_have_words_starting_with_it(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        for typed in ("specul", "speculativ"):
+            await type_text(pilot, typed[len(app.search_box.value) :])
+            await settle(app, pilot)
+            assert status_lines(app) == [], typed
+
+
+def test_the_notice_names_fewer_spellings_to_fit_two_lines() -> None:
+    near = [
+        NearSpelling("reversal", ("reverse", "reversible", "reversed", "reveal", "rehearsal")),
+        NearSpelling("atention", ("attention", "attentions")),
+    ]
+    wide = status_text("", near, 200)
+    assert wide == (
+        'no paper has "reversal"; showing near spellings: reverse, reversible, reversed +2 more;'
+        ' no paper has "atention"; showing near spellings: attention, attentions'
+    )
+    for width in (30, 40, 60, 80):
+        text = status_text("", near, width)
+        assert len(textwrap.wrap(text, width)) <= 2, (width, text)
+        assert '"reversal"' in text, (width, text)
+    # Too narrow for even the shortest form: cut, and said to be cut.
+    assert status_text("", near, 12).endswith("…") and len(status_text("", near, 12)) <= 24
+    # A parse message comes first, on the same lines.
+    assert status_text("unclosed quote", near[:1], 200).startswith("unclosed quote; no paper has")
