@@ -799,3 +799,36 @@ def test_a_doi_from_the_metadata_is_cited_in_every_format_that_has_a_place_for_i
     # Something that is not a DOI is left out rather than written into a field.
     odd = paper.with_changes(extra={"doi": "see the paper}"})
     assert "doi" not in cite(odd, key="k").text
+
+
+def test_a_paper_without_year_or_authors_reads_without_empty_slots() -> None:
+    # The 3k list's papers: a title, the conference, nothing else.
+    paper = Paper(
+        id="0123abcd", position=1, list_name="t", title="Surrogates for ranking",
+        title_derived=False, abstract="x", venue="ICML",
+    )  # fmt: skip
+    expected = {
+        # The title stands in for the authors: no ". " left for it, nor a space before ", in:".
+        "elsevier-harvard": "Surrogates for ranking, n.d., in: International Conference on "
+        "Machine Learning.",
+        # The group that closes with the year closes the sentence too.
+        "ieee": "[1] “Surrogates for ranking,” in International Conference on Machine Learning.",
+        "association-for-computing-machinery": "[1] Surrogates for ranking. In International "
+        "Conference on Machine Learning.",
+        # No "p. ." for pages the paper lacks (CSL: a label only with its variable).
+        "science": "1. “Surrogates for ranking” in International Conference on Machine Learning.",
+        "the-lancet": "1 Surrogates for ranking. In: International Conference on Machine Learning.",
+        "american-chemical-society": "(1) Surrogates for Ranking. In International Conference "
+        "on Machine Learning.",
+    }
+    for style, text in expected.items():
+        assert cite(paper, style, key="k").text == text, style
+
+
+def test_a_style_s_own_spaces_before_marks_are_kept(bundled: list[Paper]) -> None:
+    paper = by_pmlr(bundled, "doumeche26a")
+    dated = cite(paper, "elsevier-harvard", key="k").text
+    assert dated.startswith("Doumèche, N., Bach, F.") and ", 2026. " in dated
+    # DIN 1505-2 spaces its semicolons between names; French ISO 690 its colons.
+    assert " ; Bach, Francis" in cite(paper, "din-1505-2", key="k").text
+    assert "In\xa0: ZHANG, Tong" in cite(paper, "iso690-numeric-fr", key="k").text

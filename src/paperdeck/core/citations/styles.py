@@ -148,11 +148,42 @@ def case_labels_in_the_style_language() -> bool:
     return True
 
 
+@lru_cache(maxsize=1)
+def no_label_without_its_variable() -> bool:
+    """Science's "p. ." for a paper without pages: CSL 1.0.2 renders a `<label>` only when
+    its variable is not empty, and citeproc-py renders the term whatever the variable holds.
+
+    Patches citeproc-py once per process; True when it did. A label inside `<names>` is given
+    its variable by the names (which are there), so only a label naming its own is checked.
+    """
+    from citeproc import model
+
+    process = model.Label.process
+    if getattr(process, "paperdeck_patched", False):
+        return False
+
+    def checked(self: Any, item: Any, variable: Any = None, *args: Any, **kwargs: Any) -> Any:
+        own = self.get("variable")
+        if variable is None and own and own != "locator":
+            try:
+                value = item.reference[own.replace("-", "_")]
+            except model.VariableError:
+                return None
+            if not str(value).strip():
+                return None
+        return process(self, item, variable, *args, **kwargs)
+
+    checked.paperdeck_patched = True  # type: ignore[attr-defined]
+    model.Label.process = checked
+    return True
+
+
 @lru_cache(maxsize=8)
 def _parsed_style(path: str, modified: float) -> Any:
     from citeproc import CitationStylesStyle
 
     case_labels_in_the_style_language()
+    no_label_without_its_variable()
     substitute_as_csl_says()
     # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
     return CitationStylesStyle(path, validate=False)
@@ -184,17 +215,60 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
         except Exception as error:  # a style citeproc-py cannot follow, named in one line
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
-    texts = [_LEFT_MARGIN.sub(r"\1 ", _DANGLING.sub("", str(entry))) for entry in entries]
+    texts = [_without_empty_slots(str(entry)) for entry in entries]
+    if style.root.bibliography is not None and style.root.bibliography.get("second-field-align"):
+        texts = [_numbered(text, number) for number, text in enumerate(texts, 1)]
+    else:
+        texts = [_LEFT_MARGIN.sub(r"\1 ", text) for text in texts]
     if str(style.root.get_locale_option("punctuation-in-quote")).lower() == "true":
         texts = [_CLOSE_QUOTE_THEN_MARK.sub(_inside_the_quote, text) for text in texts]
     return texts
 
 
 # A group citeproc-py closes with its delimiter when the parts after it are missing (IEEE's
-# "in Proceedings, " with no year): the entry ends at its last word.
+# "in Proceedings, " with no year): the entry ends at its last word, and with a period.
 _DANGLING = re.compile(r"[\s,;:]+$")
+# Two marks with nothing between them: the slot between was empty (Elsevier-Harvard's
+# "n.d. , in:" where the title stood in for the authors; ACM's "Learning, ." with no year).
+# Only a comma or period second: French styles space a colon, DIN a semicolon, on purpose.
+# A comma before a closing period needs no space between ("Research, ." or "Research,.").
+_EMPTY_SLOT = re.compile(r"(\S*?)(?:([.,;:]) +|([,;:]))([.,])(?=\s|$)")
+# A word whose period is its own, not a delimiter's: "n.d.", "et al.", "Eds."
+_ABBREVIATION = re.compile(r"(?:\w\.)+\w?|al|eds?|Eds?|ed|vol|Vol|no|No|pp?")
+
+
+def _without_empty_slots(text: str) -> str:
+    # Each pass takes out a character, so this ends; "PMLR, , ." had two empty slots.
+    while (fewer := _EMPTY_SLOT.sub(_one_mark, text)) != text:
+        text = fewer
+    stripped = _DANGLING.sub("", text)
+    if stripped != text and stripped and stripped[-1] not in ".?!":
+        stripped += "."
+    return stripped
+
+
+def _one_mark(found: re.Match[str]) -> str:
+    word, spaced, unspaced, second = found.groups()
+    first = spaced or unspaced
+    # The later mark is the delimiter that counts, but an abbreviation keeps its period.
+    if first == "." and _ABBREVIATION.fullmatch(word):
+        return f"{word}.{second}" if second != "." else f"{word}."
+    if second == "." and word.endswith("."):
+        return word
+    return f"{word}{second}"
+
+
 # A numbered style's "[1]" or "1." is a block of its own in HTML; plain text needs a space.
 _LEFT_MARGIN = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
+
+
+def _numbered(text: str, number: int) -> str:
+    """A space after the entry's number, which a second-field-align style sets apart as its
+    first field: the Lancet's "1Surrogates" and ACS's "(1)Chen" read "1 Surrogates", "(1) Chen"."""
+    found = re.match(rf"(?>[\[(]?{number}[\].)]?)(?=\S)", text)
+    return f"{found.group()} {text[found.end() :]}" if found else text
+
+
 # American English puts a comma or period inside the closing quote (the locale's
 # punctuation-in-quote, which citeproc-py reads but does not apply): IEEE's “Title,” in ...
 _CLOSE_QUOTE_THEN_MARK = re.compile(r"([.,?!]?)”([.,])")
