@@ -832,3 +832,26 @@ def test_a_style_s_own_spaces_before_marks_are_kept(bundled: list[Paper]) -> Non
     # DIN 1505-2 spaces its semicolons between names; French ISO 690 its colons.
     assert " ; Bach, Francis" in cite(paper, "din-1505-2", key="k").text
     assert "In\xa0: ZHANG, Tong" in cite(paper, "iso690-numeric-fr", key="k").text
+
+
+def _pybtex_plain(bibtex: str) -> str:
+    data = pybtex_parse(bibtex, "bibtex")
+    style = find_plugin("pybtex.style.formatting", "plain")()
+    backend = find_plugin("pybtex.backends", "text")()
+    return str(next(iter(style.format_bibliography(data).entries)).text.render(backend))
+
+
+def test_a_name_after_a_colon_keeps_its_capital_in_a_sentence_case_style(
+    bundled: list[Paper],
+) -> None:
+    sobolev = cite(by_pmlr(bundled, "doumeche26a"), key="k").text
+    assert "= {Fast kernel methods: {Sobolev}, physics-informed, and additive models}," in sobolev
+    assert "Fast kernel methods: Sobolev, physics-informed, and additive models. In " in (
+        _pybtex_plain(sobolev)
+    )
+    # A Title Case title's capitals are its case's: a sentence-case style lowers them.
+    rasp = cite(by_title(bundled, "Discovering Interpretable Algorithms"), key="k").text
+    assert "{Discovering Interpretable Algorithms by Decompiling Transformers to {RASP}}" in rasp
+    assert "Discovering interpretable algorithms by decompiling transformers to RASP. In " in (
+        _pybtex_plain(rasp)
+    )

@@ -108,7 +108,15 @@ def _protect_word(word: str, *, proper_noun: bool, method_words: frozenset[str])
 
 
 def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) -> str:
-    """A title as a BibTeX value: math kept, specials escaped, acronyms and names in braces."""
+    """A title as a BibTeX value: math kept, specials escaped, acronyms and names in braces.
+
+    In a sentence-case title (guessed from its words) every capitalised
+    word but the first is a name or an acronym, and braced: a sentence-case style keeps it.
+    That includes the first word after a colon ("methods: {Sobolev}, physics-informed"):
+    BibTeX's change.case$ keeps that capital anyway, biblatex's \\MakeSentenceCase does not.
+    In Title Case, capitals are the case's, so only acronyms and names with inner capitals
+    are braced: bracing every word would keep a Title Case title in Title Case everywhere.
+    """
     segments = _title_segments(title)
     texts = [
         text.replace("{", "").replace("}", "") if "\\" not in text else text
@@ -122,7 +130,6 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
     )
     out: list[str] = []
     first_word = True
-    after_colon = False
     for index, (is_math, text) in enumerate(segments):
         if is_math:
             out.append("{" + text + "}")
@@ -137,12 +144,9 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
         for match in _WORD.finditer(text):
             between = text[position : match.start()]
             out.append(bibtex_escape(between, latex=latex))
-            if ":" in between or "?" in between or "!" in between:
-                after_colon = True
             word = match.group(0)
-            starts_phrase = first_word or after_colon
             protect = _protect_word(
-                word, proper_noun=sentence_case and not starts_phrase, method_words=method_words
+                word, proper_noun=sentence_case and not first_word, method_words=method_words
             )
             glued = (math_before and match.start() == 0) or (
                 math_after and match.end() == len(text)
@@ -156,7 +160,6 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
             else:
                 out.append(escaped)
             first_word = False
-            after_colon = False
             position = match.end()
         out.append(bibtex_escape(text[position:], latex=latex))
     return "".join(out)
