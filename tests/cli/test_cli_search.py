@@ -128,3 +128,38 @@ def test_a_word_no_paper_has_is_said_on_stderr_and_in_the_json(notes: Path) -> N
     exact = run("search", "speculative rollout", "--json", notes=notes)
     assert exact.stderr == ""
     assert all(hit["near_spellings"] == {} for hit in json.loads(exact.stdout))
+
+
+SGD_LIST = Path(__file__).resolve().parents[1] / "data" / "icml-sgd60.txt"
+"""Sixty title-less ICML abstracts: one paper has "quantized decentralized SGD" in full, one
+"quantized decentralized" in its made-up title, others "SGD" in a made-up method name."""
+
+
+@pytest.mark.parametrize("query", ["quantized decentralized sgd", "quantized decentralised sgd"])
+def test_below_the_divider_the_rarer_words_outrank_a_common_word_in_a_made_up_name(
+    query: str, notes: Path
+) -> None:
+    result = run("search", query, str(SGD_LIST), "--json", "--limit", "0", notes=notes)
+    assert result.returncode == 0, result.stderr
+    hits = json.loads(result.stdout)
+    some = [hit["title"] for hit in hits if hit["match"] == "some"]
+    assert hits[0]["title"].startswith("Moniqua") and hits[0]["match"] == "all"
+    # Its two rarer words, one in the other spelling, in its made-up title; not the papers
+    # whose only match is "SGD" in a name made up from their abstract.
+    assert some[0].startswith("The quantized decentralized stochastic learning"), some[:4]
+    named = [some.index(title) for title in some if title.startswith(("BVR-L-SGD", "SGDA:"))]
+    assert named and min(named) > 2, some[:6]
+
+
+@pytest.mark.parametrize(("typed", "written"), [("decentralised", "decentralized")])
+def test_a_word_in_the_other_spelling_matches_as_the_word_itself(
+    typed: str, written: str, notes: Path
+) -> None:
+    found = [
+        json.loads(run("search", word, str(SGD_LIST), "--json", notes=notes).stdout)
+        for word in (typed, written)
+    ]
+    # The same papers with the same scores: not a near spelling that counts a third as much.
+    assert found[0] and [(hit["id"], hit["score"]) for hit in found[0]] == [
+        (hit["id"], hit["score"]) for hit in found[1]
+    ]

@@ -20,7 +20,14 @@ from paperdeck.core.plumbing.recent import Recent
 from paperdeck.core.plumbing.slices import Clock, finish
 from paperdeck.core.search.query import Term
 from paperdeck.core.search.steps import update_steps
-from paperdeck.core.search.word_index import ABSTRACT, AUTHORS, MAX_CHAR, TITLE, WordIndex
+from paperdeck.core.search.word_index import (
+    ABSTRACT,
+    AUTHORS,
+    MAX_CHAR,
+    METHOD,
+    TITLE,
+    WordIndex,
+)
 from paperdeck.core.text.fold import fold, words
 
 if TYPE_CHECKING:
@@ -33,6 +40,10 @@ DERIVED_TITLE_WEIGHT = 4.5
 """A title made from the abstract's first sentence is part of the abstract: a match in it
 counts little more than one in the abstract (known-item MRR at 5,000 title-less papers: 0.58
 with the title's own weight, 0.63 with this one)."""
+_DERIVED_FIELDS = frozenset({TITLE, METHOD})
+"""A made-up title's method name ("BVR-L-SGD: …") is the abstract's word too: it weighs as the
+made-up title does (else a paper naming a common query word in it outranked, below the divider,
+one with the query's two rarer words in its title)."""
 EXACT, PREFIX, STEM, FUZZY = range(4)
 # A whole word outranks a word start, which outranks another form of the word (`distances`
 # for `distance`), which outranks a typo-tolerant match; a typo in the title ranks below the
@@ -62,12 +73,47 @@ def stem_of(word: str) -> str:
     return stem
 
 
-def same_stem(word: str, other: str) -> bool:
-    """Whether `other` is another form of the typed `word` as the search matches it."""
+_SPELLINGS = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$", r"iz\1"),
+        (r"(?<=[a-z]{3})iz(e|ed|es|ing|ation|ations|er|ers)$", r"is\1"),
+        (r"(?<=[a-z]{2})ys(e|ed|es|ing)$", r"yz\1"),
+        (r"(?<=[a-z]{2})yz(e|ed|es|ing)$", r"ys\1"),
+        (r"(?<=[a-z]{3})our(?=s?$|ed$|ing$|al$|hoods?$|ally$)", "or"),
+        (r"(?<=[a-z]{3})or(?=s?$|ed$|ing$|al$|hoods?$|ally$)", "our"),
+        (r"(?<=[a-z]{2})tre(s?)$", r"ter\1"),
+        (r"(?<=[a-z]{2})ter(s?)$", r"tre\1"),
+    )
+)
+"""British and American spellings of a word ending ("optimisation", "behaviour", "analyse",
+"centre"): a list has both, and the user types one."""
+
+
+@functools.lru_cache(maxsize=4096)
+def spellings_of(word: str) -> frozenset[str]:
+    """A lower-case word in its British and American spellings, itself included."""
+    spellings = {word}
+    if len(word) >= 4:
+        for pattern, replacement in _SPELLINGS:
+            spellings.update(pattern.sub(replacement, each) for each in list(spellings))
+    return frozenset(spellings)
+
+
+@functools.lru_cache(maxsize=4096)
+def stems_of(word: str) -> frozenset[str]:
+    """The stems of a lower-case word's forms in either spelling (`optimisation`: `optimis`
+    and `optim`, the stem of `optimization`), those long enough to match other forms."""
     if len(word) < 4:
-        return False
-    stem = stem_of(word)
-    return len(stem) >= _SHORTEST_STEM and other.startswith(stem) and stem_of(other) == stem
+        return frozenset()
+    stems = (stem_of(each) for each in spellings_of(word))
+    return frozenset(stem for stem in stems if len(stem) >= _SHORTEST_STEM)
+
+
+def same_stem(word: str, other: str) -> bool:
+    """Whether `other` is another form of the typed `word`, in either spelling, as the search
+    matches it."""
+    return any(other.startswith(stem) and stem_of(other) == stem for stem in stems_of(word))
 
 
 def fuzzy_distance(word: str) -> int:
@@ -201,14 +247,15 @@ class TermMatcher:
 
     def _field_weight(self, field: int, i: int) -> float:
         """How much a match in this field of paper `i` counts."""
-        if field == TITLE and self._index.derived_titles()[i]:
+        if field in _DERIVED_FIELDS and self._index.derived_titles()[i]:
             return DERIVED_TITLE_WEIGHT
         return FIELD_WEIGHT[field]
 
     def _weighted(self, field: int, kind: int, docs: array[int]) -> list[tuple[float, array[int]]]:
-        """Papers matched in one field as tiers of their weight: a derived title weighs less."""
+        """Papers matched in one field as tiers of their weight: a derived title (and its method
+        name) weighs less."""
         weight = FIELD_WEIGHT[field] * KIND_WEIGHT[kind]
-        if field != TITLE:
+        if field not in _DERIVED_FIELDS:
             return [(weight, docs)]
         derived = self._index.derived_titles()
         count = self._index.derived_count
@@ -231,6 +278,12 @@ class TermMatcher:
         if at < len(vocabulary) and vocabulary[at] == word:
             found.append((EXACT, word))
             at += 1
+        if fuzzy:
+            # The same word in the other spelling ("quantised" for "quantized") is the word.
+            for other in sorted(spellings_of(word) - {word}):
+                place = bisect.bisect_left(vocabulary, other)
+                if place < len(vocabulary) and vocabulary[place] == other:
+                    found.append((EXACT, other))
         if prefix:
             stop = bisect.bisect_left(vocabulary, word + MAX_CHAR, at)
             found.extend((PREFIX, other) for other in vocabulary[at:stop])
@@ -254,15 +307,16 @@ class TermMatcher:
         return found
 
     def _other_forms(self, word: str, found: list[tuple[int, str]]) -> list[str]:
-        """Vocabulary words with the same stem as `word` (`distance` for `distances`), not
-        already `found`: a title says "learned indexes", the abstract "a learned index".
+        """Vocabulary words with the same stem as `word` (`distance` for `distances`) in either
+        spelling (`optimization` for `optimisation`), not already `found`: a title says
+        "learned indexes", the abstract "a learned index".
 
         The words `word` starts (in `found`) bring their other forms too: as `indexes` is
         typed, `indexe` keeps the papers with `index` that the whole word will find.
         """
         if len(word) < 4:
             return []
-        wanted = {stem_of(word)}
+        wanted = set(stems_of(word))
         starts = [other for kind, other in found if kind == PREFIX]
         if starts:
             # A stem as long as the word starts with it: its words are among those already.
