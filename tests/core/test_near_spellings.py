@@ -14,7 +14,8 @@ PAPERS = make(
         ("Revealing hidden structure", "We reveal what the model hides."),
         ("A curse of depth", "Deep models suffer the curse of depth."),
         ("Reversible flows", "Invertible maps for density estimation."),
-    ]
+    ],
+    authors=("Yoshua Bengio",),
 )
 
 
@@ -47,8 +48,11 @@ def test_a_field_counts_only_its_own_words() -> None:
     index = SearchIndex(PAPERS)
     # "reversed" is in an abstract, not in a title: in titles it matched by near spellings.
     assert index.search("reversed").near == ()
-    (near,) = index.search("title:reversed").near
+    result = index.search("title:reversed")
+    (near,) = result.near
     assert near.word == "reversed" and "reversed" not in near.near and "reverse" in near.near
+    # Said of the titles: a paper has the word, in its abstract.
+    assert notice(result.near).startswith('no title has "reversed"; showing near spellings: ')
 
 
 def test_each_missing_word_is_said_once() -> None:
@@ -56,3 +60,8 @@ def test_each_missing_word_is_said_once() -> None:
     result = index.search("reversal curze reversal")
     assert [near.word for near in result.near] == ["reversal", "curze"]
     assert result.near[1] == NearSpelling("curze", ("curse",))
+
+
+def test_an_author_no_paper_has_is_said_of_the_authors() -> None:
+    result = SearchIndex(PAPERS).search("author:bengoi")
+    assert notice(result.near) == 'no author named "bengoi"; showing near spellings: bengio'

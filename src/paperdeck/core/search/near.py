@@ -14,6 +14,7 @@ from paperdeck.core.search.word_index import AUTHORS, MAX_CHAR, TITLE, WordIndex
 
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
 """The fields a plain term is looked for in, by its field (others are not typo-tolerant)."""
+_NONE_HAS = {"any": "no paper has", "title": "no title has", "author": "no author named"}
 SHOWN = 3
 """Near spellings a notice names before saying how many more there are."""
 
@@ -27,6 +28,8 @@ class NearSpelling:
     """The word as folded from the query."""
     near: tuple[str, ...]
     """The near spellings that papers have: other forms of the word first, then by papers."""
+    field: str = "any"
+    """Where the word was looked for: "any", "title" or "author"."""
 
 
 def near_spellings(
@@ -61,7 +64,7 @@ def near_spellings(
             ]
             ranked = tuple(other for _, papers, other in sorted(counted) if papers)
             if ranked:
-                out.append(NearSpelling(word, ranked))
+                out.append(NearSpelling(word, ranked, term.field))
     return tuple(out)
 
 
@@ -92,5 +95,5 @@ def notice(near: Sequence[NearSpelling], shown: int = SHOWN) -> str:
         more = len(item.near) - shown
         if more > 0:
             named += f" +{more} more"
-        parts.append(f'no paper has "{item.word}"; showing near spellings: {named}')
+        parts.append(f'{_NONE_HAS[item.field]} "{item.word}"; showing near spellings: {named}')
     return "; ".join(parts)
