@@ -106,3 +106,24 @@ async def test_sentences_the_list_ran_together_read_apart_in_the_pane_with_the_m
             if segment.style is not None and segment.style.bgcolor not in (None, pane)
         ]
         assert "Here" in marked, marked  # the match is marked on the word, moved with it
+
+
+async def test_the_pane_shows_a_made_up_title_whole_as_a_citation_gives_it(
+    tmp_path: Path,
+) -> None:
+    listed = Path(__file__).resolve().parents[1] / "data" / "icml-sgd60.txt"
+    library = load_library([listed], use_sidecar=False)
+    cut = next(i for i, paper in enumerate(library.papers) if paper.cut_title)
+    paper = library.papers[cut]
+    whole = paper.whole_title
+    assert paper.title.endswith("…") and not whole.endswith("…")
+    app = PaperdeckApp(library, NotesStore(tmp_path / "n.json"), settings_file=tmp_path / "s")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press(*["j"] * cut)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = " ".join(line.strip() for line in pane_lines(app))
+        # The row keeps its cut title; the pane's heading ends where the citation's title ends.
+        assert whole in shown, (whole, shown[:300])
+        assert paper.title not in shown

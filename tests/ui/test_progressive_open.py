@@ -103,7 +103,7 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
             assert len(app.papers) == shown
             assert f"Loading big.txt… {shown:,} of {PAPERS:,}" in header_text(app)
             assert app.current_paper is first
-            assert first.title in app.detail.text
+            assert first.whole_title in app.detail.text
             rows_on_screen = [app.paper_list.row_text(row) for row in range(3)]
             assert first.title[:25] in rows_on_screen[0]
             assert app.papers[1].title[:25] in rows_on_screen[1]
@@ -145,7 +145,7 @@ async def test_the_cursor_kept_while_loading_stays_on_its_paper(
             await pilot.pause(0.1)
             assert len(app.papers) == PAPERS
             assert app.current_paper is chosen
-            assert chosen.title in app.detail.text
+            assert chosen.whole_title in app.detail.text
     finally:
         held_after_first_batch.set()
 
@@ -200,7 +200,7 @@ async def test_a_cursor_left_on_the_best_result_follows_a_better_one_loaded_late
                 # The user stayed on the best result: the cursor is on the best one still.
                 assert app.paper_list.cursor == 0
                 assert app.current_paper is best
-                assert best.title in app.detail.text
+                assert best.whole_title in app.detail.text
     finally:
         held_after_first_batch.set()
 

@@ -179,7 +179,8 @@ class DetailPane(ScrollView, can_focus=True):
             if not same_paper:
                 self.scroll_to(0, 0, animate=False)
             return
-        title_text = one_line(str(corrections.get("title") or paper.title)[:SHOWN_CHARS])
+        # A made-up title cut to fit a row is shown whole here, as a citation gives it.
+        title_text = one_line(str(corrections.get("title") or paper.whole_title)[:SHOWN_CHARS])
         title = with_spans(title_text, fields("title")(title_text) if fields else (), match)
         title = title.stylize_before("bold")
         if paper.method:
