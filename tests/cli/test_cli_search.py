@@ -38,7 +38,7 @@ def test_all_terms_keeps_only_full_matches(notes: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert [hit["match"] for hit in json.loads(result.stdout)] == ["all"]
     nothing = run("search", "speculative decoding diffusion", "--all-terms", notes=notes)
-    assert nothing.returncode == 0 and nothing.stdout == ""
+    assert nothing.returncode == 1 and nothing.stdout == ""
 
 
 def test_the_text_output_prints_the_divider(notes: Path) -> None:
@@ -89,7 +89,7 @@ def test_related_bad_input_is_one_line(args: tuple[str, ...], expected: str, not
 
 def test_a_like_that_names_no_paper_is_said_in_one_line(notes: Path) -> None:
     result = run("search", "like:zzz", notes=notes)
-    assert result.returncode == 0 and result.stdout == ""
+    assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.strip().splitlines() == [
         "paperdeck: like:zzz: no paper with that id or position"
     ]
@@ -100,8 +100,9 @@ def test_a_like_that_names_no_paper_is_said_in_one_line(notes: Path) -> None:
 def test_filler_words_do_not_decide_what_matches(notes: Path) -> None:
     def hits(query: str) -> list[tuple[str, str]]:
         result = run("search", query, "--json", "--limit", "0", notes=notes)
-        assert result.returncode == 0, result.stderr
-        return [(hit["id"], hit["match"]) for hit in json.loads(result.stdout)]
+        found = [(hit["id"], hit["match"]) for hit in json.loads(result.stdout)]
+        assert result.returncode == (0 if found else 1), result.stderr
+        return found
 
     plain = hits("speculative rollout")
     assert plain[0][1] == "all" and len(plain) >= 2
@@ -163,3 +164,24 @@ def test_a_word_in_the_other_spelling_matches_as_the_word_itself(
     assert found[0] and [(hit["id"], hit["score"]) for hit in found[0]] == [
         (hit["id"], hit["score"]) for hit in found[1]
     ]
+
+
+def test_a_search_that_finds_nothing_says_so_in_one_line_and_exits_1(notes: Path) -> None:
+    # grep's convention: 0 found, 1 nothing found, 2 an error; stdout stays empty.
+    result = run("search", "zzzqqq", notes=notes)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "paperdeck: no paper matches 'zzzqqq'\n"
+    as_json = run("search", "zzzqqq", "--json", notes=notes)
+    assert (as_json.returncode, as_json.stdout) == (1, "[]\n")
+    assert as_json.stderr == "paperdeck: no paper matches 'zzzqqq'\n"
+    # A list without years: the filter asks what no paper has.
+    yearless = str(Path(__file__).parents[1] / "data" / "abstracts_sample.txt")
+    result = run("search", "year:2021", yearless, notes=notes)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        "paperdeck: no paper in this list has a year (year:2021 matches nothing)\n"
+    )
+    # The bundled list has years, none of them 2021.
+    result = run("search", "year:2021", notes=notes)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == "paperdeck: no paper matches 'year:2021'\n"

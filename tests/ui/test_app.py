@@ -456,6 +456,27 @@ async def test_a_search_with_no_match_says_so(make_app: MakeApp) -> None:
         assert "No paper selected" in app.detail.text
 
 
+async def test_a_filter_on_what_the_list_lacks_says_why_nothing_matches(
+    make_app: MakeApp,
+) -> None:
+    sample = Path(__file__).parents[1] / "data" / "abstracts_sample.txt"  # a list without years
+    app = make_app(sample)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "year:2021")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 0
+        assert screen_line(app, 0).strip() == "No papers match 'year:2021'"
+        assert screen_line(app, 1).strip() == "No paper in this list has a year"
+        # A word no paper has is only said not to match: the list has titles.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "zzqqxx")
+        await settle(app, pilot)
+        assert screen_line(app, 0).strip().endswith("No papers match 'zzqqxx'")
+        assert screen_line(app, 1).strip() == ""
+
+
 # --- notes ----------------------------------------------------------------------------------
 
 

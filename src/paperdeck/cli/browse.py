@@ -45,7 +45,12 @@ def register(add: AddCommand) -> None:
     show.add_argument("--raw", action="store_true", help="print the abstract's source text")
     add_paths_argument(show)
 
-    search = add("search", "Search papers and print them best first.", run_search)
+    search = add(
+        "search",
+        "Search papers and print them best first. When none matches, says so (and why, when "
+        "the list lacks what a filter asks for) in one line on stderr and exits 1, like grep.",
+        run_search,
+    )
     search.add_argument("query", metavar="QUERY", help="a query (see the README for the syntax)")
     search.add_argument(
         "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
@@ -185,9 +190,16 @@ def run_search(args: argparse.Namespace) -> int:
         raise UsageError(
             "search: QUERY is empty; give words to look for (`paperdeck list` lists all)"
         )
-    return _run_on_papers(
-        args, lambda papers, key, loaded, fill: _search(args, papers, key, loaded, fill)
-    )
+    found: list[bool] = []
+
+    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:
+        message, text, any_found = _search(args, papers, key, loaded, fill)
+        found.append(any_found)
+        return message, text
+
+    status = _run_on_papers(args, work)
+    # grep's convention: 1 when nothing is found (2 stays the errors').
+    return 1 if status == 0 and not found[-1] else status
 
 
 Fill = Callable[[Sequence["Paper"]], list["Paper"]]
@@ -255,11 +267,13 @@ def _collector_paused() -> Iterator[None]:
 
 def _search(
     args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
-) -> tuple[str | None, str]:
-    """What `search` says on stderr (or None) and prints, worked out before anything is
-    printed: reading a stored paper may fail, and the command then starts again."""
+) -> tuple[str | None, str, bool]:
+    """What `search` says on stderr (or None), prints and whether it found a paper, worked
+    out before anything is printed: reading a stored paper may fail, and the command then
+    starts again."""
     from paperdeck.cli.notes_file import open_store
     from paperdeck.core.search.near import notice
+    from paperdeck.core.search.nothing import nothing_found
 
     index = index_of(args, papers, key, abstracts_loaded)
     result = index.search(
@@ -272,6 +286,8 @@ def _search(
     limit = args.limit if args.limit and args.limit > 0 else len(result.indices)
     chosen = list(zip(result.indices, result.scores, strict=True))[:limit]
     said = "; ".join(filter(None, [result.message, notice(result.near)])) or None
+    if not chosen and said is None:
+        said = nothing_found(index.word_index, result.parsed)
     if args.json:
         rows = []
         found = _whole([papers[paper_index] for paper_index, _ in chosen], fill)
@@ -282,7 +298,7 @@ def _search(
             row["matches"] = index.match_spans(result.parsed, paper_index)
             row["near_spellings"] = _near_used(result.near, row["matches"], index, paper_index)
             rows.append(row)
-        return said, json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
+        return said, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", bool(chosen)
     width = len(str(len(papers)))
     lines = []
     for rank, (paper_index, score) in enumerate(chosen):
@@ -292,7 +308,7 @@ def _search(
         paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
         title = marked_title(title, papers.title_derived(paper_index))
         lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
-    return said, "".join(line + "\n" for line in lines)
+    return said, "".join(line + "\n" for line in lines), bool(chosen)
 
 
 def _near_used(

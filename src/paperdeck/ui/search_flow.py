@@ -196,6 +196,15 @@ class SearchFlow:
                 divider = None  # counted before the marked view dropped rows
         shown = f"No {app.triage.view_label()} papers" if views else "No papers"
         paper_list.empty_text = f"{shown} match {one_line(query)!r}" if query.strip() else shown
+        index = self.index
+        nothing = query.strip() and result is not None and not result.indices
+        # Said of the whole list only: one still loading may have it further on.
+        if nothing and result is not None and index is not None and not app.loading.loading:
+            from paperdeck.core.search.nothing import why_nothing
+
+            why = why_nothing(index.word_index, result.parsed)
+            if why:
+                paper_list.empty_text += f"\n{why[0].upper()}{why[1:]}"
         paper_list.set_rows(rows, keep_paper=keep, divider=divider)
         self._best = rows[0] if query.strip() and rows else None
         if edited is not None and app.current_paper is not edited:

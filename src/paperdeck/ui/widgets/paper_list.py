@@ -140,6 +140,7 @@ class PaperList(ScrollView, can_focus=True):
         self.cursor_moves = 0
         """How many times the cursor has moved: `U` after `r` tells that it has not since."""
         self.empty_text = "No papers"
+        """What the list says when it shows no paper; a line a row."""
         self.annotation_for = annotation_for
         self.abstract_of: AbstractLookup = lambda index: self.papers[index].abstract
         """Where a row's hint reads its paper's abstract."""
@@ -444,9 +445,12 @@ class PaperList(ScrollView, can_focus=True):
         if row == DIVIDER:
             return self._divider_strip(width)
         if row >= len(self.rows):
-            if row == 0 and line == 0:
+            # The empty list's text, a line a row: why nothing matched goes below the query.
+            said = self.empty_text.split("\n") if not self.rows else []
+            at = y + round(self.scroll_y)
+            if at < len(said):
                 style = self.get_visual_style("paper-list--empty")
-                text = Content(" " + self.empty_text).truncate(width)
+                text = Content(" " + said[at]).truncate(width)
                 return Strip(text.render_segments(style)).extend_cell_length(
                     width, style.rich_style
                 )
