@@ -591,7 +591,14 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
     for cut in _CLAUSE_CUTS:
         at = head.rfind(cut, limit // 2)
         if at >= 0:
-            return _drop_dangling(head[:at]).rstrip(" ,;:")
+            kept = head[:at]
+            aside = _open_aside(kept) if "(" in kept else -1
+            if aside < 0:
+                return _drop_dangling(kept).rstrip(" ,;:")
+            # A comma inside an aside ends no clause: cut before the aside, and say it is cut.
+            if aside >= 20:
+                return _drop_dangling(kept[:aside].rstrip(" ,;:-")) + "…"
+            break
     at = head.rfind(" ", 0, limit)
     at = at if at > limit // 2 else limit - 1
     return _drop_dangling(head[:at]).rstrip(" ,;:-") + "…"
@@ -661,10 +668,28 @@ def _finish(title: str, limit: int = MAX_TITLE) -> str:
         we = _WE_TAIL_RE.search(title, 20)
         if we:
             title = title[: we.start()]
+    if "(" in title:  # an aside the sentence's end cut open ("(Ilyas et al"): left out
+        aside = _open_aside(title)
+        if aside >= 20:
+            title = title[:aside]
     title = _shorten(title.strip(" .;:,"), limit)
     if title.endswith(_ABBREVIATIONS):  # "an application of X, i.e.": cut before the example
         title = _TRAILING_ABBREVIATION_RE.sub("", title)
     return _capitalised(title)
+
+
+def _open_aside(text: str) -> int:
+    """Where an aside that `text` leaves open starts ("Markov Random Fields (including the
+    prototypical example": the parenthesis), else -1. An aside's parenthesis follows a space and
+    comes before a letter: "α∈(0,1/2]", "c(x)" and "∈ (0,1]" are maths."""
+    opened: list[int] = []
+    for at, char in enumerate(text):
+        if char == "(":
+            aside = at > 0 and text[at - 1] == " " and text[at + 1 : at + 2].isalpha()
+            opened.append(at if aside else -1)
+        elif char == ")" and opened:
+            opened.pop()
+    return next((at for at in opened if at >= 0), -1)
 
 
 def _title_case(phrase: str) -> bool:
