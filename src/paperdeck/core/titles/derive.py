@@ -931,6 +931,8 @@ _OWN_FRAME_RE = re.compile(
     r"|Here(?:in)?\b)"
     r"|Instead|To\s+this\s+end|In\s+contrast)\s*,?\s*)?"
 )
+# "To address this shortcoming, we ...": a purpose that leads into what the paper does
+_PURPOSE_RE = re.compile(r"To\s+[a-z]+\b[^,.;:()]{3,100},\s*")
 _OWN_SUBJECT_RE = re.compile(r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note))\s+")
 # a first sentence led by these is about the paper too ("The proposed method, X, ...")
 _OWN_LEADS = (
@@ -977,6 +979,7 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
     pos = start
     n = len(flat)
     found = None  # the first "We ..." sentence, unless a framed one follows
+    found_led = False
     claims: list[str] = []  # "We show that X" sentences, the last resort
     for _ in range(12):
         while pos < n and flat[pos] == " ":
@@ -987,15 +990,23 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
         frame = _OWN_FRAME_RE.match(flat, pos)
         assert frame is not None  # every part of the pattern is optional
         subject = _OWN_SUBJECT_RE.match(flat, frame.end())
+        led = False  # "To remedy this, we augment X": taken when no plain "We X" reads better
+        if subject is None and flat.startswith("To ", pos):
+            purpose = _PURPOSE_RE.match(flat, pos, end)
+            if purpose is not None:
+                subject = _OWN_SUBJECT_RE.match(flat, purpose.end())
+                led = subject is not None and subject.group()[0] == "w"
+                if not led:
+                    subject = None
         if subject is not None:
             framed = frame.group("framed") or subject.group()[0] == "T"
-            if framed or found is None:
+            if framed or found is None or (found_led and not led):
                 sentence = flat[subject.start() : end].rstrip(".!? ")
                 title = _readable_own(sentence)
                 if title is not None:
                     if framed:
                         return title
-                    found = title
+                    found, found_led = title, led
                 elif found is None and len(claims) < 2:
                     claims.append(sentence)
         pos = end
@@ -1010,12 +1021,20 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
 _CLAIM_RE = re.compile(
     r"(?:[Ww]e|This\s+(?:paper|work))\s+(?:(?:first|also|further|then|here|now)\s+)?"
     r"(?:show|shows|prove|proves|demonstrate|demonstrates|report|find|establish|argue|argues)"
-    r"\s+that\s+(?=(?:an?|the)\s|[A-Z])"
+    r"\s+that\s+(?=[A-Za-z])"
 )
+# a claim led by these says its subject later, if at all ("we show that despite X, Y")
+_CLAIM_NOT_SUBJECT_NAMES = """
+    there despite although though because since unlike given using even once after before
+    whenever unless until surprisingly perhaps indeed contrary one we i
+"""
+_CLAIM_NOT_SUBJECT = frozenset(_CLAIM_NOT_SUBJECT_NAMES.split()) | _FRAGMENT_START
 # a claim that reads as a title says what it is about before any "we"
 _CLAIM_LEAD_NAMES = "In For Under When If Although While Despite Unlike Given As By With On It This"
 _CLAIM_LEADS = frozenset(_CLAIM_LEAD_NAMES.split())
 _PRONOUNS = frozenset(("it", "its", "their", "them", "they", "our"))
+_AUXILIARY_NAMES = "is are was were can cannot could may might will would has have had do does"
+_AUXILIARY = frozenset(_AUXILIARY_NAMES.split())
 _POINTING_FAR = _POINTING - _PRONOUNS
 
 
@@ -1030,13 +1049,22 @@ def _readable_claim(sentence: str) -> str | None:
     if (
         len(words) < 5
         or words[0].rstrip(",") in _CLAIM_LEADS
+        or (claim[0].islower() and words[0].rstrip(",") in _CLAIM_NOT_SUBJECT)
         or words[1] in ("answer", "question")  # "The answer is yes"
         or any(w.lower().strip(",;:") in _POINTING_FAR for w in words)
         or any(w.lower().strip(",;:") in _PRONOUNS for w in words[:8])  # not "... as they are"
         or " we " in claim[:MAX_TITLE]
     ):
         return None
-    return claim
+    # "various models, including X, Y" would be cut at a comma before its verb: no claim left
+    comma = claim.find(", ", 0, MAX_TITLE)
+    if comma > 0 and _AUXILIARY.isdisjoint(claim[:comma].split()):
+        return None
+    tail = _tail_verb_start(claim)  # "X is NP-hard and give an algorithm": X is NP-hard
+    if tail > 15:
+        claim = claim[:tail]
+    also = claim.find(" and that ")  # "X holds and that Y": the first claim
+    return claim[:also] if also > 15 else claim
 
 
 def _readable_own(sentence: str) -> str | None:
