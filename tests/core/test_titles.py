@@ -807,3 +807,53 @@ def test_a_claim_of_the_paper_is_its_title(abstract: str, title: str) -> None:
 def test_a_claim_that_reads_as_no_title_is_not_taken(abstract: str) -> None:
     first = abstract.split(". ", 1)[0]
     assert derive_title(abstract, find_method(abstract)) == derive_title(first + ".", None)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # "and applies it to": a second verb phrase, also in its third person
+            "Spectral clustering is popular. This paper proposes an approximation to the "
+            "(effective) p-resistance and applies it to multi-class clustering. It works.",
+            "An approximation to the (effective) p-resistance",
+        ),
+        (  # "a model, develop an estimator, and ...": a second verb after a comma
+            "Higher-order tensors arise in many applications. We propose a multi-linear "
+            "cumulative link model, develop a rank-constrained M-estimator, and obtain "
+            "theoretical accuracy guarantees. Experiments follow.",
+            "A multi-linear cumulative link model",
+        ),
+        (  # "to" before a name lists no verbs
+            "Sign language (SL) is the primary method of communication for the 70 million Deaf "
+            "people around the world. We address this by introducing novel linguistic priors "
+            "that are universally applicable to SL and provide constraints on 3D hand pose that "
+            "help resolve ambiguities within isolated signs. Our method, SGNify, captures "
+            "fine-grained hand pose. We evaluate SGNify. SGNify outperforms other methods.",
+            "SGNify: Linguistic priors that are universally applicable to SL",
+        ),
+    ],
+)
+def test_title_drops_a_second_verb_phrase(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # "to what extent" is no verb to make a gerund of ("Whatting extent")
+            "Stability and plasticity are at odds. In this work we examine to what extent this "
+            "tension exists by exploring if it is possible to generalize across tasks.",
+            "To what extent this tension exists by exploring if it is possible to generalize "
+            "across…",
+        ),
+        (  # "we show how to X": How to X
+            "Instrumental variable methods provide a powerful approach to estimating causal "
+            "effects in the presence of unobserved confounding. In this paper, we show how to "
+            "perform consistent IV estimation despite violations of the exclusion assumption.",
+            "How to perform consistent IV estimation despite violations of the exclusion "
+            "assumption",
+        ),
+    ],
+)
+def test_title_reads_a_question_word_as_written(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

@@ -519,10 +519,14 @@ _PARENTHETICAL_RE = re.compile(r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^(
 # ", and discuss ...": led by the literal "and" (the engine skips ahead to each), the comma and
 # spaces before it found after; the same tail as `,?\s+and\s+(?:then\s+)?VERB\w*\b` searched for
 _TAIL_VERB_RE = re.compile(
-    r"and(?<=\sand)\s+(?:then\s+)?(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
-    r"establish|derive|study|use|apply|present|propose|introduce|develop|find|obtain|give|"
+    r"and(?<=\sand)\s+(?:then\s+)?(?:(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
+    r"establish|derive|stud(?:y|ie)|use|apply|present|propose|introduce|develop|find|obtain|give|"
     r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate|identify|describe|"
-    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify)\w*\b"
+    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify)\w*|applies"
+    r"|(?:perform|offer)s?)\b"
+    # "a link model, develop an estimator, and ...": a second verb after a comma
+    r"|,(?<=\w,)\s+(?:develop|derive|prove|propose|introduce|establish|demonstrate|analy[sz]e|show"
+    r"|provide|obtain)s?\s+(?:an?|the|new|novel|that|how|its|their)\b"
 )
 
 _TO_VERB_LIST_RE = re.compile(r" to [a-z]+(?:, [a-z]+)+,?$")
@@ -539,7 +543,11 @@ def _tail_verb_start(phrase: str) -> int:
     # "results to characterize and identify X": both verbs belong to "to" (not so in "robust to
     # noise and use it", "guaranteed to hold and show that")
     word = phrase.rfind(" ", 0, start)  # before the word before "and"
-    if phrase.startswith(" to ", word - 3) and not phrase.startswith((" that", " it "), m.end()):
+    if (
+        phrase.startswith(" to ", word - 3)
+        and phrase[word + 1 : word + 2].islower()  # not "applicable to SL and provide"
+        and not phrase.startswith((" that", " it "), m.end())
+    ):
         return -1
     # "to model, analyze, and design X": the last of the verbs "to" lists
     if _TO_VERB_LIST_RE.search(phrase, max(0, start - 60), start):
@@ -801,7 +809,9 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
     lead = _PHRASE_LEAD_RE.match(phrase)
     assert lead is not None  # every part of the pattern is optional
     phrase = phrase[lead.end() :]
-    if lead.group("to"):
+    if lead.group("to") and phrase.startswith(_WH_WORDS):  # "we examine to what extent X"
+        phrase = "to " + phrase
+    elif lead.group("to"):
         # "we propose to learn a mapping ..." names its contribution "Learning a mapping ..."
         verb, space, rest = phrase.partition(" ")
         adverb = ""
@@ -830,6 +840,7 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
     return phrase
 
 
+_WH_WORDS = ("what ", "which ", "whom ", "whose ", "how ", "where ", "when ", "whether ")
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
 _NOVEL_RE = re.compile(r"^(an?|the)\s+" + _PUFFERY_RE.pattern)
 
@@ -1067,6 +1078,9 @@ def _readable_claim(sentence: str) -> str | None:
     return claim[:also] if also > 15 else claim
 
 
+_SHOWING_HOW = frozenset(("show", "shows", "demonstrate", "demonstrates", "describe", "describes"))
+
+
 def _readable_own(sentence: str) -> str | None:
     """The sentence without its first person, when what is left reads as a title."""
     m = _FIRST_PERSON_RE.match(sentence)
@@ -1077,6 +1091,12 @@ def _readable_own(sentence: str) -> str | None:
     if verb in _AIMING_VERBS and rest.startswith("to "):  # "we aim to study X": we study X
         return _readable_own("We " + rest[3:])
     lead = rest.split(" ", 1)[0].rstrip(",")
+    if rest.startswith("to ") and m.group().endswith("how ") and verb in _SHOWING_HOW:
+        title = "How " + rest  # "we show how to perform X despite Y"
+        words = title[: MAX_TITLE + 10].lower().split()
+        if len(words) < 5 or any(w.strip(",;:") in _POINTING for w in words):
+            return None
+        return title
     if (
         verb in _NOT_DOING
         or (verb.endswith("ly") and verb not in _VERBS_IN_LY)  # "We additionally use X"
