@@ -857,3 +857,31 @@ def test_title_drops_a_second_verb_phrase(abstract: str, title: str) -> None:
 )
 def test_title_reads_a_question_word_as_written(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # what comes before "by" only points back to a problem the title never names
+            "Semi-supervised learning is a powerful technique. However, labels may be missing "
+            "not at random. We propose an approach to address this issue by estimating the "
+            "missing-data mechanism and using inverse propensity weighting to debias any SSL "
+            "algorithm. It works.",
+            "Estimating the missing-data mechanism and using inverse propensity weighting to "
+            "debias…",
+        ),
+        (  # the method's name stays in front
+            "Attention is costly. We propose ContextPool to address this problem by adapting the "
+            "attention granularity for each token. ContextPool makes attention models more "
+            "expressive. ContextPool works.",
+            "ContextPool: Adapting the attention granularity for each token",
+        ),
+        (  # "by proposing X": X
+            "Pruning is popular. This paper provides one answer to this question by proposing a "
+            "greedy optimization based pruning method. It works.",
+            "A greedy optimization based pruning method",
+        ),
+    ],
+)
+def test_title_starts_past_a_problem_it_only_points_back_to(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

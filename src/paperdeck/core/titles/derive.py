@@ -840,6 +840,41 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
     return phrase
 
 
+# "an approach to address this issue by estimating X": what follows "by" is what the paper does
+_POINTING_BY_RE = re.compile(
+    r"\b(?:(?:this|these|those|such)\s+(?:[a-z-]+\s+)?|the\s+)(?:problem|issue|challenge|gap|limitation"
+    r"|bottleneck|question|difficult(?:y|ie)|complexit(?:y|ie)|drawback|shortcoming|deficienc(?:y|ie)"
+    r"|obstacle|concern|need)s?\s+by\s+(?:(?P<make>(?:propos|introduc|present|develop|design)ing)\s+"
+    r"|(?=[a-z]+ing\s))(?!(?:[a-z]+ing\s+)?(?:it|them|this|that|these|those|such|to)\b)"
+)
+
+
+def _past_pointing_by(phrase: str, method: str | None) -> str:
+    """The phrase from what "by" leads to, when what comes before only points back ("Filling
+    this gap by analyzing X" -> "Analyzing X", "An answer to this question by proposing X" -> X)."""
+    if " by " not in phrase:
+        return phrase
+    m = _POINTING_BY_RE.search(phrase, 0, 90)
+    if m is None or len(phrase) - m.end() < 20:
+        return phrase
+    before = phrase[: m.start()]
+    if m.start() > 45 and phrase.startswith("the ", m.start()):
+        return phrase  # "an algorithm for SVM learning which solves the problem by X"
+    if method is not None and method in before:  # "ContextPool to address this problem by X"
+        return phrase[m.end() :]  # the name comes back as "ContextPool: X"
+    if any(c.isupper() for c in before):
+        return phrase  # "Salsa, which bridges this gap by X": the name stays
+    head = _HEAD_END_RE.split(before, 1)[0].split()
+    if len(head) - (head[:1] in (["a"], ["an"], ["the"])) >= 4:
+        return phrase  # "a guided image synthesis framework which ...": it says enough
+    if len(head) == 1 and head[0] not in ("a", "an", "the"):
+        return phrase  # "salsa, which bridges this gap by X": a name as its author wrote it
+    return phrase[m.end() :]
+
+
+_HEAD_END_RE = re.compile(r",|\s(?:which|that|to|for)\s")
+
+
 _WH_WORDS = ("what ", "which ", "whom ", "whose ", "how ", "where ", "when ", "whether ")
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
 _NOVEL_RE = re.compile(r"^(an?|the)\s+" + _PUFFERY_RE.pattern)
@@ -1166,6 +1201,7 @@ def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> s
         phrase = _object_phrase(flat, verb_end)
         if phrase is None:
             continue
+        phrase = _past_pointing_by(phrase, method)
         if method:
             # "an open-source library called PyPop7 for black-box optimization"
             for word in (" called ", " named ", " dubbed ", " termed "):
