@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from textual import events
 from textual.widgets import Input, OptionList, Static, TextArea
 
 from paperdeck.core.citations import citation_keys, cite_many
@@ -14,6 +15,7 @@ from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.dialogs import format_dialog
 from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.format_dialog import FormatDialog
 from paperdeck.ui.widgets.detail_pane import STAND_IN_REMARK
@@ -233,3 +235,73 @@ async def test_the_format_dialog_is_not_hidden_by_the_warnings_of_earlier_copies
         assert toasts == []
         field = app.screen.query_one("#format-other", Input)
         assert field.region.area and app.screen.get_widget_at(*field.region.offset)[0] is field
+
+
+def highlighted_id(dialog: FormatDialog) -> str | None:
+    options = dialog.query_one(OptionList)
+    if options.highlighted is None:
+        return None
+    return options.get_option_at_index(options.highlighted).id
+
+
+async def test_a_csl_name_typed_fast_in_the_c_menu_reaches_the_field_whole(
+    app: PaperdeckApp,
+) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("C")
+        dialog = app.screen
+        assert isinstance(dialog, FormatDialog)
+        # The keys come as a pasting terminal sends them, before any focus change is done.
+        for key in [*"elsevier-harvard"]:
+            app.post_message(events.Key({"-": "minus"}.get(key, key), key))
+        await pilot.pause()
+        field = dialog.query_one("#format-other", Input)
+        assert field.value == "elsevier-harvard"
+        await pilot.press("enter")
+        assert app.screen is not dialog
+        assert app.settings.citation_format == "elsevier-harvard"
+
+
+async def test_a_csl_name_typed_slowly_goes_on_in_the_field_and_the_list_follows(
+    app: PaperdeckApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(format_dialog, "TYPED_PAUSE", 0.0)  # every letter comes "late"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("C")
+        dialog = app.screen
+        assert isinstance(dialog, FormatDialog)
+        field = dialog.query_one("#format-other", Input)
+        await pilot.press(*"chica")
+        assert field.value == "chica" and field.has_focus
+        assert highlighted_id(dialog) == "chicago-author-date"  # the list follows
+        await pilot.press(*"go", "minus", *"fulnote")
+        assert field.value == "chicago-fulnote"
+        assert highlighted_id(dialog) is None  # no listed style is named so
+        await pilot.press("enter")
+        error = str(dialog.query_one("#format-error", Static).render())
+        assert error.startswith("No CSL style 'chicago-fulnote'; did you mean")
+        assert app.screen is dialog
+        # Backspace back to a listed style's prefix: Enter takes the highlighted style.
+        await pilot.press(*["backspace"] * len("fulnote"))
+        assert field.value == "chicago-"
+        assert highlighted_id(dialog) == "chicago-author-date"
+        assert str(dialog.query_one("#format-error", Static).render()) == ""
+        await pilot.press("enter")
+        assert app.settings.citation_format == "chicago-author-date"
+
+
+async def test_in_the_c_menu_arrows_from_the_field_pick_in_the_list(app: PaperdeckApp) -> None:
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("C")
+        dialog = app.screen
+        assert isinstance(dialog, FormatDialog)
+        await pilot.press(*"ieee")
+        assert highlighted_id(dialog) == "ieee"
+        await pilot.press("down")
+        assert dialog.query_one(OptionList).has_focus
+        assert highlighted_id(dialog) == "association-for-computing-machinery"
+        await pilot.press("enter")
+        assert app.settings.citation_format == "association-for-computing-machinery"

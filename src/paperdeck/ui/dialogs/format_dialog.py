@@ -23,8 +23,9 @@ TYPED_PAUSE = 1.0
 
 class FormatDialog(Dialog[str | None]):
     """paperdeck's formats, then CSL styles (a heading between), then a field for any other
-    CSL style; Enter picks, Esc cancels. Letters typed in the list go to the first format
-    named so ("ris" to RIS); a name no format has goes on in the other-style field."""
+    CSL style; Enter picks, Esc cancels. With the field, what is typed goes to it and the
+    list highlights the style it names the start of; without (Copy as…), letters typed in
+    the list go to the first format named so ("ris" to RIS)."""
 
     AUTO_FOCUS = "#format-options"
 
@@ -61,6 +62,7 @@ class FormatDialog(Dialog[str | None]):
                 yield Input(
                     placeholder="Other CSL style: a name (elsevier-harvard) or a FILE.csl",
                     id="format-other",
+                    select_on_focus=False,  # letters typed in the list go on after it
                 )
                 yield Static(Content(""), id="format-error", classes="dialog-hint")
             yield Static(
@@ -70,13 +72,14 @@ class FormatDialog(Dialog[str | None]):
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
-        for index in range(options.option_count):
-            if options.get_option_at_index(index).id == self.current:
-                options.highlighted = index
+        options.highlighted = self._current_index()
         options.focus()
 
     def on_key(self, event: events.Key) -> None:
         options = self.query_one(OptionList)
+        if self.resolve is not None:
+            self._follow_field(event, options)
+            return
         character = event.character
         if self.focused is not options or character is None or not character.isprintable():
             return
@@ -90,14 +93,56 @@ class FormatDialog(Dialog[str | None]):
         found = self._named(typed)
         if found is not None:
             options.highlighted = found
-        elif self.resolve is not None:
-            # Not a format listed: the typed name goes on where any CSL style is named.
-            field = self.query_one("#format-other", Input)
-            field.value = typed
-            field.select_on_focus = False  # the next letters go on after it, not over it
-            field.focus()
-            field.cursor_position = len(typed)
-            self._typed = ""
+
+    def _follow_field(self, event: events.Key, options: OptionList) -> None:
+        """What is typed goes to the other-style field, wherever the focus is; ↑/↓ from the
+        field go on in the list."""
+        field = self.query_one("#format-other", Input)
+        if self.focused is field:
+            if event.key in ("up", "down"):
+                event.stop()
+                event.prevent_default()
+                options.focus()
+                if options.highlighted is None:
+                    options.highlighted = self._current_index()
+                elif event.key == "up":
+                    options.action_cursor_up()
+                else:
+                    options.action_cursor_down()
+            return
+        if self.focused is not options:
+            return
+        character = event.character
+        if event.key == "backspace" and field.value:
+            value = field.value[:-1]
+        elif (
+            character is not None and character.isprintable() and (character != " " or field.value)
+        ):
+            # Appended, not set: keys that come before the focus moves go on after the others.
+            value = field.value + character
+        else:
+            return
+        event.stop()
+        event.prevent_default()
+        field.value = value
+        field.cursor_position = len(value)
+        field.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The list highlights the style the field names the start of (none when it names
+        none, so Enter is seen to take the typed name)."""
+        event.stop()
+        self.query_one("#format-error", Static).update(Content(""))
+        typed = event.value.strip()
+        options = self.query_one(OptionList)
+        options.highlighted = self._named(typed) if typed else self._current_index()
+
+    def _current_index(self) -> int | None:
+        options = self.query_one(OptionList)
+        for index in range(options.option_count):
+            if options.get_option_at_index(index).id == self.current:
+                return index
+        return None
 
     def _named(self, typed: str) -> int | None:
         """The first enabled option whose name (or id) starts with `typed`, else has a word
@@ -121,8 +166,16 @@ class FormatDialog(Dialog[str | None]):
         self.dismiss(event.option.id)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        """The listed style highlighted for what is typed (or for nothing typed), else the
+        CSL style the field names."""
         event.stop()
-        if self.resolve is None or not event.value.strip():
+        options = self.query_one(OptionList)
+        typed = event.value.strip()
+        listed = self._named(typed) if typed else options.highlighted
+        if listed is not None:
+            self.dismiss(options.get_option_at_index(listed).id)
+            return
+        if self.resolve is None or not typed:
             return
         try:
             chosen = self.resolve(event.value)
