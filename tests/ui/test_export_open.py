@@ -8,14 +8,20 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from tests.ui.test_app import MakeApp, settle, type_text
-from textual.widgets import Input, TextArea
+from textual.geometry import Region
+from textual.widgets import Input, OptionList, TextArea
 
+from paperdeck.core.config import sessions_path
+from paperdeck.core.formats.reader import looks_like_list
 from paperdeck.core.reading_list import markdown_escape
 from paperdeck.core.resources import bundled_list
+from paperdeck.core.session import ListSession, save_session, session_key
 from paperdeck.core.titles.derive import cited_title
+from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.export_dialog import ExportDialog
 from paperdeck.ui.dialogs.open_dialog import NoBrowserDialog
+from paperdeck.ui.dialogs.open_list_dialog import OpenListDialog
 from paperdeck.ui.dialogs.path_dialog import PathSuggester
 
 pytest_plugins = ["tests.ui.test_app"]
@@ -437,3 +443,74 @@ async def test_an_existing_file_is_replaced_only_on_a_second_enter_and_kept_as_a
         assert (tmp_path / "picked.bib~").read_text(encoding="utf-8") == earlier
         messages = [n.message for n in app._notifications]
         assert any(m.endswith("(the file it replaced is picked.bib~)") for m in messages), messages
+
+
+def option_paths(dialog: OpenListDialog) -> list[str]:
+    options = dialog.query_one(OptionList)
+    return [str(options.get_option_at_index(i).id) for i in range(options.option_count)]
+
+
+async def open_another_list(app: PaperdeckApp, pilot: object) -> OpenListDialog:
+    await pilot.press("ctrl+p")  # type: ignore[attr-defined]
+    await type_text(pilot, "Open another list")
+    await pilot.pause(0.3)  # type: ignore[attr-defined]
+    await pilot.press("enter")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    assert isinstance(app.screen, OpenListDialog)
+    return app.screen
+
+
+async def test_open_another_list_offers_the_recent_lists_and_the_bundled_one(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    text = bundled_list().read_text(encoding="utf-8")
+    first, second, gone = tmp_path / "first.txt", tmp_path / "second.txt", tmp_path / "gone.txt"
+    for path in (first, second, gone):
+        path.write_text(text, encoding="utf-8")
+    sessions = sessions_path(tmp_path / "settings.json")
+    for path in (first, gone, second):  # second read last
+        save_session(sessions, session_key([path]), ListSession())
+    gone.unlink()
+    app = make_app(first)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        dialog = await open_another_list(app, pilot)
+        # Most recent first; the list shown now and a list since deleted left out.
+        assert option_paths(dialog) == [str(second), str(bundled_list())]
+        options = dialog.query_one(OptionList)
+        rows = options.render_lines(Region(0, 0, *options.outer_size))
+        shown = "\n".join("".join(segment.text for segment in row) for row in rows)
+        assert "second.txt" in shown and "the bundled sample list" in shown
+        await pilot.press("down", "down", "enter")  # ↓ into the list, ↓ to the bundled one
+        await settle(app, pilot)
+        assert not isinstance(app.screen, OpenListDialog)
+        assert [raw.path for raw in app.library.lists] == [bundled_list()]
+        # Reopened: the list left is now the most recent, and Enter on nothing typed opens it.
+        dialog = await open_another_list(app, pilot)
+        assert option_paths(dialog)[0] == str(first)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert [raw.path for raw in app.library.lists] == [first]
+
+
+async def test_open_another_list_says_what_to_type_on_an_empty_enter(make_app: MakeApp) -> None:
+    app = make_app()  # the bundled list, and nothing read before: nothing to offer
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        dialog = await open_another_list(app, pilot)
+        assert not dialog.query(OptionList)
+        await pilot.press("enter")
+        assert app.screen is dialog
+        hint = str(dialog.query_one("#open-hint").render())
+        assert hint.startswith("Type the path of a list file (txt, JSONL")
+
+
+async def test_the_list_path_completion_prefers_list_files(tmp_path: Path) -> None:
+    (tmp_path / "icml.meta.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "icml.pdf").write_text("", encoding="utf-8")
+    (tmp_path / "icml.txt").write_text("", encoding="utf-8")
+    suggester = PathSuggester(looks_like_list)
+    assert await suggester.get_suggestion(str(tmp_path / "ic")) == str(tmp_path / "icml.txt")
+    (tmp_path / "icml.txt").unlink()
+    # No list file: any name still completes.
+    assert await suggester.get_suggestion(str(tmp_path / "ic")) == str(tmp_path / "icml.meta.jsonl")

@@ -98,6 +98,19 @@ def load_session(path: Path, key: str) -> ListSession | None:
     return _parse(_read(path).get(key))
 
 
+def recent_lists(path: Path) -> list[Path]:
+    """The single lists the sessions file remembers that still exist, most recently used first."""
+    entries: list[tuple[float, Path]] = []
+    for key, value in _read(path).items():
+        parsed = _parse(value)
+        if parsed is None or not isinstance(key, str) or not key or "\n" in key:
+            continue  # lists opened together are not one file to open again
+        listed = Path(clean_line(key))
+        if listed.is_file():
+            entries.append((parsed.used, listed))
+    return [listed for _, listed in sorted(entries, key=lambda entry: -entry[0])]
+
+
 def save_session(path: Path, key: str, session: ListSession) -> str | None:
     """Remember `session` for `key`, atomically; a one-line error instead of raising."""
     lists = _read(path)

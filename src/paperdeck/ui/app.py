@@ -602,13 +602,13 @@ class PaperdeckApp(App[int]):
         self.notify(one_line(f"Notes exported to {path.resolve()}"), markup=False)
 
     def open_list(self) -> None:
-        from paperdeck.ui.dialogs.path_dialog import PathDialog
+        from paperdeck.ui.dialogs.open_list_dialog import OpenListDialog
 
         def done(name: str | None) -> None:
             if name:
                 self.loading.open_file(Path(name).expanduser())
 
-        self.push_screen(PathDialog("Open a paper list", "", "txt, JSONL, JSON, BibTeX, CSV"), done)
+        self.push_screen(OpenListDialog(self.session.lists_to_offer()), done)
 
     def _install_signal_handlers(self) -> None:
         # A Python-level handler, not loop.add_signal_handler: asyncio learns of a signal from

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdeck.core.config import sessions_path
 from paperdeck.core.session import ListSession, load_session, marked_ids, save_session, session_key
 from paperdeck.ui.safe_text import one_line
 
-if TYPE_CHECKING:
-    from pathlib import Path
+MAX_OFFERED = 12
+"""Lists offered by Open another list: the most recently read."""
 
+if TYPE_CHECKING:
     from paperdeck.ui.app import PaperdeckApp
 
 
@@ -38,6 +40,22 @@ class SessionFlow:
             views=sorted(app.triage.views),
             marked=marked_ids(ids, app.paper_list.marked),
         )
+
+    def lists_to_offer(self) -> list[tuple[Path, str]]:
+        """The lists read recently, most recent first, then the bundled one, each with what
+        it is said to be; the lists shown now are left out."""
+        from paperdeck.core.resources import bundled_list
+        from paperdeck.core.session import recent_lists
+
+        seen = {_resolved(raw.path) for raw in self.app.library.lists}
+        offered: list[tuple[Path, str]] = []
+        for path in recent_lists(self.file) if self.file is not None else []:
+            if len(offered) < MAX_OFFERED and _resolved(path) not in seen:
+                seen.add(_resolved(path))
+                offered.append((path, ""))
+        if _resolved(bundled_list()) not in seen:
+            offered.append((bundled_list(), "the bundled sample list"))
+        return offered
 
     def save(self) -> None:
         """Remember where the shown list was left (on quit, and before another list is shown)."""
@@ -74,3 +92,10 @@ class SessionFlow:
         if session.query or app.triage.views:
             app.search.run(app.search.query)
         app.update_header()
+
+
+def _resolved(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except (OSError, RuntimeError):
+        return str(path.absolute())

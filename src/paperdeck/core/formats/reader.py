@@ -16,6 +16,7 @@ from paperdeck.core.formats.json_lists import read_json, read_jsonl
 from paperdeck.core.formats.plain_text import TextParagraphs, read_txt
 from paperdeck.core.formats.raw_list import FORMAT_NAMES, HEAD_BYTES, RawList
 from paperdeck.core.formats.records import names_a_paper
+from paperdeck.core.formats.sidecar import SIDECAR_SUFFIX
 from paperdeck.core.text.sanitize import clean_line
 
 _EXTENSIONS = {
@@ -30,6 +31,12 @@ _EXTENSIONS = {
     ".csv": "csv",
     ".tsv": "csv",
 }
+
+
+def looks_like_list(name: str) -> bool:
+    """Whether a file's name says it is a paper list (a list's metadata sidecar is not one)."""
+    lowered = name.lower()
+    return not lowered.endswith(SIDECAR_SUFFIX) and Path(lowered).suffix in _EXTENSIONS
 
 
 def read_list(path: Path, fmt: str | None = None) -> RawList:

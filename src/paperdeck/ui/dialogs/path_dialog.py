@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -20,10 +21,12 @@ MAX_NAMES = 2000
 
 
 class PathSuggester(Suggester):
-    """Completes the last part of a path from the names in its folder (→ accepts)."""
+    """Completes the last part of a path from the names in its folder (→ accepts): the first
+    by name of the folders and of the files `wanted` takes, else of the others."""
 
-    def __init__(self) -> None:
+    def __init__(self, wanted: Callable[[str], bool] | None = None) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
+        self.wanted = wanted
 
     async def get_suggestion(self, value: str) -> str | None:
         if not value:
@@ -43,7 +46,13 @@ class PathSuggester(Suggester):
             return None
         if not names:
             return None
-        name, is_dir = min(names)
+        wanted = self.wanted
+
+        def order(item: tuple[str, bool]) -> tuple[bool, str]:
+            name, is_dir = item
+            return (not (wanted is None or is_dir or wanted(name)), name)
+
+        name, is_dir = min(names, key=order)
         return value + name[len(prefix) :] + (os.sep if is_dir else "")
 
 
