@@ -1162,3 +1162,20 @@ def test_a_recovery_file_goes_to_the_temporary_folder_when_the_notes_folder_is_u
         "unsaved words"
     )
     assert store.dirty  # kept in memory too
+
+
+async def test_the_note_editor_is_not_hidden_by_a_view_notice(make_app: MakeApp) -> None:
+    """At 80x24 'Showing every paper' lay over the 4-line note editor: n takes it down."""
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("u", "u")
+        await settle(app, pilot)
+        assert [t for t in app.screen.query("Toast") if t.region.area]  # the notice is up
+        await pilot.press("n")
+        await pilot.pause()
+        editor = app.notes.editor
+        assert app.screen.focused is editor
+        covering = [t for t in app.screen.query("Toast") if t.region.overlaps(editor.region)]
+        assert covering == []
+        assert "Showing every paper" not in [str(n.message) for n in app._notifications]

@@ -9,6 +9,7 @@ from textual.timer import Timer
 
 from paperdeck.core.text.sanitize import clean_text
 from paperdeck.ui.safe_text import one_line, short
+from paperdeck.ui.textual_private import drop_notices
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Annotation, Paper
@@ -76,6 +77,8 @@ class NoteFlow:
         if app.notes.paper is not app.current_paper:
             app.show_current()
         app.screen.add_class("-notes-open")
+        # As a dialog does: a notice about a step done would lie over the editor's lines.
+        drop_notices(app, "information")
         app.call_after_refresh(app.detail.show_abstract)  # a short pane scrolls to it
         editor = app.notes.editor
         app.focus_now(editor)
