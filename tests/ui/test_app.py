@@ -1179,3 +1179,30 @@ async def test_the_note_editor_is_not_hidden_by_a_view_notice(make_app: MakeApp)
         covering = [t for t in app.screen.query("Toast") if t.region.overlaps(editor.region)]
         assert covering == []
         assert "Showing every paper" not in [str(n.message) for n in app._notifications]
+
+
+async def test_x_at_the_last_paper_wraps_to_the_first_unread_from_the_top(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r", "r")  # papers 1 and 2 read; the cursor on paper 3
+        await pilot.press("G")
+        await pilot.pause()
+        last = app.paper_list.cursor
+        assert last == len(app.papers) - 1
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.paper_list.cursor == 2  # the first unread from the top
+        messages = [str(n.message) for n in app._notifications]
+        assert "No unread paper below this one: wrapped to the top" in messages
+        # Every other paper read: x says so and stays.
+        await pilot.press(*["r"] * (len(app.papers) - 2))
+        await pilot.press("g")
+        await pilot.pause()
+        cursor = app.paper_list.cursor
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.paper_list.cursor == cursor
+        assert "No other unread paper is shown" in [str(n.message) for n in app._notifications]

@@ -132,14 +132,21 @@ class TriageFlow:
         self._changed(papers, "starred" if starred else "unstarred", bulk, move)
 
     def skip_and_next(self) -> None:
-        """Leave this paper as it is and go to the next unread one below it."""
+        """Leave this paper as it is and go to the next unread one below it, else the first
+        unread one from the top (said, so a jump up is not taken for one down)."""
         app = self.app
         paper_list = app.paper_list
-        for row in range(paper_list.cursor + 1, len(paper_list.rows)):
+        cursor = paper_list.cursor
+        for row in range(cursor + 1, len(paper_list.rows)):
             if self._state(app.papers[paper_list.rows[row]]) != "read":
                 paper_list.move_cursor(row)
                 return
-        app.notify("No unread paper below this one")
+        for row in range(min(cursor, len(paper_list.rows))):
+            if self._state(app.papers[paper_list.rows[row]]) != "read":
+                paper_list.move_cursor(row)
+                app.notice("skip", "No unread paper below this one: wrapped to the top")
+                return
+        app.notice("skip", "No other unread paper is shown")
 
     def _state(self, paper: Paper) -> str:
         entry = self.app.store.get(paper.id)
