@@ -4,6 +4,7 @@ theme, a header and footer that fit, an 80x24 layout that works, help on one scr
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
@@ -851,3 +852,28 @@ async def test_a_hint_shows_the_piece_of_the_abstract_with_the_most_query_words(
         dark = app.current_theme.dark
         matched = [s.text for s in segments if visible_on_row(s, segments[0], dark)]
         assert "for" not in matched and "privacy" in matched, matched
+
+
+async def test_a_row_number_keeps_a_cell_from_the_border_when_there_is_no_scrollbar(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        assert not paper_list.show_vertical_scrollbar  # 19 papers fit
+        content = paper_list.content_region
+        # The screen as the user sees it, cell by cell: the rows, then the border.
+        strips = app.screen._compositor.render_strips()
+        rows = [
+            strips[y].crop(content.x, content.right).text for y in range(content.y, content.bottom)
+        ]
+        borders = [
+            strips[y].crop(content.right, content.right + 1).text
+            for y in range(content.y, content.bottom)
+        ]
+        numbered = [i for i, text in enumerate(rows) if re.search(r"  [0-9]+ *$", text)]
+        assert len(numbered) == len(app.papers)
+        for i in numbered:
+            assert rows[i].endswith(" "), repr(rows[i])  # one cell before the border
+            assert borders[i].strip(), repr(borders[i])  # the border itself

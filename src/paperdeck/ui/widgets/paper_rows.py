@@ -302,7 +302,8 @@ def _meta_line(
     fixed = sum(cell_len(text) for text, _ in tail) + cell_len(icon_text)
     fixed += len(SEPARATOR) * (len(tail) + bool(icons) - 1) if tail or icons else 0
     # Two spaces at least: "ICML 2022 2495" read as one more number of the venue's line.
-    position = f"  {facts.number}"
+    # One after: a list with no scrollbar ends at its border ("1▎" read as one mark).
+    position = f"  {facts.number} "
     fixed += len(position)
     parts: list[list[Segment]] = []
     left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
