@@ -514,3 +514,23 @@ async def test_the_list_path_completion_prefers_list_files(tmp_path: Path) -> No
     (tmp_path / "icml.txt").unlink()
     # No list file: any name still completes.
     assert await suggester.get_suggestion(str(tmp_path / "ic")) == str(tmp_path / "icml.meta.jsonl")
+
+
+async def test_the_readme_triage_names_the_file_the_export_dialog_offers(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    triage = readme.split("### Triage a conference list", 1)[1].split("\n## ", 1)[0]
+    step = triage.split("\n4. ", 1)[1].split("\n5. ", 1)[0]
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "s", "asterisk")
+        await settle(app, pilot)
+        await pilot.press("e")
+        assert isinstance(app.screen, ExportDialog)
+        offered = Path(app.screen.query_one("#export-path", Input).value)
+        assert offered == tmp_path / "reading-list.md"
+        assert f"`e` offers to write them to `{offered.name}`" in step
+        assert "Format: Markdown" in str(app.screen.query_one("#export-format").render())
