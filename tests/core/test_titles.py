@@ -885,3 +885,40 @@ def test_title_reads_a_question_word_as_written(abstract: str, title: str) -> No
 )
 def test_title_starts_past_a_problem_it_only_points_back_to(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # "we propose in this paper X": the aside is no part of X
+            "Robustness is mainly tested with empirical attacks. We propose in this paper a new "
+            "white-box adversarial attack wrt the l_p-norms aiming at finding the minimal "
+            "perturbation. It has an intuitive geometric meaning.",
+            "A white-box adversarial attack wrt the l_p-norms aiming at finding the minimal…",
+        ),
+        (  # "In this contribution, we X" frames the sentence as "In this paper, we X" does
+            "In this contribution, we augment the metric learning setting by introducing a "
+            "parametric pseudo-distance, trained jointly with the encoder. Several "
+            "interpretations are thus drawn.",
+            "Augmenting the metric learning setting by introducing a parametric pseudo-distance",
+        ),
+        (  # "to apply it": "apply" is a verb, not an adverb in -ly
+            "Scoring rules are common. We propose to apply it to mixture models trained with an "
+            "Expectation-Maximization algorithm. It works.",
+            "Applying it to mixture models trained with an Expectation-Maximization algorithm",
+        ),
+        (  # no "Our" leads a title
+            "Offline reinforcement learning is hard. In this paper, we propose our closed-form "
+            "policy improvement operators. We make a novel observation.",
+            "The closed-form policy improvement operators",
+        ),
+        (  # ": We first tune X" after the title's phrase is cut, as ": we" is
+            "Large language models are few-shot learners. In this work, we study few-shot "
+            "learning with PLMs from a different perspective: We first tune an autoregressive "
+            "PLM on the few-shot samples. It works.",
+            "Few-shot learning with PLMs from a different perspective",
+        ),
+    ],
+)
+def test_title_leaves_out_asides_and_first_person(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

@@ -524,8 +524,11 @@ _TAIL_VERB_RE = re.compile(
     r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate|identify|describe|"
     r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify)\w*|applies"
     r"|(?:perform|offer)s?)\b"
-    # "a link model, develop an estimator, and ...": a second verb after a comma
-    r"|,(?<=\w,)\s+(?:develop|derive|prove|propose|introduce|establish|demonstrate|analy[sz]e|show"
+)
+# "a link model, develop an estimator, and ...": a second verb after a comma (apart: the engine
+# skips ahead to each literal "and" in the pattern above, not with an alternative led by ",")
+_TAIL_COMMA_VERB_RE = re.compile(
+    r",(?<=\w,)\s+(?:develop|derive|prove|propose|introduce|establish|demonstrate|analy[sz]e|show"
     r"|provide|obtain)s?\s+(?:an?|the|new|novel|that|how|its|their)\b"
 )
 
@@ -535,6 +538,10 @@ _TO_VERB_LIST_RE = re.compile(r" to [a-z]+(?:, [a-z]+)+,?$")
 def _tail_verb_start(phrase: str) -> int:
     """Where a trailing coordinated verb phrase starts (", and discuss ..."), or -1."""
     m = _TAIL_VERB_RE.search(phrase)
+    if "," in phrase:
+        comma = _TAIL_COMMA_VERB_RE.search(phrase, 0, m.start() if m else len(phrase))
+        if comma is not None:
+            m = comma
     if m is None:
         return -1
     start = m.start()
@@ -672,7 +679,8 @@ def _finish(title: str, limit: int = MAX_TITLE) -> str:
     semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
     if semicolon > 0:
         title = title[:semicolon]
-    if "we" in title:  # "a procedure that detects X and we provide ...": the part before "we"
+    if "we" in title or "We" in title:  # "a procedure that detects X and we provide ...": the
+        # part before "we"
         we = _WE_TAIL_RE.search(title, 20)
         if we:
             title = title[: we.start()]
@@ -806,6 +814,10 @@ _ENUMERATOR_RE = re.compile(r"\((?:\d|[ivx]+|[a-e])\)\s+")
 def _object_phrase(flat: str, verb_end: int) -> str | None:
     """What the contribution verb at verb_end is about, or None when it names nothing."""
     phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
+    if phrase[:1] in ("i", "t", "h"):  # "we propose in this paper a new attack": a new attack
+        aside = _ASIDE_RE.match(phrase)
+        if aside is not None:
+            phrase = phrase[aside.end() :]
     lead = _PHRASE_LEAD_RE.match(phrase)
     assert lead is not None  # every part of the pattern is optional
     phrase = phrase[lead.end() :]
@@ -815,11 +827,13 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
         # "we propose to learn a mapping ..." names its contribution "Learning a mapping ..."
         verb, space, rest = phrase.partition(" ")
         adverb = ""
-        if verb.endswith("ly") and rest:  # "to directly model X": Directly modeling X
+        if verb.endswith("ly") and rest and verb not in _VERBS_IN_LY:  # "to directly model X"
             adverb = verb + space
             verb, space, rest = rest.partition(" ")
         if verb.isalpha() and verb.islower():
             phrase = adverb + _gerund(verb) + space + rest
+    if phrase.startswith("our ") and not phrase.startswith("our own "):  # no "Our" in a title
+        phrase = "the " + phrase[4:]
     enumerator = _ENUMERATOR_RE.match(phrase)
     if enumerator:
         phrase = phrase[enumerator.end() :]
@@ -876,6 +890,11 @@ _HEAD_END_RE = re.compile(r",|\s(?:which|that|to|for)\s")
 
 
 _WH_WORDS = ("what ", "which ", "whom ", "whose ", "how ", "where ", "when ", "whether ")
+# "in this paper", "to the best of our knowledge": an aside between the verb and its object
+_ASIDE_RE = re.compile(
+    r"(?:in\s+this\s+(?:paper|work|article|note)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge)"
+    r"\s*,?\s+"
+)
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
 _NOVEL_RE = re.compile(r"^(an?|the)\s+" + _PUFFERY_RE.pattern)
 
@@ -915,7 +934,7 @@ def _method_title(flat: str, method: str) -> str | None:
 
 # "In this paper, we", "This work", "Here we": the frame of a sentence, not its content
 _FRAME_RE = re.compile(
-    r"(?:In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note)|Here)\s*,?\s*"
+    r"(?:In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note|contribution)|Here)\s*,?\s*"
     r"(?:we\s+)?",
     re.IGNORECASE,
 )
@@ -973,7 +992,8 @@ def _without_first_person(sentence: str) -> str:
 
 # a sentence led by what the paper does: "In this work, we ...", "Here we ...", "This paper ..."
 _OWN_FRAME_RE = re.compile(
-    r"(?:(?:(?P<framed>In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note)"
+    r"(?:(?:(?P<framed>In\s+(?:this|the\s+present)\s+(?:position\s+)?"
+    r"(?:paper|work|article|note|contribution)"
     r"|Here(?:in)?\b)"
     r"|Instead|To\s+this\s+end|In\s+contrast)\s*,?\s*)?"
 )
