@@ -69,3 +69,15 @@ def test_only_the_most_recently_used_lists_are_kept(tmp_path: Path, monkeypatch:
 
 def test_marked_ids_in_list_order() -> None:
     assert marked_ids(["a", "b", "c"], {2, 0, 7}) == ["a", "c"]
+
+
+def test_saved_searches_come_back_clean_and_at_most_fifty(tmp_path: Path) -> None:
+    file = tmp_path / "sessions.json"
+    key = session_key([tmp_path / "a.txt"])
+    earlier = [f"query {n}" for n in range(60)]
+    written = {"version": 1, "lists": {key: {"searches": [*earlier, 7, "", "\x1b[2Jwiped"]}}}
+    file.write_text(json.dumps(written), encoding="utf-8")
+    back = load_session(file, key)
+    assert back is not None and len(back.searches) <= 50
+    assert back.searches[-1] == "wiped" and back.searches[0].startswith("query ")
+    assert all(query.isprintable() for query in back.searches)

@@ -323,6 +323,35 @@ async def test_the_session_is_restored_when_the_list_is_opened_again(
         assert "view: unread" in header_text(again) and "2 marked" in header_text(again)
 
 
+async def test_the_searches_of_a_run_are_there_on_up_when_the_list_is_opened_again(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        for query in ("diffusion", "speculative decoding"):
+            await pilot.press("slash")
+            await type_text(pilot, query)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            await pilot.press("escape")  # every paper again; the search kept for ↑
+            await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "graph")  # still in the field when the reader quits
+        await settle(app, pilot)
+        await pilot.press("enter", "q")
+
+    again = make_app()
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(again, pilot)
+        await pilot.press("slash", "escape", "slash")  # an empty field: ↑ goes back from here
+        shown = []
+        for _ in range(3):
+            await pilot.press("up")
+            shown.append(again.search_box.value)
+        assert shown == ["graph", "speculative decoding", "diffusion"]
+
+
 async def test_keys_typed_right_after_esc_in_the_note_reach_the_list_not_the_note(
     make_app: MakeApp,
 ) -> None:

@@ -23,6 +23,7 @@ MAX_FILE_BYTES = 4 * 1024 * 1024
 """A sessions file larger than this is not ours to read (nor is it rewritten from scratch)."""
 MAX_MARKS = 200_000
 MAX_QUERY = 1000
+MAX_SEARCHES = 50
 VERSION = 1
 
 
@@ -36,6 +37,8 @@ class ListSession:
     marked: list[str] = field(default_factory=list)
     """Ids of the marked papers, in list order."""
     used: float = 0.0
+    searches: list[str] = field(default_factory=list)
+    """The queries searched on this list, the most recent last (↑ in the search field)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,6 +47,7 @@ class ListSession:
             "views": list(self.views),
             "marked": list(self.marked),
             "used": self.used,
+            "searches": list(self.searches[-MAX_SEARCHES:]),
         }
 
 
@@ -90,7 +94,17 @@ def _parse(value: Any) -> ListSession | None:
         views=_ids(value.get("views")),
         marked=_ids(value.get("marked")),
         used=float(used) if isinstance(used, int | float) and not isinstance(used, bool) else 0.0,
+        searches=_queries(value.get("searches")),
     )
+
+
+def _queries(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    queries = (
+        clean_line(item)[:MAX_QUERY] for item in value[-MAX_SEARCHES:] if isinstance(item, str)
+    )
+    return [query for query in queries if query.strip()]
 
 
 def load_session(path: Path, key: str) -> ListSession | None:

@@ -39,6 +39,7 @@ class SessionFlow:
             query=app.search.query,
             views=sorted(app.triage.views),
             marked=marked_ids(ids, app.paper_list.marked),
+            searches=app.search_box.searches(),
         )
 
     def lists_to_offer(self) -> list[tuple[Path, str]]:
@@ -86,6 +87,7 @@ class SessionFlow:
         cursor = index_of.get(session.paper_id) if session.paper_id else None
         if cursor is not None:
             app.paper_list.jump_to(cursor)
+        app.search_box.history = session.searches
         if session.query:
             app.search.resume(session.query)
             app.search_box.value = session.query

@@ -77,6 +77,12 @@ class SearchBox(Input):
         event.stop()
         self.post_message(self.QueryChanged(event.value))
 
+    def searches(self) -> list[str]:
+        """The history with the query in the field now as its latest (kept for the next run)."""
+        query = self.value.strip()
+        earlier = [past for past in self.history if past != query]
+        return [*earlier, query][-HISTORY_SIZE:] if query else earlier[-HISTORY_SIZE:]
+
     def remember(self) -> None:
         """Add the current query to the history (most recent last, no repeats)."""
         query = self.value.strip()
