@@ -488,6 +488,13 @@ async def test_open_another_list_offers_the_recent_lists_and_the_bundled_one(
         # Reopened: the list left is now the most recent, and Enter on nothing typed opens it.
         dialog = await open_another_list(app, pilot)
         assert option_paths(dialog)[0] == str(first)
+        # Typed in the list, a path goes whole to the field, its spaces too.
+        await pilot.press("down", "m", "y", "space", "l", "backspace", "backspace")
+        field = dialog.query_one(Input)
+        assert field.has_focus and field.value == "my"
+        await pilot.press("down", "space", "x")
+        assert field.value == "my x"
+        await pilot.press("ctrl+a", "ctrl+k")
         await pilot.press("enter")
         await settle(app, pilot)
         assert [raw.path for raw in app.library.lists] == [first]

@@ -93,7 +93,9 @@ class OpenListDialog(Dialog[str | None]):
         character = event.character
         if event.key == "backspace" and field.value:
             value = field.value[:-1]
-        elif character is not None and character.isprintable() and character != " ":
+        elif (
+            character is not None and character.isprintable() and (character != " " or field.value)
+        ):
             value = field.value + character
         else:
             return
