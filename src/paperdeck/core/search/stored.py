@@ -335,7 +335,6 @@ def open_steps(
         messages.append(f"the search index in the list store is unavailable ({error})")
         store.close()
         return None
-    store.read_mapped()
     yield 1.0
     return WordIndex(
         papers=papers,

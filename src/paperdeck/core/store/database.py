@@ -48,10 +48,6 @@ WRITE_PATIENCE = 20.0
 """Seconds a save waits for another process's save (a big list's takes seconds)."""
 _TOUCH_AFTER = 3600.0
 _WORDS_PER_QUERY = 500
-_MAPPED_BYTES = 256 * 2**20
-"""How much of the file a kept index maps: every page its searches touch there counts as the
-process's resident memory (clean file pages, but counted), so the cost is bounded; a list of
-100,000 papers with its index fits."""
 MAX_FINGERPRINTS = 256
 """Files whose content digest is kept under their fingerprint (the most recently keyed)."""
 _FINGERPRINTS_TABLE = """CREATE TABLE IF NOT EXISTS fingerprints (
@@ -169,13 +165,6 @@ class ListStore:
             _discard(path)
             messages.append(f"list store {path} was {problem}; started afresh")
         raise StoreUnavailable("cannot be started afresh")
-
-    def read_mapped(self) -> None:
-        """Read the file's start through a memory map from now on: a kept index reads hundreds
-        of abstracts a key, each through a chunk's overflow pages, which are otherwise copied
-        in one system call each."""
-        with contextlib.suppress(sqlite3.Error):
-            self._db.execute(f"PRAGMA mmap_size = {_MAPPED_BYTES}")
 
     def close(self) -> None:
         """Close the file."""
