@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from textual.worker import Worker, get_current_worker
@@ -44,6 +44,9 @@ class SearchFlow:
         """The query whose result the list shows."""
         self._best: int | None = None
         """The paper at the top of that result: a cursor left on it follows the top."""
+        self._after_result: Callable[[], object] | None = None
+        """Started once the next result is painted (the index's save: it would take the GIL
+        from that search and its paint)."""
 
     def reset(self) -> None:
         """A new library: no index, no query."""
@@ -53,6 +56,7 @@ class SearchFlow:
         self.parsed = None
         self._applied = ""
         self._best = None
+        self._after_result = None
 
     def build_index(self, grown: Growing | None = None) -> Worker[None]:
         """Build the index of the shown papers in slices (from the postings their load made,
@@ -94,11 +98,20 @@ class SearchFlow:
         index = self.index
         app.run_worker(index.prepare_arrays, thread=True, group="arrays")
         app.update_header()
-        if self.query or self.view_terms or app.settings.sort == "noted":
-            self.run(self.query)
+        save = None
         if whole:
-            # On its own thread (SQLite writes without the GIL): searches run meanwhile.
-            app.run_worker(lambda: _save(app, library, index), thread=True, group="index-save")
+            # On its own thread (SQLite writes without the GIL: later searches run meanwhile),
+            # once a query typed while loading has its result painted.
+            def save() -> object:
+                return app.run_worker(
+                    lambda: _save(app, library, index), thread=True, group="index-save"
+                )
+
+        if self.query or self.view_terms or app.settings.sort == "noted":
+            self._after_result = save
+            self.run(self.query)
+        elif save is not None:
+            save()
 
     @property
     def best_shown(self) -> int | None:
@@ -212,6 +225,9 @@ class SearchFlow:
         app.update_header()
         if not app.loading.panes_deferred:
             app.show_current()
+        if self._after_result is not None:
+            app.call_after_refresh(self._after_result)
+            self._after_result = None
 
     def set_status(self, message: str | None, near: Sequence[NearSpelling] = ()) -> None:
         """Say `message` under the search field, with the query's words no paper has."""
