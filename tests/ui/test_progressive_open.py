@@ -19,7 +19,7 @@ from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.search.index import SearchIndex
 from paperdeck.core.titles.derive import method_and_title
-from paperdeck.ui import background_load
+from paperdeck.ui import background_load, loading
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.loading import BackgroundLoad
 
@@ -148,6 +148,54 @@ async def test_the_cursor_kept_while_loading_stays_on_its_paper(
             assert chosen.whole_title in app.detail.text
     finally:
         held_after_first_batch.set()
+
+
+async def test_the_rows_so_far_are_indexed_again_only_until_enough(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first batch comes at once, the second when `more` is set, the rest when `rest` is.
+    more, rest = threading.Event(), threading.Event()
+    calls = 0
+
+    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str]]:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            (more if calls == 2 else rest).wait(30)
+        return [method_and_title(abstract) for abstract in abstracts]
+
+    monkeypatch.setattr(library_module, "methods_and_titles", gated)
+    monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
+    monkeypatch.setattr(loading, "PARTIAL_INDEX_ENOUGH", library_module._FIRST_ROWS)
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "0")
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    app = reader_loading(tmp_path, pending)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await pilot.press("slash", *"quokka")
+            await wait_until(pilot, lambda: app.search.filtered == 1)
+            builds = app.search.build_index
+            built: list[int] = []
+
+            def counted(*args: Any) -> Any:
+                built.append(len(app.papers))
+                return builds(*args)
+
+            monkeypatch.setattr(app.search, "build_index", counted)
+            more.set()
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 512)
+            await pilot.pause(3 * loading.LOADING_TICK)
+            # The rows so far doubled, but their first index covered enough: no other is built.
+            assert app.loading.loading
+            assert built == []
+            rest.set()
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            assert built == [PAPERS]
+    finally:
+        more.set()
+        rest.set()
 
 
 @pytest.fixture

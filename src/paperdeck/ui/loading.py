@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 LOADING_TICK = 0.3
 """Seconds between repaints of the loading line: each one takes the GIL from the loader."""
 LOADING_FRAMES = ("·  ", "·· ", "···", " ··", "  ·", "   ")
+PARTIAL_INDEX_ENOUGH = 10_000
+"""Papers an index of the rows so far covers after which it is not built again while the list
+loads: a bigger one takes the loader's GIL and memory for a result the whole list's index
+soon replaces."""
 
 
 Loader = Load | BackgroundLoad
@@ -143,14 +147,14 @@ class LoadingFlow:
     def _index_so_far(self) -> None:
         """While a query is typed, search covers the rows loaded so far: they are indexed, and
         again each time they have doubled since (a build started over with every report would
-        never finish). The load indexes the papers it makes as it goes: then the index is
-        made from those postings."""
+        never finish), until one covers PARTIAL_INDEX_ENOUGH. The load indexes the papers it
+        makes as it goes: then the index is made from those postings."""
         if self._note_index_done() or not self.app.search.query.strip():
             return
         grown = self.grown()
         covered = grown.covers() if grown is not None else 0
         loaded = min(covered, self.shown_so_far) if covered else self.shown_so_far
-        if loaded >= 2 * self._indexed_so_far:
+        if loaded >= 2 * self._indexed_so_far and self._indexed_so_far < PARTIAL_INDEX_ENOUGH:
             self._indexed_so_far = loaded
             self._indexing = self.app.search.build_index(grown if covered else None)
 
