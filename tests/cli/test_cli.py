@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -232,3 +233,22 @@ def test_a_full_disk_is_one_line_not_a_traceback(notes: Path) -> None:
         )
     assert result.returncode == 2
     assert result.stderr.strip() == "paperdeck: cannot write output: No space left on device"
+
+
+@pytest.mark.parametrize("listing", ["abstracts_sample.txt", "messy/single_abstract.txt"])
+def test_list_json_written_a_batch_at_a_time_is_the_whole_arrays_json(
+    listing: str, notes: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    from paperdeck.cli import browse
+    from paperdeck.cli.main import main
+    from paperdeck.core.library import load_library
+
+    path = Path(__file__).parents[1] / "data" / listing
+    monkeypatch.setenv("PAPERDECK_NOTES", str(notes))
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(browse, "_JSON_BATCH", 7)
+    papers = load_library([path]).papers
+    assert len(papers) in (1, 296)  # one batch, and many
+    assert main(["list", "--json", str(path)]) == 0
+    expected = [paper.to_json() for paper in papers]
+    assert capsys.readouterr().out == json.dumps(expected, ensure_ascii=False, indent=2) + "\n"

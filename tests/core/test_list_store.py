@@ -14,13 +14,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from paperdeck.core.citations import wants_abstract
 from paperdeck.core.library import Library, load_library
 from paperdeck.core.model import Paper
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.store import columns, database, key
 from paperdeck.core.store.database import ListStore
-from paperdeck.core.text.sanitize import clean_text
-from paperdeck.core.titles.derive import method_and_title
+from paperdeck.core.text.sanitize import clean_line, clean_text
+from paperdeck.core.titles import derive
+from paperdeck.core.titles.derive import cited_title, method_and_title, method_and_titles
 
 SAMPLE = Path(__file__).parents[1] / "data" / "abstracts_sample.txt"
 JSONL = Path(__file__).parents[1] / "data" / "icml_sample.jsonl"
@@ -31,6 +33,7 @@ def _shown(papers: list[Paper]) -> list[tuple[object, ...]]:
         (
             *(p.id, p.position, p.title, p.title_derived, p.method, p.abstract, p.links),
             *(p.authors, p.venue, p.year, p.url, dict(p.extra), p.meta_source, p.list_name),
+            p.uncut_title,
         )
         for p in papers
     ]
@@ -409,9 +412,9 @@ def test_a_code_change_makes_every_stored_list_stale(
     monkeypatch.setattr(key, "_code_version", "a-newer-titles-py")
     calls: list[int] = []
 
-    def counting(abstracts: list[str]) -> list[tuple[str | None, str]]:
+    def counting(abstracts: list[str]) -> list[tuple[str | None, str, str | None]]:
         calls.append(len(abstracts))
-        return [method_and_title(abstract) for abstract in abstracts]
+        return [method_and_titles(abstract) for abstract in abstracts]
 
     monkeypatch.setattr("paperdeck.core.library.methods_and_titles", counting)
     papers = load_library([listing]).papers
@@ -444,6 +447,52 @@ def test_listing_reads_no_abstract_and_one_is_read_when_asked(
     assert [(p.id, p.title) for p in light.papers] == [(p.id, p.title) for p in fresh]
     for at in (0, 5, len(fresh) - 1):
         assert light.with_abstract(light.papers[at]).abstract == fresh[at].abstract
+
+
+def test_a_stored_list_gives_cut_titles_whole_without_abstracts_or_deriving(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fresh = _fresh([listing], monkeypatch).papers
+    cut = [at for at, paper in enumerate(fresh) if paper.cut_title]
+    assert len(cut) >= 3
+    wholes = [clean_line(cited_title(fresh[at].abstract)) for at in cut]
+    assert all(whole != fresh[at].title for at, whole in zip(cut, wholes, strict=True))
+    load_library([listing])
+
+    def fail(*args: object) -> str:
+        raise AssertionError("a whole title derived again although the list keeps it")
+
+    monkeypatch.setattr(derive, "cited_title", fail)
+    monkeypatch.setattr(derive, "derive_title", fail)
+    light = load_library([listing], abstracts=False).papers
+    assert all(light[at].abstract == "" for at in cut)
+    assert [light[at].whole_title for at in cut] == wholes
+    assert [light[at].to_json()["title"] for at in cut] == wholes
+    assert all(not wants_abstract(light[at]) for at in cut)
+    assert all(p.uncut_title is None for p in light if not p.cut_title)
+
+
+def test_a_store_of_the_schema_before_whole_titles_is_started_afresh(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = _shown(_fresh([listing], monkeypatch).papers)
+    cache.mkdir()
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        for statement in database._SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement.replace(", uncut_titles BLOB NOT NULL", ""))
+        db.execute(f"PRAGMA application_id = {database.APPLICATION_ID}")
+        db.execute("PRAGMA user_version = 3")
+        assert "uncut_titles" not in str(db.execute("SELECT sql FROM sqlite_master").fetchall())
+    library = load_library([listing])
+    assert _shown(library.papers) == expected
+    assert ["written by another version (schema 3)" in w for w in library.warnings] == [True]
+    _no_deriving(monkeypatch)
+    again = load_library([listing], abstracts=False)
+    assert again.warnings == []
+    # Each paper's title whole (its uncut title where the title is cut), read without abstracts.
+    wholes = [clean_line(row[-1]) if row[-1] else row[2] for row in expected]
+    assert [p.whole_title for p in again.papers] == wholes
 
 
 def test_a_new_store_maps_its_overflow_pages(cache: Path, listing: Path) -> None:

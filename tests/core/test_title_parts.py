@@ -21,7 +21,7 @@ from paperdeck.core.search import index_parts
 from paperdeck.core.search.index import SearchIndex
 from paperdeck.core.titles import derive
 from paperdeck.core.titles import parts as title_parts
-from paperdeck.core.titles.derive import method_and_title
+from paperdeck.core.titles.derive import cited_title, method_and_title, method_and_titles
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "data" / "abstracts_sample.txt"
@@ -55,19 +55,19 @@ def test_helpers_derive_what_this_process_derives(
     monkeypatch.setenv("PAPERDECK_HELPERS", str(helpers))
     derived_here: list[str] = []
 
-    def counting(abstract: str) -> tuple[str | None, str]:
+    def counting(abstract: str) -> tuple[str | None, str, str | None]:
         derived_here.append(abstract)
-        return method_and_title(abstract)
+        return method_and_titles(abstract)
 
     # What the library derives here with (helpers are processes of their own: not counted).
-    monkeypatch.setattr(derive, "method_and_title", counting)
+    monkeypatch.setattr(derive, "method_and_titles", counting)
     derived = derive_all(abstracts)
     assert len(started_helpers) == helpers
     assert all(helper.result_code() == 0 for helper in started_helpers)
     # This process derived its own part only: the helpers' answers were used.
     own = helper_process.plan(len(abstracts), helpers)[0]
     assert derived_here == abstracts[own[0] : own[1]]
-    assert derived == [method_and_title(abstract) for abstract in abstracts]
+    assert derived == [method_and_titles(abstract) for abstract in abstracts]
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_a_failing_helper_has_its_part_derived_here(
     helpers_run(command)
     derived = derive_all(abstracts)
     assert len(started_helpers) == 2
-    assert derived == [method_and_title(abstract) for abstract in abstracts]
+    assert derived == [method_and_titles(abstract) for abstract in abstracts]
 
 
 def test_a_request_that_cannot_be_written_has_its_part_derived_here(
@@ -112,7 +112,7 @@ def test_a_request_that_cannot_be_written_has_its_part_derived_here(
     monkeypatch.setattr(title_parts, "_request_writer", broken)
     derived = derive_all(abstracts)
     assert started_helpers[0].result_code() not in (None, 0)
-    assert derived == [method_and_title(abstract) for abstract in abstracts]
+    assert derived == [method_and_titles(abstract) for abstract in abstracts]
 
 
 def test_a_list_loads_the_same_with_and_without_helpers(
@@ -142,7 +142,7 @@ def test_the_helper_process_answers_a_request_and_refuses_anything_else(
     command = helper_process.helper_command("paperdeck.core.titles.parts:serve")
     done = subprocess.run(command, input=request.getvalue(), capture_output=True, check=False)
     assert done.returncode == 0
-    expected = [method_and_title(a) for a in abstracts[:30]]
+    expected = [method_and_titles(a) for a in abstracts[:30]]
     assert title_parts._answer(done.stdout, 30) == (expected, b"")
     for bad in (b"hello", b"", request.getvalue()[:-5]):
         refused = subprocess.run(command, input=bad, capture_output=True, check=False)
@@ -159,7 +159,7 @@ def test_helpers_start_only_on_cores_that_other_work_leaves_idle(
     monkeypatch.delenv("PAPERDECK_HELPERS", raising=False)
     monkeypatch.setattr(title_parts, "ABSTRACTS_PER_PART", 50)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
-    expected = [method_and_title(abstract) for abstract in abstracts]
+    expected = [method_and_titles(abstract) for abstract in abstracts]
     monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 1.0, 1.0))  # both cores busy
     assert derive_all(abstracts) == expected
     assert started_helpers == []
@@ -175,17 +175,17 @@ def test_a_helper_derives_no_empty_abstract(
     texts = [abstracts[0], "", abstracts[1], ""]
     derived_for: list[str] = []
 
-    def counting(abstract: str) -> tuple[str | None, str]:
+    def counting(abstract: str) -> tuple[str | None, str, str | None]:
         derived_for.append(abstract)
-        return method_and_title(abstract)
+        return method_and_titles(abstract)
 
-    monkeypatch.setattr(title_parts, "method_and_title", counting)
+    monkeypatch.setattr(title_parts, "method_and_titles", counting)
     request, answer = io.BytesIO(), io.BytesIO()
     title_parts._request_writer(texts, None)(request)
     request.seek(0)
     assert title_parts.serve(request, answer) == 0
     assert derived_for == abstracts[:2]
-    expected = [method_and_title(abstracts[0]), None, method_and_title(abstracts[1]), None]
+    expected = [method_and_titles(abstracts[0]), None, method_and_titles(abstracts[1]), None]
     assert title_parts._answer(answer.getvalue(), 4) == (expected, b"")
 
 
@@ -265,3 +265,14 @@ def test_a_helpers_damaged_postings_are_made_here(
     assert merged == [False, False]
     assert list(map(_fields, papers)) == list(map(_fields, papers_alone))
     assert postings_of(index) == postings_of(SearchIndex(papers))
+
+
+def test_a_cut_title_comes_with_the_whole_title_a_citation_gives(abstracts: list[str]) -> None:
+    derived = [method_and_titles(abstract) for abstract in abstracts]
+    assert [entry[:2] for entry in derived] == [method_and_title(a) for a in abstracts]
+    cut = [entry[1].endswith("…") for entry in derived]
+    assert 10 <= sum(cut) < len(abstracts)
+    assert [entry[2] for entry in derived] == [
+        cited_title(abstract) if is_cut else None
+        for abstract, is_cut in zip(abstracts, cut, strict=True)
+    ]

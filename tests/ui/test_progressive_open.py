@@ -18,7 +18,7 @@ from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.search.index import SearchIndex
-from paperdeck.core.titles.derive import method_and_title
+from paperdeck.core.titles.derive import method_and_titles
 from paperdeck.ui import background_load, loading
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.loading import BackgroundLoad
@@ -46,12 +46,12 @@ def held_after_first_batch(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     release = threading.Event()
     calls = 0
 
-    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str]]:
+    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
         nonlocal calls
         calls += 1
         if calls > 1:
             release.wait(30)
-        return [method_and_title(abstract) for abstract in abstracts]
+        return [method_and_titles(abstract) for abstract in abstracts]
 
     monkeypatch.setattr(library_module, "methods_and_titles", gated)
     monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
@@ -157,12 +157,12 @@ async def test_the_rows_so_far_are_indexed_again_only_until_enough(
     more, rest = threading.Event(), threading.Event()
     calls = 0
 
-    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str]]:
+    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
         nonlocal calls
         calls += 1
         if calls > 1:
             (more if calls == 2 else rest).wait(30)
-        return [method_and_title(abstract) for abstract in abstracts]
+        return [method_and_titles(abstract) for abstract in abstracts]
 
     monkeypatch.setattr(library_module, "methods_and_titles", gated)
     monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)

@@ -103,12 +103,12 @@ class Library:
         return self._reader
 
 
-def methods_and_titles(abstracts: Sequence[str]) -> list[tuple[str | None, str]]:
-    """`method_and_title` of each abstract, in order, in this process (~45 µs each)."""
+def methods_and_titles(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+    """`method_and_titles` of each abstract, in order, in this process (~45 µs each)."""
     # Imported when a list is read, not with the library: a stored list needs none of it.
-    from paperdeck.core.titles.derive import method_and_title
+    from paperdeck.core.titles.derive import method_and_titles
 
-    return [method_and_title(abstract) for abstract in abstracts]
+    return [method_and_titles(abstract) for abstract in abstracts]
 
 
 def read_list(path: Path, fmt: str | None = None) -> RawList:
@@ -182,7 +182,7 @@ _FIRST_ROWS = 256
 """Papers reported before the rest of a plain-text list is decoded: a few screens' worth."""
 
 
-def _titled_here(abstracts: Sequence[str]) -> list[tuple[str | None, str] | None]:
+def _titled_here(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None] | None]:
     """`methods_and_titles`, None for an empty abstract."""
     found = iter(methods_and_titles([abstract for abstract in abstracts if abstract]))
     return [next(found) if abstract else None for abstract in abstracts]
@@ -196,7 +196,7 @@ def _papers_of(
     records: list[dict[str, Any]],
     ids: list[str],
     abstracts: list[str],
-    entries: list[tuple[str | None, str] | None],
+    entries: list[tuple[str | None, str, str | None] | None],
     offset: int,
 ) -> list[Paper]:
     from paperdeck.core.text.render import find_links
@@ -214,7 +214,7 @@ def _papers_of(
         ),
         start=offset + 1,
     ):
-        method, derived = entry if entry is not None else (None, UNTITLED)
+        method, derived, whole = entry if entry is not None else (None, UNTITLED, None)
         links = find_links(abstract) if "http" in abstract else ()
         # A plain-text list's record is its abstract alone: 100,000 of them skip the lookups.
         plain = len(record) == 1 and bool(abstract)
@@ -238,6 +238,7 @@ def _papers_of(
                 links=links,
                 extra=NO_EXTRA if record.keys() <= _KNOWN_KEYS else _extra_fields(record),
                 meta_source="list" if given_title else "derived",
+                uncut_title=None if given_title else whole,
             )
         )
     return papers

@@ -44,6 +44,9 @@ class Paper:
     """Fields of the source record paperdeck has no slot for (pmlr_id, pages, arxiv ...)."""
     meta_source: str = "list"
     """Where title and authors came from: "derived", "list", "matched:SOURCE@0.97", "user"."""
+    uncut_title: str | None = None
+    """A made-up title cut to fit a row (see cut_title) whole, as derived when the list was
+    read (`whole_title` gives it cleaned); None for any other."""
 
     @property
     def names(self) -> tuple[PersonName, ...]:
@@ -77,11 +80,23 @@ class Paper:
         return self.title_derived and self.title.endswith("…")
 
     @property
+    def whole_title_known(self) -> bool:
+        """Whether `whole_title` can be told without the abstract it was loaded without."""
+        return not self.cut_title or self.uncut_title is not None or bool(self.abstract)
+
+    @property
     def whole_title(self) -> str:
-        """Its title whole: a made-up title the list cut to fit a row is made again from the
-        abstract to the end of its phrase (as a citation gives it); needs the abstract."""
-        if self.cut_title and self.abstract:
-            from paperdeck.core.text.sanitize import clean_line
+        """Its title whole: a made-up title the list cut to fit a row, to the end of its
+        phrase (as a citation gives it): kept from the list's reading, else made again from
+        the abstract."""
+        if not self.cut_title:
+            return self.title
+        # Cleaned here, not when the list is read: half of a list's made-up titles are cut.
+        from paperdeck.core.text.sanitize import clean_line
+
+        if self.uncut_title is not None:
+            return clean_line(self.uncut_title) or self.title
+        if self.abstract:
             from paperdeck.core.titles.derive import cited_title
 
             return clean_line(cited_title(self.abstract)) or self.title
@@ -89,7 +104,7 @@ class Paper:
 
     def to_json(self) -> dict[str, Any]:
         """The object every command that prints papers as JSON uses: scripts read it, so a
-        title is whole (with the abstract loaded; see whole_title)."""
+        title is whole (see whole_title)."""
         return {
             "position": self.position,
             "id": self.id,

@@ -151,8 +151,8 @@ def _safe_url(value: Any) -> str | None:
 
 def wants_abstract(paper: Paper) -> bool:
     """Whether citing `paper` needs the abstract it was loaded without: its made-up title was
-    cut to fit a row, and a citation gives it whole (see build_record)."""
-    return paper.cut_title and not paper.abstract
+    cut to fit a row and not kept whole, and a citation gives it whole (see build_record)."""
+    return not paper.whole_title_known
 
 
 def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) -> Record:

@@ -24,10 +24,12 @@ SEPARATOR = "\0"
 AUTHOR_SEPARATOR = "\x1e"
 HEAD_COLUMNS = (
     "ids", "titles", "flags", "methods", "authors", "venues", "years", "urls", "links", "extras",
-    "sources",
+    "sources", "uncut_titles",
 )  # fmt: skip
 """Every column but the abstracts, which are stored apart so listing never reads them."""
-_LINE_COLUMNS = frozenset({"ids", "titles", "methods", "venues", "years", "urls", "sources"})
+_LINE_COLUMNS = frozenset(
+    {"ids", "titles", "methods", "venues", "years", "urls", "sources", "uncut_titles"}
+)
 
 
 class Damaged(Exception):
@@ -59,6 +61,7 @@ def encode(papers: Sequence[Paper], key: str, number: int) -> Chunk:
         "links": ["\n".join(p.links) for p in papers],
         "extras": [json.dumps(p.extra, ensure_ascii=False) if p.extra else "" for p in papers],
         "sources": [p.meta_source for p in papers],
+        "uncut_titles": [p.uncut_title or "" for p in papers],
     }
     head = tuple(_join(columns[name]) for name in HEAD_COLUMNS)
     abstracts = _join([p.abstract for p in papers])
@@ -184,6 +187,7 @@ def decode_columns(
         "extra": [_extra(text) for text in values["extras"]],
         # A handful of distinct values: one string each, not one a paper (5 MiB of 100,000).
         "meta_source": [sys.intern(source) for source in values["sources"]],
+        "uncut_title": [title or None for title in values["uncut_titles"]],
     }
     return columns
 
@@ -325,7 +329,7 @@ def _clean_json(value: Any) -> Any:
 
 _FIELD_ORDER = (
     "id", "position", "list_name", "title", "title_derived", "abstract", "method", "authors",
-    "venue", "year", "url", "links", "extra", "meta_source",
+    "venue", "year", "url", "links", "extra", "meta_source", "uncut_title",
 )  # fmt: skip
 _POSITIONAL = tuple(f.name for f in fields(Paper)) == _FIELD_ORDER
 

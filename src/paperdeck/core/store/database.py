@@ -37,7 +37,7 @@ from paperdeck.core.text.sanitize import clean_line
 
 FILE_NAME = "lists-1.sqlite3"
 APPLICATION_ID = 0x70646B31  # "pdk1"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MAX_LISTS = 16
 MAX_BYTES = 2 * 1024**3
 """Least recently opened lists are dropped beyond this many, or beyond this much stored text
@@ -138,7 +138,7 @@ class ListStore:
         try:
             folder.mkdir(parents=True, exist_ok=True)
             return cls._open_file(path, messages)
-        except (OSError, sqlite3.Error, StoreUnavailable) as error:
+        except (OSError, sqlite3.Error, UnicodeDecodeError, StoreUnavailable) as error:
             messages.append(
                 f"list store {path} unavailable ({_reason(error)}); lists read without it"
             )
@@ -152,8 +152,10 @@ class ListStore:
             )
             try:
                 problem = _prepare(connection)
-            except sqlite3.DatabaseError as error:
-                if _is_busy(error) or attempt:
+            except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+                # A bit flipped in the schema's text fails SQLite's message about it to decode.
+                busy = isinstance(error, sqlite3.DatabaseError) and _is_busy(error)
+                if busy or attempt:
                     connection.close()
                     raise
                 problem = "damaged"

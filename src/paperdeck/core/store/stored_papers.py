@@ -233,6 +233,7 @@ def _stand_in_columns(positions: range, list_name: str) -> dict[str, Any]:
         "links": [()] * count,
         "extra": [NO_EXTRA] * count,
         "meta_source": ["list"] * count,
+        "uncut_title": [None] * count,
     }
 
 

@@ -664,7 +664,7 @@ _SPACE_BEFORE_COMMA_RE = re.compile(r"(?<=,)(?:\s*,)+|\s+(?=,)")
 """What a parenthesis or a name taken out leaves: "hypothesis , showing", "an approach, , that"."""
 
 
-def _finish(title: str, limit: int = MAX_TITLE) -> str:
+def _tidied(title: str) -> str:
     if "(" in title:
         title = _PARENTHETICAL_RE.sub("", title)
     if " ," in title:
@@ -688,7 +688,11 @@ def _finish(title: str, limit: int = MAX_TITLE) -> str:
         aside = _open_aside(title)
         if aside >= 20:
             title = title[:aside]
-    title = _shorten(title.strip(" .;:,"), limit)
+    return title.strip(" .;:,")
+
+
+def _cut(tidy: str, limit: int) -> str:
+    title = _shorten(tidy, limit)
     if title.endswith(_ABBREVIATIONS):  # "an application of X, i.e.": cut before the example
         title = _TRAILING_ABBREVIATION_RE.sub("", title)
     return _capitalised(title)
@@ -1203,12 +1207,31 @@ def _said_by_the_paper(flat: str, at: int) -> bool:
 def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> str:
     """A short title naming the contribution, as a person skimming the abstract would write it
     (cut, with "…", past `limit` characters)."""
+    return _cut_draft(_draft(abstract, method), method, limit)
+
+
+_Draft = tuple[str, str | None]
+"""A derived title before its cut: its tidied text, and for a title of the abstract's first
+sentence that sentence (the title then names the method when the cut left it out)."""
+
+
+def _cut_draft(draft: _Draft, method: str | None, limit: int) -> str:
+    tidy, first = draft
+    title = _cut(tidy, limit)
+    if first is None:
+        return title
+    if method and method not in title:  # not said, or said past the cut
+        title = _cut(_tidied(f"{method}: {_capitalised(first)}"), limit)
+    return title or "(untitled)"
+
+
+def _draft(abstract: str, method: str | None) -> _Draft:
     analysis = _analyse(abstract)
     flat, contributions = analysis.flat, analysis.contributions
     if method:
         title = _method_title(flat, method)
         if title is not None:
-            return _finish(title, limit)
+            return _tidied(title), None
     # a position paper's claim, then what it introduces, then whatever it studies, in order
     ordered = (
         sorted(contributions, key=lambda c: -c[2] if c[2] >= _INTRODUCES else 0)
@@ -1228,14 +1251,14 @@ def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> s
                 at = phrase.find(word + method)
                 if at > 0:
                     phrase = phrase[:at].rstrip(",") + phrase[at + len(word) + len(method) :]
-                    return _finish(f"{method}: {_capitalised(phrase)}", limit)
+                    return _tidied(f"{method}: {_capitalised(phrase)}"), None
         # "we introduce the Chiral Transformer, a lightweight framework ...": a named thing
         named = _NAMED_PHRASE_RE.match(phrase)
         if named and not method and len(named.group(1)) > 3:
-            return _finish(f"{named.group(1)}: {_capitalised(named.group(2))}", limit)
+            return _tidied(f"{named.group(1)}: {_capitalised(named.group(2))}"), None
         if method and method not in phrase:
-            return _finish(f"{method}: {_capitalised(phrase)}", limit)
-        return _finish(phrase, limit)
+            return _tidied(f"{method}: {_capitalised(phrase)}"), None
+        return _tidied(phrase), None
     end = _sentence_end(flat, 0)
     first = _without_first_person(flat[:end])
     # a first sentence about the field ("X has been widely studied") tells a skimmer less than a
@@ -1244,10 +1267,7 @@ def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> s
     assert frame is not None  # every part of the pattern is optional
     if _OWN_SUBJECT_RE.match(flat, frame.end()) is None and not flat.startswith(_OWN_LEADS):
         first = _own_sentence_title(flat, end) or first
-    title = _finish(first, limit)
-    if method and method not in title:  # not said, or said past the cut
-        title = _finish(f"{method}: {_capitalised(first)}", limit)
-    return title or "(untitled)"
+    return _tidied(first), first
 
 
 def method_and_title(abstract: str) -> tuple[str | None, str]:
@@ -1262,3 +1282,13 @@ def cited_title(abstract: str) -> str:
     citation gives for a title paperdeck made up (the list shows it cut at MAX_TITLE)."""
     analysis = _analyse(abstract)
     return derive_title(abstract, analysis.method, CITED_TITLE)
+
+
+def method_and_titles(abstract: str) -> tuple[str | None, str, str | None]:
+    """method_and_title, and the title cited_title gives when the derived one is cut with "…"
+    (None otherwise): a list keeps it, so a citation or JSON never derives it again."""
+    method = _analyse(abstract).method
+    draft = _draft(abstract, method)
+    title = _cut_draft(draft, method, MAX_TITLE)
+    whole = _cut_draft(draft, method, CITED_TITLE) if title.endswith("…") else None
+    return method, title, whole

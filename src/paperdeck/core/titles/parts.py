@@ -12,13 +12,14 @@ from types import TracebackType
 from typing import IO, TYPE_CHECKING
 
 from paperdeck.core.plumbing import helper_process
-from paperdeck.core.titles.derive import method_and_title
+from paperdeck.core.titles.derive import method_and_titles
 
 if TYPE_CHECKING:  # a helper that does not index has no use for them
     from paperdeck.core.search.index_parts import Growing
 
-Derived = tuple[str | None, str]
-"""A method name (or None) and a derived title."""
+Derived = tuple[str | None, str, str | None]
+"""A method name (or None), a derived title, and the title whole when that one is cut
+(`method_and_titles`)."""
 ABSTRACTS_PER_PART = 2_000
 """The smallest part worth a helper: starting and feeding one costs about what deriving this
 many here does. A reader's first open of a few thousand papers gains more than that, as its
@@ -29,15 +30,15 @@ own, this process makes every paper and paints the reader meanwhile."""
 UNTITLED = "(untitled)"
 """The title of a paper with neither a title nor an abstract."""
 _BATCH = 2048
-_PROTOCOL = "paperdeck-titles-2"
+_PROTOCOL = "paperdeck-titles-3"
 
 
 DeriveHere = Callable[[Sequence[str]], list[Derived]]
-"""Derives abstracts in this process (`method_and_title` of each)."""
+"""Derives abstracts in this process (`method_and_titles` of each)."""
 
 
 class TitleParts:
-    """`method_and_title` of the abstracts, asked for in ranges, in order (None for an empty
+    """`method_and_titles` of the abstracts, asked for in ranges, in order (None for an empty
     abstract).
 
     The helpers start at once, each on its part; the first range asked for in a helper's part
@@ -167,9 +168,10 @@ def _answer(output: bytes | None, count: int) -> tuple[list[Derived | None], byt
             for item in frame:
                 if item is not None and (
                     type(item) is not tuple
-                    or len(item) != 2
+                    or len(item) != 3
                     or not (item[0] is None or type(item[0]) is str)
                     or type(item[1]) is not str
+                    or not (item[2] is None or type(item[2]) is str)
                 ):
                     return None
                 derived.append(item)
@@ -203,7 +205,7 @@ def serve(source: IO[bytes], target: IO[bytes]) -> int:
         while (frame := helper_process.read_frame(source)) is not None:
             if type(frame) is not list or not all(type(text) is str for text in frame):
                 return 2
-            derived = [method_and_title(text) if text else None for text in frame]
+            derived = [method_and_titles(text) if text else None for text in frame]
             helper_process.write_frame(target, derived)
             done += len(frame)
             if offset is not None:
