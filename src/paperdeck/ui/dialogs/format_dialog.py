@@ -15,6 +15,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from paperdeck.ui.dialogs.dialog import Dialog
+from paperdeck.ui.dialogs.typed_into_field import type_into
 from paperdeck.ui.safe_text import one_line
 
 TYPED_PAUSE = 1.0
@@ -112,21 +113,7 @@ class FormatDialog(Dialog[str | None]):
             return
         if self.focused is not options:
             return
-        character = event.character
-        if event.key == "backspace" and field.value:
-            value = field.value[:-1]
-        elif (
-            character is not None and character.isprintable() and (character != " " or field.value)
-        ):
-            # Appended, not set: keys that come before the focus moves go on after the others.
-            value = field.value + character
-        else:
-            return
-        event.stop()
-        event.prevent_default()
-        field.value = value
-        field.cursor_position = len(value)
-        field.focus()
+        type_into(field, event)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """The list highlights the style the field names the start of (none when it names

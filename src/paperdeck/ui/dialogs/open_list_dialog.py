@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 from paperdeck.core.formats.reader import looks_like_list
 from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.dialogs.path_dialog import PathSuggester
+from paperdeck.ui.dialogs.typed_into_field import type_into
 from paperdeck.ui.safe_text import one_line
 
 FORMATS = "txt, JSONL, JSON, BibTeX, CSV"
@@ -90,20 +91,7 @@ class OpenListDialog(Dialog[str | None]):
             return
         if self.focused is not options:
             return
-        character = event.character
-        if event.key == "backspace" and field.value:
-            value = field.value[:-1]
-        elif (
-            character is not None and character.isprintable() and (character != " " or field.value)
-        ):
-            value = field.value + character
-        else:
-            return
-        event.stop()
-        event.prevent_default()
-        field.value = value
-        field.cursor_position = len(value)
-        field.focus()
+        type_into(field, event)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
