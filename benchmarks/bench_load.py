@@ -200,10 +200,12 @@ def rows_for(path: Path, *, use_sidecar: bool, processes: bool) -> list[Row]:
 
 
 def _process_rows(path: Path, size: str) -> list[Row]:
-    """`paperdeck list`, `show 5` and `search` on a stored list, each a whole process."""
+    """`paperdeck list` (and `--json`: every paper with its abstract, made-up titles whole),
+    `show 5` and `search` on a stored list, each a whole process."""
     rows: list[Row] = []
     for name, arguments in (
         ("list", ("list",)),
+        ("list --json", ("list", "--json")),
         ("show 5", ("show", "5")),
         (f"search '{SEARCH_QUERY}'", ("search", SEARCH_QUERY)),
     ):
