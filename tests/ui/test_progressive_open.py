@@ -455,3 +455,67 @@ async def test_a_session_left_far_down_reopens_with_its_paper_on_screen(
         on_screen = "\n".join(paper_list.render_line(y).text for y in range(paper_list.size.height))
         assert left_on.title[:30] in on_screen
         assert again.papers[0].title[:30] not in on_screen
+
+
+async def test_another_list_opened_shows_its_first_rows_while_the_rest_loads(
+    tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
+) -> None:
+    """Open another list (the command palette's): its first rows show at once, as the first
+    list's did, and the list left keeps its place for when it is opened again."""
+    small = tmp_path / "small.txt"
+    small.write_text(bundled_list().read_text(encoding="utf-8"), encoding="utf-8")
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=lambda options: load_library([small], options=options),
+        loading_label="small.txt",
+        settings_file=tmp_path / "settings.json",
+    )
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: not app.loading.loading and app.papers)
+            await pilot.press("slash", *"graph", "enter", "j")
+            left_on = app.current_paper
+            assert left_on is not None and left_on is not app.papers[0]
+
+            app.loading.open_file(big_list)
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            # The new list's first rows, while the rest is still being read.
+            assert app.loading.loading
+            shown = library_module._FIRST_ROWS
+            assert len(app.papers) == shown
+            assert f"Loading big.txt… {shown:,} of {PAPERS:,}" in header_text(app)
+            assert app.search_box.value == ""  # the query was the list left's
+            assert app.current_paper is app.papers[0]
+            assert app.papers[0].title[:25] in app.paper_list.row_text(0)
+
+            held_after_first_batch.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            assert len(app.papers) == PAPERS
+            assert "A big list" in header_text(app)
+
+            # Back to the first list: where it was left.
+            app.loading.open_file(small)
+            await wait_until(pilot, lambda: not app.loading.loading and len(app.papers) < PAPERS)
+            await wait_until(pilot, lambda: app.current_paper is not None)
+            assert app.current_paper is not None and app.current_paper.id == left_on.id
+    finally:
+        held_after_first_batch.set()
+
+
+async def test_a_list_that_cannot_be_read_leaves_the_list_shown(tmp_path: Path) -> None:
+    app = PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: not app.loading.loading)
+        await pilot.press("j")
+        before, title = app.current_paper, header_text(app)
+        app.loading.open_file(tmp_path / "missing.txt")
+        await wait_until(pilot, lambda: not app.loading.loading)
+        await pilot.pause()
+        assert app.current_paper is before
+        assert header_text(app) == title
+        assert any("missing.txt" in n.message for n in app._notifications)

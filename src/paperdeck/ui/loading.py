@@ -21,7 +21,7 @@ from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.notes_panel import NoteEditor
 
 if TYPE_CHECKING:
-    from paperdeck.core.library import Library
+    from paperdeck.core.library import Library, LoadOptions
     from paperdeck.core.model import Paper
     from paperdeck.core.search.index_parts import Growing
     from paperdeck.core.search.query import Query
@@ -61,6 +61,10 @@ class LoadingFlow:
         self._grown: Growing | None = None
         self.index_covers = 0
         """Papers the last index finished while loading covers (its results are shown)."""
+        self._left: _LeftList | None = None
+        """The list shown before another was opened, while that one loads."""
+        self._generation = 0
+        """Counts loads started: a report or result of an earlier one is not shown."""
         if isinstance(loader, BackgroundLoad):
             loader.so_far.started()
 
@@ -123,6 +127,11 @@ class LoadingFlow:
         paper_list = app.paper_list
         if not self.shown_so_far or app.papers[0] is not papers[0]:
             query = app.search_box.value
+            left = self._left
+            if left is not None and not self.shown_so_far:
+                self._leave_shown_list()
+                if query == left.query:
+                    query = ""  # typed for the list left, not while this one loaded
             app.set_papers(Library(papers=LoadedPapers(papers), lists=[]))
             paper_list.empty_text = "No papers"
             paper_list.set_papers(app.papers)
@@ -172,45 +181,89 @@ class LoadingFlow:
         self.show(library)
 
     def _start_thread(self) -> None:
-        self.app.run_worker(self._run_loader, thread=True, exclusive=True, group="load")
+        loader, generation = self.loader, self._generation
+        assert loader is not None
+        self.app.run_worker(lambda: self._run_loader(loader, generation), thread=True, group="load")
 
-    def _run_loader(self) -> None:
+    def _run_loader(self, loader: Loader, generation: int) -> None:
         from paperdeck.core.errors import PaperdeckError
-
-        assert self.loader is not None
         from paperdeck.core.library import LoadOptions
         from paperdeck.core.search.index_parts import Growing
 
-        self._grown = Growing()
+        grown = self._grown = Growing()
         try:
-            if isinstance(self.loader, BackgroundLoad):
-                library = self.loader.wait()
+            if isinstance(loader, BackgroundLoad):
+                library = loader.wait()
             else:
-                library = self.loader(LoadOptions(self._so_far, self._grown, keep_later=True))
+                library = loader(LoadOptions(self._so_far, grown, keep_later=True))
         except PaperdeckError as error:
-            self.error = str(error)
-            self.app.call_from_thread(self.app.exit, 2)
+            self.app.call_from_thread(self._failed, str(error), generation)
             return
-        self.app.call_from_thread(self.show, library)
+        self.app.call_from_thread(self._loaded, library, generation)
+
+    def _loaded(self, library: Library, generation: int) -> None:
+        if generation == self._generation:
+            self.show(library)
+
+    def _failed(self, message: str, generation: int) -> None:
+        """A load failed: the first list's ends the reader; another's leaves the list shown
+        before it, saying why."""
+        if generation != self._generation:
+            return
+        left = self._left
+        if left is None:
+            self.error = message
+            self.app.exit(2)
+            return
+        self._stop()
+        self._grown = None  # the failed list's postings
+        if self.shown_so_far:
+            self.show(left.library)  # its saved session puts the cursor back
+        else:
+            self._left = None
+            self.app.session.key = left.session_key
+            self.app.update_header()
+            self.app.paper_list.refresh()
+        self.app.notify(one_line(message), severity="error", markup=False)
 
     def open_file(self, path: Path) -> None:
-        """Load another list on a thread; show it, or say in one line why it cannot be."""
-        self.app.run_worker(
-            lambda: self._load_file(path), thread=True, exclusive=True, group="load"
-        )
-
-    def _load_file(self, path: Path) -> None:
-        from paperdeck.core.errors import PaperdeckError
+        """Load another list on a thread as the first one was: its first rows show while the
+        rest loads. A list that cannot be read leaves the one shown, saying why in one line."""
         from paperdeck.core.library import load_library
 
-        try:
-            library = load_library([path], abstracts=False)
-        except PaperdeckError as error:
-            self.app.call_from_thread(
-                self.app.notify, one_line(str(error)), severity="error", markup=False
-            )
-            return
-        self.app.call_from_thread(self.show, library)
+        app = self.app
+        self._stop()
+        self._generation += 1
+        if self._left is None:
+            self._left = _LeftList(app.library, app.session.key, app.search_box.value)
+
+        def load(options: LoadOptions) -> Library:
+            # Read from the store as the rows are shown, as the first list is.
+            return load_library([path], abstracts=False, options=options)
+
+        self.loader = load
+        self.label = path.name
+        self.error = None
+        self._so_far = LoadedSoFar()
+        self._so_far.started()
+        self.shown_so_far = self.expected = self._indexed_so_far = self.index_covers = 0
+        self._indexing = None
+        self._grown = None
+        app.update_header()
+        self.start()
+
+    def _leave_shown_list(self) -> None:
+        """Keep the note and the place of the list shown before another replaces it."""
+        app = self.app
+        app.note_flow.save_open_note()
+        app.session.save()
+        app.session.key = None  # the rows that follow are the new list's
+
+    def _stop(self) -> None:
+        self.loader = None
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
 
     def show(self, library: Library) -> None:
         """Show another library (the current note is saved first)."""
@@ -226,13 +279,11 @@ class LoadingFlow:
             app.set_papers(library)
             if carried is not None:
                 app.search_box.value = carried.query
-        self.loader = None
+        self._left = None
         self.shown_so_far = self._indexed_so_far = self.index_covers = 0
         self._indexing = None
         self._grown = None
-        if self._timer is not None:
-            self._timer.stop()
-            self._timer = None
+        self._stop()
         if not isinstance(app.focused, Input | NoteEditor):
             app.focus_now(app.paper_list)
         app.paper_list.empty_text = "No papers in this list" if not app.papers else "No papers"
@@ -283,6 +334,15 @@ class LoadingFlow:
         for message in warnings:
             self.app.notify(one_line(message), severity="warning", markup=False)
         self.app.search.build_index(grown)
+
+
+@dataclass(frozen=True)
+class _LeftList:
+    """The list shown when another was opened: put back if that one cannot be read."""
+
+    library: Library
+    session_key: str | None
+    query: str
 
 
 @dataclass
