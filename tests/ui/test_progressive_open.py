@@ -519,3 +519,23 @@ async def test_a_list_that_cannot_be_read_leaves_the_list_shown(tmp_path: Path) 
         assert app.current_paper is before
         assert header_text(app) == title
         assert any("missing.txt" in n.message for n in app._notifications)
+
+
+async def test_a_list_left_filtered_to_nothing_keeps_saying_why_when_another_fails(
+    tmp_path: Path,
+) -> None:
+    app = PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: not app.loading.loading)
+        await pilot.press("slash", *"zzqqxx")
+        await wait_until(pilot, lambda: app.search.filtered == 0)
+        said = app.paper_list.empty_text
+        assert "match 'zzqqxx'" in said
+        app.loading.open_file(tmp_path / "missing.txt")
+        await wait_until(pilot, lambda: any("missing.txt" in n.message for n in app._notifications))
+        await pilot.pause()
+        assert app.paper_list.empty_text == said

@@ -101,9 +101,10 @@ class LoadingFlow:
     def _tick(self) -> None:
         frame = LOADING_FRAMES[self._frame % len(LOADING_FRAMES)]
         self._frame += 1
-        paper_list = self.app.paper_list
-        paper_list.empty_text = f"Loading {one_line(self.label)} {frame}"
-        paper_list.refresh()
+        if self._left is None:  # a list left on screen while another loads keeps its words
+            paper_list = self.app.paper_list
+            paper_list.empty_text = f"Loading {one_line(self.label)} {frame}"
+            paper_list.refresh()
         source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
         reported = source.take()
         if reported is not None and self.loader is not None:
@@ -223,7 +224,6 @@ class LoadingFlow:
             self._left = None
             self.app.session.key = left.session_key
             self.app.update_header()
-            self.app.paper_list.refresh()
         self.app.notify(one_line(message), severity="error", markup=False)
 
     def open_file(self, path: Path) -> None:
@@ -246,9 +246,8 @@ class LoadingFlow:
         self.error = None
         self._so_far = LoadedSoFar()
         self._so_far.started()
-        self.shown_so_far = self.expected = self._indexed_so_far = self.index_covers = 0
-        self._indexing = None
-        self._grown = None
+        self._forget_progress()
+        self.expected = 0
         app.update_header()
         self.start()
 
@@ -258,6 +257,12 @@ class LoadingFlow:
         app.note_flow.save_open_note()
         app.session.save()
         app.session.key = None  # the rows that follow are the new list's
+
+    def _forget_progress(self) -> None:
+        """What the load shown so far had reached: rows, partial indexes, postings."""
+        self.shown_so_far = self._indexed_so_far = self.index_covers = 0
+        self._indexing = None
+        self._grown = None
 
     def _stop(self) -> None:
         self.loader = None
@@ -280,9 +285,7 @@ class LoadingFlow:
             if carried is not None:
                 app.search_box.value = carried.query
         self._left = None
-        self.shown_so_far = self._indexed_so_far = self.index_covers = 0
-        self._indexing = None
-        self._grown = None
+        self._forget_progress()
         self._stop()
         if not isinstance(app.focused, Input | NoteEditor):
             app.focus_now(app.paper_list)
