@@ -89,8 +89,11 @@ class SearchFlow:
             if isinstance(progress, float | int) and len(papers) > BIG_LIST:
                 self.index_progress = float(progress) if progress <= 1 else None
                 app.update_header()
-            await asyncio.sleep(0)
+            if not await self._next_slice():
+                return
         self.index_progress = None
+        if not app.is_running:
+            return
         # The latest year the papers have, not the one a header or another list had.
         app.search_box.suggest_year(max(self.index.word_index.years, default=None))
         freeze_long_lived()  # the index lives as long as its papers
@@ -137,8 +140,16 @@ class SearchFlow:
 
         return self.app.run_worker(search, exclusive=True, group="search")
 
+    async def _next_slice(self) -> bool:
+        """Let keys and paints in, then say whether to go on: the reader quitting closes its
+        screens before it cancels its workers, and a slice after that finds no widgets."""
+        await asyncio.sleep(0)
+        return self.app.is_running
+
     async def _run(self, query: str) -> None:
         app = self.app
+        if not app.is_running:
+            return
         text = f"{query} {self.view_terms}".strip()
         if not text and app.settings.sort != "noted":
             self.apply(query, None)  # no filter: needs no index
@@ -160,7 +171,8 @@ class SearchFlow:
             except StopIteration as stop:
                 result: SearchResult = stop.value
                 break
-            await asyncio.sleep(0)
+            if not await self._next_slice():
+                return
         if query == self.query:
             self.apply(query, result)
 
