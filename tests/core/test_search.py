@@ -1257,3 +1257,22 @@ def test_words_side_by_side_as_typed_rank_first() -> None:
         for i, title in enumerate(titles)
     ]
     assert found(SearchIndex(papers), "neural graph") == [2, 3, 4, 0, 1]
+
+
+def test_below_the_divider_more_of_the_words_beats_one_rare_word() -> None:
+    # The user remembers three words of a title; no paper has all three. The paper with two
+    # of them comes before one with only the rarest word.
+    texts = [
+        "What loss landscapes of neural networks reveal about training.",
+        "TELL explains clusters of data; TELL scales to large data and TELL is fast.",
+        "Watermarks tell a copied model from its source model.",
+    ]
+    texts += [f"Fitness landscapes of model {i} for a task." for i in range(8)]
+    texts += [f"A loss for model {i} on a task." for i in range(60)]
+    texts += [f"A model {i} for a task." for i in range(130)]
+    result = SearchIndex(make([(f"Paper {i}", t) for i, t in enumerate(texts)])).search(
+        "loss landscapes tell"
+    )
+    assert result.matched_all == 0
+    ranked = list(result.indices)
+    assert ranked.index(0) < ranked.index(2)

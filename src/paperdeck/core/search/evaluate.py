@@ -20,6 +20,7 @@ from paperdeck.core.search.rank import (
     FREQUENCY_HEAD,
     SortMode,
     TextMemo,
+    favour_coverage,
     frequency_steps,
     intersect_steps,
     partial_steps,
@@ -215,6 +216,10 @@ class Evaluator:
                 counted = _counted(len(index), positive, needles, lookups, head, True)
                 average = self._average()
                 yield from frequency_steps(self._memo, head, head_totals, counted, average, clock)
+                found_in = [
+                    set(head_scores(lookup, head)) for lookup in lookups if lookup is not None
+                ]
+                favour_coverage(head, head_totals, found_in)
                 # Papers missing words rarely have the others side by side: a shorter look.
                 yield from rerank_steps(self._memo, head, head_totals, parsed, clock, 50, 10)
                 some = some.with_head(head)
