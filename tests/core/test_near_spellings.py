@@ -65,3 +65,18 @@ def test_each_missing_word_is_said_once() -> None:
 def test_an_author_no_paper_has_is_said_of_the_authors() -> None:
     result = SearchIndex(PAPERS).search("author:bengoi")
     assert notice(result.near) == 'no author named "bengoi"; showing near spellings: bengio'
+
+
+def test_a_word_in_its_other_spelling_is_not_called_a_near_spelling() -> None:
+    # The search matches "decentralised" as "decentralized" itself: it is not a typo.
+    papers = make(
+        [
+            ("Decentralized SGD", "Quantized communication for decentralized training."),
+            ("Centralised critics", "A centralised critic for many agents."),
+        ]
+    )
+    index = SearchIndex(papers)
+    for typed in ("decentralised", "quantised", "centralized critic"):
+        assert index.search(typed).near == (), typed
+    # A real near spelling is still named.
+    assert index.search("decentralixed").near[0].near == ("decentralized",)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rapidfuzz.distance import OSA
 
 from paperdeck.core.search.query import Query, Term
-from paperdeck.core.search.terms import fuzzy_distance, same_stem
+from paperdeck.core.search.terms import fuzzy_distance, same_stem, spellings_of
 from paperdeck.core.search.word_index import AUTHORS, MAX_CHAR, TITLE, WordIndex
 
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
@@ -49,7 +49,8 @@ def near_spellings(
             if word in seen or len(word) < 4:
                 continue
             prefix = at == len(lowered) - 1
-            if _has(index, word, fields, prefix):
+            # The word in its other spelling ("decentralised": "decentralized") is the word.
+            if any(_has(index, spelled, fields, prefix) for spelled in spellings_of(word)):
                 continue
             seen.add(word)
             limit = fuzzy_distance(word)
