@@ -112,6 +112,11 @@ async def test_compact_rows_by_key_and_palette_are_remembered(
         assert len(app.paper_list.row_lines(0)) == 1
         line = app.paper_list.render_line(1).text
         assert app.papers[1].title[:30] in line
+        # A starred paper's icon keeps a cell before the list's edge, as the number does.
+        await pilot.press("s")
+        await pilot.pause()
+        starred = app.paper_list.render_line(0).text
+        assert starred.rstrip().endswith("★") and starred.endswith("★ "), repr(starred)
         assert json.loads((tmp_path / "settings.json").read_text())["rows"] == "compact"
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -388,6 +388,8 @@ def render_row(
                 tags = set_cell_size(tags, max(0, limit - 1)) + "…" if limit > 1 else ""
             if tags:
                 suffix.append(Segment(tags, styles["tags"]))
+        # One cell after the icons, as after the wide rows' number: "★▎" read as one mark.
+        suffix.append(Segment(" ", base))
         title_room = max(1, room - sum(segment.cell_length for segment in suffix))
         hinted: list[Segment] = []
         if hint is not None and title_room >= 2 * COMPACT_HINT_ROOM:
