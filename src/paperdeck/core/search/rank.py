@@ -32,7 +32,7 @@ _RERANK = 300
 """The best this many are reordered by how closely the query's words follow each other."""
 _RERANK_ABSTRACT = 40
 """Of those, the best this many are checked in their abstract too."""
-FREQUENCY_HEAD = 300
+FREQUENCY_HEAD = 200
 """The best this many of each group are reordered by how often they use the query's words."""
 _TALLIES_KEPT = 32
 """Words whose counts in abstracts are kept (see `TextMemo.tally`)."""
