@@ -503,12 +503,17 @@ async def test_another_list_opened_shows_its_first_rows_while_the_rest_loads(
         held_after_first_batch.set()
 
 
-async def test_a_list_that_cannot_be_read_leaves_the_list_shown(tmp_path: Path) -> None:
-    app = PaperdeckApp(
+def bundled_reader(tmp_path: Path) -> PaperdeckApp:
+    """A reader on the bundled list, loaded before it starts."""
+    return PaperdeckApp(
         load_library([bundled_list()]),
         NotesStore(tmp_path / "notes.json"),
         settings_file=tmp_path / "settings.json",
     )
+
+
+async def test_a_list_that_cannot_be_read_leaves_the_list_shown(tmp_path: Path) -> None:
+    app = bundled_reader(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: not app.loading.loading)
         await pilot.press("j")
@@ -524,11 +529,7 @@ async def test_a_list_that_cannot_be_read_leaves_the_list_shown(tmp_path: Path) 
 async def test_a_list_left_filtered_to_nothing_keeps_saying_why_when_another_fails(
     tmp_path: Path,
 ) -> None:
-    app = PaperdeckApp(
-        load_library([bundled_list()]),
-        NotesStore(tmp_path / "notes.json"),
-        settings_file=tmp_path / "settings.json",
-    )
+    app = bundled_reader(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_until(pilot, lambda: not app.loading.loading)
         await pilot.press("slash", *"zzqqxx")
