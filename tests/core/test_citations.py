@@ -855,3 +855,13 @@ def test_a_name_after_a_colon_keeps_its_capital_in_a_sentence_case_style(
     assert "Discovering interpretable algorithms by decompiling transformers to RASP. In " in (
         _pybtex_plain(rasp)
     )
+
+
+def test_a_lower_case_given_name_is_shortened_like_any_other() -> None:
+    # ICML 2021's BibTeX has "jingyuan deng": citeproc-py took "jingyuan" for a particle and
+    # APA read "& deng. jingyuan . (2021)".
+    paper = make("Incentivized Bandits", ("Tianchen Zhou", "jingyuan deng"), year=2021)
+    apa = cite(paper, "apa", key="k").text
+    assert apa.startswith("Zhou, T., & deng, j. (2021). Incentivized Bandits."), apa
+    ieee = cite(paper, "ieee", key="k").text
+    assert "T. Zhou and j. deng," in ieee, ieee

@@ -178,12 +178,40 @@ def no_label_without_its_variable() -> bool:
     return True
 
 
+@lru_cache(maxsize=1)
+def initials_of_lowercase_given_names() -> bool:
+    """APA's "deng. jingyuan ." for "jingyuan deng" (a list that did not capitalise a name):
+    citeproc-py takes a lower-case given name for a particle and does not shorten it, which
+    leaves the style's marks around it. A given name with no capital at all is a name, not a
+    particle: it is shortened as any other, its initials kept lower-case ("deng, j.").
+
+    Patches citeproc-py once per process; True when it did.
+    """
+    from citeproc import model
+
+    initialize = model.Name.initialize
+    if getattr(initialize, "paperdeck_patched", False):
+        return False
+
+    def initials(self: Any, given: Any, mark: Any, context: Any) -> Any:
+        text = str(given)
+        if not text.strip() or any(char.isupper() for char in text):
+            return initialize(self, given, mark, context)
+        capitalised = re.sub(r"(^|[\s.\-])(\w)", lambda m: m[1] + m[2].upper(), text)
+        return initialize(self, type(given)(capitalised), mark, context).lower()
+
+    initials.paperdeck_patched = True  # type: ignore[attr-defined]
+    model.Name.initialize = initials
+    return True
+
+
 @lru_cache(maxsize=8)
 def _parsed_style(path: str, modified: float) -> Any:
     from citeproc import CitationStylesStyle
 
     case_labels_in_the_style_language()
     no_label_without_its_variable()
+    initials_of_lowercase_given_names()
     substitute_as_csl_says()
     # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
     return CitationStylesStyle(path, validate=False)
