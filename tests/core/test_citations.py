@@ -857,7 +857,7 @@ def test_a_name_after_a_colon_keeps_its_capital_in_a_sentence_case_style(
     )
 
 
-def test_a_lower_case_given_name_is_shortened_like_any_other() -> None:
+def test_every_word_of_a_given_name_is_shortened_but_a_particle() -> None:
     # ICML 2021's BibTeX has "jingyuan deng": citeproc-py took "jingyuan" for a particle and
     # APA read "& deng. jingyuan . (2021)".
     paper = make("Incentivized Bandits", ("Tianchen Zhou", "jingyuan deng"), year=2021)
@@ -865,3 +865,11 @@ def test_a_lower_case_given_name_is_shortened_like_any_other() -> None:
     assert apa.startswith("Zhou, T., & deng, j. (2021). Incentivized Bandits."), apa
     ieee = cite(paper, "ieee", key="k").text
     assert "T. Zhou and j. deng," in ieee, ieee
+    # The same ICML 2021 file: a lower-case part after a hyphen, and a name with no case.
+    hyphen = make("PID Accelerated Value Iteration", ("Amir-massoud Farahmand",), year=2021)
+    assert cite(hyphen, "apa", key="k").text.startswith("Farahmand, A.-m. (2021).")
+    han = make("FOP", ("Tianhao Zhang", "岳珩, 李"), year=2021)
+    assert cite(han, "apa", key="k").text.startswith("Zhang, T., & 岳珩, 李. (2021).")
+    # A particle the source put in the given name stays whole.
+    kept = make("Sonatas", ("Beethoven, Ludwig van",), year=2021)
+    assert cite(kept, "ieee", key="k").text.startswith("[1] L. van Beethoven,")

@@ -124,6 +124,11 @@ def _prefixes() -> frozenset[str]:
     return frozenset(CONSTANTS.prefixes)
 
 
+def is_particle(word: str) -> bool:
+    """Whether a lower-case `word` is a name particle ("van", "de", "von"), not a name."""
+    return word.casefold() in _prefixes()
+
+
 def _is_suffix(word: str) -> bool:
     return word.casefold().rstrip(".") in _SUFFIXES
 

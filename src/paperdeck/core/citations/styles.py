@@ -179,15 +179,19 @@ def no_label_without_its_variable() -> bool:
 
 
 @lru_cache(maxsize=1)
-def initials_of_lowercase_given_names() -> bool:
-    """APA's "deng. jingyuan ." for "jingyuan deng" (a list that did not capitalise a name):
-    citeproc-py takes a lower-case given name for a particle and does not shorten it, which
-    leaves the style's marks around it. A given name with no capital at all is a name, not a
-    particle: it is shortened as any other, its initials kept lower-case ("deng, j.").
+def initials_of_every_given_name() -> bool:
+    """APA's "deng. jingyuan ." for "jingyuan deng" and "Farahmand, A.-. massoud ." for
+    "Amir-massoud": citeproc-py takes every word of a given name that is not capitalised for
+    a particle, leaves it whole and puts the style's marks around it (a name in Chinese
+    characters, which has no case, too). Here only a real particle ("van") is left so; a
+    lower-case name is shortened with its initial kept lower-case ("deng, j.", "A.-m."), and
+    a name with no case at all is kept whole without marks.
 
     Patches citeproc-py once per process; True when it did.
     """
     from citeproc import model
+
+    from paperdeck.core.names import is_particle
 
     initialize = model.Name.initialize
     if getattr(initialize, "paperdeck_patched", False):
@@ -195,10 +199,26 @@ def initials_of_lowercase_given_names() -> bool:
 
     def initials(self: Any, given: Any, mark: Any, context: Any) -> Any:
         text = str(given)
-        if not text.strip() or any(char.isupper() for char in text):
-            return initialize(self, given, mark, context)
-        capitalised = re.sub(r"(^|[\s.\-])(\w)", lambda m: m[1] + m[2].upper(), text)
-        return initialize(self, type(given)(capitalised), mark, context).lower()
+        if self.get_option("initialize-with-hyphen", context):
+            hyphen_parts = text.split("-")
+        else:
+            hyphen_parts = [text.replace("-", " ")]
+        shortened = []
+        for hyphen_part in hyphen_parts:
+            out: list[str] = []
+            group: list[str] = []
+            for word in hyphen_part.replace(".", " ").split():
+                if word[0].isupper() or (word[0].islower() and not is_particle(word)):
+                    group.append(word[0])
+                    continue
+                if group:
+                    out.append(mark.join(group) + mark)
+                    group = []
+                out.append(word)
+            if group:
+                out.append(mark.join(group) + mark)
+            shortened.append(" ".join(" ".join(out).split()))
+        return "-".join(shortened)
 
     initials.paperdeck_patched = True  # type: ignore[attr-defined]
     model.Name.initialize = initials
@@ -211,7 +231,7 @@ def _parsed_style(path: str, modified: float) -> Any:
 
     case_labels_in_the_style_language()
     no_label_without_its_variable()
-    initials_of_lowercase_given_names()
+    initials_of_every_given_name()
     substitute_as_csl_says()
     # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
     return CitationStylesStyle(path, validate=False)
