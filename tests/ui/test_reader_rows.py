@@ -754,11 +754,12 @@ async def test_the_position_stands_apart_from_a_full_quiet_line(make_app: MakeAp
             for y in range(app.paper_list.scrollable_content_region.height)
         ]
         quiet = [line for line in lines if " · ICML 2026 " in line and line[-1:].isdigit()]
+        assert all(line.rpartition(" ")[2].startswith("#") for line in quiet)
         # Rows whose abstract hint fills the line up to the position, and the others.
         assert any("…" in line for line in quiet) and len(quiet) >= 10
         for line in quiet:
             _venue, gap, number = line.rpartition(" · ")[2].partition("2026")
-            assert gap == "2026" and number.startswith("  ") and number.strip().isdigit(), line
+            assert gap == "2026" and number.startswith("  ") and number.strip()[1:].isdigit(), line
 
 
 async def test_a_made_up_title_points_to_the_online_lookup_by_its_palette_name(
@@ -877,8 +878,38 @@ async def test_a_row_number_keeps_a_cell_from_the_border_when_there_is_no_scroll
             strips[y].crop(content.right, content.right + 1).text
             for y in range(content.y, content.bottom)
         ]
-        numbered = [i for i, text in enumerate(rows) if re.search(r"  [0-9]+ *$", text)]
+        numbered = [i for i, text in enumerate(rows) if re.search(r"  #[0-9]+ *$", text)]
         assert len(numbered) == len(app.papers)
         for i in numbered:
             assert rows[i].endswith(" "), repr(rows[i])  # one cell before the border
             assert borders[i].strip(), repr(borders[i])  # the border itself
+
+
+async def test_a_rows_number_reads_as_its_place_not_a_year_with_or_without_a_hint(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """A list whose venue has no year (as the ICML 2020-2023 list): a row matched in its title
+    (the venue alone at the left) and one matched in its abstract (the hint filling the line up
+    to the venue) both end with the paper's place as "#N", never a bare number after "ICML"."""
+    filler = " ".join(f"word{n} of the setting" for n in range(40))
+    papers = [
+        "A graph pooling operation based on Haar transforms. We study pooling.",
+        f"We study robust clustering of points. {filler} and a graph of the points.",
+        "An unrelated abstract about sampling. It says nothing more.",
+    ]
+    path = tmp_path / "list.txt"
+    path.write_text("ICML 2020-2023 paper list\n\n" + "\n\n".join(papers) + "\n")
+    app = make_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "graph")
+        lines = [
+            app.paper_list.render_line(y).text.rstrip()
+            for y in range(app.paper_list.scrollable_content_region.height)
+        ]
+        quiet = [line for line in lines if "ICML" in line]
+        assert len(quiet) == 2, lines
+        assert any("…" in line for line in quiet) and any("…" not in line for line in quiet)
+        for line in quiet:
+            assert re.search(r"ICML {2,}#[12]$", line) or re.search(r"ICML\S* .* {2}#[12]$", line)
+            assert not re.search(r"ICML +\d", line), line

@@ -301,9 +301,10 @@ def _meta_line(
     icon_text = " ".join(text for text, _ in icons)
     fixed = sum(cell_len(text) for text, _ in tail) + cell_len(icon_text)
     fixed += len(SEPARATOR) * (len(tail) + bool(icons) - 1) if tail or icons else 0
-    # Two spaces at least: "ICML 2022 2495" read as one more number of the venue's line.
+    # "#" and two spaces: a bare number after a venue with no year ("ICML  2343") read as its
+    # year, on rows whose hint fills the line as on those whose venue stands alone at the left.
     # One after: a list with no scrollbar ends at its border ("1▎" read as one mark).
-    position = f"  {facts.number} "
+    position = f"  #{facts.number} "
     fixed += len(position)
     parts: list[list[Segment]] = []
     left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
