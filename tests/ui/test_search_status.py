@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 from tests.ui.test_app import MakeApp, settle, type_text
@@ -78,3 +79,30 @@ def test_the_notice_names_fewer_spellings_to_fit_two_lines() -> None:
     assert status_text("", near, 12).endswith("…") and len(status_text("", near, 12)) <= 24
     # A parse message comes first, on the same lines.
     assert status_text("unclosed quote", near[:1], 200).startswith("unclosed quote; no paper has")
+
+
+async def test_a_words_other_spelling_is_never_offered_as_a_near_spelling(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """Search takes "decentralised" for "decentralized" and "optimisation" for "optimization":
+    the line under the search field says nothing of the first, and names the second once for
+    the typo "optimisaton", in the spelling most papers use."""
+    papers = [
+        "Decentralized optimization over networks. We study decentralized optimization.",
+        "Fast decentralized optimization with compression. We compress gradients.",
+        "Robust optimisation of portfolios. We study decentralised markets.",
+    ]
+    path = tmp_path / "list.txt"
+    path.write_text("ICML 2020 paper list\n\n" + "\n\n".join(papers) + "\n")
+    app = make_app(path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "decentralised")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 3
+        assert status_lines(app) == []
+        await type_text(pilot, " optimisaton")
+        await settle(app, pilot)
+        shown = " ".join(status_lines(app))
+        assert shown == 'no paper has "optimisaton"; showing near spellings: optimization', shown

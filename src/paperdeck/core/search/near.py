@@ -63,9 +63,16 @@ def near_spellings(
                 and not (prefix and other.startswith(word))
                 and ((stem := same_stem(word, other)) or OSA.distance(word, other) <= limit)
             ]
-            ranked = tuple(other for _, papers, other in sorted(counted) if papers)
+            ranked: list[str] = []
+            named: set[str] = set()
+            for _, papers, other in sorted(counted):
+                # One word in two spellings is one suggestion ("optimisaton": optimization,
+                # not also optimisation): the search takes either for the other.
+                if papers and other not in named:
+                    ranked.append(other)
+                    named.update(spellings_of(other))
             if ranked:
-                out.append(NearSpelling(word, ranked, term.field))
+                out.append(NearSpelling(word, tuple(ranked), term.field))
     return tuple(out)
 
 
