@@ -129,7 +129,7 @@ async def test_browse_moves_the_cursor_and_the_detail_follows(make_app: MakeApp)
         title_line, *_, meta_line = row_text(app, 0).splitlines()
         assert title_line.startswith(" ● " + papers[0].title[:20])
         assert papers[0].authors[0] in meta_line and "ICML 2026" in meta_line
-        assert meta_line.rstrip().endswith(" 1")
+        assert meta_line.rstrip().endswith(" #1")
 
 
 async def test_click_selects_and_wheel_scrolls(make_app: MakeApp, long_list: Path) -> None:
@@ -175,7 +175,7 @@ async def test_page_keys_and_a_long_list(make_app: MakeApp, long_list: Path) -> 
         await pilot.press("G")
         assert paper_list.cursor == 299
         # The last row's quiet line is the last line on screen; it ends with its position.
-        assert screen_line(app, height - 1).rstrip().endswith(" 300")
+        assert screen_line(app, height - 1).rstrip().endswith(" #300")
 
 
 # --- search ---------------------------------------------------------------------------------
