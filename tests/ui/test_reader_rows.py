@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from rich.segment import Segment
+from tests.ui.conftest import write_list
 from tests.ui.test_app import type_text
 from textual.app import App
 from textual.color import Color
@@ -744,15 +745,21 @@ def test_title_widths_measured_at_once_equal_those_measured_one_by_one() -> None
     assert title_cells_of(LoadedPapers([wide])) == bytes([255])
 
 
+def list_lines(app: PaperdeckApp) -> list[str]:
+    """The paper list's lines on screen, as text."""
+    paper_list = app.paper_list
+    return [
+        paper_list.render_line(y).text.rstrip()
+        for y in range(paper_list.scrollable_content_region.height)
+    ]
+
+
 async def test_the_position_stands_apart_from_a_full_quiet_line(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=(200, 60)) as pilot:
         await settle(app, pilot)
         await search(app, pilot, "learning")
-        lines = [
-            app.paper_list.render_line(y).text.rstrip()
-            for y in range(app.paper_list.scrollable_content_region.height)
-        ]
+        lines = list_lines(app)
         quiet = [line for line in lines if " · ICML 2026 " in line and line[-1:].isdigit()]
         assert all(line.rpartition(" ")[2].startswith("#") for line in quiet)
         # Rows whose abstract hint fills the line up to the position, and the others.
@@ -897,16 +904,11 @@ async def test_a_rows_number_reads_as_its_place_not_a_year_with_or_without_a_hin
         f"We study robust clustering of points. {filler} and a graph of the points.",
         "An unrelated abstract about sampling. It says nothing more.",
     ]
-    path = tmp_path / "list.txt"
-    path.write_text("ICML 2020-2023 paper list\n\n" + "\n\n".join(papers) + "\n")
-    app = make_app(path)
+    app = make_app(write_list(tmp_path, "ICML 2020-2023 paper list", papers))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         await search(app, pilot, "graph")
-        lines = [
-            app.paper_list.render_line(y).text.rstrip()
-            for y in range(app.paper_list.scrollable_content_region.height)
-        ]
+        lines = list_lines(app)
         quiet = [line for line in lines if "ICML" in line]
         assert len(quiet) == 2, lines
         assert any("…" in line for line in quiet) and any("…" not in line for line in quiet)

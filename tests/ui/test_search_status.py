@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tests.ui.conftest import write_list
 from tests.ui.test_app import MakeApp, settle, type_text
 
 from paperdeck.core.search.near import NearSpelling
@@ -92,9 +93,7 @@ async def test_a_words_other_spelling_is_never_offered_as_a_near_spelling(
         "Fast decentralized optimization with compression. We compress gradients.",
         "Robust optimisation of portfolios. We study decentralised markets.",
     ]
-    path = tmp_path / "list.txt"
-    path.write_text("ICML 2020 paper list\n\n" + "\n\n".join(papers) + "\n")
-    app = make_app(path)
+    app = make_app(write_list(tmp_path, "ICML 2020 paper list", papers))
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
         await pilot.press("slash")
