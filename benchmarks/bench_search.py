@@ -159,7 +159,7 @@ def _speed_rows(papers: list[Paper], *, memory: bool) -> list[Row]:
         finish(kept.save_steps())
         save = time.perf_counter() - started
         again = finish(SearchIndex.build_steps(papers))
-        again._unsaved = key  # saved again in its place, as after a new version's build
+        again._unsaved = key, papers  # saved again in its place, as after a new version's build
         save_slice = _longest_slice(again.save_steps)
         del again
         store_bytes = sum(path.stat().st_size for path in cache.iterdir())

@@ -303,3 +303,47 @@ def test_ranking_asks_whether_a_field_has_words_without_reading_its_vocabulary(
     result = reopened.search("graph neural")
     assert list(result.indices) == list(fresh.search("graph neural").indices)
     assert methods._words is None and bool(methods) == bool(fresh.word_index.postings[METHOD])
+
+
+def test_ranking_a_reopened_list_reads_its_titles_without_reading_its_chunks(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = load_library([listing])
+    fresh = SearchIndex(library.papers)
+    SearchIndex(library.papers, library.index_key())
+    light = load_library([listing], abstracts=False)
+    reopened = SearchIndex(light.papers, light.index_key())
+    chunks_read: list[int] = []
+    head = database.ListStore.chunk_head
+
+    def counted(self: database.ListStore, key: str, number: int) -> object:
+        chunks_read.append(number)
+        return head(self, key, number)
+
+    monkeypatch.setattr(database.ListStore, "chunk_head", counted)
+    for query in QUERIES[:-1]:  # not `like:3`, which reads paper 3 itself
+        assert list(reopened.search(query).indices) == list(fresh.search(query).indices)
+    assert chunks_read == []  # the titles (methods, authors) come from one blob each
+
+
+@pytest.mark.parametrize("damage", ["missing", "short", "wrong-end"])
+def test_damaged_kept_titles_are_read_from_the_papers_instead(
+    cache: Path, listing: Path, damage: str
+) -> None:
+    library = load_library([listing])
+    fresh = SearchIndex(library.papers)
+    SearchIndex(library.papers, library.index_key())
+    titles = stored.TEXTS_BLOB.format(field=0)
+    ends = stored.TEXT_ENDS_BLOB.format(field=0)
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        if damage == "missing":
+            db.execute("DELETE FROM blobs WHERE name = ?", (titles,))
+        elif damage == "short":
+            db.execute("UPDATE blobs SET data = substr(data, 5) WHERE name = ?", (ends,))
+        else:
+            db.execute("UPDATE blobs SET data = substr(data, 2) WHERE name = ?", (titles,))
+    light = load_library([listing], abstracts=False)
+    reopened = SearchIndex(light.papers, light.index_key())
+    reopened.prepare_arrays()
+    assert _answers(reopened) == _answers(fresh)
+    assert reopened.search("title:learning").matched_all > 0

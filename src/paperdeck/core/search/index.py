@@ -23,8 +23,9 @@ class SearchIndex:
 
     word_index: WordIndex
     _evaluator: Evaluator
-    _unsaved: str | None
-    """The list store key a freshly built index is to be kept under by `save_steps`."""
+    _unsaved: tuple[str, Sequence[Paper]] | None
+    """The list store key a freshly built index is to be kept under by `save_steps`, and the
+    papers it was built from (their titles, methods and authors are kept with it)."""
     messages: list[str]
     """What went wrong with the list store, one line each (the index works without it)."""
 
@@ -63,9 +64,10 @@ class SearchIndex:
     def save_steps(self) -> Generator[None, None, None]:
         """Keep a freshly built index in the list store, in slices; nothing to do after an
         opening or for papers that are not one stored list."""
-        key, self._unsaved = self._unsaved, None
-        if key is not None:
-            yield from stored.save_steps(self.word_index, key, self.messages)
+        unsaved, self._unsaved = self._unsaved, None
+        if unsaved is not None:
+            key, papers = unsaved
+            yield from stored.save_steps(self.word_index, key, papers, self.messages)
 
     def _build_or_load(
         self,
@@ -76,15 +78,16 @@ class SearchIndex:
     ) -> Generator[float, None, None]:
         self._unsaved = None
         self.messages = []
-        if key is not None and stored.enabled():
+        keep = key is not None and stored.enabled()
+        if key is not None and keep:
             kept = yield from stored.open_steps(papers, key, self.messages)
             if kept is not None:
                 self._use(kept)
                 return
-            self._unsaved = key
-        built = yield from build.build_steps(
-            papers if full_papers is None else full_papers(), grown
-        )
+        built_from = papers if full_papers is None else full_papers()
+        built = yield from build.build_steps(built_from, grown)
+        if key is not None and keep:
+            self._unsaved = key, built_from
         if full_papers is not None:
             built.papers = papers
         self._use(built)
@@ -102,8 +105,9 @@ class SearchIndex:
         Takes ~0.1 s: call it off the event loop. Whether it did."""
         if not arrays.prepare(len(self)):
             return False
-        # What the first ranking of several words would work out on a key otherwise.
-        self.word_index.abstracts.average_length()
+        self.word_index.abstracts.make_ready()
+        if self.word_index.short_texts is not None:
+            self.word_index.short_texts.make_ready()
         self._evaluator.use_arrays()
         return True
 

@@ -9,11 +9,13 @@ this list is taken as missing, and the index is saved again on the next opening.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import json
 import sys
 from array import array
 from collections.abc import Generator, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from itertools import accumulate
 from pathlib import Path
 
 from paperdeck.core.config import cache_dir
@@ -29,6 +31,7 @@ from paperdeck.core.search.word_index import (
     Buckets,
     WordIndex,
     by_length,
+    paper_text,
 )
 from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
 from paperdeck.core.store.database import ListStore, StoreUnavailable
@@ -39,6 +42,12 @@ VOCABULARY_BLOB = "search-vocabulary"
 LENGTHS_BLOB = "search-lengths"
 DERIVED_BLOB = "search-derived"
 """Per paper, 1 when its title was derived: read with the index, not from every chunk."""
+TEXTS_BLOB = "search-texts-{field}"
+TEXT_ENDS_BLOB = "search-text-ends-{field}"
+"""Per field but the abstract: every paper's text, one after the other, and where each ends.
+Ranking reads the titles (methods, authors) of a query's best few, scattered over the list:
+each from a chunk of its own otherwise, with all the chunk's other columns."""
+_SHORT_FIELDS = tuple(field for field in range(len(FIELDS)) if field != ABSTRACT)
 _PREFIX_FIELD = len(FIELDS)
 """Field number under which a field's one- and two-letter word starts are kept (added to it)."""
 _YEAR_FIELD = 2 * len(FIELDS)
@@ -265,6 +274,12 @@ class StoredAbstracts:
             for i, data in zip(wanted, read, strict=True):
                 self._kept[i] = data.decode("utf-8", "replace")
 
+    def make_ready(self) -> None:
+        # Where each chunk's abstracts end: otherwise read by the first key that reads one.
+        with contextlib.suppress(Damaged, StoreUnavailable):
+            if self._places is None:
+                self._places = self._store.abstract_places(self._key)
+
     def _read(self, i: int) -> str:
         try:
             if self._places is None:
@@ -283,6 +298,49 @@ class StoredAbstracts:
 
     def average_length(self) -> float:
         return self._average
+
+
+class StoredShortTexts:
+    """The titles, methods and authors of a stored list, each field's read together (two
+    blobs) when the first is asked for."""
+
+    def __init__(self, store: ListStore, key: str, count: int) -> None:
+        self._store = store
+        self._key = key
+        self._count = count
+        self._texts: dict[int, tuple[bytes, array[int]] | None] = {}
+
+    def text(self, i: int, field: int) -> str | None:
+        if field not in self._texts:
+            self._texts[field] = self._read(field)
+        texts = self._texts[field]
+        if texts is None:
+            return None
+        data, ends = texts
+        return data[ends[i - 1] if i else 0 : ends[i]].decode("utf-8", "replace")
+
+    def make_ready(self) -> None:
+        for field in _SHORT_FIELDS:
+            if field not in self._texts:
+                self._texts[field] = self._read(field)
+
+    def _read(self, field: int) -> tuple[bytes, array[int]] | None:
+        """A field's texts and where each ends; None when they are missing or damaged (each
+        paper's own is read instead)."""
+        if field not in _SHORT_FIELDS:
+            return None
+        try:
+            data = self._store.get_blob(self._key, TEXTS_BLOB.format(field=field))
+            ends_data = self._store.get_blob(self._key, TEXT_ENDS_BLOB.format(field=field))
+        except StoreUnavailable:
+            return None
+        if data is None or ends_data is None or len(ends_data) != 4 * self._count:
+            return None
+        ends = array("I")
+        ends.frombytes(ends_data)
+        if self._count and ends[-1] != len(data):
+            return None
+        return data, ends
 
 
 def open_steps(
@@ -351,6 +409,7 @@ def open_steps(
         years=years,
         venues=venues,
         derived=derived,
+        short_texts=StoredShortTexts(store, key, count),
     )
 
 
@@ -372,9 +431,12 @@ def _meta(store: ListStore, key: str) -> dict[str, float] | None:
     return meta
 
 
-def save_steps(index: WordIndex, key: str, messages: list[str]) -> Generator[None, None, bool]:
-    """Keep a freshly built index in the store under its list's key, in slices; False when
-    it could not be kept (the reason in `messages`)."""
+def save_steps(
+    index: WordIndex, key: str, papers: Sequence[Paper], messages: list[str]
+) -> Generator[None, None, bool]:
+    """Keep a freshly built index in the store under its list's key, in slices, with the
+    texts of `papers` (those it was built from) that `StoredShortTexts` reads; False when it
+    could not be kept (the reason in `messages`)."""
     yield from index.all_word_starts_steps(Clock())
     store = ListStore.open(messages)
     if store is None:
@@ -385,6 +447,7 @@ def save_steps(index: WordIndex, key: str, messages: list[str]) -> Generator[Non
         VOCABULARY_BLOB: "\n".join(index.vocabulary).encode("utf-8", "surrogatepass"),
         LENGTHS_BLOB: lengths.tobytes(),
         DERIVED_BLOB: index.derived_titles(),
+        **_short_text_blobs(papers),
         # Written last, in the same transaction: an index without it is never read.
         META_BLOB: json.dumps(
             {
@@ -401,6 +464,17 @@ def save_steps(index: WordIndex, key: str, messages: list[str]) -> Generator[Non
         return False
     finally:
         store.close()
+
+
+def _short_text_blobs(papers: Sequence[Paper]) -> dict[str, bytes]:
+    """Per field but the abstract, `StoredShortTexts`' two blobs."""
+    blobs: dict[str, bytes] = {}
+    for field in _SHORT_FIELDS:
+        texts = [paper_text(paper, field).encode("utf-8", "surrogatepass") for paper in papers]
+        ends = array("I", accumulate(map(len, texts)))
+        blobs[TEXTS_BLOB.format(field=field)] = b"".join(texts)
+        blobs[TEXT_ENDS_BLOB.format(field=field)] = ends.tobytes()
+    return blobs
 
 
 def _rows(index: WordIndex) -> Iterator[tuple[int, str, bytes] | None]:

@@ -51,6 +51,20 @@ class Abstracts(Protocol):
         """Make the abstracts of these papers quick to ask for next (as the source sees fit)."""
         ...
 
+    def make_ready(self) -> None:
+        """Work out now what the first query reading abstracts would on its key (off the
+        event loop, as `SearchIndex.prepare_arrays` is called)."""
+        ...
+
+
+def paper_text(paper: Paper, field: int) -> str:
+    """The raw text of one field of a paper but its abstract (the authors joined by ", ")."""
+    if field == TITLE:
+        return paper.title
+    if field == METHOD:
+        return paper.method or ""
+    return ", ".join(paper.authors)
+
 
 @runtime_checkable
 class ReadsAhead(Protocol):
@@ -77,12 +91,29 @@ class PaperAbstracts:
     def read_ahead(self, papers: Sequence[int]) -> None:
         pass  # in memory already
 
+    def make_ready(self) -> None:
+        self.average_length()
+
     def average_length(self) -> float:
         if self._average is None:
             papers = self._papers
             total = sum(map(len, map(_ABSTRACT_OF, papers)))
             self._average = max(1.0, total / max(1, len(papers)))
         return self._average
+
+
+class ShortTexts(Protocol):
+    """Where a stored index reads a paper's title, method and authors: ranking reads those of
+    a query's best few, scattered over the list."""
+
+    def text(self, i: int, field: int) -> str | None:
+        """Paper `i`'s text in `field` (not ABSTRACT); None when it cannot be read here (the
+        paper's own is used then)."""
+        ...
+
+    def make_ready(self) -> None:
+        """Read them all now (off the event loop, as `SearchIndex.prepare_arrays` is called)."""
+        ...
 
 
 @dataclass(eq=False, slots=True)
@@ -109,6 +140,9 @@ class WordIndex:
     derived: bytes | None = None
     """Per paper, 1 when its title was derived from its abstract (worked out from the papers
     when first asked for, when None)."""
+    short_texts: ShortTexts | None = None
+    """The titles, methods and authors read apart from the papers (a stored index), or None:
+    the papers' own."""
     all: array[int] = field(init=False)
     """Every paper's number, in order: what `is:unread` or a negation starts from."""
     common_short: int = field(init=False)
@@ -139,15 +173,14 @@ class WordIndex:
         """The raw text of one field of paper `i` (the authors joined by ", ")."""
         if field == ABSTRACT:
             return self.abstracts.text(i)
+        if self.short_texts is not None:
+            text = self.short_texts.text(i, field)
+            if text is not None:
+                return text
         if isinstance(self.papers, StoredPapers):
             # Read from the one column of the paper's chunk, without making the paper.
             return self.papers.text(i, _STORED_COLUMNS[field])
-        paper = self.papers[i]
-        if field == TITLE:
-            return paper.title
-        if field == METHOD:
-            return paper.method or ""
-        return ", ".join(paper.authors)
+        return paper_text(self.papers[i], field)
 
     def read_ahead(self, field: int, papers: Sequence[int]) -> None:
         """Make the texts of these papers in `field` quick to ask for next."""
