@@ -237,14 +237,12 @@ def intersect_steps(
     weighted sum over the clauses; and each clause's column."""
     import numpy as np
 
-    total = np.zeros(count)
     passing = np.ones(count, dtype=np.bool_)
     columns: list[NDArray[np.float32]] = []
-    for hits, weight, is_words in positive:
+    for hits, _, is_words in positive:
         scores = column(hits, count)
         # A word scores above 0 wherever it matches; a filter's papers may all score 0.
         passing &= scores > 0.0 if is_words else members(hits, count)
-        total += weight * scores.astype(np.float64)
         columns.append(scores)
         if clock.due():
             yield
@@ -253,7 +251,11 @@ def intersect_steps(
     if len(left_out):
         passing[left_out] = False
     candidates = np.flatnonzero(passing)
-    return candidates, total[candidates], columns
+    # Summed for the papers passing alone (a few of a million), in the clauses' order.
+    total = np.zeros(len(candidates))
+    for (_, weight, _), scores in zip(positive, columns, strict=True):
+        total += weight * scores[candidates].astype(np.float64)
+    return candidates, total, columns
 
 
 def rank_tiers(
