@@ -105,3 +105,66 @@ async def test_a_words_other_spelling_is_never_offered_as_a_near_spelling(
         await settle(app, pilot)
         shown = " ".join(status_lines(app))
         assert shown == 'no paper has "optimisaton"; showing near spellings: optimization', shown
+
+
+NEAR_SPELLING_PAPERS = [
+    *(
+        f"We study domain adaptation for {topic}: a model trained on one domain is tested on"
+        " another, and we bound the error by the distance between the two."
+        for topic in (
+            "speech",
+            "images",
+            "text",
+            "graphs",
+            "robots",
+            "proteins",
+            "tables",
+            "video",
+            "music",
+            "maps",
+            "code",
+            "sensors",
+            "satellites",
+            "medical scans",
+            "retail",
+            "weather",
+            "traffic",
+            "finance",
+            "dialogue",
+            "genomics",
+            "chemistry",
+        )
+    ),
+    "We generate folk melodies in the Dorian mode with a small recurrent network.",
+    *(
+        f"Sparsity of the {part} lets us prune most weights with no loss in accuracy."
+        for part in ("attention heads", "feed-forward layers", "embeddings")
+    ),
+    "We learn the parity of bits with a two-layer network and count its samples.",
+]
+"""Twenty-one abstracts with "domain", one with the musical mode "Dorian"; three with
+"sparsity", one with "parity"."""
+
+
+async def test_a_swap_of_two_letters_is_one_edit_and_the_word_more_papers_have_is_meant(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """The commonest typo swaps two letters: "domian" is one edit from "domain" and from
+    "Dorian", which one paper has against twenty-one: the search means domain, says so, and
+    does not rank the folk melodies among domain adaptation."""
+    app = make_app(write_list(tmp_path, "ICML 2020 paper list", NEAR_SPELLING_PAPERS))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "domian")
+        await settle(app, pilot)
+        assert status_lines(app) == ['no paper has "domian"; showing near spellings: domain']
+        titles = [app.papers[i].abstract for i in app.paper_list.rows]
+        assert len(titles) == 21 and not any("Dorian" in title for title in titles)
+        # The first two letters swapped: not a word starting with "p" two edits away.
+        await pilot.press(*["backspace"] * len("domian"))
+        await type_text(pilot, "psarsity")
+        await settle(app, pilot)
+        shown = " ".join(status_lines(app))
+        assert shown.startswith('no paper has "psarsity"; showing near spellings: sparsity')
+        assert app.papers[app.paper_list.rows[0]].abstract.startswith("Sparsity"), shown

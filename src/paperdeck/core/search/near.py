@@ -27,7 +27,8 @@ class NearSpelling:
     word: str
     """The word as folded from the query."""
     near: tuple[str, ...]
-    """The near spellings that papers have: other forms of the word first, then by papers."""
+    """The near spellings that papers have: other forms of the word first, then by distance,
+    then by papers."""
     field: str = "any"
     """Where the word was looked for: "any", "title" or "author"."""
 
@@ -54,23 +55,27 @@ def near_spellings(
                 continue
             seen.add(word)
             limit = fuzzy_distance(word)
+            # One word in two spellings is one suggestion ("optimisaton": optimization, not
+            # also optimisation), named in the spelling more papers have: the search takes
+            # either for the other.
+            spelt: dict[str, list[tuple[bool, int, int, str]]] = {}
+            for other in matched(term):
+                if other == word or (prefix and other.startswith(word)):
+                    continue
+                stem = same_stem(word, other)
+                distance = 0 if stem else OSA.distance(word, other)
+                papers = _papers(index, other, fields)
+                if papers and (stem or distance <= limit):
+                    spelt.setdefault(min(spellings_of(other)), []).append(
+                        (not stem, distance, -papers, other)
+                    )
             # Other forms of the word first (the search ranks them above typos), then the
-            # spellings most papers have.
-            counted = [
-                (not stem, -_papers(index, other, fields), other)
-                for other in matched(term)
-                if other != word
-                and not (prefix and other.startswith(word))
-                and ((stem := same_stem(word, other)) or OSA.distance(word, other) <= limit)
+            # nearest spellings (a swap of two letters is one edit: "domian" is domain), of
+            # those the one more papers have.
+            ranked = [
+                min(spellings, key=lambda each: (each[2], each[3]))[3]
+                for spellings in sorted(spelt.values(), key=lambda spellings: min(spellings))
             ]
-            ranked: list[str] = []
-            named: set[str] = set()
-            for _, papers, other in sorted(counted):
-                # One word in two spellings is one suggestion ("optimisaton": optimization,
-                # not also optimisation): the search takes either for the other.
-                if papers and other not in named:
-                    ranked.append(other)
-                    named.update(spellings_of(other))
             if ranked:
                 out.append(NearSpelling(word, tuple(ranked), term.field))
     return tuple(out)
