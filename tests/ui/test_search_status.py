@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -40,7 +39,12 @@ async def test_a_typed_word_no_paper_has_is_said_with_its_near_spellings(
         shown = " ".join(status_lines(app))
         assert 'no paper has "speculatve"' in shown and "speculative" in shown
         assert '"rollot"' in shown and "rollout" in shown
-        assert len(status_lines(app)) <= 2
+        # In one line: at 80 columns, each word with what was shown for it in brackets.
+        assert len(status_lines(app)) == 1
+        if size == (80, 24):
+            assert status_lines(app) == [
+                'no paper has "speculatve" (showing speculative) or "rollot" (showing rollout)'
+            ]
         # The words spelt right: nothing to say.
         await pilot.press(*["backspace"] * len("speculatve rollot"))
         await type_text(pilot, "speculative rollout")
@@ -62,23 +66,40 @@ async def test_a_word_being_typed_says_nothing_while_papers_have_words_starting_
             assert status_lines(app) == [], typed
 
 
-def test_the_notice_names_fewer_spellings_to_fit_two_lines() -> None:
+def test_the_notice_names_fewer_spellings_to_fit_one_line() -> None:
     near = [
         NearSpelling("reversal", ("reverse", "reversible", "reversed", "reveal", "rehearsal")),
         NearSpelling("atention", ("attention", "attentions")),
+        NearSpelling("bengoi", ("bengio",), "author"),
     ]
-    wide = status_text("", near, 200)
+    wide = status_text("", near[:2], 200)
     assert wide == (
         'no paper has "reversal"; showing near spellings: reverse, reversible, reversed +2 more;'
         ' no paper has "atention"; showing near spellings: attention, attentions'
     )
-    for width in (30, 40, 60, 80):
+    # Too many to say what was shown for each: the words alone.
+    assert status_text("", near, 78) == (
+        'no paper has "reversal" or "atention"; no author named "bengoi"'
+    )
+    # Each word with the spellings shown for it, fewer of them, then tersely.
+    assert status_text("", near[:2], 81) == (
+        'no paper has "reversal" (showing reverse +4) or "atention" (showing attention +1)'
+    )
+    assert status_text("", near[:2], 78) == (
+        'showing reverse +4 for "reversal", attention +1 for "atention"'
+    )
+    assert status_text("", near, 118) == (
+        'showing reverse +4 for "reversal", attention +1 for "atention", bengio for "bengoi"'
+    )
+    for width in (30, 40, 60, 78, 118):
         text = status_text("", near, width)
-        assert len(textwrap.wrap(text, width)) <= 2, (width, text)
-        assert '"reversal"' in text, (width, text)
+        assert len(text) <= width and '"reversal"' in text, (width, text)
+    assert (
+        status_text("", near, 60) == 'no paper has "reversal" or "atention"; no author named "ben…'
+    )
     # Too narrow for even the shortest form: cut, and said to be cut.
-    assert status_text("", near, 12).endswith("…") and len(status_text("", near, 12)) <= 24
-    # A parse message comes first, on the same lines.
+    assert status_text("", near, 12) == "no paper ha…"
+    # A parse message comes first, on the same line.
     assert status_text("unclosed quote", near[:1], 200).startswith("unclosed quote; no paper has")
 
 

@@ -14,7 +14,8 @@ from paperdeck.core.search.word_index import AUTHORS, MAX_CHAR, TITLE, WordIndex
 
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
 """The fields a plain term is looked for in, by its field (others are not typo-tolerant)."""
-_NONE_HAS = {"any": "no paper has", "title": "no title has", "author": "no author named"}
+NONE_HAS = {"any": "no paper has", "title": "no title has", "author": "no author named"}
+"""How a notice begins, by where the word was looked for."""
 SHOWN = 3
 """Near spellings a notice names before saying how many more there are."""
 
@@ -108,5 +109,5 @@ def notice(near: Sequence[NearSpelling], shown: int = SHOWN) -> str:
         more = len(item.near) - shown
         if more > 0:
             named += f" +{more} more"
-        parts.append(f'{_NONE_HAS[item.field]} "{item.word}"; showing near spellings: {named}')
+        parts.append(f'{NONE_HAS[item.field]} "{item.word}"; showing near spellings: {named}')
     return "; ".join(parts)
