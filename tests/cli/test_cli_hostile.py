@@ -220,7 +220,11 @@ def test_note_edit_keeps_text_an_editor_saved_as_latin1(tmp_path: Path) -> None:
 def test_show_renders_deep_nesting_and_a_huge_word(tmp_path: Path) -> None:
     path = tmp_path / "hostile.txt"
     deep = "\\emph{" * 300 + "deepest" + "}" * 300
-    path.write_text(f"ICML 2026 accepted papers\n\n{deep}\n\n{'w' * 3_000_000}\n", encoding="utf-8")
+    # An abstract of words besides: a file of only these is no paper list (refused as one).
+    prose = "We read hostile lists without a crash."
+    path.write_text(
+        f"ICML 2026 accepted papers\n\n{deep}\n\n{'w' * 3_000_000}\n\n{prose}\n", encoding="utf-8"
+    )
     assert "deepest" in ok("show", "1", path, "--notes", tmp_path / "n.json")
     shown = ok("show", "2", path, "--notes", tmp_path / "n.json", env={"COLUMNS": "80"})
     wrapped = [line for line in shown.splitlines() if line and set(line) == {"w"}]

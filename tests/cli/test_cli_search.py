@@ -185,3 +185,24 @@ def test_a_search_that_finds_nothing_says_so_in_one_line_and_exits_1(notes: Path
     result = run("search", "year:2021", notes=notes)
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == "paperdeck: no paper matches 'year:2021'\n"
+
+
+def test_near_spellings_are_named_nearest_first(notes: Path, tmp_path: Path) -> None:
+    """A swap of two letters is one edit: "applicaiton" is application, then applications (two
+    edits), though more papers have the plural; a word one paper has is not named beside one
+    twenty times as many have, as near ("domian": domain, not the musical mode Dorian)."""
+    papers = [
+        *(f"Applications of sparse models to {topic}." for topic in ("speech", "maps", "text")),
+        "An application of kernels to speech.",
+        *(f"Domain adaptation for {topic}, one domain to another." for topic in range(21)),
+        "Folk melodies in the Dorian mode.",
+    ]
+    path = tmp_path / "list.txt"
+    path.write_text("ICML 2020 paper list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    result = run("search", "applicaiton", str(path), notes=notes)
+    assert result.returncode == 0 and result.stderr == (
+        'paperdeck: no paper has "applicaiton"; showing near spellings: application, applications\n'
+    ), result.stderr
+    result = run("search", "domian", str(path), "--limit", "0", notes=notes)
+    assert result.stderr == 'paperdeck: no paper has "domian"; showing near spellings: domain\n'
+    assert "Dorian" not in result.stdout and len(result.stdout.splitlines()) == 21

@@ -300,3 +300,32 @@ async def test_a_rows_hint_of_a_hostile_abstract_is_literal(tmp_path: Path) -> N
             assert character not in quiet, repr(character)
         await pilot.click("#papers", offset=(10, 2))
         assert app.is_running
+
+
+async def test_a_text_file_that_is_no_paper_list_ends_the_reader_saying_so(
+    tmp_path: Path,
+) -> None:
+    """The reader opened /etc/passwd as a list of one paper, its lines the abstract."""
+    from paperdeck.core.errors import LoadError
+
+    path = tmp_path / "passwd"
+    path.write_text(
+        "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(LoadError, match="not a paper list"):
+        load_library([path])
+    app = PaperdeckApp(
+        None,
+        NotesStore(tmp_path / "notes.json"),
+        loader=lambda options: load_library([path], options=options),
+        loading_label=path.name,
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.2)
+    assert app.return_value == 2
+    assert app.load_error == (
+        f"{path}: not a paper list (no paragraph of it reads as an abstract; a plain-text list"
+        " has one abstract a paragraph)"
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -40,7 +39,12 @@ async def test_a_typed_word_no_paper_has_is_said_with_its_near_spellings(
         shown = " ".join(status_lines(app))
         assert 'no paper has "speculatve"' in shown and "speculative" in shown
         assert '"rollot"' in shown and "rollout" in shown
-        assert len(status_lines(app)) <= 2
+        # In one line: at 80 columns, each word with what was shown for it in brackets.
+        assert len(status_lines(app)) == 1
+        if size == (80, 24):
+            assert status_lines(app) == [
+                'no paper has "speculatve" (showing speculative) or "rollot" (showing rollout)'
+            ]
         # The words spelt right: nothing to say.
         await pilot.press(*["backspace"] * len("speculatve rollot"))
         await type_text(pilot, "speculative rollout")
@@ -62,23 +66,40 @@ async def test_a_word_being_typed_says_nothing_while_papers_have_words_starting_
             assert status_lines(app) == [], typed
 
 
-def test_the_notice_names_fewer_spellings_to_fit_two_lines() -> None:
+def test_the_notice_names_fewer_spellings_to_fit_one_line() -> None:
     near = [
         NearSpelling("reversal", ("reverse", "reversible", "reversed", "reveal", "rehearsal")),
         NearSpelling("atention", ("attention", "attentions")),
+        NearSpelling("bengoi", ("bengio",), "author"),
     ]
-    wide = status_text("", near, 200)
+    wide = status_text("", near[:2], 200)
     assert wide == (
         'no paper has "reversal"; showing near spellings: reverse, reversible, reversed +2 more;'
         ' no paper has "atention"; showing near spellings: attention, attentions'
     )
-    for width in (30, 40, 60, 80):
+    # Too many to say what was shown for each: the words alone.
+    assert status_text("", near, 78) == (
+        'no paper has "reversal" or "atention"; no author named "bengoi"'
+    )
+    # Each word with the spellings shown for it, fewer of them, then tersely.
+    assert status_text("", near[:2], 81) == (
+        'no paper has "reversal" (showing reverse +4) or "atention" (showing attention +1)'
+    )
+    assert status_text("", near[:2], 78) == (
+        'showing reverse +4 for "reversal", attention +1 for "atention"'
+    )
+    assert status_text("", near, 118) == (
+        'showing reverse +4 for "reversal", attention +1 for "atention", bengio for "bengoi"'
+    )
+    for width in (30, 40, 60, 78, 118):
         text = status_text("", near, width)
-        assert len(textwrap.wrap(text, width)) <= 2, (width, text)
-        assert '"reversal"' in text, (width, text)
+        assert len(text) <= width and '"reversal"' in text, (width, text)
+    assert (
+        status_text("", near, 60) == 'no paper has "reversal" or "atention"; no author named "ben…'
+    )
     # Too narrow for even the shortest form: cut, and said to be cut.
-    assert status_text("", near, 12).endswith("…") and len(status_text("", near, 12)) <= 24
-    # A parse message comes first, on the same lines.
+    assert status_text("", near, 12) == "no paper ha…"
+    # A parse message comes first, on the same line.
     assert status_text("unclosed quote", near[:1], 200).startswith("unclosed quote; no paper has")
 
 
@@ -105,3 +126,66 @@ async def test_a_words_other_spelling_is_never_offered_as_a_near_spelling(
         await settle(app, pilot)
         shown = " ".join(status_lines(app))
         assert shown == 'no paper has "optimisaton"; showing near spellings: optimization', shown
+
+
+NEAR_SPELLING_PAPERS = [
+    *(
+        f"We study domain adaptation for {topic}: a model trained on one domain is tested on"
+        " another, and we bound the error by the distance between the two."
+        for topic in (
+            "speech",
+            "images",
+            "text",
+            "graphs",
+            "robots",
+            "proteins",
+            "tables",
+            "video",
+            "music",
+            "maps",
+            "code",
+            "sensors",
+            "satellites",
+            "medical scans",
+            "retail",
+            "weather",
+            "traffic",
+            "finance",
+            "dialogue",
+            "genomics",
+            "chemistry",
+        )
+    ),
+    "We generate folk melodies in the Dorian mode with a small recurrent network.",
+    *(
+        f"Sparsity of the {part} lets us prune most weights with no loss in accuracy."
+        for part in ("attention heads", "feed-forward layers", "embeddings")
+    ),
+    "We learn the parity of bits with a two-layer network and count its samples.",
+]
+"""Twenty-one abstracts with "domain", one with the musical mode "Dorian"; three with
+"sparsity", one with "parity"."""
+
+
+async def test_a_swap_of_two_letters_is_one_edit_and_the_word_more_papers_have_is_meant(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """The commonest typo swaps two letters: "domian" is one edit from "domain" and from
+    "Dorian", which one paper has against twenty-one: the search means domain, says so, and
+    does not rank the folk melodies among domain adaptation."""
+    app = make_app(write_list(tmp_path, "ICML 2020 paper list", NEAR_SPELLING_PAPERS))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "domian")
+        await settle(app, pilot)
+        assert status_lines(app) == ['no paper has "domian"; showing near spellings: domain']
+        titles = [app.papers[i].abstract for i in app.paper_list.rows]
+        assert len(titles) == 21 and not any("Dorian" in title for title in titles)
+        # The first two letters swapped: not a word starting with "p" two edits away.
+        await pilot.press(*["backspace"] * len("domian"))
+        await type_text(pilot, "psarsity")
+        await settle(app, pilot)
+        shown = " ".join(status_lines(app))
+        assert shown.startswith('no paper has "psarsity"; showing near spellings: sparsity')
+        assert app.papers[app.paper_list.rows[0]].abstract.startswith("Sparsity"), shown

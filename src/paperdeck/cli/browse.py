@@ -10,6 +10,7 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdeck.cli.common import (
@@ -338,6 +339,9 @@ def _near_used(
 def run_related(args: argparse.Namespace) -> int:
     from paperdeck.core.errors import UsageError
 
+    if args.starred and args.ref is not None and Path(args.ref).is_file():
+        # `related --starred LIST`: REF is optional, so argparse took the list for it.
+        args.paths, args.ref = [Path(args.ref), *args.paths], None
     if args.starred == (args.ref is not None):
         raise UsageError("related: name one paper (REF) or give --starred, not both")
     return _run_on_papers(

@@ -6,6 +6,7 @@ import argparse
 import difflib
 import importlib
 import os
+import shlex
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -155,6 +156,71 @@ def _refuse_mistyped_command(paths: Sequence[Path]) -> None:
     )
 
 
+_FIRST_ARGUMENT = {
+    "search": ("the query", "QUERY"),
+    "show": ("the paper", "REF"),
+    "related": ("the paper", "REF"),
+    "note": ("the paper", "REF"),
+    "tag": ("the paper and its tags", "REF"),
+    "mark": ("the paper and its state", "REF"),
+    "notes": ("the action", "ACTION"),
+}
+"""The commands whose own arguments come before the lists: what comes first, and its name in
+the usage line (cite says its own: see `cite.split_refs`)."""
+
+
+def _refuse_list_first(command: str, parser: argparse.ArgumentParser, words: list[str]) -> None:
+    """`paperdeck search LIST words`: a list named where the command's own argument goes, and
+    after it a word that is no file (or nothing), is a one-line error that says what to type
+    (not "words: no such file")."""
+    if command not in _FIRST_ARGUMENT or {"-h", "--help"}.intersection(words):
+        return
+    if command == "related" and "--starred" in words:
+        return  # no paper to name: the list is the list (see `run_related`)
+    takes_value = {
+        option
+        for action in parser._actions
+        if action.nargs != 0
+        for option in action.option_strings
+    }
+    places: list[int] = []
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word == "--":
+            places.extend(range(at + 1, len(words)))
+            break
+        if word.startswith("-") and word != "-":
+            at += 2 if word in takes_value else 1
+            continue
+        places.append(at)
+        at += 1
+    lists = []
+    for place in places:
+        if not _names_a_file(words[place]):
+            break
+        lists.append(place)
+    if not lists:
+        return
+    later = [words[place] for place in places[len(lists) :]]
+    if later and all(Path(word).exists() for word in later):
+        return  # lists only: not a swap this can tell
+    what, metavar = _FIRST_ARGUMENT[command]
+    rest = [word for at, word in enumerate(words) if at not in lists]
+    typed = [command, *rest, *([] if later else [metavar]), *(words[place] for place in lists)]
+    # The metavar stands for what is missing (`paperdeck show LIST`): shlex leaves it bare.
+    raise UsageError(f"{command}: name {what} before the list: `paperdeck {shlex.join(typed)}`")
+
+
+def _names_a_file(word: str) -> bool:
+    """Whether `word` is a path to a file, written as one (a REF like `12` that happens to be
+    a file's name is not)."""
+    try:
+        return (os.sep in word or "." in word) and Path(word).is_file()
+    except OSError:  # a name too long for a file is no file
+        return False
+
+
 def _check_openable(path: Path) -> None:
     if path.is_dir():
         raise LoadError(f"{path}: is a directory")
@@ -215,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         at = _command_at(arguments, list(COMMAND_FAMILIES))
         top, commands = build_parser([COMMAND_FAMILIES[arguments[at]]] if at is not None else [])
         if at is not None:
+            _refuse_list_first(arguments[at], commands[arguments[at]], arguments[at + 1 :])
             args = _parse_command(commands[arguments[at]], arguments[at + 1 :])
             if at:
                 before = top.parse_args(arguments[:at])

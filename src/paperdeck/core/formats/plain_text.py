@@ -11,6 +11,10 @@ from paperdeck.core.formats.raw_list import RawList
 from paperdeck.core.ids import IdMaker, normalise_for_id, plain_ascii_key
 
 _SENTENCE_END = tuple(".!?;。！？")
+_PROSE_LETTERS = 12
+"""Letters of words a paragraph needs, at the least, to read as an abstract (a real one has
+some hundreds; a test's may be as short as "An abstract about graphs."; in Chinese, one
+word of the split is a whole sentence)."""
 
 
 def read_txt(raw: RawList, data: bytes) -> None:
@@ -70,6 +74,15 @@ class TextParagraphs:
         """How many papers the list holds."""
         self.ids = made.ids()
         """The ids of all its papers, in order (as `assign_ids` gives them)."""
+
+    def texts(self) -> Iterator[str]:
+        """The abstracts not read into records yet, in order, each decoded as it is asked for
+        (the records stay to be made by `read`)."""
+        for piece in self._pieces[self._next :]:
+            if isinstance(piece, bytes):
+                yield from _texts(piece.decode("ascii"))
+            elif piece is not None:
+                yield from piece
 
     def read(self, upto: int | None = None) -> None:
         """Add records to `raw.records` until it holds `upto` (all of them by default)."""
@@ -209,3 +222,22 @@ def _split_header(lines: list[str]) -> tuple[str | None, list[str]]:
     if cue and not first.endswith(_SENTENCE_END) and len(lines[1]) > 1.5 * len(first):
         return first, lines[1:]
     return None, lines
+
+
+def reads_as_prose(text: str) -> bool:
+    """Whether a paragraph could be an abstract: _PROSE_LETTERS letters of words or more, most
+    of it words (a word being mostly letters and no digit: "(LLMs)." and "本文提出了一种方法，"
+    are, the lines of /etc/passwd "root:x:0:0:root:/root:/bin/bash" and "127.0.0.1",
+    "ip6-localhost" of /etc/hosts are not)."""
+    tokens = text.split()
+    wordy = [token for token in tokens if _mostly_letters(token)]
+    letters = sum(char.isalpha() for token in wordy for char in token)
+    return letters >= _PROSE_LETTERS and 2 * sum(map(len, wordy)) >= sum(map(len, tokens))
+
+
+def _mostly_letters(token: str) -> bool:
+    # No digit: host names ("ip6-localhost") and versions are no words of prose.
+    return 5 * sum(map(str.isalpha, token)) >= 4 * len(token) and not _DIGIT.search(token)
+
+
+_DIGIT = re.compile(r"\d")

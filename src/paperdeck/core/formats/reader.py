@@ -6,6 +6,7 @@ import codecs
 import json
 import re
 from collections.abc import Callable
+from itertools import chain
 from pathlib import Path
 
 from paperdeck.core.errors import LoadError
@@ -13,7 +14,7 @@ from paperdeck.core.formats.bibtex_lists import read_bib
 from paperdeck.core.formats.csv_lists import csv_delimiter, read_csv
 from paperdeck.core.formats.decoding import as_utf8_or_legacy, read_bytes
 from paperdeck.core.formats.json_lists import read_json, read_jsonl
-from paperdeck.core.formats.plain_text import TextParagraphs, read_txt
+from paperdeck.core.formats.plain_text import TextParagraphs, read_txt, reads_as_prose
 from paperdeck.core.formats.raw_list import FORMAT_NAMES, HEAD_BYTES, RawList
 from paperdeck.core.formats.records import names_a_paper
 from paperdeck.core.formats.sidecar import SIDECAR_SUFFIX
@@ -72,6 +73,15 @@ def _read(path: Path, fmt: str | None, *, in_two: bool) -> tuple[RawList, TextPa
         skipped = sum(1 for w in raw.warnings if w.endswith("skipped"))
         detail = f" ({skipped} skipped)" if skipped else ""
         raise LoadError(f"{path}: no papers found{detail}")
+    if fmt == "txt":
+        # Any text file has paragraphs: /etc/passwd opened as one paper. A list is refused
+        # only when not one of them reads as an abstract (the first that does ends the look).
+        texts = (record["abstract"] for record in raw.records)
+        if not any(map(reads_as_prose, chain(texts, rest.texts() if rest else ()))):
+            raise LoadError(
+                f"{path}: not a paper list (no paragraph of it reads as an abstract; a"
+                " plain-text list has one abstract a paragraph)"
+            )
     return raw, rest
 
 

@@ -14,7 +14,8 @@ from paperdeck.core.search.word_index import AUTHORS, MAX_CHAR, TITLE, WordIndex
 
 _TERM_FIELDS = {"any": (0, 1, 2, 3), "title": (TITLE,), "author": (AUTHORS,)}
 """The fields a plain term is looked for in, by its field (others are not typo-tolerant)."""
-_NONE_HAS = {"any": "no paper has", "title": "no title has", "author": "no author named"}
+NONE_HAS = {"any": "no paper has", "title": "no title has", "author": "no author named"}
+"""How a notice begins, by where the word was looked for."""
 SHOWN = 3
 """Near spellings a notice names before saying how many more there are."""
 
@@ -27,7 +28,8 @@ class NearSpelling:
     word: str
     """The word as folded from the query."""
     near: tuple[str, ...]
-    """The near spellings that papers have: other forms of the word first, then by papers."""
+    """The near spellings that papers have: other forms of the word first, then by distance,
+    then by papers."""
     field: str = "any"
     """Where the word was looked for: "any", "title" or "author"."""
 
@@ -54,23 +56,27 @@ def near_spellings(
                 continue
             seen.add(word)
             limit = fuzzy_distance(word)
+            # One word in two spellings is one suggestion ("optimisaton": optimization, not
+            # also optimisation), named in the spelling more papers have: the search takes
+            # either for the other.
+            spelt: dict[str, list[tuple[bool, int, int, str]]] = {}
+            for other in matched(term):
+                if other == word or (prefix and other.startswith(word)):
+                    continue
+                stem = same_stem(word, other)
+                distance = 0 if stem else OSA.distance(word, other)
+                papers = _papers(index, other, fields)
+                if papers and (stem or distance <= limit):
+                    spelt.setdefault(min(spellings_of(other)), []).append(
+                        (not stem, distance, -papers, other)
+                    )
             # Other forms of the word first (the search ranks them above typos), then the
-            # spellings most papers have.
-            counted = [
-                (not stem, -_papers(index, other, fields), other)
-                for other in matched(term)
-                if other != word
-                and not (prefix and other.startswith(word))
-                and ((stem := same_stem(word, other)) or OSA.distance(word, other) <= limit)
+            # nearest spellings (a swap of two letters is one edit: "domian" is domain), of
+            # those the one more papers have.
+            ranked = [
+                min(spellings, key=lambda each: (each[2], each[3]))[3]
+                for spellings in sorted(spelt.values(), key=lambda spellings: min(spellings))
             ]
-            ranked: list[str] = []
-            named: set[str] = set()
-            for _, papers, other in sorted(counted):
-                # One word in two spellings is one suggestion ("optimisaton": optimization,
-                # not also optimisation): the search takes either for the other.
-                if papers and other not in named:
-                    ranked.append(other)
-                    named.update(spellings_of(other))
             if ranked:
                 out.append(NearSpelling(word, tuple(ranked), term.field))
     return tuple(out)
@@ -103,5 +109,5 @@ def notice(near: Sequence[NearSpelling], shown: int = SHOWN) -> str:
         more = len(item.near) - shown
         if more > 0:
             named += f" +{more} more"
-        parts.append(f'{_NONE_HAS[item.field]} "{item.word}"; showing near spellings: {named}')
+        parts.append(f'{NONE_HAS[item.field]} "{item.word}"; showing near spellings: {named}')
     return "; ".join(parts)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -15,40 +14,61 @@ from paperdeck.ui.safe_text import one_line
 if TYPE_CHECKING:
     from paperdeck.core.search.near import NearSpelling
 
-LINES = 2
-"""Lines the status takes at most (its style's max-height)."""
-
 
 def near_forms(near: Sequence[NearSpelling]) -> list[str]:
-    """Ways of saying which words no paper has, longest first: fewer near spellings named,
-    then fewer words."""
+    """Ways of saying which words no paper has, longest first: the notice the command line
+    prints, naming fewer near spellings; then each word with its near spellings in brackets
+    (`no paper has "domian" (showing domain) or "agregation" (showing aggregation)`), fewer
+    of them; then what was shown for each word, tersely; then the words alone."""
     from paperdeck.core.search.near import SHOWN, notice
 
     forms = [notice(near, shown) for shown in range(SHOWN, 0, -1)]
-
-    def short(shown: int) -> str:
-        parts = []
-        for item in near:
-            more = len(item.near) - shown
-            named = ", ".join(item.near[:shown]) + (f" +{more}" if more > 0 else "")
-            parts.append(f'no "{item.word}"; near: {named}')
-        return "; ".join(parts)
-
-    forms.extend(short(shown) for shown in (2, 1))
+    forms.extend(_bracketed(near, shown) for shown in range(SHOWN, 0, -1))
+    forms.append(_shown_for(near))
+    forms.append(_bracketed(near, 0))
     return forms
 
 
+def _shown_for(near: Sequence[NearSpelling]) -> str:
+    """What was shown for each word no paper has, tersely:
+    `showing domain for "domian", aggregation +1 for "agregation"`."""
+    parts = []
+    for item in near:
+        more = len(item.near) - 1
+        parts.append(f'{item.near[0]}{f" +{more}" if more > 0 else ""} for "{item.word}"')
+    return "showing " + ", ".join(parts)
+
+
+def _bracketed(near: Sequence[NearSpelling], shown: int) -> str:
+    """The words no paper has, each followed by up to `shown` of its near spellings in
+    brackets; the words looked for in the same place said together."""
+    from paperdeck.core.search.near import NONE_HAS
+
+    groups: list[tuple[str, list[str]]] = []
+    for item in near:
+        named = ", ".join(item.near[:shown])
+        more = len(item.near) - shown
+        if more > 0:
+            named += f" +{more}"
+        said = f'"{item.word}"' + (f" (showing {named})" if shown else "")
+        if groups and groups[-1][0] == item.field:
+            groups[-1][1].append(said)
+        else:
+            groups.append((item.field, [said]))
+    return "; ".join(f"{NONE_HAS[field]} {' or '.join(words)}" for field, words in groups)
+
+
 def status_text(message: str, near: Sequence[NearSpelling], width: int) -> str:
-    """The status in at most LINES lines of `width` cells: the message, then the longest way
-    of saying the words no paper has that fits (cut with an ellipsis if none does)."""
+    """The status in one line of `width` cells: the message, then the longest way of saying
+    the words no paper has that fits (cut with an ellipsis if none does)."""
     forms = near_forms(near) if near else [""]
+    width = max(1, width)
     for form in forms:
         text = one_line("; ".join(filter(None, [message, form])))
-        if len(textwrap.wrap(text, max(1, width))) <= LINES:
+        if cell_len(text) <= width:
             return text
     text = one_line("; ".join(filter(None, [message, forms[-1]])))
-    room = max(1, LINES * width - 1)
-    return set_cell_size(text, room - 1).rstrip() + "…" if cell_len(text) > room else text
+    return set_cell_size(text, width - 1).rstrip() + "…"
 
 
 class SearchStatus(Widget):
