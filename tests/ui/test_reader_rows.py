@@ -953,3 +953,33 @@ async def test_at_80x24_a_search_row_keeps_most_of_its_line_for_the_title(
                 assert len(line) >= width - 2, line
                 matched = [s for s in segments if visible_on_row(s, segments[0], dark)]
                 assert matched and all("converg" in s.text.lower() for s in matched), line
+
+
+async def test_a_matched_method_name_reads_in_the_detail_panes_title_in_every_theme(
+    make_app: MakeApp,
+) -> None:
+    """A search for a method ("bubblespec"): the pane's title draws the name as a match, its
+    letters readable on the match's colour (they were the method's accent colour on it)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "bubblespec")
+        paper = app.current_paper
+        assert paper is not None and paper.method == "BubbleSpec"
+        detail = app.detail
+        for theme in THEMES:
+            app.theme = theme
+            await pilot.pause()
+            dark = app.current_theme.dark
+            pane = solid(
+                detail.rich_style.bgcolor, Color(0, 0, 0) if dark else Color(255, 255, 255)
+            )
+            title = [detail.render_line(y) for y in range(2)]
+            named = [s for line in title for s in line if s.text == "BubbleSpec"]
+            assert named, (theme, [line.text for line in title])
+            for segment in named:
+                assert segment.style is not None
+                color = solid(segment.style.color, Color(255, 255, 255) if dark else Color(0, 0, 0))
+                background = solid(segment.style.bgcolor, pane)
+                assert contrast(background, pane) >= 3, theme
+                assert contrast(color, background) >= 3, (theme, color, background)

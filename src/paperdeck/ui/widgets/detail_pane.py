@@ -203,7 +203,10 @@ class DetailPane(ScrollView, can_focus=True):
         if paper.method:
             start = title_text.find(paper.method)
             if start >= 0:
-                title = title.stylize("$text-accent", start, start + len(paper.method))
+                # Under the matches: a match's colours must win, or the accent letters on the
+                # match's colour read at 1.3:1.
+                end = start + len(paper.method)
+                title = title.stylize_before("$text-accent", start, end)
         if paper.title_derived and not corrections.get("title"):
             title = Content.assemble((DERIVED_MARKER, "$text-muted"), title)
         meta = self._meta(
