@@ -935,7 +935,7 @@ async def test_at_80x24_a_search_row_keeps_most_of_its_line_for_the_title(
             r for r in shown_rows if "converg" not in app.papers[paper_list.rows[r]].title.lower()
         ]
         assert len(hinted) >= 4
-        for theme in ("textual-dark", "textual-light"):
+        for theme in THEMES:
             app.theme = theme
             await pilot.pause()
             dark = app.current_theme.dark
