@@ -199,3 +199,21 @@ def test_the_environment_names_the_notes_file(notes: Path) -> None:
     ok("note", "1", str(LIST), "--set", "via env", env={"PAPERDECK_NOTES": str(notes)})
     assert ok("note", "1", str(LIST), env={"PAPERDECK_NOTES": str(notes)}) == "via env\n"
     assert notes.exists()
+
+
+def test_notes_export_names_a_made_up_title_whole_as_citations_do(notes: Path) -> None:
+    """A made-up title the list cuts with … to fit a row ("... over variety of objectives
+    including…") is exported whole under its note, as the reading list and citations give it."""
+    sgd = Path(__file__).parents[1] / "data" / "icml-sgd60.txt"
+    listed = json.loads(ok("list", "--json", "--no-meta", str(sgd)))
+    lines = ok("list", "--no-meta", str(sgd)).splitlines()
+    position = next(n for n, line in enumerate(lines, 1) if line.endswith("…"))
+    whole = listed[position - 1]["title"]
+    assert not whole.endswith("…") and len(whole) > len(lines[position - 1].split("  ")[-1])
+    ok(*at(notes, "note", str(position), "--set", "Read the proofs.", path=sgd))
+    markdown = ok("notes", "export", str(sgd), "--no-meta", "--notes", str(notes))
+    assert f"## {whole}\n" in markdown, markdown[:400]
+    exported = json.loads(
+        ok("notes", "export", "--format", "json", str(sgd), "--no-meta", "--notes", str(notes))
+    )
+    assert [paper["title"] for paper in exported["papers"].values()] == [whole]

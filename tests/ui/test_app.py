@@ -507,6 +507,38 @@ async def test_note_survives_switching_papers_and_is_saved(
         assert entry is not None and not entry.starred
 
 
+async def test_a_note_reads_whole_after_leaving_it_and_writing_it_again(
+    make_app: MakeApp,
+) -> None:
+    """The side is wide while the note is written and narrow after Esc: the note's lines as
+    the screen shows them are wrapped to the width they have, never cut at the edge."""
+    note = "check the layered sampling bound against feldman coresets then try robust kmeans"
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+
+        def note_on_screen() -> list[str]:
+            strips = app.screen._compositor.render_strips()
+            region = app.notes.editor.content_region
+            lines = [strip.text[region.x : region.right] for strip in strips]
+            return [line.strip() for line in lines[region.y : region.bottom] if line.strip()]
+
+        await pilot.press("n")
+        wide = app.notes.editor.content_region.width
+        await type_text(pilot, note)
+        await pilot.pause()
+        assert " ".join(note_on_screen()) == note
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.notes.editor.content_region.width < wide
+        shown = note_on_screen()
+        assert " ".join(shown) == note and len(shown) >= 2, shown
+        await pilot.press("n")  # wide again
+        await pilot.pause()
+        assert app.notes.editor.content_region.width == wide
+        assert " ".join(note_on_screen()) == note
+
+
 async def test_note_autosaves_after_typing_stops(make_app: MakeApp, tmp_path: Path) -> None:
     app = make_app(autosave_delay=0.3)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from tests.ui.conftest import write_list
 from textual import events
 from textual.widgets import Input, OptionList, Static, TextArea
 
@@ -305,3 +306,44 @@ async def test_in_the_c_menu_arrows_from_the_field_pick_in_the_list(app: Paperde
         assert highlighted_id(dialog) == "association-for-computing-machinery"
         await pilot.press("enter")
         assert app.settings.citation_format == "association-for-computing-machinery"
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_a_paper_with_no_author_or_year_has_a_key_that_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """A list whose header names no year ("... (1987-2025)"), titles made up, no authors:
+    the key is "anon" and the title's word, as BibTeX key makers leave out a year they do not
+    know ("anoncoreset"), not "anonndcoreset", which reads as a typo; the pane says it and c
+    copies it, unique for two papers on one word."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX"):
+        monkeypatch.delenv(name, raising=False)
+    abstract = (
+        "In real world, our datasets often contain outliers. In this paper, we propose a new "
+        "variant of coreset technique, layered sampling, to deal with robust optimization."
+    )
+    path = write_list(
+        tmp_path,
+        "Machine learning conference paper list (1987-2025)",
+        [abstract, abstract.replace("outliers", "noisy labels")],
+    )
+    app = PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        keys = []
+        for _ in range(2):
+            line = cite_key_line(app)
+            await pilot.press("c")
+            await settle(app, pilot)
+            assert isinstance(app.screen, CitationDialog)
+            key = app.last_copied.split("{", 1)[1].split(",", 1)[0]
+            assert line.split()[:3] == ["Cite", "key", key] and STAND_IN_REMARK in line, line
+            keys.append(key)
+            await pilot.press("escape", "j")
+            await settle(app, pilot)
+    assert keys == ["anoncoreset", "anoncoreseta"]

@@ -127,3 +127,36 @@ async def test_the_pane_shows_a_made_up_title_whole_as_a_citation_gives_it(
         # The row keeps its cut title; the pane's heading ends where the citation's title ends.
         assert whole in shown, (whole, shown[:300])
         assert paper.title not in shown
+
+
+FACT_LABELS = ("Method", "Authors", "Venue", "Id", "Cite key", "Page", "Code", "DOI", "Source")
+
+
+async def test_a_fact_that_wraps_goes_on_under_its_value_not_under_the_labels(
+    tmp_path: Path,
+) -> None:
+    """The facts read as a table: a long author list, page address or source wraps under its
+    value, so no word of it ("metadata: Ctrl+P ...") stands in the labels' column."""
+    bare = tmp_path / "icml.txt"  # titles made up, no authors: the Source line is long
+    bare.write_bytes(bundled_list().read_bytes())
+    for path in (bundled_list(), bare):
+        library = load_library([path])
+        app = PaperdeckApp(library, NotesStore(tmp_path / "n.json"), settings_file=tmp_path / "s")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("j", "j", "j")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            shown = pane_lines(app)
+            first = next(at for at, line in enumerate(shown) if line.startswith(FACT_LABELS))
+            end = next(at for at in range(first, len(shown)) if not shown[at])
+            facts = shown[first:end]
+            continued = [line for line in facts if not line.startswith(FACT_LABELS)]
+            assert continued, facts  # something wraps at 120x40 (authors, page, source)
+            assert all(line.startswith(" " * 10) and line.strip() for line in continued), facts
+            joined = " ".join(line.strip() for line in facts)
+            if path == bare:
+                assert "(no metadata: Ctrl+P › Look up titles online)" in joined, facts
+            else:
+                paper = library.papers[3]
+                assert ", ".join(paper.authors[-2:]) in joined, facts

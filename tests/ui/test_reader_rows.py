@@ -278,7 +278,7 @@ async def test_a_row_matching_only_in_its_abstract_shows_the_words_around_it(
         assert any(word.startswith("model") for word in matched), matched
         app.search_box.value = "adversarial"
         await settle(app, pilot)
-        # One line per paper (as at 80x24): the title, cut to half the line, then the hint.
+        # One line per paper (as at 80x24): the title, cut to two thirds of the line, then the hint.
         await pilot.press("z")
         await pilot.pause()
         assert paper_list.compact
@@ -915,3 +915,71 @@ async def test_a_rows_number_reads_as_its_place_not_a_year_with_or_without_a_hin
         for line in quiet:
             assert re.search(r"ICML {2,}#[12]$", line) or re.search(r"ICML\S* .* {2}#[12]$", line)
             assert not re.search(r"ICML +\d", line), line
+
+
+async def test_at_80x24_a_search_row_keeps_most_of_its_line_for_the_title(
+    make_app: MakeApp,
+) -> None:
+    """One line per paper: a row that matched in its abstract shows the title first and whole
+    enough to tell the paper apart (two thirds of the line), then the words around the match,
+    which stand out, to the line's end."""
+    app = make_app(DERIVED_LIST)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "convergence")
+        paper_list = app.paper_list
+        assert paper_list.compact
+        width = paper_list.scrollable_content_region.width
+        shown_rows = [r for r in range(len(paper_list.rows)) if r < 8]
+        hinted = [
+            r for r in shown_rows if "converg" not in app.papers[paper_list.rows[r]].title.lower()
+        ]
+        assert len(hinted) >= 4
+        for theme in THEMES:
+            app.theme = theme
+            await pilot.pause()
+            dark = app.current_theme.dark
+            for r in hinted:
+                segments = quiet_line(app, r)
+                line = "".join(s.text for s in segments).rstrip()
+                assert line in list_lines(app), line  # the row as the screen shows it
+                title_part, _, hint_part = line.partition("  …")
+                title = app.papers[paper_list.rows[r]].title
+                shown = title_part.removeprefix(" ● ≈ ").rstrip("…")
+                assert title.startswith(shown), line
+                assert len(shown) >= min(len(title), 2 * width // 3 - 8), line
+                assert "converg" in hint_part.lower() and len(hint_part) >= 15, line
+                # The hint runs to the row's end (the icons' cell aside): no room is left idle.
+                assert len(line) >= width - 2, line
+                matched = [s for s in segments if visible_on_row(s, segments[0], dark)]
+                assert matched and all("converg" in s.text.lower() for s in matched), line
+
+
+async def test_a_matched_method_name_reads_in_the_detail_panes_title_in_every_theme(
+    make_app: MakeApp,
+) -> None:
+    """A search for a method ("bubblespec"): the pane's title draws the name as a match, its
+    letters readable on the match's colour (they were the method's accent colour on it)."""
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "bubblespec")
+        paper = app.current_paper
+        assert paper is not None and paper.method == "BubbleSpec"
+        detail = app.detail
+        for theme in THEMES:
+            app.theme = theme
+            await pilot.pause()
+            dark = app.current_theme.dark
+            pane = solid(
+                detail.rich_style.bgcolor, Color(0, 0, 0) if dark else Color(255, 255, 255)
+            )
+            title = [detail.render_line(y) for y in range(2)]
+            named = [s for line in title for s in line if s.text == "BubbleSpec"]
+            assert named, (theme, [line.text for line in title])
+            for segment in named:
+                assert segment.style is not None
+                color = solid(segment.style.color, Color(255, 255, 255) if dark else Color(0, 0, 0))
+                background = solid(segment.style.bgcolor, pane)
+                assert contrast(background, pane) >= 3, theme
+                assert contrast(color, background) >= 3, (theme, color, background)

@@ -136,9 +136,11 @@ def _made_up_title_part(title: str) -> str:
 def pattern_key(paper: Paper, names: Sequence[PersonName], title: str | None = None) -> str:
     """authYearShorttitle: the first author's family name, the year, the title's first
     significant word, in lower-case ASCII ("chen2026interactscience"); "anon" stands for
-    unknown authors and "nd" for an unknown year. Of a title paperdeck made up, the first word
-    that is not vague ("A simple framework for pruning ..." -> "pruning")."""
-    year = str(paper.year) if paper.year else "nd"
+    unknown authors, and an unknown year is left out ("anoncoreset"), as Google Scholar,
+    JabRef and Better BibTeX leave it: "anonndcoreset" read as a typo. Of a title paperdeck
+    made up, the first word that is not vague ("A simple framework for pruning ..." ->
+    "pruning")."""
+    year = str(paper.year) if paper.year else ""
     if title is None and paper.title_derived:
         return _author_part(names) + year + _made_up_title_part(paper.title)
     return _author_part(names) + year + _title_part(title if title is not None else paper.title)
@@ -190,7 +192,7 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
             first = _first_author(paper, fixes)
             base = pattern_key(paper, first, title)
             # The letters tried for this base before were taken, and still are: a title-less
-            # list's thousands of `anonnd...` keys are not each tried from `a` again.
+            # list's thousands of `anon...` keys are not each tried from `a` again.
             at = tried.get(base, 0)
             while (found := base + _letters(at - 1) if at else base) in taken:
                 at += 1

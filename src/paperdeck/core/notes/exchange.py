@@ -42,7 +42,8 @@ def _title(entry: NoteEntry, paper: Paper | None) -> str:
     if isinstance(corrected, str) and corrected:
         return corrected
     if paper is not None:
-        return clean_line(paper.title)
+        # A made-up title cut with … to fit a row is exported whole, as citations give it.
+        return clean_line(paper.whole_title)
     excerpt = entry.excerpt if len(entry.excerpt) <= 80 else entry.excerpt[:79] + "…"
     return f"(not in the open lists) {excerpt}"
 

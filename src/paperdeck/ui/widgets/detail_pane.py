@@ -61,6 +61,22 @@ class KeyLater(Enum):
     at 120x40: it wrapped)."""
 
 
+class Fact(NamedTuple):
+    """One line of the facts under the title: a label and its value."""
+
+    label: str
+    value: Content
+
+
+LABEL_WIDTH = 10
+"""The labels' column: a fact's value, and every line it wraps to, starts after it."""
+LEAST_VALUE_WIDTH = 12
+"""A pane narrower than the labels and this much wraps a fact from its label on."""
+
+Block = Content | list[Fact]
+"""A part of the pane: text wrapped to the pane's width, or facts wrapped under their values."""
+
+
 SHORT_PANE = 16
 """A pane of fewer lines shows the abstract under a one-line summary, before the other facts."""
 SUMMARY_AUTHORS = 3
@@ -111,10 +127,11 @@ class DetailPane(ScrollView, can_focus=True):
         self.paper: Paper | None = None
         self.raw = False
         self.content = Content("No paper selected")
+        self._blocks: list[Block] = [self.content]
         self._strips: list[Strip] = []
         self._wrapped_width = -1
         # Going back to a paper (k after j, a search cleared) reuses its wrapped lines.
-        self._rendered: LRUCache[tuple[object, ...], tuple[Content, int, list[Strip]]]
+        self._rendered: LRUCache[tuple[object, ...], tuple[Content, list[Block], int, list[Strip]]]
         self._rendered = LRUCache(maxsize=16)
         self._key: tuple[object, ...] | None = None
         self._match: Style | None = None
@@ -171,7 +188,7 @@ class DetailPane(ScrollView, can_focus=True):
         key = (paper, raw, shown_query, repr(sorted(corrections.items())), cite_key, short)
         cached = self._rendered.get(key)
         if cached is not None:
-            self.content, self._wrapped_width, self._strips = cached
+            self.content, self._blocks, self._wrapped_width, self._strips = cached
             self._key = key
             self._set_virtual_height(self._wrapped_width, len(self._strips))
             self._wrap()  # again only if the width changed since
@@ -186,7 +203,10 @@ class DetailPane(ScrollView, can_focus=True):
         if paper.method:
             start = title_text.find(paper.method)
             if start >= 0:
-                title = title.stylize("$text-accent", start, start + len(paper.method))
+                # Under the matches: a match's colours must win, or the accent letters on the
+                # match's colour read at 1.3:1.
+                end = start + len(paper.method)
+                title = title.stylize_before("$text-accent", start, end)
         if paper.title_derived and not corrections.get("title"):
             title = Content.assemble((DERIVED_MARKER, "$text-muted"), title)
         meta = self._meta(
@@ -195,6 +215,7 @@ class DetailPane(ScrollView, can_focus=True):
         abstract = self._abstract(
             paper, fields("abstract") if fields else None, raw, match, heading=not short
         )
+        parts: list[Block]
         if short:
             # A short pane (80x24 gave the abstract no line at all): the title, a line of who
             # and where, the abstract, then every fact as a taller pane shows them.
@@ -202,12 +223,22 @@ class DetailPane(ScrollView, can_focus=True):
             parts = [Content("\n").join([title, summary]), abstract, meta]
         else:
             parts = [title, meta, abstract]
-        self._set_content(Content("\n\n").join(parts), key)
+        self._set_content(parts, key)
         if not same_paper:
             self.scroll_to(0, 0, animate=False)
 
-    def _set_content(self, content: Content, key: tuple[object, ...] | None = None) -> None:
-        self.content = content
+    def _set_content(
+        self, content: Content | list[Block], key: tuple[object, ...] | None = None
+    ) -> None:
+        """Show `content`, or parts with a blank line between them."""
+        if isinstance(content, Content):
+            self._blocks = [content]
+            self.content = content
+        else:
+            self._blocks = [part for at, one in enumerate(content) for part in _spaced(at, one)]
+            self.content = Content("\n\n").join(
+                _facts_content(part) if isinstance(part, list) else part for part in content
+            )
         self._key = key
         self._wrapped_width = -1
         self._wrap()
@@ -237,12 +268,11 @@ class DetailPane(ScrollView, can_focus=True):
         if width <= 0 or width == self._wrapped_width:
             return
         self._wrapped_width = width
+        laid_out = Content("\n").join(_laid_out(block, width) for block in self._blocks)
         # Unpadded: render_line pads each line to the width anyway (one strip fewer per line).
-        self._strips = Visual.to_strips(
-            self, self.content, width, None, self.visual_style, pad=False
-        )
+        self._strips = Visual.to_strips(self, laid_out, width, None, self.visual_style, pad=False)
         if self._key is not None:
-            self._rendered[self._key] = (self.content, width, self._strips)
+            self._rendered[self._key] = (self.content, self._blocks, width, self._strips)
         self._set_virtual_height(width, len(self._strips))
 
     def _set_virtual_height(self, width: int, height: int) -> None:
@@ -312,15 +342,15 @@ class DetailPane(ScrollView, can_focus=True):
         author_spans: Highlighter | None,
         match: Style,
         cite_key: CiteKey | KeyLater,
-    ) -> Content:
-        lines: list[Content] = []
+    ) -> list[Fact]:
+        lines: list[Fact] = []
 
         def field(
             label: str, value: str, style: str = "", spans: Highlighter | None = None
         ) -> None:
             text = one_line(value)
             shown = with_spans(text, spans(text), match, style) if spans else plain(text, style)
-            lines.append(Content.assemble((f"{label:<10}", LABEL_STYLE), shown))
+            lines.append(Fact(label, shown))
 
         if paper.method:
             field("Method", paper.method, "bold $text-accent")
@@ -341,7 +371,10 @@ class DetailPane(ScrollView, can_focus=True):
         else:
             field("Cite key", cite_key.key, "bold")
             if cite_key.stand_in:
-                lines[-1] = Content.assemble(lines[-1], (f" {STAND_IN_REMARK}", LABEL_STYLE))
+                label, value = lines[-1]
+                lines[-1] = Fact(
+                    label, Content.assemble(value, (f" {STAND_IN_REMARK}", LABEL_STYLE))
+                )
         url = str(corrections.get("url") or paper.url or "")
         if url:
             field("Page", url, "underline $text-accent")
@@ -352,7 +385,7 @@ class DetailPane(ScrollView, can_focus=True):
             field("DOI", str(doi))
         corrected = [name for name in ("title", "authors", "url") if corrections.get(name)]
         field("Source", describe_source(paper.meta_source, corrected), "$text-muted")
-        return Content("\n").join(lines)
+        return lines
 
     def _abstract(
         self,
@@ -412,3 +445,34 @@ class DetailPane(ScrollView, can_focus=True):
             remark = f" {STAND_IN_REMARK}" if cite_key.stand_in else ""
             parts.append(f"cite {cite_key.key}{remark}")
         return plain(" · ".join(parts), LABEL_STYLE)
+
+
+def _facts_content(facts: list[Fact]) -> Content:
+    """The facts as one text, a line each (what the pane says, unwrapped)."""
+    return Content("\n").join(
+        Content.assemble((f"{fact.label:<{LABEL_WIDTH}}", LABEL_STYLE), fact.value)
+        for fact in facts
+    )
+
+
+def _laid_out(block: Block, width: int) -> Content:
+    """A part of the pane as lines that fit `width`; a fact that wraps goes on under its value,
+    as a table does, so none of its words stands in the labels' column."""
+    if isinstance(block, Content):
+        return block
+    if width < LABEL_WIDTH + LEAST_VALUE_WIDTH:
+        return _facts_content(block)
+    indent = Content(" " * LABEL_WIDTH)
+    lines: list[Content] = []
+    for fact in block:
+        label = Content.styled(f"{fact.label:<{LABEL_WIDTH}}", LABEL_STYLE)
+        wrapped = fact.value.wrap(width - LABEL_WIDTH) or [Content("")]
+        lines.extend(
+            Content.assemble(indent if at else label, line) for at, line in enumerate(wrapped)
+        )
+    return Content("\n").join(lines)
+
+
+def _spaced(at: int, part: Block) -> list[Block]:
+    """A part of the pane, after a blank line when another part comes before it."""
+    return [part] if at == 0 else [Content(""), part]

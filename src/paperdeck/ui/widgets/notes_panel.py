@@ -66,6 +66,12 @@ class NoteEditor(TextArea):
         event.stop()
         self.post_message(self.Edited())
 
+    def on_resize(self) -> None:
+        # TextArea wraps its lines again at the new width but does not repaint them: leaving
+        # the note (the side gives the list its width back) left the lines wrapped for the
+        # wide editor, cut at the narrow one's edge, until the next key or paper.
+        self.refresh()
+
     def on_focus(self) -> None:
         self._leaving = False
         # "Press n" would be wrong once n has been pressed.

@@ -37,6 +37,8 @@ HINT_GAP = "  "
 """Between a compact row's title and the abstract around its match."""
 COMPACT_HINT_ROOM = 16
 """The least room a compact row gives a hint (with as much for its title)."""
+COMPACT_TITLE_SHARE = (2, 3)
+"""The most of a compact row's line its title keeps when a hint follows it."""
 
 
 def no_highlight(_text: str) -> Sequence[tuple[int, int]]:
@@ -394,16 +396,23 @@ def render_row(
         title_room = max(1, room - sum(segment.cell_length for segment in suffix))
         hinted: list[Segment] = []
         if hint is not None and title_room >= 2 * COMPACT_HINT_ROOM:
-            # The title keeps at most half the line; the hint takes the rest.
-            title_cells = cell_len(title.text)
-            hint_room = title_room - min(title_cells, title_room // 2) - len(HINT_GAP)
+            # The title is what tells the papers apart, so it keeps up to two thirds of the
+            # line; the hint takes what the title leaves, and no less than its least room.
+            title_share = min(
+                cell_len(title.text),
+                title_room * COMPACT_TITLE_SHARE[0] // COMPACT_TITLE_SHARE[1],
+                title_room - COMPACT_HINT_ROOM - len(HINT_GAP),
+            )
+            segments, left = _compact_title(title, styles, title_share)
+            hint_room = title_room - (title_share - left) - len(HINT_GAP)
             text, spans = fit(hint, hint_room)
             hinted = [
                 Segment(HINT_GAP, base),
                 *_spans_segments(text, spans, styles["hint"], styles["match"], hint_room),
             ]
-            title_room -= sum(segment.cell_length for segment in hinted)
-        segments, left = _compact_title(title, styles, title_room)
+            left = hint_room - sum(segment.cell_length for segment in hinted[1:])
+        else:
+            segments, left = _compact_title(title, styles, title_room)
         line = [
             *_gutter(facts, styles, True),
             *segments,
