@@ -299,14 +299,15 @@ class TermMatcher:
         if limit:
             typos = self._typos(word, limit, [word[:1]])
             typed = any(kind == EXACT for kind, _ in found)
-            if not typed:
-                # A word no paper has: perhaps its first two letters are swapped.
-                typos.extend(self._swapped_start(word, limit))
             if not typos and not found:
                 # Nothing at all: perhaps the typo is in the first letter.
                 typos = self._typos(
                     word, limit, [first for first in self._index.buckets if first != word[:1]]
                 )
+            elif not typed:
+                # A word no paper has: perhaps its first two letters are swapped (the look
+                # above takes those too).
+                typos.extend(self._swapped_start(word, limit))
             # A word papers have is taken as typed: its near spellings are the papers' typos
             # ("decodin" in an abstract), all kept. Else they are guesses at the word meant.
             meant = [other for other, _ in typos] if typed else self._likely(word, typos, fields)
