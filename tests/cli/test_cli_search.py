@@ -206,3 +206,21 @@ def test_near_spellings_are_named_nearest_first(notes: Path, tmp_path: Path) -> 
     result = run("search", "domian", str(path), "--limit", "0", notes=notes)
     assert result.stderr == 'paperdeck: no paper has "domian"; showing near spellings: domain\n'
     assert "Dorian" not in result.stdout and len(result.stdout.splitlines()) == 21
+
+
+def test_a_typo_in_the_first_letter_is_looked_for_past_a_swap(notes: Path, tmp_path: Path) -> None:
+    """ "nimensional": no word starts with "n" one or two edits off, so every first letter is
+    tried (dimensional); "intensional", found by swapping the first two letters, must not
+    stop that look."""
+    papers = [
+        *(f"Learning in high-dimensional spaces of {topic}." for topic in ("text", "images")),
+        "Intensional logic for program semantics.",
+    ]
+    path = tmp_path / "list.txt"
+    path.write_text("ICML 2020 paper list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+    result = run("search", "nimensional", str(path), notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.startswith(
+        'paperdeck: no paper has "nimensional"; showing near spellings: dimensional'
+    )
+    assert "high-dimensional spaces of" in result.stdout.splitlines()[0]

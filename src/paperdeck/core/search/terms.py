@@ -298,17 +298,19 @@ class TermMatcher:
         limit = fuzzy_distance(word) if fuzzy else 0
         if limit:
             typos = self._typos(word, limit, [word[:1]])
-            typed = any(kind == EXACT for kind, _ in found)
-            if not typed:
-                # A word no paper has: perhaps its first two letters are swapped.
-                typos.extend(self._swapped_start(word, limit))
+            # A word papers have, or start with, is taken as typed (or being typed).
+            typed = any(kind in (EXACT, PREFIX) for kind, _ in found)
             if not typos and not found:
                 # Nothing at all: perhaps the typo is in the first letter.
                 typos = self._typos(
                     word, limit, [first for first in self._index.buckets if first != word[:1]]
                 )
-            # A word papers have is taken as typed: its near spellings are the papers' typos
-            # ("decodin" in an abstract), all kept. Else they are guesses at the word meant.
+            elif not typed:
+                # A word no paper has: perhaps its first two letters are swapped (the look
+                # above takes those too).
+                typos.extend(self._swapped_start(word, limit))
+            # Then its near spellings are the papers' typos ("decodin" in an abstract), all
+            # kept. Else they are guesses at the word meant.
             meant = [other for other, _ in typos] if typed else self._likely(word, typos, fields)
             # With word starts allowed, a word that starts with this one is one of those.
             have = {other for _, other in found}
