@@ -614,6 +614,13 @@ async def test_cite_without_a_clipboard_shows_the_citation(
         assert isinstance(app.screen, CitationDialog)
         assert app.last_copied.startswith("@inproceedings{")
         assert "BubbleSpec" in app.last_copied
+        # Each reason a sentence of its own ("… cannot confirm it. no system clipboard: …" read
+        # as a typo): the core's reasons, lower case to follow a colon, follow one.
+        hint = " ".join(str(static.render()) for static in app.screen.query(".dialog-hint"))
+        assert (
+            "Sent to the terminal, which cannot confirm it. Not copied anywhere else: no system"
+            " clipboard: neither DISPLAY nor WAYLAND_DISPLAY is set" in hint
+        )
         target = tmp_path / "out.bib"
         app.screen.write_file(str(target))
         await pilot.pause()

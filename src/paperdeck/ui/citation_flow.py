@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdeck.ui.clipboard_copy import copy_from_worker
+from paperdeck.ui.clipboard_copy import copy_from_worker, unconfirmed_reason
 from paperdeck.ui.safe_text import one_line, short
 from paperdeck.ui.widgets.detail_pane import CiteKey, KeyLater
 
@@ -263,13 +263,7 @@ class CitationFlow:
                 timeout=8,
             )
         if not report.confirmed:
-            sent = (
-                f"Sent to {report.describe()}, which cannot confirm it."
-                if report.mechanisms
-                else ""
-            )
-            errors = "; ".join(report.errors)
-            self._copy_failed(text, what, " ".join(part for part in (sent, errors) if part))
+            self._copy_failed(text, what, unconfirmed_reason(report))
             return
         app.notify(one_line(f"Copied {what} to {report.describe()}"), markup=False)
 

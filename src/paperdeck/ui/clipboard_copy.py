@@ -26,3 +26,15 @@ def copy_from_worker(app: App[Any], text: str) -> CopyReport | str:
         return copy_text(text, terminal_write=terminal_write)
     except Exception as error:  # no clipboard failure may take the reader down
         return f"{type(error).__name__}: {error}"
+
+
+def unconfirmed_reason(report: CopyReport) -> str:
+    """Why a copy is not known to have arrived, in sentences for a dialog (the core's errors
+    start in lower case, to follow a colon)."""
+    parts: list[str] = []
+    if report.mechanisms:
+        parts.append(f"Sent to {report.describe()}, which cannot confirm it.")
+    if report.errors:
+        elsewhere = "Not copied anywhere else" if report.mechanisms else "Not copied"
+        parts.append(f"{elsewhere}: {'; '.join(report.errors)}.")
+    return " ".join(parts)

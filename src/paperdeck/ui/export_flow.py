@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from paperdeck.core.text.wording import plural
 from paperdeck.ui.citation_flow import with_cited_abstracts
-from paperdeck.ui.clipboard_copy import copy_from_worker
+from paperdeck.ui.clipboard_copy import copy_from_worker, unconfirmed_reason
 from paperdeck.ui.safe_text import one_line
 
 if TYPE_CHECKING:
@@ -166,13 +166,7 @@ class ExportFlow:
     def _copied(self, text: str, what: str, report: CopyReport) -> None:
         self.last_text = text
         if not report.confirmed:
-            sent = (
-                f"Sent to {report.describe()}, which cannot confirm it."
-                if report.mechanisms
-                else ""
-            )
-            errors = "; ".join(report.errors)
-            self._copy_failed(text, what, " ".join(part for part in (sent, errors) if part))
+            self._copy_failed(text, what, unconfirmed_reason(report))
             return
         self.app.notify(one_line(f"Copied {what} to {report.describe()}"), markup=False)
 
