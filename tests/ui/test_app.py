@@ -539,6 +539,36 @@ async def test_a_note_reads_whole_after_leaving_it_and_writing_it_again(
         assert " ".join(note_on_screen()) == note
 
 
+async def test_a_short_pane_shows_its_paper_from_the_top_again_after_a_note(
+    make_app: MakeApp,
+) -> None:
+    """At 80x24 the detail pane scrolls to the abstract while a note is written; after Esc it
+    shows the paper as before, from its title, not scrolled down past it."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        title_words = app.papers[0].title.split(":")[0]
+
+        def detail_on_screen() -> str:
+            strips = app.screen._compositor.render_strips()
+            region = app.detail.content_region
+            return "\n".join(
+                strip.text[region.x : region.right] for strip in strips[region.y : region.bottom]
+            )
+
+        assert title_words in detail_on_screen()
+        await pilot.press("n")
+        await type_text(pilot, "check the bound")
+        await pilot.pause()
+        assert app.detail.scroll_y > 0  # the abstract, to write about
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.detail.scroll_y == 0
+        assert title_words in detail_on_screen()
+        entry = app.store.get(app.papers[0].id)
+        assert entry is not None and entry.note == "check the bound"
+
+
 async def test_note_autosaves_after_typing_stops(make_app: MakeApp, tmp_path: Path) -> None:
     app = make_app(autosave_delay=0.3)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -27,6 +27,9 @@ class NoteFlow:
         self.autosave_timer: Timer | None = None
         self._counts: tuple[int, int] | None = None
         """(noted, starred) among the papers shown; None when the store changed since."""
+        self._detail_before: tuple[Paper, float] | None = None
+        """The paper whose note is being written and where its detail pane was scrolled to
+        before (a short pane scrolls to the abstract while the note is written)."""
 
     # -- reading the store ------------------------------------------------------------------
 
@@ -79,6 +82,8 @@ class NoteFlow:
         app.screen.add_class("-notes-open")
         # As a dialog does: a notice about a step done would lie over the editor's lines.
         drop_notices(app, "information")
+        if self._detail_before is None or self._detail_before[0] is not app.current_paper:
+            self._detail_before = (app.current_paper, app.detail.scroll_y)
         app.call_after_refresh(app.detail.show_abstract)  # a short pane scrolls to it
         editor = app.notes.editor
         app.focus_now(editor)
@@ -114,9 +119,12 @@ class NoteFlow:
         self.save_open_note()
         editor = self.app.notes.editor
         if editor.screen is self.app.screen:
-            # Left with Tab or a click (not for a dialog on top): the narrow layout
-            # shows the detail pane again.
+            # Left with Esc, Tab or a click (not for a dialog on top): the narrow layout
+            # shows the detail pane again, scrolled back to where it was (its title).
             editor.screen.remove_class("-notes-open")
+            before, self._detail_before = self._detail_before, None
+            if before is not None and before[0] is self.app.current_paper:
+                self.app.detail.scroll_to(y=before[1], animate=False)
 
     def save_open_note(self) -> None:
         """Put the editor's text into the store and write the store if it changed."""
