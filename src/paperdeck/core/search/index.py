@@ -78,16 +78,16 @@ class SearchIndex:
     ) -> Generator[float, None, None]:
         self._unsaved = None
         self.messages = []
-        keep = key is not None and stored.enabled()
-        if key is not None and keep:
-            kept = yield from stored.open_steps(papers, key, self.messages)
+        kept_under = key if key is not None and stored.enabled() else None
+        if kept_under is not None:
+            kept = yield from stored.open_steps(papers, kept_under, self.messages)
             if kept is not None:
                 self._use(kept)
                 return
         built_from = papers if full_papers is None else full_papers()
         built = yield from build.build_steps(built_from, grown)
-        if key is not None and keep:
-            self._unsaved = key, built_from
+        if kept_under is not None:
+            self._unsaved = kept_under, built_from
         if full_papers is not None:
             built.papers = papers
         self._use(built)
