@@ -685,6 +685,32 @@ async def test_choose_a_format_mark_papers_and_copy_them(
 
 
 @pytest.mark.slow
+async def test_a_copied_citation_with_gaps_is_one_notice_at_80x24(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, x_display: str
+) -> None:
+    monkeypatch.setenv("DISPLAY", x_display)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("TMUX", raising=False)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        anonymous = next(i for i, paper in enumerate(app.papers) if not paper.authors)
+        await pilot.press(*["j"] * anonymous, "c")
+        await settle(app, pilot)
+        await pilot.pause(0.2)
+        await pilot.pause()
+        await pilot.pause()
+        # Copied, and what it lacks, said once: two toasts stacked hid half the abstract.
+        shown_toasts = [toast for toast in app.screen.query("Toast") if toast.region.area]
+        assert len(shown_toasts) == 1, [str(toast.render()) for toast in shown_toasts]
+        said = str(shown_toasts[0].render())
+        assert said.startswith("Copied BibTeX for ") and "Incomplete citation: " in said
+        assert "authors unknown" in said
+        detail = app.query_one("#detail")
+        assert shown_toasts[0].region.area < detail.region.area // 2
+
+
+@pytest.mark.slow
 async def test_cite_with_the_x_clipboard(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, x_display: str
 ) -> None:

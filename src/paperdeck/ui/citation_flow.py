@@ -238,37 +238,53 @@ class CitationFlow:
             return
         missing = describe_missing(citation.missing) if citation.missing else ""
         sources = [source for paper in papers if (source := describe_provenance(paper))]
+        origin = ""
         if sources:
             more = f" (and {len(sources) - 1} more)" if len(sources) > 1 else ""
-            app.call_from_thread(
-                app.notify, one_line(f"Metadata from {sources[0]}{more}"), markup=False, timeout=8
-            )
-        self._copy(citation.text.rstrip("\n") + "\n", what, missing)
+            origin = f"Metadata from {sources[0]}{more}"
+        self._copy(citation.text.rstrip("\n") + "\n", what, missing, origin)
 
-    def _copy(self, text: str, what: str, missing: str) -> None:
+    def _copy(self, text: str, what: str, missing: str, origin: str) -> None:
         result = copy_from_worker(self.app, text)
         if isinstance(result, str):
-            self.app.call_from_thread(self._copy_failed, text, what, result)
+            self.app.call_from_thread(self._copy_failed, text, what, result, missing, origin)
         else:
-            self.app.call_from_thread(self._copied, text, what, missing, result)
+            self.app.call_from_thread(self._copied, text, what, missing, origin, result)
 
-    def _copied(self, text: str, what: str, missing: str, report: CopyReport) -> None:
-        app = self.app
+    def _copied(self, text: str, what: str, missing: str, origin: str, report: CopyReport) -> None:
         self.last_copied = text
+        if not report.confirmed:
+            self._copy_failed(text, what, unconfirmed_reason(report), missing, origin)
+            return
+        # One notice says it all: at 80x24 each toast hides rows of the abstract being read.
+        said = [f"Copied {what} to {report.describe()}"]
         if missing:
-            app.notify(
+            said.append(f"Incomplete citation: {missing}")
+        if origin:
+            said.append(origin)
+        self.app.notify(
+            one_line(". ".join(said)),
+            severity="warning" if missing else "information",
+            markup=False,
+            timeout=8 if missing or origin else 5,
+        )
+
+    def _copy_failed(
+        self, text: str, what: str, reason: str, missing: str = "", origin: str = ""
+    ) -> None:
+        from paperdeck.ui.dialogs.citation_dialog import CitationDialog, sentences
+
+        # The dialog shows the citation itself: what is missing from it, and whence it came,
+        # stay beside it as notices.
+        if missing:
+            self.app.notify(
                 one_line(f"Incomplete citation: {missing}"),
                 severity="warning",
                 markup=False,
                 timeout=8,
             )
-        if not report.confirmed:
-            self._copy_failed(text, what, unconfirmed_reason(report))
-            return
-        app.notify(one_line(f"Copied {what} to {report.describe()}"), markup=False)
-
-    def _copy_failed(self, text: str, what: str, reason: str) -> None:
-        from paperdeck.ui.dialogs.citation_dialog import CitationDialog, sentences
+        if origin:
+            self.app.notify(one_line(origin), markup=False, timeout=8)
 
         suffix = {"BibTeX": ".bib", "BibLaTeX": ".bib", "RIS": ".ris", "CSL-JSON": ".json"}.get(
             what.split(" for ", 1)[0], ".txt"
