@@ -285,7 +285,9 @@ def test_helper_count_follows_the_setting_the_cores_and_the_size(
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # an idle machine
     assert index_parts.helper_count(100_000) == 1
     assert index_parts.helper_count(5_000) == 0  # a small list is indexed faster alone
-    monkeypatch.setattr(os, "getloadavg", lambda: (2.3, 0.0, 0.0))  # both cores busy
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.3, 0.0, 0.0))  # both cores just busy
+    assert index_parts.helper_count(100_000) == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.1, 0.0, 0.0))  # and more work queued
     assert index_parts.helper_count(100_000) == 0
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     monkeypatch.setattr(os, "sched_getaffinity", lambda _: set(range(32)))

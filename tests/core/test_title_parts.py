@@ -160,10 +160,10 @@ def test_helpers_start_only_on_cores_that_other_work_leaves_idle(
     monkeypatch.setattr(title_parts, "ABSTRACTS_PER_PART", 50)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     expected = [method_and_titles(abstract) for abstract in abstracts]
-    monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 1.0, 1.0))  # both cores busy
+    monkeypatch.setattr(os, "getloadavg", lambda: (3.0, 1.0, 1.0))  # a core's work queued
     assert derive_all(abstracts) == expected
     assert started_helpers == []
-    monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 2.0, 2.0))  # one core mostly idle
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.2, 2.0, 2.0))  # both cores just busy
     assert derive_all(abstracts) == expected
     assert len(started_helpers) == 1
     assert started_helpers[0].result_code() == 0

@@ -39,7 +39,7 @@ _CODE = (
 
 def helper_count(items: int, per_part: int) -> int:
     """How many helpers to split `items` over: `$PAPERDECK_HELPERS` when it is a number, else
-    one per spare core (one left idle by other work, this process's own aside) as long as each
+    one per spare core (see `idle_cores`; this process's own aside) as long as each
     part keeps about `per_part` items (below that, starting and feeding a helper costs more
     than it saves)."""
     if not sys.executable or getattr(sys, "frozen", False):
@@ -58,13 +58,15 @@ def helper_count(items: int, per_part: int) -> int:
 
 
 def idle_cores(cores: int) -> int:
-    """How many of `cores` other work leaves idle, by the last minute's load average (rounded
-    up): a helper on a core that is busy anyway slows this process more than it helps."""
+    """How many of `cores` other work leaves to helpers, by the last minute's load average
+    (rounded up), counting one core more than are idle: beside work that keeps the cores just
+    busy, a helper still gets this job a larger share of them, and finishes it sooner; once
+    the load is a core past them, it slows this process more than it helps."""
     try:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # no load average here: take the cores as idle
         return cores
-    return max(0, math.ceil(cores - load))
+    return max(0, math.ceil(cores + 1 - load))
 
 
 def plan(items: int, helpers: int, own_weight: float = 1.0) -> list[tuple[int, int]]:
