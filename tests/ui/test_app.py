@@ -72,6 +72,15 @@ def x_display() -> Iterator[str]:
         yield display
 
 
+@pytest.fixture
+def x_clipboard_only(monkeypatch: pytest.MonkeyPatch, x_display: str) -> str:
+    """The private X server's clipboard the only one the reader finds (no Wayland, no tmux)."""
+    monkeypatch.setenv("DISPLAY", x_display)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.delenv("TMUX", raising=False)
+    return x_display
+
+
 def saved_notes(tmp_path: Path) -> dict[str, dict[str, object]]:
     data = json.loads((tmp_path / "notes.json").read_text(encoding="utf-8"))
     papers: dict[str, dict[str, object]] = data["papers"]
@@ -686,11 +695,8 @@ async def test_choose_a_format_mark_papers_and_copy_them(
 
 @pytest.mark.slow
 async def test_a_copied_citation_with_gaps_is_one_notice_at_80x24(
-    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, x_display: str
+    make_app: MakeApp, x_clipboard_only: str
 ) -> None:
-    monkeypatch.setenv("DISPLAY", x_display)
-    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    monkeypatch.delenv("TMUX", raising=False)
     app = make_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
@@ -711,12 +717,7 @@ async def test_a_copied_citation_with_gaps_is_one_notice_at_80x24(
 
 
 @pytest.mark.slow
-async def test_cite_with_the_x_clipboard(
-    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, x_display: str
-) -> None:
-    monkeypatch.setenv("DISPLAY", x_display)
-    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    monkeypatch.delenv("TMUX", raising=False)
+async def test_cite_with_the_x_clipboard(make_app: MakeApp, x_clipboard_only: str) -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
@@ -728,7 +729,7 @@ async def test_cite_with_the_x_clipboard(
         assert any(m.startswith("Copied BibTeX for “BubbleSpec") for m in messages), messages
         assert any("the system clipboard" in m for m in messages)
     copied = subprocess.run(
-        ["xclip", "-display", x_display, "-o", "-selection", "clipboard"],
+        ["xclip", "-display", x_clipboard_only, "-o", "-selection", "clipboard"],
         capture_output=True,
         text=True,
         timeout=5,
