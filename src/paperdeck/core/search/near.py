@@ -103,11 +103,15 @@ def _papers(index: WordIndex, word: str, fields: Sequence[int]) -> int:
 def notice(near: Sequence[NearSpelling], shown: int = SHOWN) -> str:
     """One line saying which words no paper has and what was shown instead:
     `no paper has "reversal"; showing near spellings: reverse, reversed, reversing +2 more`."""
-    parts = []
-    for item in near:
-        named = ", ".join(item.near[:shown])
-        more = len(item.near) - shown
-        if more > 0:
-            named += f" +{more} more"
-        parts.append(f'{NONE_HAS[item.field]} "{item.word}"; showing near spellings: {named}')
-    return "; ".join(parts)
+    return "; ".join(
+        f'{NONE_HAS[item.field]} "{item.word}"; showing near spellings: {named(item, shown)}'
+        for item in near
+    )
+
+
+def named(item: NearSpelling, shown: int, more: str = " more") -> str:
+    """Up to `shown` of a word's near spellings, then how many are left unsaid: `reverse,
+    reversed +2 more`."""
+    said = ", ".join(item.near[:shown])
+    left = len(item.near) - shown
+    return f"{said} +{left}{more}" if left > 0 else said

@@ -42,15 +42,11 @@ def _shown_for(near: Sequence[NearSpelling]) -> str:
 def _bracketed(near: Sequence[NearSpelling], shown: int) -> str:
     """The words no paper has, each followed by up to `shown` of its near spellings in
     brackets; the words looked for in the same place said together."""
-    from paperdeck.core.search.near import NONE_HAS
+    from paperdeck.core.search.near import NONE_HAS, named
 
     groups: list[tuple[str, list[str]]] = []
     for item in near:
-        named = ", ".join(item.near[:shown])
-        more = len(item.near) - shown
-        if more > 0:
-            named += f" +{more}"
-        said = f'"{item.word}"' + (f" (showing {named})" if shown else "")
+        said = f'"{item.word}"' + (f" (showing {named(item, shown, more='')})" if shown else "")
         if groups and groups[-1][0] == item.field:
             groups[-1][1].append(said)
         else:
