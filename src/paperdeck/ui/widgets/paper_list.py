@@ -320,6 +320,10 @@ class PaperList(ScrollView, can_focus=True):
         if self._compact != was_compact or self._heights != heights:
             self._cache.clear()
             self._center(self.cursor)
+        else:
+            # Shorter (at 80x24 a note opened below gives up rows): the cursor's paper, the one
+            # written about, had been left below the rows still shown.
+            self.move_cursor(self.cursor)
 
     def _center(self, row: int) -> None:
         if not self.rows:

@@ -1,0 +1,46 @@
+"""Writing a note at 80x24: the paper it is about stays in sight."""
+
+from __future__ import annotations
+
+from tests.ui.test_app import MakeApp, settle, type_text
+from textual.geometry import Region
+
+from paperdeck.ui.app import PaperdeckApp
+
+pytest_plugins = ["tests.ui.test_app"]
+
+
+def on_screen(app: PaperdeckApp, region: Region) -> str:
+    strips = app.screen._compositor.render_strips()
+    return "\n".join(
+        strip.text[region.x : region.right] for strip in strips[region.y : region.bottom]
+    )
+
+
+async def test_the_paper_a_note_is_written_for_stays_in_the_shorter_list_at_80x24(
+    make_app: MakeApp,
+) -> None:
+    # Seen in tmux at 80x24: a note opened on the list's eighth row left the list its first
+    # five rows, the cursor's not among them, and the detail pane scrolled to the abstract:
+    # nothing on screen named the paper being written about.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        rows = app.paper_list.content_region.height
+        await pilot.press(*["j"] * (rows - 1))
+        paper = app.current_paper
+        assert paper is not None
+        title = paper.title[:30]
+        assert title in on_screen(app, app.paper_list.content_region)
+        await pilot.press("n")
+        await type_text(pilot, "compare with ours")
+        await pilot.pause()
+        assert app.paper_list.content_region.height < rows
+        assert title in on_screen(app, app.paper_list.content_region)
+        # Back to the list, taller again: the paper is still there, and it keeps the note.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.current_paper is paper
+        assert title in on_screen(app, app.paper_list.content_region)
+        entry = app.store.get(paper.id)
+        assert entry is not None and entry.note == "compare with ours"
