@@ -44,3 +44,40 @@ async def test_the_paper_a_note_is_written_for_stays_in_the_shorter_list_at_80x2
         assert title in on_screen(app, app.paper_list.content_region)
         entry = app.store.get(paper.id)
         assert entry is not None and entry.note == "compare with ours"
+
+
+def list_begins_with_a_row(app: PaperdeckApp) -> bool:
+    """The list's first line on screen is a row's first (its title), or the list is at its
+    end, where the last page ends with the last row and may begin inside one."""
+    paper_list = app.paper_list
+    if paper_list.scroll_y >= paper_list.max_scroll_y:
+        return True
+    top = on_screen(app, paper_list.content_region).split("\n")[0].rstrip()
+    rows = range(len(paper_list.rows))
+    return top in [paper_list.row_text(row).split("\n")[0].rstrip() for row in rows]
+
+
+async def test_the_list_begins_with_a_title_as_it_is_walked_and_beside_a_note_at_120x40(
+    make_app: MakeApp,
+) -> None:
+    # Seen in tmux at 120x40: a note opened, the list narrower beside it was scrolled to put
+    # the cursor mid-page by lines, and began with the tail of a title ("Clustering"); walking
+    # down left authors under no title at the top.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        for _ in paper_list.rows:
+            await pilot.press("j")
+            assert list_begins_with_a_row(app), paper_list.cursor
+        await pilot.press("g", "pagedown")
+        assert list_begins_with_a_row(app)
+        for row in range(4, 12):
+            await pilot.press("escape")
+            paper_list.jump_to(row)
+            await pilot.pause()
+            await pilot.press("n")
+            await pilot.pause()
+            assert list_begins_with_a_row(app), row
+            assert app.current_paper is not None
+            assert app.current_paper.title[:20] in on_screen(app, paper_list.content_region)

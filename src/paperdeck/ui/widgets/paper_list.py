@@ -329,11 +329,23 @@ class PaperList(ScrollView, can_focus=True):
         if not self.rows:
             self.scroll_to(y=0, animate=False)
             return
-        geometry = self._geometry
-        top = geometry.top(min(row, len(self.rows) - 1))
+        row = min(row, len(self.rows) - 1)
+        y = self._row_start(max(0, self._geometry.top(row) - self._page_height() // 2), row)
         # Forced: rows that just grew past the screen (a search cleared) have no scrollbar yet,
         # and Textual scrolls no widget without one, so the cursor's paper was left off screen.
-        self.scroll_to(y=max(0, top - self._page_height() // 2), animate=False, force=True)
+        self.scroll_to(y=y, animate=False, force=True)
+
+    def _row_start(self, y: int, limit: int) -> int:
+        """`y`, or if it cuts a row, the first line of the next one (at most row `limit`'s).
+
+        The list scrolled to a line began with the tail of a title, or with authors under no
+        title; a row cut at the bottom still shows its title. The last page ends with the last
+        row, so it may still begin inside one.
+        """
+        row, line = self._geometry.row_at(y)
+        if line and row < min(limit, len(self.rows) - 1):
+            return self._geometry.top(row + 1)
+        return y
 
     def _refresh_row(self, row: int) -> None:
         if 0 <= row < len(self.rows):
@@ -356,7 +368,7 @@ class PaperList(ScrollView, can_focus=True):
         if first < top:
             self.scroll_to(y=first, animate=False)
         elif last > top + height:
-            self.scroll_to(y=min(first, last - height), animate=False)
+            self.scroll_to(y=self._row_start(min(first, last - height), row), animate=False)
 
     def jump_to(self, row: int) -> None:
         """Put the cursor on a row far from the last (clamped) and show it mid-screen."""
@@ -407,12 +419,14 @@ class PaperList(ScrollView, can_focus=True):
 
     def action_page_down(self) -> None:
         rows = self._rows_per_page()
-        self.scroll_to(y=round(self.scroll_y) + self._page_height(), animate=False)
+        y = self._row_start(round(self.scroll_y) + self._page_height(), len(self.rows))
+        self.scroll_to(y=y, animate=False)
         self.move_cursor(self.cursor + rows)
 
     def action_page_up(self) -> None:
         rows = self._rows_per_page()
-        self.scroll_to(y=max(0, round(self.scroll_y) - self._page_height()), animate=False)
+        y = self._row_start(max(0, round(self.scroll_y) - self._page_height()), len(self.rows))
+        self.scroll_to(y=y, animate=False)
         self.move_cursor(self.cursor - rows)
 
     def action_toggle_mark(self) -> None:
