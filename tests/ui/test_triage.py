@@ -415,3 +415,28 @@ async def test_the_shown_count_under_the_unread_view_follows_r_and_U(make_app: M
         await settle(app, pilot)
         assert len(app.paper_list.rows) == 17 and "17 / 19 shown" in header_text(app)
         assert "left in place" not in header_text(app)
+
+
+def top_line(app: PaperdeckApp) -> str:
+    """The screen's first line as the user sees it (a toast over the header included)."""
+    return app.screen._compositor.render_strips()[0].text
+
+
+async def test_with_papers_marked_the_export_key_is_on_screen_at_80x24(make_app: MakeApp) -> None:
+    # Seen in a triage run at 80x24: the footer is full and has no `e`; a user with 40 papers
+    # marked learned how to export them only from `?`.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert "export" not in top_line(app)  # nothing marked: nothing more said
+        await pilot.press("space", "space", "space")
+        await settle(app, pilot)
+        assert "3 marked · e export" in top_line(app)
+        # Under a search, with the read count and a view, the name gives way, not the key.
+        await pilot.press("r", "m", "slash")
+        await type_text(pilot, "learning")
+        await settle(app, pilot)
+        assert "e export" in top_line(app), top_line(app)
+        await pilot.press("escape", "A")
+        await settle(app, pilot)
+        assert "export" not in top_line(app)

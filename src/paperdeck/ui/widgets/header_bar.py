@@ -43,10 +43,26 @@ class HeaderFacts:
     """Rows shown that the view no longer fits (read in place), kept until the next search."""
 
 
-Fact = tuple[str, str, str]
-"""(long form, short form, style) of one fact."""
+Fact = tuple[Content, Content]
+"""(long form, short form) of one fact, styled."""
 SHORTEN_FIRST = ("sort", "counts", "view", "marked", "read", "index", "activity")
 """The order in which facts give up their long forms (a running job's progress the last)."""
+EXPORT_KEY = "e"
+"""The key that exports the marked papers, named beside their count (the footer has no room
+for it at 80 columns)."""
+
+
+def _fact(long: str, short: str, style: str = "") -> Fact:
+    return Content.styled(long, style), Content.styled(short, style)
+
+
+def _marked(count: int) -> Fact:
+    style = "$text-warning"
+
+    def said(number: str) -> Content:
+        return Content.assemble((number, style), (EXPORT_KEY, f"bold {style}"), (" export", style))
+
+    return said(f"{count:,} marked · "), said(f"{count:,}▍ ")
 
 
 def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
@@ -54,7 +70,7 @@ def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
     out: list[tuple[str, Fact]] = []
     if facts.loading:
         out.append(
-            ("counts", ("the list appears as soon as it is read", "loading…", "$text-muted"))
+            ("counts", _fact("the list appears as soon as it is read", "loading…", "$text-muted"))
         )
     elif facts.filtered is not None:
         # A paper read under the unread view stays in place (the cursor moves on from it): it
@@ -63,28 +79,28 @@ def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
         shown = f"{fit:,} / {total:,}"
         if facts.out_of_view:
             kept = f"+{facts.out_of_view:,}"
-            out.append(("counts", (f"{shown} shown {kept} left in place", f"{shown} {kept}", "")))
+            out.append(("counts", _fact(f"{shown} shown {kept} left in place", f"{shown} {kept}")))
         else:
-            out.append(("counts", (f"{shown} shown", shown, "")))
+            out.append(("counts", _fact(f"{shown} shown", shown)))
     else:
         papers = plural(total, "paper")
         counts = f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred"
-        out.append(("counts", (counts, papers, "")))
+        out.append(("counts", _fact(counts, papers)))
     if facts.read is not None and not facts.loading:
         read = f"{facts.read:,} / {total:,} read"
-        out.append(("read", (read, read.replace(" / ", "/"), "$text-success")))
+        out.append(("read", _fact(read, read.replace(" / ", "/"), "$text-success")))
     if facts.view:
-        out.append(("view", (f"view: {facts.view}", facts.view, "$text-primary")))
+        out.append(("view", _fact(f"view: {facts.view}", facts.view, "$text-primary")))
     if facts.marked:
-        out.append(("marked", (f"{facts.marked:,} marked", f"{facts.marked:,}▍", "$text-warning")))
+        out.append(("marked", _marked(facts.marked)))
     if facts.activity:
         activity = one_line(facts.activity)
-        out.append(("activity", (activity, activity.split(" · ")[0], "$text-warning")))
+        out.append(("activity", _fact(activity, activity.split(" · ")[0], "$text-warning")))
     if facts.sort:
-        out.append(("sort", (f"sort: {facts.sort}", facts.sort.split()[-1], "$text-muted")))
+        out.append(("sort", _fact(f"sort: {facts.sort}", facts.sort.split()[-1], "$text-muted")))
     if facts.index_progress is not None:
         percent = f"{facts.index_progress:.0%}"
-        out.append(("index", (f"indexing {percent}", f"idx {percent}", "$text-warning")))
+        out.append(("index", _fact(f"indexing {percent}", f"idx {percent}", "$text-warning")))
     return out
 
 
@@ -92,11 +108,11 @@ def header_content(facts: HeaderFacts, width: int) -> Content:
     """The header's line in `width` cells: the facts whole, the name cut to the room left."""
     named = _facts(facts)
     parts = [fact for _, fact in named]
-    chosen = [long for long, _, _ in parts]
+    chosen = [long for long, _ in parts]
     title = one_line(facts.title)
 
     def facts_cells() -> int:
-        return sum(cell_len(text) for text in chosen) + len(GAP) * len(chosen)
+        return sum(text.cell_length for text in chosen) + len(GAP) * len(chosen)
 
     # Short forms, in SHORTEN_FIRST's order, only while the name would keep under MIN_TITLE.
     order = sorted(range(len(named)), key=lambda number: SHORTEN_FIRST.index(named[number][0]))
@@ -107,10 +123,10 @@ def header_content(facts: HeaderFacts, width: int) -> Content:
     room = max(0, width - facts_cells())
     if cell_len(title) > room:
         title = set_cell_size(title, max(0, room - 1)) + "…" if room > 1 else ""
-    pieces: list[tuple[str, str] | str] = [(title, "bold $text-accent")]
-    for text, (_, _, style) in zip(chosen, parts, strict=True):
+    pieces: list[tuple[str, str] | Content | str] = [(title, "bold $text-accent")]
+    for text in chosen:
         pieces.append(GAP)
-        pieces.append((text, style) if style else text)
+        pieces.append(text)
     return Content.assemble(*pieces)
 
 
