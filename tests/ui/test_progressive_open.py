@@ -101,7 +101,8 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
             first = app.papers[0]
             shown = library_module._FIRST_ROWS
             assert len(app.papers) == shown
-            assert f"Loading big.txt… {shown:,} of {PAPERS:,}" in header_text(app)
+            assert header_text(app).startswith("big.txt  ")
+            assert f"loading {shown:,} of {PAPERS:,}" in header_text(app)
             assert app.current_paper is first
             assert first.whole_title in app.detail.text
             rows_on_screen = [app.paper_list.row_text(row) for row in range(3)]
@@ -125,6 +126,32 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
             await wait_until(pilot, lambda: app.search.filtered == 2)
             assert sorted(shown_rows(app)) == [EARLY, LATE]
             assert f"2 / {PAPERS:,}" in header_text(app)
+    finally:
+        held_after_first_batch.set()
+
+
+async def test_how_far_loading_is_stays_on_screen_at_80_columns_while_searching(
+    tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
+) -> None:
+    """At 80x24 the header's name gives up its room first: "Loading big.txt… 256 of 3,000"
+    was cut to "Loading big.txt… 2…" once a search's counts took their place."""
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    app = reader_loading(tmp_path, pending)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await pilot.press("slash", *"quokka")
+            await wait_until(pilot, lambda: app.search.filtered == 1)
+            shown = library_module._FIRST_ROWS
+            line = app.query_one("#header").render_line(0).text
+            assert f"1 / {shown}" in line
+            assert f"loading {shown:,} of {PAPERS:,}" in line or (
+                f"loading {shown / PAPERS:.0%}" in line
+            )
+            held_after_first_batch.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            assert "loading" not in app.query_one("#header").render_line(0).text
     finally:
         held_after_first_batch.set()
 
@@ -484,7 +511,8 @@ async def test_another_list_opened_shows_its_first_rows_while_the_rest_loads(
             assert app.loading.loading
             shown = library_module._FIRST_ROWS
             assert len(app.papers) == shown
-            assert f"Loading big.txt… {shown:,} of {PAPERS:,}" in header_text(app)
+            assert header_text(app).startswith("big.txt  ")
+            assert f"loading {shown:,} of {PAPERS:,}" in header_text(app)
             assert app.search_box.value == ""  # the query was the list left's
             assert app.current_paper is app.papers[0]
             assert app.papers[0].title[:25] in app.paper_list.row_text(0)

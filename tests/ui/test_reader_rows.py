@@ -622,6 +622,28 @@ def test_the_header_cuts_the_name_first_and_keeps_every_fact(width: int) -> None
         assert "(main track)" in line and "sort: relevance" in line and "812 / 3,000" in line
 
 
+@pytest.mark.parametrize("width", [80, 120, 200])
+def test_how_far_a_big_list_has_loaded_is_a_fact_kept_at_every_width(width: int) -> None:
+    """A 100,000-paper list loading, a query over the rows so far: how far loading is was part
+    of the name, cut first ("Loading big.txt… 39…" at 80 columns)."""
+    loading = facts(
+        title="conference-100k.txt",
+        total=39_168,
+        filtered=6_808,
+        marked=0,
+        index_progress=None,
+        read=0,
+        loaded=(39_168, 100_000),
+    )
+    line = header_content(loading, width).plain
+    assert len(line) <= width
+    assert "6,808 / 39,168" in line
+    assert "loading 39,168 of 100,000" in line or "loading 39%" in line
+    if width >= 120:
+        assert "loading 39,168 of 100,000" in line and line.startswith("conference-100k.txt")
+    assert "loading" not in header_content(facts(loaded=None), width).plain
+
+
 async def test_header_and_footer_fit_at_80_and_120_columns(make_app: MakeApp) -> None:
     for size in ((80, 24), (120, 40)):
         app = make_app()

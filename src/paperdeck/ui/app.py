@@ -306,6 +306,7 @@ class PaperdeckApp(App[int]):
                 activity=self.enrich.progress,
                 read=self.triage.read_count(),
                 view=self.triage.view_label(),
+                loaded=self.loading.progress(),
             )
         )
 

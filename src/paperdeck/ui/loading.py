@@ -93,10 +93,13 @@ class LoadingFlow:
             self.app.call_after_refresh(self._start_thread)
 
     def title(self) -> str:
-        """The header's title while loading: what, and how far."""
-        if self.shown_so_far:
-            return f"Loading {self.label}… {self.shown_so_far:,} of {self.expected:,}"
-        return f"Loading {self.label}…"
+        """The header's title while loading: what is loading; once rows show, the list's name
+        (how far it is, `progress`, is a fact of its own)."""
+        return self.label if self.shown_so_far else f"Loading {self.label}…"
+
+    def progress(self) -> tuple[int, int] | None:
+        """How many papers are shown of how many, while a load has shown its first rows."""
+        return (self.shown_so_far, self.expected) if self.loading and self.shown_so_far else None
 
     def _tick(self) -> None:
         frame = LOADING_FRAMES[self._frame % len(LOADING_FRAMES)]

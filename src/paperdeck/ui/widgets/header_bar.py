@@ -41,11 +41,13 @@ class HeaderFacts:
     """The views narrowing the list ("unread", "starred", "marked"), joined; "" for none."""
     out_of_view: int = 0
     """Rows shown that the view no longer fits (read in place), kept until the next search."""
+    loaded: tuple[int, int] | None = None
+    """While a list loads with its first rows shown: how many papers are loaded, of how many."""
 
 
 Fact = tuple[Content, Content]
 """(long form, short form) of one fact, styled."""
-SHORTEN_FIRST = ("sort", "counts", "view", "marked", "read", "index", "activity")
+SHORTEN_FIRST = ("sort", "counts", "view", "marked", "read", "index", "loading", "activity")
 """The order in which facts give up their long forms (a running job's progress the last)."""
 EXPORT_KEY = "e"
 """The key that exports the marked papers, named beside their count (the footer has no room
@@ -86,6 +88,13 @@ def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
         papers = plural(total, "paper")
         counts = f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred"
         out.append(("counts", _fact(counts, papers)))
+    if facts.loaded is not None:
+        # A fact, not part of the name that gives up its room first: at 80 columns "Loading
+        # big.txt… 39,168 of 100,000" was cut to "Loading big.txt… 39…".
+        done, expected = facts.loaded
+        share = f"{min(done / expected, 1.0):.0%}" if expected else ""
+        loaded = f"loading {done:,} of {expected:,}"
+        out.append(("loading", _fact(loaded, f"loading {share}", "$text-warning")))
     if facts.read is not None and not facts.loading:
         read = f"{facts.read:,} / {total:,} read"
         out.append(("read", _fact(read, read.replace(" / ", "/"), "$text-success")))
