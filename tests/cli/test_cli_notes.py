@@ -195,6 +195,35 @@ def test_a_corrupt_notes_file_is_reported_and_the_command_still_works(notes: Pat
     assert list(notes.parent.glob("notes.json.corrupt-*"))
 
 
+@pytest.mark.parametrize(
+    "held",
+    [
+        bytes(range(256)) * 4,  # a program or a PDF
+        LIST.read_bytes(),  # the paper list itself, named by --notes by mistake
+        b'{"name": "someone else\'s JSON", "private": true}\n',
+    ],
+    ids=["binary", "paper list", "other JSON"],
+)
+def test_a_notes_path_naming_another_file_leaves_that_file_alone(
+    tmp_path: Path, held: bytes
+) -> None:
+    """`--notes FILE` naming a file paperdeck never wrote: it is neither moved aside nor
+    replaced by notes; reading says so in one line, saving is refused in one line."""
+    other = tmp_path / "thesis.pdf"
+    other.write_bytes(held)
+    shown = run(*at(other, "show", "1"))
+    assert shown.returncode == 0 and "State:   unread" in shown.stdout
+    assert shown.stderr.count("\n") == 1 and "not a paperdeck notes file" in shown.stderr
+    changed = run(*at(other, "note", "1", "--set", "kept?"))
+    assert changed.returncode == 2 and "Traceback" not in changed.stderr
+    assert changed.stderr.count("\n") == 1
+    assert changed.stderr.startswith("paperdeck: not saving notes:")
+    assert other.read_bytes() == held
+    assert [path.name for path in tmp_path.iterdir() if path.name != "thesis.pdf.lock"] == [
+        "thesis.pdf"
+    ]
+
+
 def test_the_environment_names_the_notes_file(notes: Path) -> None:
     ok("note", "1", str(LIST), "--set", "via env", env={"PAPERDECK_NOTES": str(notes)})
     assert ok("note", "1", str(LIST), env={"PAPERDECK_NOTES": str(notes)}) == "via env\n"

@@ -45,6 +45,10 @@ class BadFile(Exception):
     """The file is not a notes file paperdeck can read (its reason is the message)."""
 
 
+class NotNotes(BadFile):
+    """JSON that is no notes file at all (neither "version" nor "papers"): someone else's."""
+
+
 class NewerSchema(Exception):
     """The file was written by a newer paperdeck, in a schema this one does not know."""
 
@@ -124,7 +128,9 @@ def _parse_entries(data: bytes | str) -> tuple[dict[str, NoteEntry], set[str]]:
     except JsonTooComplex as error:
         raise BadFile(f"the file {error}") from None
     if not isinstance(document, dict):
-        raise BadFile("the file holds no notes object")
+        raise NotNotes("the file holds no notes object")
+    if "version" not in document and "papers" not in document:
+        raise NotNotes("the file holds no notes object")
     version = document.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
         raise NewerSchema(version)

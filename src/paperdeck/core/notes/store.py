@@ -16,7 +16,7 @@ from paperdeck.core.config import notes_path as notes_path
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.model import Paper
 from paperdeck.core.notes import backups
-from paperdeck.core.notes.codec import MAX_FILE_BYTES, BadFile, FileCodec, NewerSchema
+from paperdeck.core.notes.codec import MAX_FILE_BYTES, BadFile, FileCodec, NewerSchema, NotNotes
 from paperdeck.core.notes.entry import (
     CITATION_KEY,
     FIELD_PATTERN,
@@ -371,6 +371,8 @@ class NotesStore:
                 f"(schema version {error.version})"
             ) from None
         except BadFile as error:
+            if _someone_elses(self.path, data, error):
+                raise NotesSaveError(f"not saving notes: {_not_notes(self.path, error)}") from None
             restored, entries = self._recover(str(error))
             # A backup may be older than what this store last read: per paper, the newer
             # side is kept, and nothing is taken as deleted.
@@ -439,6 +441,11 @@ class NotesStore:
                 f"{error.version}); it is left alone and notes are not saved"
             )
         except BadFile as error:
+            if _someone_elses(self.path, data, error):
+                self.messages.append(
+                    f"{_not_notes(self.path, error)}: it is left alone and notes are not saved"
+                )
+                return
             self._recover_at_load(str(error))
 
     def _recover_at_load(self, reason: str) -> None:
@@ -457,6 +464,12 @@ class NotesStore:
                         self._load()
                         return
                     except BadFile as error:
+                        if _someone_elses(self.path, data, error):
+                            self.messages.append(
+                                f"{_not_notes(self.path, error)}: it is left alone and notes "
+                                "are not saved"
+                            )
+                            return
                         reason = str(error)
                 recovered, entries = self._recover(reason)
                 restored = _signature(os.stat(self.path)) if recovered is not None else None
@@ -498,6 +511,27 @@ class NotesStore:
 def _signature(status: os.stat_result) -> _Signature:
     """What changes when a file is replaced or rewritten."""
     return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def _someone_elses(path: Path, data: bytes, error: BadFile) -> bool:
+    """Whether a file that does not read as notes is not a damaged notes file but another one
+    the notes path names by mistake (`--notes paper.pdf`, `--notes list.txt`): moving it aside
+    and writing notes in its place would take the user's file away.
+
+    A file paperdeck has saved over before (it has backups) is its own, whatever it holds now;
+    else only one that begins as JSON does (a torn write leaves the start), or that holds
+    nothing (emptied or zeroed by a crash) and so loses nothing when moved aside.
+    """
+    if any(backups.backup_path(path, number).exists() for number in range(1, backups.BACKUPS + 1)):
+        return False
+    if isinstance(error, NotNotes):
+        return True
+    start = data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n\x00")
+    return bool(start) and not start.startswith(b"{")
+
+
+def _not_notes(path: Path, error: BadFile) -> str:
+    return f"the notes file {path} is not a paperdeck notes file ({error})"
 
 
 def _read_file(path: Path) -> tuple[bytes, _Signature]:
