@@ -159,6 +159,30 @@ def test_enrich_runs_as_a_command(three_papers: tuple[Path, Path], tmp_path: Pat
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
 
 
+def test_an_existing_output_file_is_refused_unless_forced_and_kept_as_a_backup(
+    three_papers: tuple[Path, Path], tmp_path: Path
+) -> None:
+    listing, source = three_papers
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text('{"title": "typed by hand"}\n', encoding="utf-8")
+    command = [sys.executable, "-m", "paperdeck", "enrich", str(listing), "--meta", str(source)]
+    refused = subprocess.run(
+        [*command, "-o", str(mine)], capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        f"paperdeck: {mine} exists (1 line): give --force to replace it, or another -o FILE\n"
+    )
+    assert mine.read_text(encoding="utf-8") == '{"title": "typed by hand"}\n'
+    forced = subprocess.run(
+        [*command, "-o", str(mine), "--force"], capture_output=True, text=True, timeout=60
+    )
+    assert forced.returncode == 0, forced.stderr
+    assert f"kept as {mine}~" in forced.stderr
+    assert len(mine.read_text(encoding="utf-8").splitlines()) == 3
+    assert (tmp_path / "mine.jsonl~").read_text(encoding="utf-8") == '{"title": "typed by hand"}\n'
+
+
 def test_an_enrich_output_serves_as_a_source_without_its_derived_titles(
     three_papers: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -186,7 +210,8 @@ def test_enrich_output_has_a_normal_mode(three_papers: tuple[Path, Path], tmp_pa
         assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
         assert out.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
         out.chmod(0o664)
-        assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
+        command = ["enrich", str(listing), "--meta", str(source), "-o", str(out), "--force"]
+        assert main(command) == 0
     finally:
         os.umask(previous)
     assert out.stat().st_mode & 0o777 == 0o664  # rewriting keeps the file's mode

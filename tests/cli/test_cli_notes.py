@@ -147,6 +147,23 @@ def test_export_to_stdout_is_markdown_by_default(notes: Path) -> None:
     assert out.startswith("# paperdeck notes\n") and "\nhello\n" in out
 
 
+def test_export_to_an_existing_file_is_refused_unless_forced(notes: Path, tmp_path: Path) -> None:
+    ok(*at(notes, "note", "2", "--set", "hello"))
+    mine = tmp_path / "reading.md"
+    mine.write_text("# My own notes\n\nwritten by hand\n", encoding="utf-8")
+    refused = run("notes", "export", "-o", str(mine), "--notes", str(notes), str(LIST))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        f"paperdeck: {mine} exists (3 lines): give --force to replace it, or another -o FILE\n"
+    )
+    assert mine.read_text(encoding="utf-8") == "# My own notes\n\nwritten by hand\n"
+    forced = ok("notes", "export", "-o", str(mine), "--force", "--notes", str(notes), str(LIST))
+    assert forced == f"exported 1 paper to {mine} (the file it replaced is {mine}~)\n"
+    assert "\nhello\n" in mine.read_text(encoding="utf-8")
+    kept = tmp_path / "reading.md~"
+    assert kept.read_text(encoding="utf-8") == "# My own notes\n\nwritten by hand\n"
+
+
 def test_import_refuses_a_file_that_is_no_export(notes: Path, tmp_path: Path) -> None:
     bogus = tmp_path / "bogus.txt"
     bogus.write_text("just some text\n", encoding="utf-8")

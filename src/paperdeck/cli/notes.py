@@ -16,11 +16,14 @@ from typing import NoReturn
 from paperdeck.cli.common import (
     AddCommand,
     Command,
+    add_force_argument,
     add_paths_argument,
     common_options,
     open_library,
     open_paper,
+    refuse_to_replace,
     warn,
+    write_output,
 )
 from paperdeck.cli.notes_file import open_store, save_store, tell
 from paperdeck.core.errors import PaperdeckError, UsageError
@@ -86,7 +89,15 @@ def register(add: AddCommand) -> None:
         default="markdown",
         help="markdown (default) or json",
     )
-    export.add_argument("-o", "--output", type=Path, default=None, help="write to FILE")
+    export.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="write to FILE instead of printing; an existing FILE is refused unless --force",
+    )
+    add_force_argument(export)
     _add_list_options(export)
     add_paths_argument(export)
     import_ = actions.add_parser(
@@ -283,6 +294,7 @@ def run_notes(args: argparse.Namespace) -> int:
 
 
 def _run_export(args: argparse.Namespace) -> int:
+    refuse_to_replace(args.output, args.force, args.export_format)
     papers = open_library(args).papers
     store = open_store(args)
     from paperdeck.core.citations import citation_keys
@@ -301,12 +313,10 @@ def _run_export(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise PaperdeckError(f"could not write {args.output}: {error.strerror}") from None
+    backup = write_output(args.output, text)
     count = sum(1 for entry in store.entries.values() if not entry.is_empty)
-    print(f"exported {plural(count, 'paper')} to {args.output}")
+    kept = f" (the file it replaced is {backup})" if backup is not None else ""
+    print(f"exported {plural(count, 'paper')} to {args.output}{kept}")
     return 0
 
 
