@@ -167,6 +167,21 @@ def test_a_list_with_a_non_utf8_name_works_in_every_command(tmp_path: Path) -> N
     assert "no such file" in missing
 
 
+@pytest.mark.parametrize(
+    "command",
+    [["list", "{long}"], ["list", "--meta", "{long}"], ["cite", "1", "-f", "{long}"]],
+    ids=["list", "meta", "style"],
+)
+def test_a_file_name_too_long_is_named_not_taken_for_the_output(
+    command: list[str], tmp_path: Path
+) -> None:
+    """Before, a name the system refuses as too long read "cannot write output: File name too
+    long", as if stdout had failed."""
+    long = str(tmp_path / ("y" * 300 + (".csl" if "cite" in command else ".txt")))
+    line = refused(*[word.replace("{long}", long) for word in command], LIST)
+    assert line.startswith(f"paperdeck: {long}: ") and "File name too long" in line
+
+
 # -- notes import ---------------------------------------------------------------------------
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import errno
 import importlib
+import io
 import os
 import shlex
 import sys
@@ -277,6 +279,7 @@ def _with_global_options(
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paperdeck` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    _stand_in_for_closed_streams()
     try:
         at = _command_at(arguments, list(COMMAND_FAMILIES))
         top, commands = build_parser([COMMAND_FAMILIES[arguments[at]]] if at is not None else [])
@@ -301,11 +304,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except OSError as error:
-        # Output to a full disk or a closed terminal.
-        warn(f"cannot write output: {error.strerror or error}")
+        if error.filename is not None:
+            # A file the user named that cannot be used: "x.txt: File name too long".
+            warn(f"{os.fsdecode(error.filename)}: {error.strerror or error}")
+        else:
+            # Output to a full disk or a closed terminal.
+            warn(f"cannot write output: {error.strerror or error}")
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the shell closed it (`paperdeck list >&-`): writing fails, so the
+    command says so and exits 2 instead of printing nowhere and exiting 0."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Python leaves a stream the shell closed as None: print() to a None stderr writes to
+    stdout (error lines in the output), and sys.stdout.write fails with a traceback."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the process
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
 
 
 if __name__ == "__main__":
