@@ -583,7 +583,8 @@ def load_paper(
         return found[0], said + found[1]
     library = load_library(paths, fmt, meta, use_sidecar, abstracts=False)
     paper = library.with_abstract(resolve_ref(library.papers, ref))
-    return paper, said + library.warnings
+    # Loading the lists opens the store again: an unusable store is told once, not twice.
+    return paper, said + [warning for warning in library.warnings if warning not in said]
 
 
 def _stored_paper(
