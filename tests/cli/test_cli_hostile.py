@@ -81,6 +81,22 @@ def test_a_reference_of_unusual_digits_is_refused_in_one_line(
     assert "no paper" in line
 
 
+@pytest.mark.parametrize(
+    ("ref", "said"),
+    [("-1", "-1: no paper at that position (1..20)"), ("", "an empty paper reference")],
+    ids=["minus one", "empty"],
+)
+@pytest.mark.parametrize("command", ["show", "note", "tag", "mark", "cite", "related"])
+def test_a_negative_or_empty_reference_is_named_as_such(
+    command: str, ref: str, said: str, tmp_path: Path
+) -> None:
+    """Before, `show -1 LIST` answered "name the paper before the list: `paperdeck show -1 REF
+    LIST`" and `cite '' LIST` "name the papers before the list ... `paperdeck cite 12 40 `"."""
+    extra = ["read"] if command == "mark" else []
+    line = refused(command, ref, *extra, LIST, "--notes", tmp_path / "n.json")
+    assert line == f"paperdeck: {said}"
+
+
 # -- files that are not lists ---------------------------------------------------------------
 
 

@@ -94,6 +94,8 @@ def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:
 
 
 def _is_path(item: str) -> bool:
+    if not item.strip():
+        return False  # Path("") is the current folder, which exists
     if _REF.fullmatch(item):
         # A position or an id prefix, unless only a file of that name makes sense.
         return Path(item).is_file() and not item.isdigit()

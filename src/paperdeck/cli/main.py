@@ -8,6 +8,7 @@ import errno
 import importlib
 import io
 import os
+import re
 import shlex
 import sys
 from collections.abc import Iterable, Sequence
@@ -171,6 +172,10 @@ _FIRST_ARGUMENT = {
 the usage line (cite says its own: see `cite.split_refs`)."""
 
 
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+"""argparse's own test of a word that is a negative number, not an option."""
+
+
 def _refuse_list_first(command: str, parser: argparse.ArgumentParser, words: list[str]) -> None:
     """`paperdeck search LIST words`: a list named where the command's own argument goes, and
     after it a word that is no file (or nothing), is a one-line error that says what to type
@@ -192,7 +197,8 @@ def _refuse_list_first(command: str, parser: argparse.ArgumentParser, words: lis
         if word == "--":
             places.extend(range(at + 1, len(words)))
             break
-        if word.startswith("-") and word != "-":
+        # argparse takes `-1` for a positional (a REF) when no option looks like a number.
+        if word.startswith("-") and word != "-" and not _NEGATIVE_NUMBER.match(word):
             at += 2 if word in takes_value else 1
             continue
         places.append(at)

@@ -543,6 +543,8 @@ def resolve_index(ids: Sequence[str], ref: str) -> int:
         if 1 <= position <= len(ids):
             return position - 1
         raise RefError(f"{ref}: no paper at that position (1..{len(ids)})")
+    if not prefixed and text[:1] == "-" and text[1:].isascii() and text[1:].isdigit():
+        raise RefError(f"{ref}: no paper at that position (1..{len(ids)})")
     if not prefixed:
         raise RefError(f"{ref}: no paper with that id or position")
     raise RefError(f"{ref}: ambiguous id prefix ({len(prefixed)} papers match; type more of it)")
