@@ -19,6 +19,7 @@ from paperdeck.cli.common import (
     index_of,
     open_library,
     open_paper,
+    refuse_empty_query,
     stored_list,
     warn,
 )
@@ -189,13 +190,7 @@ def paper_header(paper: Paper) -> str:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    if not args.query.strip():
-        from paperdeck.core.errors import UsageError
-
-        # Every paper matches nothing typed: scored 0.00 in list order, they would read as results.
-        raise UsageError(
-            "search: QUERY is empty; give words to look for (`paperdeck list` lists all)"
-        )
+    refuse_empty_query("search", args.query, "`paperdeck list` lists all")
     found: list[bool] = []
 
     def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:

@@ -161,6 +161,20 @@ def open_paper(args: argparse.Namespace, ref: str) -> Paper:
     return paper
 
 
+def refuse_empty_query(command: str, query: str, instead: str) -> None:
+    """A query with nothing to look for (blank, `(`, `tag:`, or only filters that are ignored
+    such as `is:stared`): every paper would come out, scored 0 or unfiltered, as if found."""
+    from paperdeck.core.search.query import parse_query
+
+    if not query.strip():
+        raise UsageError(f"{command}: QUERY is empty; give words to look for ({instead})")
+    parsed = parse_query(query)
+    if parsed.clauses:
+        return
+    said = f"{parsed.message}; nothing is left" if parsed.message else f"{query!r} has nothing"
+    raise UsageError(f"{command}: {said} to look for ({instead})")
+
+
 def add_force_argument(parser: argparse.ArgumentParser) -> None:
     """--force, for a command whose -o FILE must not replace a file unasked."""
     parser.add_argument(

@@ -14,6 +14,7 @@ from paperdeck.cli.common import (
     add_paths_argument,
     open_index,
     open_library,
+    refuse_empty_query,
     refuse_to_replace,
     warn,
     write_output,
@@ -77,6 +78,8 @@ def run_export(args: argparse.Namespace) -> int:
         )
     fmt = args.export_format or (format_for(output) if output is not None else "markdown")
     refuse_to_replace(output, args.force, fmt)
+    if args.query.strip():
+        refuse_empty_query("export", args.query, "without -q every paper is exported")
     library = open_library(args)
     papers = library.papers
     notes = open_store(args)
