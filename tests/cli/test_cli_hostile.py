@@ -97,6 +97,24 @@ def test_a_negative_or_empty_reference_is_named_as_such(
     assert line == f"paperdeck: {said}"
 
 
+@pytest.mark.parametrize(
+    ("command", "argument"),
+    [
+        (["list", ""], "PATH"),
+        (["show", "1", LIST, ""], "PATH"),
+        (["--meta", "", "list", LIST], "--meta"),
+        (["export", LIST, "-o", ""], "-o/--output"),
+        (["notes", "export", LIST, "-o", ""], "-o/--output"),
+        (["notes", "import", ""], "FILE"),
+        (["enrich", LIST, "-o", ""], "-o/--output"),
+    ],
+)
+def test_an_empty_file_name_is_named_as_such(command: list[str | Path], argument: str) -> None:
+    """Before, `paperdeck list ''` answered ".: is a directory"."""
+    line = refused(*command)
+    assert line.startswith(f"paperdeck: argument {argument}: an empty file name (see `")
+
+
 # -- files that are not lists ---------------------------------------------------------------
 
 

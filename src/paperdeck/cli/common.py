@@ -28,6 +28,14 @@ AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
 OUTPUT_FORMAT_COMMANDS = frozenset({"cite", "export"})
 
 
+def file_name(text: str) -> Path:
+    """A file name argument; an empty one is refused (Path("") is the current folder, which a
+    command would then call "a directory")."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    return Path(text)
+
+
 def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
     """Options every command takes, before or after its positional arguments."""
     parser = argparse.ArgumentParser(add_help=False)
@@ -45,7 +53,7 @@ def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="SOURCE",
-        type=Path,
+        type=file_name,
         help="a list with titles (JSONL, JSON, BibTeX, CSV) to match abstracts against; repeatable",
     )
     group.add_argument(
@@ -70,7 +78,7 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
         # With a default argparse no longer names PATH among the missing ("required: REF, PATH").
         default=[],
         metavar="PATH",
-        type=Path,
+        type=file_name,
         help="paper lists to open (default: the bundled ICML 2026 list)",
     )
 

@@ -13,6 +13,7 @@ from paperdeck.cli.common import (
     AddCommand,
     add_force_argument,
     add_paths_argument,
+    file_name,
     open_library,
     refuse_to_replace,
     warn,
@@ -63,7 +64,7 @@ def register(add: AddCommand) -> None:
         "-o",
         "--output",
         metavar="OUT.jsonl",
-        type=Path,
+        type=file_name,
         default=None,
         help="write the JSON Lines here (default: stdout; with --online: NAME.meta.jsonl); "
         "an existing file is refused unless --force",

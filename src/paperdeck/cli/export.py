@@ -12,6 +12,7 @@ from paperdeck.cli.common import (
     AddCommand,
     add_force_argument,
     add_paths_argument,
+    file_name,
     open_index,
     open_library,
     refuse_empty_query,
@@ -54,7 +55,7 @@ def register(add: AddCommand) -> None:
     parser.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=file_name,
         default=None,
         metavar="FILE",
         help="write to FILE instead of printing; an existing FILE is refused unless --force",

@@ -19,6 +19,7 @@ from paperdeck.cli.common import (
     add_force_argument,
     add_paths_argument,
     common_options,
+    file_name,
     open_library,
     open_paper,
     refuse_to_replace,
@@ -92,7 +93,7 @@ def register(add: AddCommand) -> None:
     export.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=file_name,
         default=None,
         metavar="FILE",
         help="write to FILE instead of printing; an existing FILE is refused unless --force",
@@ -105,7 +106,7 @@ def register(add: AddCommand) -> None:
         help="merge an export back into the notes",
         description="Merge a JSON or markdown export (or another notes file) into the notes.",
     )
-    import_.add_argument("file", metavar="FILE", type=Path, help="an export to merge")
+    import_.add_argument("file", metavar="FILE", type=file_name, help="an export to merge")
     _add_list_options(import_, lists=False)
     orphans = actions.add_parser(
         "orphans",
@@ -127,7 +128,7 @@ def _add_list_options(parser: argparse.ArgumentParser, *, lists: bool = True) ->
     group = parser.add_argument_group("lists and notes")
     group.add_argument("--notes", metavar="FILE", default=argparse.SUPPRESS, help="notes file")
     group.add_argument(
-        "--meta", action="append", type=Path, default=argparse.SUPPRESS, metavar="SOURCE"
+        "--meta", action="append", type=file_name, default=argparse.SUPPRESS, metavar="SOURCE"
     )
     group.add_argument("--no-meta", action="store_true", default=argparse.SUPPRESS)
     if lists:
