@@ -118,6 +118,24 @@ def test_an_empty_file_name_is_named_as_such(command: list[str | Path], argument
 # -- files that are not lists ---------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("name", "text", "why"),
+    [
+        ("cut.jsonl", '{"title": "x", "abstract": "cut off\n', "line 1: not valid JSON"),
+        ("cut.bib", "@article{key, title={cut off", "line 1: entry key: not valid BibTeX ("),
+        ("empty.csv", "title,abstract\n,\n", "line 2: no abstract or title"),
+    ],
+)
+def test_a_list_of_which_nothing_reads_says_why_in_its_one_line(
+    name: str, text: str, why: str, tmp_path: Path
+) -> None:
+    """Before: "no papers found (1 skipped)", and no way to learn why."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    line = refused("list", path)
+    assert line.startswith(f"paperdeck: {path}: no papers found (1 skipped; {why}")
+
+
 def test_a_fifo_without_a_writer_is_refused_at_once(tmp_path: Path) -> None:
     fifo = tmp_path / "list.txt"
     os.mkfifo(fifo)
