@@ -118,6 +118,23 @@ def test_an_empty_file_name_is_named_as_such(command: list[str | Path], argument
 # -- files that are not lists ---------------------------------------------------------------
 
 
+@pytest.mark.parametrize("command", [["list"], ["show", "1"], ["search", "learning"]])
+def test_a_damaged_metadata_file_beside_the_list_says_how_to_open_the_list(
+    command: list[str], tmp_path: Path
+) -> None:
+    """The user named the list, not NAME.meta.jsonl: before, only "NAME.meta.jsonl: not a text
+    file", with no word of where that file came from or how to get past it."""
+    listing = tmp_path / "talks.txt"
+    listing.write_bytes(LIST.read_bytes())
+    (tmp_path / "talks.meta.jsonl").write_bytes(bytes(range(256)))
+    line = refused(*command, listing)
+    assert line == (
+        f"paperdeck: {tmp_path / 'talks.meta.jsonl'}: not a text file (found beside talks.txt "
+        "as its metadata; --no-meta opens the list without it)"
+    )
+    assert ok(*command, listing, "--no-meta")
+
+
 @pytest.mark.parametrize(
     ("name", "text", "why"),
     [

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdeck.core.errors import RefError
+from paperdeck.core.errors import LoadError, RefError
 from paperdeck.core.formats import RawList, check_list_file
 from paperdeck.core.formats.sidecar import sidecar_for
 from paperdeck.core.ids import assign_ids, identity_text
@@ -375,7 +375,15 @@ def _load_library(
         sidecar = sidecar_for(path) if use_sidecar and path.is_file() else None
         sources = list(meta_sources)
         if sidecar is not None:
-            sources.append(read_list(sidecar))
+            try:
+                sources.append(read_list(sidecar))
+            except LoadError as error:
+                # The user named the list, not the file found beside it: say what it is to
+                # them and how to open the list without it.
+                raise LoadError(
+                    f"{error} (found beside {path.name} as its metadata; "
+                    "--no-meta opens the list without it)"
+                ) from None
         # Matching against metadata reads the abstracts.
         with_abstracts = abstracts or bool(sources)
         progress = options.progress
