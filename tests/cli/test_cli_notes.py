@@ -87,6 +87,19 @@ def test_note_edit_opens_the_editor_on_the_note(notes: Path, tmp_path: Path) -> 
     assert ok(*at(notes, "note", "2")) == "DRAFT (edited)\n"
 
 
+def test_an_editor_that_cannot_run_is_named_with_the_reason_once(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Before: "could not run the editor '/x/ed': [Errno 2] No such file or directory:
+    '/x/ed'"."""
+    missing = tmp_path / "no-such-editor"
+    result = run(*at(notes, "note", "2", "--edit"), env={"EDITOR": str(missing), "VISUAL": ""})
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"paperdeck: could not run the editor '{missing}': No such file or directory\n"
+    )
+
+
 def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     assert ok(*at(notes, "tag", "3", "+rl", "+todo")).strip().endswith(": rl, todo")
     # "-todo" and "-hard" look like options to argparse; "-h..." even like -h.

@@ -203,7 +203,9 @@ def _edit(text: str) -> str:
         try:
             result = subprocess.run([*shlex.split(editor), str(path)], check=False)
         except (OSError, ValueError) as error:
-            raise PaperdeckError(f"could not run the editor {editor!r}: {error}") from None
+            # OSError's own text repeats the command: "[Errno 2] No such file...: 'vim'".
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise PaperdeckError(f"could not run the editor {editor!r}: {reason}") from None
         if result.returncode != 0:
             raise PaperdeckError(
                 f"the editor exited with status {result.returncode}; the note is unchanged"
