@@ -100,6 +100,26 @@ def test_an_editor_that_cannot_run_is_named_with_the_reason_once(
     )
 
 
+def test_a_note_edited_when_the_notes_cannot_be_saved_is_kept(notes: Path, tmp_path: Path) -> None:
+    """Before, what was typed in the editor was gone when the save failed (here: the notes
+    file locked by another paperdeck, which waits 5 s)."""
+    fcntl = pytest.importorskip("fcntl")
+
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        "import sys\nopen(sys.argv[1], 'w').write('typed with care\\n')\n", encoding="utf-8"
+    )
+    env = {"EDITOR": f"{sys.executable} {editor}", "VISUAL": ""}
+    with open(notes.with_name("notes.json.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = run(*at(notes, "note", "2", "--edit"), env=env)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "locked by another paperdeck" in result.stderr
+    kept = Path(result.stderr.split("your unsaved notes are in ")[1].strip())
+    ok("notes", "import", str(kept), "--notes", str(notes))
+    assert ok(*at(notes, "note", "2")) == "typed with care\n"
+
+
 def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     assert ok(*at(notes, "tag", "3", "+rl", "+todo")).strip().endswith(": rl, todo")
     # "-todo" and "-hard" look like options to argparse; "-h..." even like -h.
@@ -209,11 +229,19 @@ def test_an_unwritable_notes_location_exits_2_with_one_line(tmp_path: Path) -> N
     blocker.write_text("x")
     folder = tmp_path / "folder.json"
     folder.mkdir()
+    spare = tmp_path / "tmp"
+    spare.mkdir()
     for location in (blocker / "notes.json", folder):
-        result = run(*at(location, "note", "1", "--set", "lost?"))
+        result = run(*at(location, "note", "1", "--set", "lost?"), env={"TMPDIR": str(spare)})
         assert result.returncode == 2
         assert result.stderr.count("\n") == 1, result.stderr
-        assert result.stderr.startswith("paperdeck: could not save notes")
+        assert result.stderr.startswith("paperdeck: notes not saved (could not save notes")
+        # Not lost: the note is in the recovery file the line names, which import reads back.
+        kept = Path(result.stderr.split("your unsaved notes are in ")[1].strip())
+        assert kept.parent == (spare if location.parent == blocker else tmp_path)
+        other = tmp_path / "other.json"
+        ok("notes", "import", str(kept), "--notes", str(other))
+        assert ok(*at(other, "note", "1")) == "lost?\n"
 
 
 def test_a_corrupt_notes_file_is_reported_and_the_command_still_works(notes: Path) -> None:
@@ -247,11 +275,11 @@ def test_a_notes_path_naming_another_file_leaves_that_file_alone(
     changed = run(*at(other, "note", "1", "--set", "kept?"))
     assert changed.returncode == 2 and "Traceback" not in changed.stderr
     assert changed.stderr.count("\n") == 1
-    assert changed.stderr.startswith("paperdeck: not saving notes:")
+    assert changed.stderr.startswith("paperdeck: notes not saved (not saving notes:")
     assert other.read_bytes() == held
-    assert [path.name for path in tmp_path.iterdir() if path.name != "thesis.pdf.lock"] == [
-        "thesis.pdf"
-    ]
+    beside = sorted(path.name for path in tmp_path.iterdir() if path.name != "thesis.pdf.lock")
+    assert beside[0] == "thesis.pdf" and len(beside) == 2
+    assert beside[1].startswith("thesis.pdf.recovered-")  # the note typed, kept
 
 
 def test_the_environment_names_the_notes_file(notes: Path) -> None:

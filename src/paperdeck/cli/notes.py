@@ -26,7 +26,7 @@ from paperdeck.cli.common import (
     warn,
     write_output,
 )
-from paperdeck.cli.notes_file import open_store, save_store, tell
+from paperdeck.cli.notes_file import open_store, save_store, save_typed, tell
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.model import Paper
 from paperdeck.core.notes.codec import MAX_FILE_BYTES
@@ -186,7 +186,7 @@ def run_note(args: argparse.Namespace) -> int:
         tell(store)
         print(f"note of {_label(paper)} unchanged")
         return 0
-    save_store(store)
+    save_typed(store)
     saved = store.get(paper.id)
     lines = len(saved.note.split("\n")) if saved is not None and saved.note else 0
     print(f"note of {_label(paper)} saved ({plural(lines, 'line')})")
