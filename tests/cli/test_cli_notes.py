@@ -120,6 +120,18 @@ def test_a_note_edited_when_the_notes_cannot_be_saved_is_kept(notes: Path, tmp_p
     assert ok(*at(notes, "note", "2")) == "typed with care\n"
 
 
+@pytest.mark.parametrize("word", ["todo", "+-x", "-"])
+def test_a_tag_without_its_sign_is_not_called_a_missing_file(notes: Path, word: str) -> None:
+    """Before: "todo: no such file", as if `tag 3 todo` named a list."""
+    result = run("tag", "3", word, str(LIST), "--notes", str(notes))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"paperdeck: {word}: no such file or tag change "
+        "(a tag is added as +NAME, removed as -NAME)\n"
+    )
+    assert not notes.exists()
+
+
 def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     assert ok(*at(notes, "tag", "3", "+rl", "+todo")).strip().endswith(": rl, todo")
     # "-todo" and "-hard" look like options to argparse; "-h..." even like -h.

@@ -261,6 +261,12 @@ def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
     parser = _OneLineParser(prog="paperdeck tag", parents=[common_options()])
     add_paths_argument(parser)
     more = parser.parse_args(rest)
+    for path in more.paths:
+        if not _names_a_path(path):
+            # `tag 3 todo`: a tag without its sign, not a list that is missing.
+            raise UsageError(
+                f"{path}: no such file or tag change (a tag is added as +NAME, removed as -NAME)"
+            )
     for dest in _COMMON_DESTS:
         value = getattr(more, dest)
         if dest == "meta":
@@ -269,6 +275,13 @@ def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
             setattr(args, dest, value)
     args.paths = [*args.paths, *more.paths]
     return changes
+
+
+def _names_a_path(path: Path) -> bool:
+    try:
+        return path.exists() or os.sep in str(path) or bool(path.suffix)
+    except OSError:  # a name too long for a file is no file
+        return False
 
 
 def run_mark(args: argparse.Namespace) -> int:
