@@ -115,6 +115,21 @@ def test_an_empty_file_name_is_named_as_such(command: list[str | Path], argument
     assert line.startswith(f"paperdeck: argument {argument}: an empty file name (see `")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [["search", "{long}"], ["show", "{long}"], ["cite", "1", "-f", "{long}"]],
+    ids=["query", "ref", "style"],
+)
+def test_a_very_long_argument_is_quoted_by_its_ends_in_the_error(command: list[str]) -> None:
+    """Before, a 100,000-character query came back whole in the error line."""
+    long = "q" * 50_000 + "z" * 50_000
+    result = run(*[word.replace("{long}", long) for word in command], LIST)
+    assert result.returncode in (1, 2) and "Traceback" not in result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith("paperdeck: ") and len(line) < 2_100
+    assert "qqqq" in line and "zzzz" in line and " characters left out) … " in line
+
+
 # -- files that are not lists ---------------------------------------------------------------
 
 

@@ -24,6 +24,9 @@ Command = Callable[[argparse.Namespace], int]
 AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
 """What a feature's `register(add)` gets: add(name, help, run) -> the command's parser."""
 
+MESSAGE_CHARS = 2000
+"""The longest message told whole on stderr; a longer one keeps its two ends."""
+
 # Commands whose own `--format` names what they print; they take `--list-format` only.
 OUTPUT_FORMAT_COMMANDS = frozenset({"cite", "export"})
 
@@ -220,4 +223,10 @@ def write_output(path: Path, text: str) -> Path | None:
 def warn(message: str) -> None:
     """A one-line message on stderr, prefixed like every paperdeck message."""
     # Messages quote file names and refs the user gave: no escape sequence reaches the terminal.
-    print(f"paperdeck: {clean_line(message.removeprefix('paperdeck: '))}", file=sys.stderr)
+    line = clean_line(message.removeprefix("paperdeck: "))
+    if len(line) > MESSAGE_CHARS:
+        # A 100,000-character query quoted whole would fill the screen; its ends say which.
+        head, tail = MESSAGE_CHARS * 3 // 4, MESSAGE_CHARS // 5
+        left_out = len(line) - head - tail
+        line = f"{line[:head]} … ({left_out:,} characters left out) … {line[-tail:]}"
+    print(f"paperdeck: {line}", file=sys.stderr)
