@@ -312,6 +312,25 @@ def test_offline_is_one_line_status_2_and_nothing_written(
     assert sorted(tmp_path.iterdir()) == before
 
 
+@pytest.mark.parametrize(
+    "url",
+    ["http://[::1", "http://localhost:port", "http://" + "a" * 300 + ".org"],
+    ids=["bracket", "port", "label over 63"],
+)
+def test_a_source_url_that_is_no_url_is_one_line_status_2(
+    url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mistyped PAPERDECK_*_URL: before, a ValueError or UnicodeError traceback."""
+    monkeypatch.setenv("PAPERDECK_OPENALEX_URL", url)
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    listing = seed_list(tmp_path)
+    assert main(["enrich", "--online", "--source", "openalex", str(listing)]) == 2
+    captured = capsys.readouterr()
+    [line] = captured.err.splitlines()
+    assert line.startswith("paperdeck: cannot reach ") and line.endswith("; nothing changed")
+    assert captured.out == ""
+
+
 def test_a_rate_limited_source_waits_and_says_so(
     web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
