@@ -132,6 +132,18 @@ def test_a_tag_without_its_sign_is_not_called_a_missing_file(notes: Path, word: 
     assert not notes.exists()
 
 
+def test_a_note_typed_in_a_legacy_encoding_keeps_its_accents(notes: Path) -> None:
+    """A Latin-1 terminal's "café" (bytes e9) next to UTF-8 "naïve": before, saved as "caf"."""
+    typed = os.fsdecode("naïve ".encode() + b"caf\xe9 \x80")
+    result = run(*at(notes, "note", "2", "--set", typed))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        "paperdeck: the note given is not UTF-8 (a terminal in a legacy encoding?): "
+        "read as Windows-1252\n"
+    )
+    assert ok(*at(notes, "note", "2")) == "naïve café €\n"
+
+
 def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     assert ok(*at(notes, "tag", "3", "+rl", "+todo")).strip().endswith(": rl, todo")
     # "-todo" and "-hard" look like options to argparse; "-h..." even like -h.

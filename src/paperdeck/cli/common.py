@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 Command = Callable[[argparse.Namespace], int]
 AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
 """What a feature's `register(add)` gets: add(name, help, run) -> the command's parser."""
+
+_UNDECODED = re.compile("[\udc80-\udcff]")
+"""The characters Python keeps undecodable bytes of arguments and file names as."""
 
 MESSAGE_CHARS = 2000
 """The longest message told whole on stderr; a longer one keeps its two ends."""
@@ -223,7 +227,10 @@ def write_output(path: Path, text: str) -> Path | None:
 def warn(message: str) -> None:
     """A one-line message on stderr, prefixed like every paperdeck message."""
     # Messages quote file names and refs the user gave: no escape sequence reaches the terminal.
-    line = clean_line(message.removeprefix("paperdeck: "))
+    # A name given in bytes that are no UTF-8 is shown with them as \xNN, not without them
+    # (`gone\xff.txt` told as "gone.txt: no such file" names another file).
+    shown = _UNDECODED.sub(lambda byte: f"\\x{ord(byte[0]) - 0xDC00:02x}", message)
+    line = clean_line(shown.removeprefix("paperdeck: "))
     if len(line) > MESSAGE_CHARS:
         # A 100,000-character query quoted whole would fill the screen; its ends say which.
         head, tail = MESSAGE_CHARS * 3 // 4, MESSAGE_CHARS // 5

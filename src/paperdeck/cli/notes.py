@@ -175,10 +175,10 @@ def run_note(args: argparse.Namespace) -> int:
             warn(f"{_label(paper)} has no note yet")
         return 0
     if args.set is not None:
-        text = args.set
+        text = _as_typed(args.set)
     elif args.append is not None:
         joiner = "\n" if current and not current.endswith("\n") else ""
-        text = current + joiner + args.append
+        text = current + joiner + _as_typed(args.append)
     else:
         text = _edit(current)
     store.set_note(paper, text)
@@ -191,6 +191,22 @@ def run_note(args: argparse.Namespace) -> int:
     lines = len(saved.note.split("\n")) if saved is not None and saved.note else 0
     print(f"note of {_label(paper)} saved ({plural(lines, 'line')})")
     return 0
+
+
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _as_typed(text: str) -> str:
+    """--set/--append TEXT as typed: from a terminal in a legacy encoding its bytes are no
+    UTF-8 and Python keeps them as lone surrogates, which saving would drop ("café" saved as
+    "caf"); they are read as Windows-1252, as an editor's legacy file is."""
+    if _UNDECODED.search(text) is None:
+        return text
+    warn("the note given is not UTF-8 (a terminal in a legacy encoding?): read as Windows-1252")
+    # Byte by byte: what did read as UTF-8 stays as it was.
+    return _UNDECODED.sub(
+        lambda byte: bytes([ord(byte[0]) - 0xDC00]).decode("cp1252", errors="replace"), text
+    )
 
 
 def _edit(text: str) -> str:
