@@ -293,6 +293,27 @@ def test_online_with_output_writes_every_paper_and_leaves_the_list_alone(
     assert not web.requests_to("openalex") and not web.requests_to("s2")
 
 
+def test_matches_that_cannot_be_added_to_the_sidecar_are_kept_for_o(
+    web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, the line said only that the sidecar could not be written: the user could not
+    know that the answers were kept and where else they could go."""
+    listing = seed_list(tmp_path)
+    (tmp_path / "icml.meta.jsonl").mkdir()  # in the way of the sidecar
+    assert main(["enrich", "--online", str(listing)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"paperdeck: {tmp_path / 'icml.meta.jsonl'}: cannot add the matches:")
+    assert line.endswith(
+        "; the answers are kept: `-o FILE` writes the matches elsewhere without asking again"
+    )
+    asked = len(web.seen)
+    out = tmp_path / "matches.jsonl"
+    assert main(["enrich", "--online", str(listing), "-o", str(out)]) == 0
+    assert len(web.seen) == asked  # no second asking
+    assert "15 matched online" in capsys.readouterr().err
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 19
+
+
 def test_offline_is_one_line_status_2_and_nothing_written(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

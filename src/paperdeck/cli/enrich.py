@@ -242,7 +242,14 @@ def _write_online(args: argparse.Namespace, library: Library, report: OnlineRepo
         )
         _write_file(args.output, lines)
         return str(args.output)
-    saved = save_matches(library.lists, library.counts, report.papers, report.matched)
+    try:
+        saved = save_matches(library.lists, library.counts, report.papers, report.matched)
+    except PaperdeckError as error:
+        # The answers are in the cache: written elsewhere, they cost no second asking.
+        raise PaperdeckError(
+            f"{error}; the answers are kept: `-o FILE` writes the matches elsewhere "
+            "without asking again"
+        ) from None
     written = [path.name for path in saved]
     return ", ".join(written)
 
