@@ -130,6 +130,21 @@ def test_a_very_long_argument_is_quoted_by_its_ends_in_the_error(command: list[s
     assert "qqqq" in line and "zzzz" in line and " characters left out) … " in line
 
 
+@pytest.mark.parametrize("command", [["list"], ["search", "learning"], ["cite", "1"]])
+def test_a_list_named_twice_is_read_once_and_said_so(command: list[str], tmp_path: Path) -> None:
+    """Before, every paper came twice (#1 and #21 the same paper)."""
+    link = tmp_path / "same.txt"
+    link.symlink_to(LIST)
+    result = run(*command, LIST, LIST, link)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ok(*command, LIST)
+    told = [line for line in result.stderr.splitlines() if "read once" in line]
+    assert told == [
+        f"paperdeck: {LIST}: named twice; read once",
+        f"paperdeck: {link}: the same file as {LIST}; read once",
+    ]
+
+
 # -- files that are not lists ---------------------------------------------------------------
 
 

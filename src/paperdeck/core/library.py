@@ -322,6 +322,7 @@ def load_library(
     the load reports as it goes, and whether it keeps what it read at once.
     """
     messages: list[str] = []
+    paths = _once_each(paths, messages)
     store = ListStore.open(messages)
     library: Library | None = None
     try:
@@ -334,6 +335,28 @@ def load_library(
             store.close()
     library.warnings[:0] = [f"paperdeck: {message}" for message in messages]
     return library
+
+
+def _once_each(paths: Sequence[Path], messages: list[str]) -> list[Path]:
+    """The lists, each file once: one named twice (`a.txt a.txt`, or by a link) would give
+    every paper twice, each with its own position."""
+    seen: dict[tuple[int, int], Path] = {}
+    once: list[Path] = []
+    for path in paths:
+        try:
+            status = path.stat()
+        except OSError:
+            once.append(path)  # reading it says what is wrong
+            continue
+        first = seen.get((status.st_dev, status.st_ino))
+        if first is None:
+            seen[(status.st_dev, status.st_ino)] = path
+            once.append(path)
+        elif first == path:
+            messages.append(f"{path}: named twice; read once")
+        else:
+            messages.append(f"{path}: the same file as {first}; read once")
+    return once
 
 
 @contextmanager
@@ -576,6 +599,7 @@ def load_paper(
     """
     meta = list(meta)
     messages: list[str] = []
+    paths = _once_each(paths, messages)
     store = None if meta else ListStore.open(messages)
     try:
         found = _stored_paper(paths, ref, fmt, use_sidecar, store) if store else None
