@@ -268,6 +268,24 @@ def test_an_unwritable_notes_location_exits_2_with_one_line(tmp_path: Path) -> N
         assert ok(*at(other, "note", "1")) == "lost?\n"
 
 
+def test_a_notes_file_made_read_only_is_not_replaced(notes: Path, tmp_path: Path) -> None:
+    """chmod a-w notes.json: before, saving replaced it all the same (a rename needs only the
+    folder to be writable), and kept the read-only mode on the new file."""
+    ok(*at(notes, "note", "1", "--set", "frozen"))
+    notes.chmod(0o444)
+    held = notes.read_bytes()
+    marked = run(*at(notes, "mark", "1", "read"))
+    assert marked.returncode == 2
+    assert marked.stderr == (
+        f"paperdeck: not saving notes: {notes} is read-only (no write permission is set)\n"
+    )
+    typed = run(*at(notes, "note", "1", "--set", "typed anyway"))
+    assert typed.returncode == 2 and typed.stderr.count("\n") == 1
+    assert "your unsaved notes are in" in typed.stderr
+    assert notes.read_bytes() == held
+    assert ok(*at(notes, "note", "1")) == "frozen\n"
+
+
 def test_a_corrupt_notes_file_is_reported_and_the_command_still_works(notes: Path) -> None:
     notes.write_text('{"version": 1, "papers": {', encoding="utf-8")
     result = run(*at(notes, "show", "1"))

@@ -332,6 +332,12 @@ class NotesStore:
 
     def _replace_file(self, data: bytes, disk: bytes | None) -> None:
         """Write `data` as the file; the backups move down only once it is written."""
+        if disk is not None and not os.stat(self.path).st_mode & 0o222:
+            # Made read-only by its owner: a rename would replace it all the same (the folder
+            # allows it), so the wish is kept here.
+            raise NotesSaveError(
+                f"not saving notes: {self.path} is read-only (no write permission is set)"
+            )
         held = backups.hold(self.path, disk) if disk is not None else None
         try:
             atomic_write(self.path, data)
