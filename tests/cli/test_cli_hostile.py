@@ -97,6 +97,16 @@ def test_a_negative_or_empty_reference_is_named_as_such(
     assert line == f"paperdeck: {said}"
 
 
+@pytest.mark.parametrize("refs", [["1.5"], ["1", "2.0"], ["3,5"]])
+def test_cite_takes_a_mistyped_position_for_a_reference_not_a_list(
+    refs: list[str], tmp_path: Path
+) -> None:
+    """Before, `cite 1.5 LIST` answered "name the papers before the list: `paperdeck cite 12
+    40 1.5`" and `cite 1 2.0 LIST` "2.0: no such file"."""
+    line = refused("cite", *refs, LIST, "--notes", tmp_path / "n.json")
+    assert line == f"paperdeck: {refs[-1]}: no paper with that id or position"
+
+
 @pytest.mark.parametrize(
     ("command", "argument"),
     [
