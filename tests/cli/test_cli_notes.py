@@ -120,6 +120,15 @@ def test_a_note_edited_when_the_notes_cannot_be_saved_is_kept(notes: Path, tmp_p
     assert ok(*at(notes, "note", "2")) == "typed with care\n"
 
 
+def test_tag_without_a_paper_names_only_the_paper_as_missing(notes: Path) -> None:
+    """Before: "required: REF, +NAME|-NAME", though the tags are optional."""
+    result = run("tag", "--notes", str(notes))
+    assert result.returncode == 2
+    assert result.stderr == (
+        "paperdeck: the following arguments are required: REF (see `paperdeck tag --help`)\n"
+    )
+
+
 @pytest.mark.parametrize("word", ["todo", "+-x", "-"])
 def test_a_tag_without_its_sign_is_not_called_a_missing_file(notes: Path, word: str) -> None:
     """Before: "todo: no such file", as if `tag 3 todo` named a list."""

@@ -63,12 +63,15 @@ def register(add: AddCommand) -> None:
     )
     tag.add_argument("ref", metavar="REF", help="a paper id, unique id prefix or position")
     # REMAINDER, because argparse would take "-todo" for an unknown option.
-    tag.add_argument(
+    changes = tag.add_argument(
         "changes",
         nargs=argparse.REMAINDER,
         metavar="+NAME|-NAME",
         help="tags to add or remove, then the PATHs (e.g. `paperdeck tag 3 +rl -todo`)",
     )
+    # argparse takes a REMAINDER positional for a required one: `paperdeck tag` named the
+    # tags among what is missing, though `paperdeck tag 3` prints them.
+    changes.required = False
     add_paths_argument(tag)
 
     mark = add("mark", "Set a paper's reading state, or star or unstar it.", run_mark)
