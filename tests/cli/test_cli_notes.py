@@ -277,6 +277,31 @@ def test_an_unwritable_notes_location_exits_2_with_one_line(tmp_path: Path) -> N
         assert ok(*at(other, "note", "1")) == "lost?\n"
 
 
+def test_a_notes_file_with_one_bad_entry_and_no_backup_keeps_the_other_notes(
+    notes: Path,
+) -> None:
+    """One paper stored with a state this paperdeck does not know: before, the whole file was
+    moved aside and every note was gone from view ("no good backup, starting with no notes")."""
+    ok(*at(notes, "note", "1", "--set", "first"))
+    ok(*at(notes, "note", "2", "--set", "second"))
+    document = json.loads(notes.read_text(encoding="utf-8"))
+    document["papers"][paper_id(2)]["state"] = "skimmed"
+    for backup in notes.parent.glob("notes.json.bak*"):
+        backup.unlink()
+    damaged = json.dumps(document).encode()
+    notes.write_bytes(damaged)
+    result = run(*at(notes, "note", "1"))
+    assert result.returncode == 0 and result.stdout == "first\n"
+    [line] = result.stderr.splitlines()
+    assert line.endswith(
+        "no good backup: kept its notes on 1 paper; those on 1 paper did not read and are "
+        "only in the file moved aside"
+    )
+    [aside] = notes.parent.glob("notes.json.corrupt-*")
+    assert aside.read_bytes() == damaged
+    assert list(stored(notes)) == [paper_id(1)]
+
+
 def test_a_notes_file_made_read_only_is_not_replaced(notes: Path, tmp_path: Path) -> None:
     """chmod a-w notes.json: before, saving replaced it all the same (a rename needs only the
     folder to be writable), and kept the read-only mode on the new file."""

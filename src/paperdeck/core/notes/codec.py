@@ -156,6 +156,27 @@ def _parse_entries(data: bytes | str) -> tuple[dict[str, NoteEntry], set[str]]:
     return entries, verbatim
 
 
+def salvage(data: bytes) -> tuple[dict[str, NoteEntry], int] | None:
+    """The entries of a damaged notes file that still read, and how many did not; None when
+    the file is not one JSON object of papers (nothing to take from it).
+
+    One paper stored wrong (a state this paperdeck does not know) spoils the file for
+    `parse_file`; every other paper's note is still there to keep.
+    """
+    try:
+        document = load_json(data.removeprefix(b"\xef\xbb\xbf"))
+    except (UnicodeDecodeError, json.JSONDecodeError, JsonTooComplex):
+        return None
+    papers = document.get("papers") if isinstance(document, dict) else None
+    if not isinstance(papers, dict) or document.get("version") != SCHEMA_VERSION:
+        return None
+    entries: dict[str, NoteEntry] = {}
+    for paper_id, value in papers.items():
+        with contextlib.suppress(BadFile):
+            entries[paper_id] = _entry_from_json(paper_id, value)
+    return entries, len(papers) - len(entries)
+
+
 _HEAD = b'{\n  "papers": {\n'
 _TAIL = b'\n  },\n  "version": 1\n}\n'
 

@@ -16,7 +16,14 @@ from paperdeck.core.config import notes_path as notes_path
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.model import Paper
 from paperdeck.core.notes import backups
-from paperdeck.core.notes.codec import MAX_FILE_BYTES, BadFile, FileCodec, NewerSchema, NotNotes
+from paperdeck.core.notes.codec import (
+    MAX_FILE_BYTES,
+    BadFile,
+    FileCodec,
+    NewerSchema,
+    NotNotes,
+    salvage,
+)
 from paperdeck.core.notes.entry import (
     CITATION_KEY,
     FIELD_PATTERN,
@@ -32,6 +39,7 @@ from paperdeck.core.notes.merge import CONFLICT_END, CONFLICT_START, merge_three
 from paperdeck.core.plumbing.atomic_write import atomic_write, fsync_folder
 from paperdeck.core.plumbing.regular_file import read_regular
 from paperdeck.core.text.sanitize import clean_line, clean_text
+from paperdeck.core.text.wording import plural
 
 REATTACH_CUTOFF = 90.0
 """Least rapidfuzz ratio (0-100) between two abstracts' fingerprints to move a note."""
@@ -505,8 +513,22 @@ class NotesStore:
         found = backups.newest_good_backup(self.path)
         told = f"the notes file {self.path} could not be read ({reason}); moved it to {aside}"
         if found is None:
-            self.messages.append(f"{told}; no good backup, starting with no notes")
-            return None, {}
+            try:
+                kept = salvage(_read_file(aside)[0])
+            except OSError:
+                kept = None
+            if kept is None or not kept[0]:
+                self.messages.append(f"{told}; no good backup, starting with no notes")
+                return None, {}
+            entries, lost = kept
+            data = self._codec.encode(entries)
+            atomic_write(self.path, data)
+            self.messages.append(
+                f"{told}; no good backup: kept its notes on {plural(len(entries), 'paper')}; "
+                f"those on {plural(lost, 'paper')} did not read and are only in the file moved "
+                "aside"
+            )
+            return data, entries
         backup, data, entries = found
         atomic_write(self.path, data)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(backup.stat().st_mtime))
