@@ -302,6 +302,25 @@ def test_a_notes_file_with_one_bad_entry_and_no_backup_keeps_the_other_notes(
     assert list(stored(notes)) == [paper_id(1)]
 
 
+def test_a_damaged_notes_file_restored_from_a_backup_keeps_its_newer_notes(
+    notes: Path,
+) -> None:
+    """Before, the backup alone came back: the last note written was only in the file moved
+    aside, though it read."""
+    ok(*at(notes, "note", "1", "--set", "old"))
+    ok(*at(notes, "note", "2", "--set", "second"))
+    ok(*at(notes, "note", "1", "--set", "newest"))
+    document = json.loads(notes.read_text(encoding="utf-8"))
+    document["papers"][paper_id(2)]["state"] = "skimmed"
+    notes.write_text(json.dumps(document), encoding="utf-8")
+    result = run(*at(notes, "note", "1"))
+    assert result.returncode == 0 and result.stdout == "newest\n"
+    [line] = result.stderr.splitlines()
+    assert "restored the backup from" in line
+    assert line.endswith(", with the newer notes on 1 paper it held")
+    assert ok(*at(notes, "note", "2")) == "second\n"
+
+
 def test_a_notes_file_made_read_only_is_not_replaced(notes: Path, tmp_path: Path) -> None:
     """chmod a-w notes.json: before, saving replaced it all the same (a rename needs only the
     folder to be writable), and kept the read-only mode on the new file."""

@@ -512,27 +512,37 @@ class NotesStore:
         fsync_folder(target.parent)
         found = backups.newest_good_backup(self.path)
         told = f"the notes file {self.path} could not be read ({reason}); moved it to {aside}"
+        try:
+            kept = salvage(_read_file(aside)[0])
+        except OSError:
+            kept = None
+        salvaged, lost = kept if kept is not None else ({}, 0)
         if found is None:
-            try:
-                kept = salvage(_read_file(aside)[0])
-            except OSError:
-                kept = None
-            if kept is None or not kept[0]:
+            if not salvaged:
                 self.messages.append(f"{told}; no good backup, starting with no notes")
                 return None, {}
-            entries, lost = kept
-            data = self._codec.encode(entries)
+            data = self._codec.encode(salvaged)
             atomic_write(self.path, data)
             self.messages.append(
-                f"{told}; no good backup: kept its notes on {plural(len(entries), 'paper')}; "
+                f"{told}; no good backup: kept its notes on {plural(len(salvaged), 'paper')}; "
                 f"those on {plural(lost, 'paper')} did not read and are only in the file moved "
                 "aside"
             )
-            return data, entries
+            return data, salvaged
         backup, data, entries = found
+        # What the damaged file still holds newer than the backup is not left behind in it.
+        newer = {
+            paper_id: entry
+            for paper_id, entry in salvaged.items()
+            if paper_id not in entries or entry.updated > entries[paper_id].updated
+        }
+        if newer:
+            entries = {**entries, **newer}
+            data = self._codec.encode(entries)
         atomic_write(self.path, data)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(backup.stat().st_mtime))
-        self.messages.append(f"{told} and restored the backup from {when} ({backup.name})")
+        also = f", with the newer notes on {plural(len(newer), 'paper')} it held" if newer else ""
+        self.messages.append(f"{told} and restored the backup from {when} ({backup.name}){also}")
         return data, entries
 
 
