@@ -6,11 +6,14 @@ import csv
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import bibtexparser
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,6 +150,37 @@ def test_the_count_of_a_long_export_has_a_thousands_separator(tmp_path: Path) ->
     result = paperdeck("export", str(listing), "-o", str(out), notes=tmp_path / "notes.json")
     assert result.returncode == 0, result.stderr
     assert "1,000 papers written to" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "-q", "learning", "-f", "markdown"],
+        ["notes", "export"],
+        ["enrich", "--meta", "{meta}"],
+    ],
+    ids=["export", "notes export", "enrich"],
+)
+def test_output_to_a_pipe_or_device_is_written_to_not_replaced(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """`-o /dev/null`, `-o >(gzip > x.gz)`: before, export and enrich replaced the path with a
+    plain file (as root, /dev/null itself) or failed; a FIFO stands in for both here."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    meta = str(ROOT / "tests" / "data" / "icml2026.meta.jsonl")
+    words = [word.replace("{meta}", meta) for word in command]
+    result = paperdeck(*words, "-o", str(fifo), notes=tmp_path / "notes.json")
+    if reader.is_alive():  # nothing opened the FIFO: unblock the reader
+        with open(fifo, "wb"):
+            pass
+    reader.join(10)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert received and received[0].strip()
 
 
 def test_an_existing_output_file_is_refused_unless_forced_and_kept_as_a_backup(
