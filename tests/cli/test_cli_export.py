@@ -168,19 +168,30 @@ def test_output_to_a_pipe_or_device_is_written_to_not_replaced(
     plain file (as root, /dev/null itself) or failed; a FIFO stands in for both here."""
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
-    received: list[bytes] = []
-    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
-    reader.start()
+    # Both ends held open here, as a shell's `>(...)` has its reader waiting: the command
+    # finds a reader, and the reader sees the end only once this test lets go of its writer.
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    os.set_blocking(reader, True)
+    writer = os.open(fifo, os.O_WRONLY)
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while chunk := os.read(reader, 65536):
+            chunks.append(chunk)
+
+    draining = threading.Thread(target=drain)
+    draining.start()
     meta = str(ROOT / "tests" / "data" / "icml2026.meta.jsonl")
     words = [word.replace("{meta}", meta) for word in command]
-    result = paperdeck(*words, "-o", str(fifo), notes=tmp_path / "notes.json")
-    if reader.is_alive():  # nothing opened the FIFO: unblock the reader
-        with open(fifo, "wb"):
-            pass
-    reader.join(10)
+    try:
+        result = paperdeck(*words, "-o", str(fifo), notes=tmp_path / "notes.json")
+    finally:
+        os.close(writer)
+        draining.join(30)
+        os.close(reader)
     assert result.returncode == 0, result.stderr
     assert stat.S_ISFIFO(fifo.stat().st_mode)
-    assert received and received[0].strip()
+    assert b"".join(chunks).strip()
 
 
 def test_an_existing_output_file_is_refused_unless_forced_and_kept_as_a_backup(

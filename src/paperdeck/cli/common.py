@@ -219,12 +219,6 @@ def write_output(path: Path, text: str) -> Path | None:
     if path.is_dir():
         raise UsageError(f"{path}: is a directory")
     try:
-        if path.exists() and not path.is_file():
-            # /dev/null, /dev/stdout or a pipe (`-o >(gzip > list.md.gz)`): written to; an
-            # atomic replace would put a plain file in its place (as root, /dev/null's).
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            return None
         return replace_keeping_backup(path, text)
     except OSError as error:
         raise PaperdeckError(f"cannot write {path}: {error.strerror or error}") from None
