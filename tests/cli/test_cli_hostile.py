@@ -117,10 +117,13 @@ def test_cite_takes_a_mistyped_position_for_a_reference_not_a_list(
         (["notes", "export", LIST, "-o", ""], "-o/--output"),
         (["notes", "import", ""], "FILE"),
         (["enrich", LIST, "-o", ""], "-o/--output"),
+        (["note", "1", LIST, "--set", "kept?", "--notes", ""], "--notes"),
+        (["notes", "export", LIST, "--notes", ""], "--notes"),
     ],
 )
 def test_an_empty_file_name_is_named_as_such(command: list[str | Path], argument: str) -> None:
-    """Before, `paperdeck list ''` answered ".: is a directory"."""
+    """Before, `paperdeck list ''` answered ".: is a directory", and `--notes ''` saved to
+    $PAPERDECK_NOTES or the default notes file as if no --notes had been given."""
     line = refused(*command)
     assert line.startswith(f"paperdeck: argument {argument}: an empty file name (see `")
 

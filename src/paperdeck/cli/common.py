@@ -38,9 +38,14 @@ OUTPUT_FORMAT_COMMANDS = frozenset({"cite", "export"})
 def file_name(text: str) -> Path:
     """A file name argument; an empty one is refused (Path("") is the current folder, which a
     command would then call "a directory")."""
+    return Path(notes_name(text))
+
+
+def notes_name(text: str) -> str:
+    """--notes FILE: an empty one is refused, not taken for no --notes at all."""
     if not text:
         raise argparse.ArgumentTypeError("an empty file name")
-    return Path(text)
+    return text
 
 
 def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
@@ -72,6 +77,7 @@ def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
         "--notes",
         metavar="FILE",
         default=None,
+        type=notes_name,
         help="the notes file (default: $PAPERDECK_NOTES, else the user data folder)",
     )
     return parser

@@ -20,6 +20,7 @@ from paperdeck.cli.common import (
     add_paths_argument,
     common_options,
     file_name,
+    notes_name,
     open_library,
     open_paper,
     refuse_to_replace,
@@ -129,7 +130,9 @@ def _add_list_options(parser: argparse.ArgumentParser, *, lists: bool = True) ->
     # The `notes` parser has the common options; its actions take them too, given after the
     # action. SUPPRESS keeps an action from resetting what was given before it.
     group = parser.add_argument_group("lists and notes")
-    group.add_argument("--notes", metavar="FILE", default=argparse.SUPPRESS, help="notes file")
+    group.add_argument(
+        "--notes", metavar="FILE", type=notes_name, default=argparse.SUPPRESS, help="notes file"
+    )
     group.add_argument(
         "--meta", action="append", type=file_name, default=argparse.SUPPRESS, metavar="SOURCE"
     )
