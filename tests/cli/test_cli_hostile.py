@@ -158,6 +158,31 @@ def test_a_list_named_twice_is_read_once_and_said_so(command: list[str], tmp_pat
     ]
 
 
+@pytest.mark.parametrize("command", [["list"], ["search", "learning"], ["show", "1"]])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"PYTHONIOENCODING": "ascii"},
+        {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"},
+    ],
+    ids=["ascii", "C locale"],
+)
+def test_an_output_short_of_unicode_gets_question_marks_not_a_traceback(
+    command: list[str], env: dict[str, str], tmp_path: Path
+) -> None:
+    """Before, list and search died on their first "≈" with a UnicodeEncodeError."""
+    listing = tmp_path / "accents.txt"
+    listing.write_text(
+        "Café au lait: we study bandits with regret bounds in naïve settings, and learning "
+        "with many more words so that the paragraph reads as an abstract of a paper.\n",
+        encoding="utf-8",
+    )
+    result = run(*command, listing, "--notes", tmp_path / "n.json", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "na?ve settings" in result.stdout
+
+
 # -- files that are not lists ---------------------------------------------------------------
 
 

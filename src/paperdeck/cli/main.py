@@ -285,7 +285,7 @@ def _with_global_options(
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paperdeck` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    _stand_in_for_closed_streams()
+    _prepare_streams()
     try:
         at = _command_at(arguments, list(COMMAND_FAMILIES))
         top, commands = build_parser([COMMAND_FAMILIES[arguments[at]]] if at is not None else [])
@@ -332,13 +332,21 @@ class _ClosedOutput(io.TextIOBase):
         raise OSError(errno.EBADF, "standard output is closed")
 
 
-def _stand_in_for_closed_streams() -> None:
+def _prepare_streams() -> None:
     """Python leaves a stream the shell closed as None: print() to a None stderr writes to
-    stdout (error lines in the output), and sys.stdout.write fails with a traceback."""
+    stdout (error lines in the output), and sys.stdout.write fails with a traceback. And an
+    output in an encoding short of Unicode (PYTHONIOENCODING=ascii, a C locale kept as it is)
+    fails on the first "≈" or accent: it gets "?" in their place instead."""
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the process
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
+    elif isinstance(sys.stdout, io.TextIOWrapper) and not _unicode(sys.stdout.encoding):
+        sys.stdout.reconfigure(errors="replace")
+
+
+def _unicode(encoding: str | None) -> bool:
+    return (encoding or "").lower().replace("-", "").replace("_", "").startswith("utf")
 
 
 if __name__ == "__main__":
