@@ -235,6 +235,39 @@ def test_a_full_disk_is_one_line_not_a_traceback(notes: Path) -> None:
     assert result.stderr.strip() == "paperdeck: cannot write output: No space left on device"
 
 
+@pytest.mark.parametrize("command", [["list"], ["show", "1"], ["search", "learning"]])
+def test_a_closed_standard_output_is_one_line_not_a_traceback_nor_silence(
+    notes: Path, command: list[str]
+) -> None:
+    """`paperdeck list >&-`: before, list and search died with a traceback and show printed
+    nowhere and exited 0."""
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdeck", *command, "--notes", str(notes)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=60,
+        # The shell's `>&-`: descriptor 1 closed in the child.
+        preexec_fn=lambda: os.close(1),
+    )
+    assert result.returncode == 2
+    assert result.stderr == "paperdeck: cannot write output: standard output is closed\n"
+
+
+def test_a_closed_standard_error_keeps_messages_out_of_the_output(notes: Path) -> None:
+    """`paperdeck search nothing 2>&-`: before, the error line went to stdout instead."""
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdeck", "search", "qqqzzz", "--notes", str(notes)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: os.close(2),
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+
+
 @pytest.mark.parametrize("listing", ["abstracts_sample.txt", "messy/single_abstract.txt"])
 def test_list_json_written_a_batch_at_a_time_is_the_whole_arrays_json(
     listing: str, notes: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any

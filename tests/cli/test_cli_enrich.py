@@ -159,6 +159,30 @@ def test_enrich_runs_as_a_command(three_papers: tuple[Path, Path], tmp_path: Pat
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
 
 
+def test_an_existing_output_file_is_refused_unless_forced_and_kept_as_a_backup(
+    three_papers: tuple[Path, Path], tmp_path: Path
+) -> None:
+    listing, source = three_papers
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text('{"title": "typed by hand"}\n', encoding="utf-8")
+    command = [sys.executable, "-m", "paperdeck", "enrich", str(listing), "--meta", str(source)]
+    refused = subprocess.run(
+        [*command, "-o", str(mine)], capture_output=True, text=True, timeout=60
+    )
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        f"paperdeck: {mine} exists (1 line): give --force to replace it, or another -o FILE\n"
+    )
+    assert mine.read_text(encoding="utf-8") == '{"title": "typed by hand"}\n'
+    forced = subprocess.run(
+        [*command, "-o", str(mine), "--force"], capture_output=True, text=True, timeout=60
+    )
+    assert forced.returncode == 0, forced.stderr
+    assert f"kept as {mine}~" in forced.stderr
+    assert len(mine.read_text(encoding="utf-8").splitlines()) == 3
+    assert (tmp_path / "mine.jsonl~").read_text(encoding="utf-8") == '{"title": "typed by hand"}\n'
+
+
 def test_an_enrich_output_serves_as_a_source_without_its_derived_titles(
     three_papers: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -186,7 +210,8 @@ def test_enrich_output_has_a_normal_mode(three_papers: tuple[Path, Path], tmp_pa
         assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
         assert out.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
         out.chmod(0o664)
-        assert main(["enrich", str(listing), "--meta", str(source), "-o", str(out)]) == 0
+        command = ["enrich", str(listing), "--meta", str(source), "-o", str(out), "--force"]
+        assert main(command) == 0
     finally:
         os.umask(previous)
     assert out.stat().st_mode & 0o777 == 0o664  # rewriting keeps the file's mode
@@ -268,6 +293,27 @@ def test_online_with_output_writes_every_paper_and_leaves_the_list_alone(
     assert not web.requests_to("openalex") and not web.requests_to("s2")
 
 
+def test_matches_that_cannot_be_added_to_the_sidecar_are_kept_for_o(
+    web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, the line said only that the sidecar could not be written: the user could not
+    know that the answers were kept and where else they could go."""
+    listing = seed_list(tmp_path)
+    (tmp_path / "icml.meta.jsonl").mkdir()  # in the way of the sidecar
+    assert main(["enrich", "--online", str(listing)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"paperdeck: {tmp_path / 'icml.meta.jsonl'}: cannot add the matches:")
+    assert line.endswith(
+        "; the answers are kept: `-o FILE` writes the matches elsewhere without asking again"
+    )
+    asked = len(web.seen)
+    out = tmp_path / "matches.jsonl"
+    assert main(["enrich", "--online", str(listing), "-o", str(out)]) == 0
+    assert len(web.seen) == asked  # no second asking
+    assert "15 matched online" in capsys.readouterr().err
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 19
+
+
 def test_offline_is_one_line_status_2_and_nothing_written(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -285,6 +331,25 @@ def test_offline_is_one_line_status_2_and_nothing_written(
     assert line.endswith("; nothing changed")
     assert captured.out == ""
     assert sorted(tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://[::1", "http://localhost:port", "http://" + "a" * 300 + ".org"],
+    ids=["bracket", "port", "label over 63"],
+)
+def test_a_source_url_that_is_no_url_is_one_line_status_2(
+    url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mistyped PAPERDECK_*_URL: before, a ValueError or UnicodeError traceback."""
+    monkeypatch.setenv("PAPERDECK_OPENALEX_URL", url)
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    listing = seed_list(tmp_path)
+    assert main(["enrich", "--online", "--source", "openalex", str(listing)]) == 2
+    captured = capsys.readouterr()
+    [line] = captured.err.splitlines()
+    assert line.startswith("paperdeck: cannot reach ") and line.endswith("; nothing changed")
+    assert captured.out == ""
 
 
 def test_a_rate_limited_source_waits_and_says_so(

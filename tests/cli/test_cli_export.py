@@ -6,11 +6,14 @@ import csv
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import bibtexparser
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -147,6 +150,48 @@ def test_the_count_of_a_long_export_has_a_thousands_separator(tmp_path: Path) ->
     result = paperdeck("export", str(listing), "-o", str(out), notes=tmp_path / "notes.json")
     assert result.returncode == 0, result.stderr
     assert "1,000 papers written to" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "-q", "learning", "-f", "markdown"],
+        ["notes", "export"],
+        ["enrich", "--meta", "{meta}"],
+    ],
+    ids=["export", "notes export", "enrich"],
+)
+def test_output_to_a_pipe_or_device_is_written_to_not_replaced(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """`-o /dev/null`, `-o >(gzip > x.gz)`: before, export and enrich replaced the path with a
+    plain file (as root, /dev/null itself) or failed; a FIFO stands in for both here."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    # Both ends held open here, as a shell's `>(...)` has its reader waiting: the command
+    # finds a reader, and the reader sees the end only once this test lets go of its writer.
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    os.set_blocking(reader, True)
+    writer = os.open(fifo, os.O_WRONLY)
+    chunks: list[bytes] = []
+
+    def drain() -> None:
+        while chunk := os.read(reader, 65536):
+            chunks.append(chunk)
+
+    draining = threading.Thread(target=drain)
+    draining.start()
+    meta = str(ROOT / "tests" / "data" / "icml2026.meta.jsonl")
+    words = [word.replace("{meta}", meta) for word in command]
+    try:
+        result = paperdeck(*words, "-o", str(fifo), notes=tmp_path / "notes.json")
+    finally:
+        os.close(writer)
+        draining.join(30)
+        os.close(reader)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert b"".join(chunks).strip()
 
 
 def test_an_existing_output_file_is_refused_unless_forced_and_kept_as_a_backup(

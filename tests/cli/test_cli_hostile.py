@@ -81,7 +81,144 @@ def test_a_reference_of_unusual_digits_is_refused_in_one_line(
     assert "no paper" in line
 
 
+@pytest.mark.parametrize(
+    ("ref", "said"),
+    [("-1", "-1: no paper at that position (1..20)"), ("", "an empty paper reference")],
+    ids=["minus one", "empty"],
+)
+@pytest.mark.parametrize("command", ["show", "note", "tag", "mark", "cite", "related"])
+def test_a_negative_or_empty_reference_is_named_as_such(
+    command: str, ref: str, said: str, tmp_path: Path
+) -> None:
+    """Before, `show -1 LIST` answered "name the paper before the list: `paperdeck show -1 REF
+    LIST`" and `cite '' LIST` "name the papers before the list ... `paperdeck cite 12 40 `"."""
+    extra = ["read"] if command == "mark" else []
+    line = refused(command, ref, *extra, LIST, "--notes", tmp_path / "n.json")
+    assert line == f"paperdeck: {said}"
+
+
+@pytest.mark.parametrize("refs", [["1.5"], ["1", "2.0"], ["3,5"]])
+def test_cite_takes_a_mistyped_position_for_a_reference_not_a_list(
+    refs: list[str], tmp_path: Path
+) -> None:
+    """Before, `cite 1.5 LIST` answered "name the papers before the list: `paperdeck cite 12
+    40 1.5`" and `cite 1 2.0 LIST` "2.0: no such file"."""
+    line = refused("cite", *refs, LIST, "--notes", tmp_path / "n.json")
+    assert line == f"paperdeck: {refs[-1]}: no paper with that id or position"
+
+
+@pytest.mark.parametrize(
+    ("command", "argument"),
+    [
+        (["list", ""], "PATH"),
+        (["show", "1", LIST, ""], "PATH"),
+        (["--meta", "", "list", LIST], "--meta"),
+        (["export", LIST, "-o", ""], "-o/--output"),
+        (["notes", "export", LIST, "-o", ""], "-o/--output"),
+        (["notes", "import", ""], "FILE"),
+        (["enrich", LIST, "-o", ""], "-o/--output"),
+        (["note", "1", LIST, "--set", "kept?", "--notes", ""], "--notes"),
+        (["notes", "export", LIST, "--notes", ""], "--notes"),
+    ],
+)
+def test_an_empty_file_name_is_named_as_such(command: list[str | Path], argument: str) -> None:
+    """Before, `paperdeck list ''` answered ".: is a directory", and `--notes ''` saved to
+    $PAPERDECK_NOTES or the default notes file as if no --notes had been given."""
+    line = refused(*command)
+    assert line.startswith(f"paperdeck: argument {argument}: an empty file name (see `")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["search", "{long}"], ["show", "{long}"], ["cite", "1", "-f", "{long}"]],
+    ids=["query", "ref", "style"],
+)
+def test_a_very_long_argument_is_quoted_by_its_ends_in_the_error(command: list[str]) -> None:
+    """Before, a 100,000-character query came back whole in the error line."""
+    long = "q" * 50_000 + "z" * 50_000
+    result = run(*[word.replace("{long}", long) for word in command], LIST)
+    assert result.returncode in (1, 2) and "Traceback" not in result.stderr
+    [line] = result.stderr.splitlines()
+    assert line.startswith("paperdeck: ") and len(line) < 2_100
+    assert "qqqq" in line and "zzzz" in line and " characters left out) … " in line
+
+
+@pytest.mark.parametrize("command", [["list"], ["search", "learning"], ["cite", "1"]])
+def test_a_list_named_twice_is_read_once_and_said_so(command: list[str], tmp_path: Path) -> None:
+    """Before, every paper came twice (#1 and #21 the same paper)."""
+    link = tmp_path / "same.txt"
+    link.symlink_to(LIST)
+    result = run(*command, LIST, LIST, link)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ok(*command, LIST)
+    told = [line for line in result.stderr.splitlines() if "read once" in line]
+    assert told == [
+        f"paperdeck: {LIST}: named twice; read once",
+        f"paperdeck: {link}: the same file as {LIST}; read once",
+    ]
+
+
+@pytest.mark.parametrize("command", [["list"], ["search", "learning"], ["show", "1"]])
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"PYTHONIOENCODING": "ascii"},
+        {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"},
+    ],
+    ids=["ascii", "C locale"],
+)
+def test_an_output_short_of_unicode_gets_question_marks_not_a_traceback(
+    command: list[str], env: dict[str, str], tmp_path: Path
+) -> None:
+    """Before, list and search died on their first "≈" with a UnicodeEncodeError."""
+    listing = tmp_path / "accents.txt"
+    listing.write_text(
+        "Café au lait: we study bandits with regret bounds in naïve settings, and learning "
+        "with many more words so that the paragraph reads as an abstract of a paper.\n",
+        encoding="utf-8",
+    )
+    result = run(*command, listing, "--notes", tmp_path / "n.json", env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "na?ve settings" in result.stdout
+
+
 # -- files that are not lists ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["list"], ["show", "1"], ["search", "learning"]])
+def test_a_damaged_metadata_file_beside_the_list_says_how_to_open_the_list(
+    command: list[str], tmp_path: Path
+) -> None:
+    """The user named the list, not NAME.meta.jsonl: before, only "NAME.meta.jsonl: not a text
+    file", with no word of where that file came from or how to get past it."""
+    listing = tmp_path / "talks.txt"
+    listing.write_bytes(LIST.read_bytes())
+    (tmp_path / "talks.meta.jsonl").write_bytes(bytes(range(256)))
+    line = refused(*command, listing)
+    assert line == (
+        f"paperdeck: {tmp_path / 'talks.meta.jsonl'}: not a text file (found beside talks.txt "
+        "as its metadata; --no-meta opens the list without it)"
+    )
+    assert ok(*command, listing, "--no-meta")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "why"),
+    [
+        ("cut.jsonl", '{"title": "x", "abstract": "cut off\n', "line 1: not valid JSON"),
+        ("cut.bib", "@article{key, title={cut off", "line 1: entry key: not valid BibTeX ("),
+        ("empty.csv", "title,abstract\n,\n", "line 2: no abstract or title"),
+    ],
+)
+def test_a_list_of_which_nothing_reads_says_why_in_its_one_line(
+    name: str, text: str, why: str, tmp_path: Path
+) -> None:
+    """Before: "no papers found (1 skipped)", and no way to learn why."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    line = refused("list", path)
+    assert line.startswith(f"paperdeck: {path}: no papers found (1 skipped; {why}")
 
 
 def test_a_fifo_without_a_writer_is_refused_at_once(tmp_path: Path) -> None:
@@ -164,7 +301,23 @@ def test_a_list_with_a_non_utf8_name_works_in_every_command(tmp_path: Path) -> N
     ok("cite", "1", path, "--notes", notes)
     assert "a note" in ok("notes", "export", path, "--notes", notes)
     missing = refused("list", tmp_path / os.fsdecode(b"gone\xff.txt"))
-    assert "no such file" in missing
+    # The byte that is no UTF-8 is shown, not dropped (which named another file, gone.txt).
+    assert missing == f"paperdeck: {tmp_path}/gone\\xff.txt: no such file"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["list", "{long}"], ["list", "--meta", "{long}"], ["cite", "1", "-f", "{long}"]],
+    ids=["list", "meta", "style"],
+)
+def test_a_file_name_too_long_is_named_not_taken_for_the_output(
+    command: list[str], tmp_path: Path
+) -> None:
+    """Before, a name the system refuses as too long read "cannot write output: File name too
+    long", as if stdout had failed."""
+    long = str(tmp_path / ("y" * 300 + (".csl" if "cite" in command else ".txt")))
+    line = refused(*[word.replace("{long}", long) for word in command], LIST)
+    assert line.startswith(f"paperdeck: {long}: ") and "File name too long" in line
 
 
 # -- notes import ---------------------------------------------------------------------------

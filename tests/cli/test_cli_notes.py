@@ -87,6 +87,72 @@ def test_note_edit_opens_the_editor_on_the_note(notes: Path, tmp_path: Path) -> 
     assert ok(*at(notes, "note", "2")) == "DRAFT (edited)\n"
 
 
+def test_an_editor_that_cannot_run_is_named_with_the_reason_once(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Before: "could not run the editor '/x/ed': [Errno 2] No such file or directory:
+    '/x/ed'"."""
+    missing = tmp_path / "no-such-editor"
+    result = run(*at(notes, "note", "2", "--edit"), env={"EDITOR": str(missing), "VISUAL": ""})
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"paperdeck: could not run the editor '{missing}': No such file or directory\n"
+    )
+
+
+def test_a_note_edited_when_the_notes_cannot_be_saved_is_kept(notes: Path, tmp_path: Path) -> None:
+    """Before, what was typed in the editor was gone when the save failed (here: the notes
+    file locked by another paperdeck, which waits 5 s)."""
+    fcntl = pytest.importorskip("fcntl")
+
+    editor = tmp_path / "editor.py"
+    editor.write_text(
+        "import sys\nopen(sys.argv[1], 'w').write('typed with care\\n')\n", encoding="utf-8"
+    )
+    env = {"EDITOR": f"{sys.executable} {editor}", "VISUAL": ""}
+    with open(notes.with_name("notes.json.lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        result = run(*at(notes, "note", "2", "--edit"), env=env)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "locked by another paperdeck" in result.stderr
+    kept = Path(result.stderr.split("your unsaved notes are in ")[1].strip())
+    ok("notes", "import", str(kept), "--notes", str(notes))
+    assert ok(*at(notes, "note", "2")) == "typed with care\n"
+
+
+def test_tag_without_a_paper_names_only_the_paper_as_missing(notes: Path) -> None:
+    """Before: "required: REF, +NAME|-NAME", though the tags are optional."""
+    result = run("tag", "--notes", str(notes))
+    assert result.returncode == 2
+    assert result.stderr == (
+        "paperdeck: the following arguments are required: REF (see `paperdeck tag --help`)\n"
+    )
+
+
+@pytest.mark.parametrize("word", ["todo", "+-x", "-"])
+def test_a_tag_without_its_sign_is_not_called_a_missing_file(notes: Path, word: str) -> None:
+    """Before: "todo: no such file", as if `tag 3 todo` named a list."""
+    result = run("tag", "3", word, str(LIST), "--notes", str(notes))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"paperdeck: {word}: no such file or tag change "
+        "(a tag is added as +NAME, removed as -NAME)\n"
+    )
+    assert not notes.exists()
+
+
+def test_a_note_typed_in_a_legacy_encoding_keeps_its_accents(notes: Path) -> None:
+    """A Latin-1 terminal's "café" (bytes e9) next to UTF-8 "naïve": before, saved as "caf"."""
+    typed = os.fsdecode("naïve ".encode() + b"caf\xe9 \x80")
+    result = run(*at(notes, "note", "2", "--set", typed))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == (
+        "paperdeck: the note given is not UTF-8 (a terminal in a legacy encoding?): "
+        "read as Windows-1252\n"
+    )
+    assert ok(*at(notes, "note", "2")) == "naïve café €\n"
+
+
 def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     assert ok(*at(notes, "tag", "3", "+rl", "+todo")).strip().endswith(": rl, todo")
     # "-todo" and "-hard" look like options to argparse; "-h..." even like -h.
@@ -147,6 +213,23 @@ def test_export_to_stdout_is_markdown_by_default(notes: Path) -> None:
     assert out.startswith("# paperdeck notes\n") and "\nhello\n" in out
 
 
+def test_export_to_an_existing_file_is_refused_unless_forced(notes: Path, tmp_path: Path) -> None:
+    ok(*at(notes, "note", "2", "--set", "hello"))
+    mine = tmp_path / "reading.md"
+    mine.write_text("# My own notes\n\nwritten by hand\n", encoding="utf-8")
+    refused = run("notes", "export", "-o", str(mine), "--notes", str(notes), str(LIST))
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr == (
+        f"paperdeck: {mine} exists (3 lines): give --force to replace it, or another -o FILE\n"
+    )
+    assert mine.read_text(encoding="utf-8") == "# My own notes\n\nwritten by hand\n"
+    forced = ok("notes", "export", "-o", str(mine), "--force", "--notes", str(notes), str(LIST))
+    assert forced == f"exported 1 paper to {mine} (the file it replaced is {mine}~)\n"
+    assert "\nhello\n" in mine.read_text(encoding="utf-8")
+    kept = tmp_path / "reading.md~"
+    assert kept.read_text(encoding="utf-8") == "# My own notes\n\nwritten by hand\n"
+
+
 def test_import_refuses_a_file_that_is_no_export(notes: Path, tmp_path: Path) -> None:
     bogus = tmp_path / "bogus.txt"
     bogus.write_text("just some text\n", encoding="utf-8")
@@ -179,11 +262,81 @@ def test_an_unwritable_notes_location_exits_2_with_one_line(tmp_path: Path) -> N
     blocker.write_text("x")
     folder = tmp_path / "folder.json"
     folder.mkdir()
+    spare = tmp_path / "tmp"
+    spare.mkdir()
     for location in (blocker / "notes.json", folder):
-        result = run(*at(location, "note", "1", "--set", "lost?"))
+        result = run(*at(location, "note", "1", "--set", "lost?"), env={"TMPDIR": str(spare)})
         assert result.returncode == 2
         assert result.stderr.count("\n") == 1, result.stderr
-        assert result.stderr.startswith("paperdeck: could not save notes")
+        assert result.stderr.startswith("paperdeck: notes not saved (could not save notes")
+        # Not lost: the note is in the recovery file the line names, which import reads back.
+        kept = Path(result.stderr.split("your unsaved notes are in ")[1].strip())
+        assert kept.parent == (spare if location.parent == blocker else tmp_path)
+        other = tmp_path / "other.json"
+        ok("notes", "import", str(kept), "--notes", str(other))
+        assert ok(*at(other, "note", "1")) == "lost?\n"
+
+
+def test_a_notes_file_with_one_bad_entry_and_no_backup_keeps_the_other_notes(
+    notes: Path,
+) -> None:
+    """One paper stored with a state this paperdeck does not know: before, the whole file was
+    moved aside and every note was gone from view ("no good backup, starting with no notes")."""
+    ok(*at(notes, "note", "1", "--set", "first"))
+    ok(*at(notes, "note", "2", "--set", "second"))
+    document = json.loads(notes.read_text(encoding="utf-8"))
+    document["papers"][paper_id(2)]["state"] = "skimmed"
+    for backup in notes.parent.glob("notes.json.bak*"):
+        backup.unlink()
+    damaged = json.dumps(document).encode()
+    notes.write_bytes(damaged)
+    result = run(*at(notes, "note", "1"))
+    assert result.returncode == 0 and result.stdout == "first\n"
+    [line] = result.stderr.splitlines()
+    assert line.endswith(
+        "no good backup: kept its notes on 1 paper; those on 1 paper did not read and are "
+        "only in the file moved aside"
+    )
+    [aside] = notes.parent.glob("notes.json.corrupt-*")
+    assert aside.read_bytes() == damaged
+    assert list(stored(notes)) == [paper_id(1)]
+
+
+def test_a_damaged_notes_file_restored_from_a_backup_keeps_its_newer_notes(
+    notes: Path,
+) -> None:
+    """Before, the backup alone came back: the last note written was only in the file moved
+    aside, though it read."""
+    ok(*at(notes, "note", "1", "--set", "old"))
+    ok(*at(notes, "note", "2", "--set", "second"))
+    ok(*at(notes, "note", "1", "--set", "newest"))
+    document = json.loads(notes.read_text(encoding="utf-8"))
+    document["papers"][paper_id(2)]["state"] = "skimmed"
+    notes.write_text(json.dumps(document), encoding="utf-8")
+    result = run(*at(notes, "note", "1"))
+    assert result.returncode == 0 and result.stdout == "newest\n"
+    [line] = result.stderr.splitlines()
+    assert "restored the backup from" in line
+    assert line.endswith(", with the newer notes on 1 paper it held")
+    assert ok(*at(notes, "note", "2")) == "second\n"
+
+
+def test_a_notes_file_made_read_only_is_not_replaced(notes: Path, tmp_path: Path) -> None:
+    """chmod a-w notes.json: before, saving replaced it all the same (a rename needs only the
+    folder to be writable), and kept the read-only mode on the new file."""
+    ok(*at(notes, "note", "1", "--set", "frozen"))
+    notes.chmod(0o444)
+    held = notes.read_bytes()
+    marked = run(*at(notes, "mark", "1", "read"))
+    assert marked.returncode == 2
+    assert marked.stderr == (
+        f"paperdeck: not saving notes: {notes} is read-only (no write permission is set)\n"
+    )
+    typed = run(*at(notes, "note", "1", "--set", "typed anyway"))
+    assert typed.returncode == 2 and typed.stderr.count("\n") == 1
+    assert "your unsaved notes are in" in typed.stderr
+    assert notes.read_bytes() == held
+    assert ok(*at(notes, "note", "1")) == "frozen\n"
 
 
 def test_a_corrupt_notes_file_is_reported_and_the_command_still_works(notes: Path) -> None:
@@ -193,6 +346,35 @@ def test_a_corrupt_notes_file_is_reported_and_the_command_still_works(notes: Pat
     assert "moved it to" in result.stderr and result.stderr.count("\n") == 1
     assert "State:   unread" in result.stdout
     assert list(notes.parent.glob("notes.json.corrupt-*"))
+
+
+@pytest.mark.parametrize(
+    "held",
+    [
+        bytes(range(256)) * 4,  # a program or a PDF
+        LIST.read_bytes(),  # the paper list itself, named by --notes by mistake
+        b'{"name": "someone else\'s JSON", "private": true}\n',
+    ],
+    ids=["binary", "paper list", "other JSON"],
+)
+def test_a_notes_path_naming_another_file_leaves_that_file_alone(
+    tmp_path: Path, held: bytes
+) -> None:
+    """`--notes FILE` naming a file paperdeck never wrote: it is neither moved aside nor
+    replaced by notes; reading says so in one line, saving is refused in one line."""
+    other = tmp_path / "thesis.pdf"
+    other.write_bytes(held)
+    shown = run(*at(other, "show", "1"))
+    assert shown.returncode == 0 and "State:   unread" in shown.stdout
+    assert shown.stderr.count("\n") == 1 and "not a paperdeck notes file" in shown.stderr
+    changed = run(*at(other, "note", "1", "--set", "kept?"))
+    assert changed.returncode == 2 and "Traceback" not in changed.stderr
+    assert changed.stderr.count("\n") == 1
+    assert changed.stderr.startswith("paperdeck: notes not saved (not saving notes:")
+    assert other.read_bytes() == held
+    beside = sorted(path.name for path in tmp_path.iterdir() if path.name != "thesis.pdf.lock")
+    assert beside[0] == "thesis.pdf" and len(beside) == 2
+    assert beside[1].startswith("thesis.pdf.recovered-")  # the note typed, kept
 
 
 def test_the_environment_names_the_notes_file(notes: Path) -> None:

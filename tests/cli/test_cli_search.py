@@ -87,6 +87,18 @@ def test_related_bad_input_is_one_line(args: tuple[str, ...], expected: str, not
     assert len(lines) == 1 and lines[0].startswith("paperdeck: ") and expected in lines[0]
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_related_with_no_other_paper_says_so_and_exits_1(
+    notes: Path, tmp_path: Path, as_json: bool
+) -> None:
+    """Before: nothing at all on stdout or stderr, and status 0, for a list of one paper."""
+    one = Path(__file__).parents[1] / "data" / "messy" / "single_abstract.txt"
+    result = run("related", "1", str(one), *(["--json"] if as_json else []), notes=notes)
+    assert result.returncode == 1
+    assert result.stdout == ("[]\n" if as_json else "")
+    assert result.stderr == "paperdeck: related: no other paper in these lists shares its words\n"
+
+
 def test_a_like_that_names_no_paper_is_said_in_one_line(notes: Path) -> None:
     result = run("search", "like:zzz", notes=notes)
     assert result.returncode == 1 and result.stdout == ""

@@ -381,3 +381,30 @@ def test_a_made_up_title_is_marked_in_list_search_and_related_lines(
     assert main(["search", "title:learning", str(titled), "--limit", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines and not any("≈" in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    "command", [["show", "3"], ["related", "3"], ["cite", "3"], ["search", "learning"], ["list"]]
+)
+def test_a_cache_path_that_is_a_file_is_named_once_in_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    listing: Path,
+    command: list[str],
+) -> None:
+    """PAPERDECK_CACHE naming a file: before, "unavailable (File exists)", and show said it
+    twice; the command still works from the list."""
+    blocker = tmp_path / "cache-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("PAPERDECK_CACHE", str(blocker))
+    monkeypatch.setenv("PAPERDECK_NOTES", str(tmp_path / "notes.json"))
+    assert main([*command, str(listing)]) == 0
+    out, err = capsys.readouterr()
+    assert out
+    told = [line for line in err.splitlines() if "list store" in line]
+    assert told == [
+        f"paperdeck: list store {blocker / database.FILE_NAME} unavailable "
+        f"({blocker} is a file, not a folder); lists read without it"
+    ]
+    assert blocker.read_text(encoding="utf-8") == "not a folder"

@@ -23,6 +23,32 @@ def test_a_blank_query_is_a_usage_error(query: str, notes: Path) -> None:
     assert run("search", query, "--json", notes=notes).returncode == 2
 
 
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("(", "'(' has nothing to look for"),
+        ("tag:", "'tag:' has nothing to look for"),
+        ('""', "'\"\"' has nothing to look for"),
+        (
+            "is:stared",
+            "unknown filter is:stared (known: is:starred, is:unread, is:reading, "
+            "is:read); ignored; nothing is left to look for",
+        ),
+    ],
+)
+def test_a_query_with_nothing_to_look_for_is_a_usage_error(
+    query: str, said: str, notes: Path
+) -> None:
+    """Before, each printed every paper of the list, scored 0.00, and exit status 0; and
+    `export -q is:stared` exported every paper."""
+    result = run("search", query, notes=notes)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"paperdeck: search: {said} (`paperdeck list` lists all)\n"
+    exported = run("export", "-q", query, notes=notes)
+    assert (exported.returncode, exported.stdout) == (2, "")
+    assert exported.stderr == (f"paperdeck: export: {said} (without -q every paper is exported)\n")
+
+
 def test_help_gives_every_command_a_line_saying_what_it_does(notes: Path) -> None:
     result = run("--help", notes=notes)
     assert result.returncode == 0, result.stderr

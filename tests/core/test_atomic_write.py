@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from paperdeck.core.plumbing import atomic_write as module
-from paperdeck.core.plumbing.atomic_write import atomic_write
+from paperdeck.core.plumbing.atomic_write import atomic_write, replace_keeping_backup
 
 
 @pytest.fixture
@@ -89,3 +90,26 @@ def test_a_missing_folder_raises_and_creates_nothing(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         atomic_write(tmp_path / "no" / "such" / "file", b"x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_device_or_pipe_is_written_to_not_replaced(tmp_path: Path) -> None:
+    """PAPERDECK_CONFIG=/dev/null, `-o >(gzip > x.gz)`: before, the rename put a plain file
+    in the device's or pipe's place (as root, /dev/null's own). A FIFO stands in for both."""
+    fifo = tmp_path / "settings.json"
+    os.mkfifo(fifo)
+    # The reading end open first, as a shell's is; the pipe's buffer holds what is written.
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        atomic_write(fifo, "written\n")
+        assert os.read(reader, 100) == b"written\n"
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_a_pipe_nobody_reads_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError):
+        replace_keeping_backup(fifo, "nobody reads this")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)

@@ -411,7 +411,7 @@ def test_jsonl_with_nothing_valid_is_an_error(tmp_path: Path) -> None:
     path = write(tmp_path, "bad.jsonl", "not json\nnor this\n")
     with pytest.raises(LoadError) as error:
         read_list(path)
-    assert str(error.value) == f"{path}: no papers found (2 skipped)"
+    assert str(error.value) == f"{path}: no papers found (2 skipped; line 1: not valid JSON)"
 
 
 def test_records_are_normalised_and_unknown_keys_kept(tmp_path: Path) -> None:

@@ -218,7 +218,9 @@ def test_a_damaged_file_is_moved_aside_and_the_newest_backup_restored(
 
 def test_a_damaged_file_without_backups_starts_empty_and_keeps_running(tmp_path: Path) -> None:
     path = tmp_path / "notes.json"
-    path.write_bytes(b"not json at all")
+    # Torn in its first save, so no backup: the start of a notes file, not someone else's file.
+    damaged = b'{\n  "papers": {\n    "abcd1234": {"no'
+    path.write_bytes(damaged)
     store = NotesStore(path)
     assert len(store.messages) == 1 and "no good backup" in store.messages[0]
     assert dict(store.entries) == {}
@@ -226,7 +228,7 @@ def test_a_damaged_file_without_backups_starts_empty_and_keeps_running(tmp_path:
     store.set_note(paper, "fresh")
     store.save()
     assert NotesStore(path).get(paper).note == "fresh"  # type: ignore[union-attr]
-    assert [p.read_bytes() for p in tmp_path.glob("notes.json.corrupt-*")] == [b"not json at all"]
+    assert [p.read_bytes() for p in tmp_path.glob("notes.json.corrupt-*")] == [damaged]
 
 
 def test_a_file_damaged_while_open_is_recovered_at_save(tmp_path: Path) -> None:

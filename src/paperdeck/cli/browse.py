@@ -19,6 +19,7 @@ from paperdeck.cli.common import (
     index_of,
     open_library,
     open_paper,
+    refuse_empty_query,
     stored_list,
     warn,
 )
@@ -189,13 +190,7 @@ def paper_header(paper: Paper) -> str:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    if not args.query.strip():
-        from paperdeck.core.errors import UsageError
-
-        # Every paper matches nothing typed: scored 0.00 in list order, they would read as results.
-        raise UsageError(
-            "search: QUERY is empty; give words to look for (`paperdeck list` lists all)"
-        )
+    refuse_empty_query("search", args.query, "`paperdeck list` lists all")
     found: list[bool] = []
 
     def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:
@@ -344,14 +339,21 @@ def run_related(args: argparse.Namespace) -> int:
         args.paths, args.ref = [Path(args.ref), *args.paths], None
     if args.starred == (args.ref is not None):
         raise UsageError("related: name one paper (REF) or give --starred, not both")
-    return _run_on_papers(
-        args, lambda papers, key, loaded, fill: _related(args, papers, key, loaded, fill)
-    )
+    found: list[bool] = []
+
+    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:
+        message, text, any_found = _related(args, papers, key, loaded, fill)
+        found.append(any_found)
+        return message, text
+
+    status = _run_on_papers(args, work)
+    # As search: 1 when no paper is alike (a list of one paper, or no word shared).
+    return 1 if status == 0 and not found[-1] else status
 
 
 def _related(
     args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
-) -> tuple[str | None, str]:
+) -> tuple[str | None, str, bool]:
     from paperdeck.cli.notes_file import open_store
     from paperdeck.core.errors import UsageError
     from paperdeck.core.library import resolve_index
@@ -368,6 +370,7 @@ def _related(
     index = index_of(args, papers, key, abstracts_loaded)
     limit = args.limit if args.limit and args.limit > 0 else len(papers)
     found = related(index.word_index, seeds, limit)
+    nothing = None if found else "related: no other paper in these lists shares its words"
     if args.json:
         rows = []
         whole = _whole([papers[like.index] for like in found], fill)
@@ -376,7 +379,7 @@ def _related(
             row["score"] = round(like.score, 4)
             row["shared"] = list(like.shared)
             rows.append(row)
-        return None, json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
+        return nothing, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", bool(found)
     width = len(str(len(papers)))
     lines = []
     for like in found:
@@ -386,7 +389,7 @@ def _related(
         lines.append(
             f"{like.index + 1:>{width}}  {paper.id}  {like.score:6.2f}  {title}  [{shared}]"
         )
-    return None, "".join(line + "\n" for line in lines)
+    return nothing, "".join(line + "\n" for line in lines), bool(found)
 
 
 def _print_json(value: object) -> None:

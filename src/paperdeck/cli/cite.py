@@ -29,6 +29,7 @@ from paperdeck.core.library import resolve_ref
 from paperdeck.core.model import Paper
 
 _REF = re.compile(r"[0-9A-Fa-f]+")
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 
 
 def register(add: AddCommand) -> None:
@@ -94,6 +95,10 @@ def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:
 
 
 def _is_path(item: str) -> bool:
+    if not item.strip():
+        return False  # Path("") is the current folder, which exists
+    if _NUMBER.fullmatch(item) and not Path(item).is_file():
+        return False  # `cite 1.5 LIST`: a mistyped position, not a list
     if _REF.fullmatch(item):
         # A position or an id prefix, unless only a file of that name makes sense.
         return Path(item).is_file() and not item.isdigit()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.formats.raw_list import FORMAT_NAMES
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.text.sanitize import clean_line
@@ -23,8 +25,27 @@ Command = Callable[[argparse.Namespace], int]
 AddCommand = Callable[[str, str, Command], argparse.ArgumentParser]
 """What a feature's `register(add)` gets: add(name, help, run) -> the command's parser."""
 
+_UNDECODED = re.compile("[\udc80-\udcff]")
+"""The characters Python keeps undecodable bytes of arguments and file names as."""
+
+MESSAGE_CHARS = 2000
+"""The longest message told whole on stderr; a longer one keeps its two ends."""
+
 # Commands whose own `--format` names what they print; they take `--list-format` only.
 OUTPUT_FORMAT_COMMANDS = frozenset({"cite", "export"})
+
+
+def file_name(text: str) -> Path:
+    """A file name argument; an empty one is refused (Path("") is the current folder, which a
+    command would then call "a directory")."""
+    return Path(notes_name(text))
+
+
+def notes_name(text: str) -> str:
+    """--notes FILE: an empty one is refused, not taken for no --notes at all."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty file name")
+    return text
 
 
 def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
@@ -44,7 +65,7 @@ def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="SOURCE",
-        type=Path,
+        type=file_name,
         help="a list with titles (JSONL, JSON, BibTeX, CSV) to match abstracts against; repeatable",
     )
     group.add_argument(
@@ -56,6 +77,7 @@ def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
         "--notes",
         metavar="FILE",
         default=None,
+        type=notes_name,
         help="the notes file (default: $PAPERDECK_NOTES, else the user data folder)",
     )
     return parser
@@ -69,7 +91,7 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
         # With a default argparse no longer names PATH among the missing ("required: REF, PATH").
         default=[],
         metavar="PATH",
-        type=Path,
+        type=file_name,
         help="paper lists to open (default: the bundled ICML 2026 list)",
     )
 
@@ -160,7 +182,64 @@ def open_paper(args: argparse.Namespace, ref: str) -> Paper:
     return paper
 
 
+def refuse_empty_query(command: str, query: str, instead: str) -> None:
+    """A query with nothing to look for (blank, `(`, `tag:`, or only filters that are ignored
+    such as `is:stared`): every paper would come out, scored 0 or unfiltered, as if found."""
+    from paperdeck.core.search.query import parse_query
+
+    if not query.strip():
+        raise UsageError(f"{command}: QUERY is empty; give words to look for ({instead})")
+    parsed = parse_query(query)
+    if parsed.clauses:
+        return
+    said = f"{parsed.message}; nothing is left" if parsed.message else f"{query!r} has nothing"
+    raise UsageError(f"{command}: {said} to look for ({instead})")
+
+
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    """--force, for a command whose -o FILE must not replace a file unasked."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an existing FILE (atomically; what it held is kept as FILE~)",
+    )
+
+
+def refuse_to_replace(output: Path | None, force: bool, fmt: str) -> None:
+    """An existing -o FILE is refused, saying what it holds, unless --force: checked before
+    any list is read (a reading list of 40 papers went without a word). `fmt` is how to count
+    what the file holds (see `file_summary.summary`)."""
+    if output is None or force or not output.is_file():
+        return
+    from paperdeck.core.file_summary import summary
+
+    raise UsageError(
+        f"{output} exists ({summary(output, fmt)}): give --force to replace it, or another -o FILE"
+    )
+
+
+def write_output(path: Path, text: str) -> Path | None:
+    """Write -o FILE; returns where the file it replaced is kept (FILE~), if there was one."""
+    from paperdeck.core.plumbing.atomic_write import replace_keeping_backup
+
+    if path.is_dir():
+        raise UsageError(f"{path}: is a directory")
+    try:
+        return replace_keeping_backup(path, text)
+    except OSError as error:
+        raise PaperdeckError(f"cannot write {path}: {error.strerror or error}") from None
+
+
 def warn(message: str) -> None:
     """A one-line message on stderr, prefixed like every paperdeck message."""
     # Messages quote file names and refs the user gave: no escape sequence reaches the terminal.
-    print(f"paperdeck: {clean_line(message.removeprefix('paperdeck: '))}", file=sys.stderr)
+    # A name given in bytes that are no UTF-8 is shown with them as \xNN, not without them
+    # (`gone\xff.txt` told as "gone.txt: no such file" names another file).
+    shown = _UNDECODED.sub(lambda byte: f"\\x{ord(byte[0]) - 0xDC00:02x}", message)
+    line = clean_line(shown.removeprefix("paperdeck: "))
+    if len(line) > MESSAGE_CHARS:
+        # A 100,000-character query quoted whole would fill the screen; its ends say which.
+        head, tail = MESSAGE_CHARS * 3 // 4, MESSAGE_CHARS // 5
+        left_out = len(line) - head - tail
+        line = f"{line[:head]} … ({left_out:,} characters left out) … {line[-tail:]}"
+    print(f"paperdeck: {line}", file=sys.stderr)

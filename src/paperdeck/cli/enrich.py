@@ -9,10 +9,18 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, warn
+from paperdeck.cli.common import (
+    AddCommand,
+    add_force_argument,
+    add_paths_argument,
+    file_name,
+    open_library,
+    refuse_to_replace,
+    warn,
+    write_output,
+)
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.model import Paper
-from paperdeck.core.plumbing.atomic_write import atomic_write
 
 if TYPE_CHECKING:
     # Only loading a list with sources needs the matcher; `paperdeck --help` should not.
@@ -56,15 +64,18 @@ def register(add: AddCommand) -> None:
         "-o",
         "--output",
         metavar="OUT.jsonl",
-        type=Path,
+        type=file_name,
         default=None,
-        help="write the JSON Lines here (default: stdout; with --online: NAME.meta.jsonl)",
+        help="write the JSON Lines here (default: stdout; with --online: NAME.meta.jsonl); "
+        "an existing file is refused unless --force",
     )
+    add_force_argument(parser)
     add_paths_argument(parser)
 
 
 def run_enrich(args: argparse.Namespace) -> int:
     """Open the lists with their metadata sources and write every paper with its match."""
+    refuse_to_replace(args.output, args.force, "jsonl")
     if args.online:
         return run_online(args)
     library = open_library(args)
@@ -110,10 +121,9 @@ def _write_lines(stream: TextIO, lines: Iterable[str]) -> None:
 
 
 def _write_file(path: Path, lines: Iterable[str]) -> None:
-    try:
-        atomic_write(path, "".join(f"{line}\n" for line in lines))
-    except OSError as error:
-        raise PaperdeckError(f"{path}: cannot write: {error.strerror or error}") from None
+    backup = write_output(path, "".join(f"{line}\n" for line in lines))
+    if backup is not None:
+        warn(f"{path}: the file it replaced is kept as {backup}")
 
 
 def _print_summary(papers: Sequence[Paper], reports: list[EnrichReport]) -> None:
@@ -232,7 +242,14 @@ def _write_online(args: argparse.Namespace, library: Library, report: OnlineRepo
         )
         _write_file(args.output, lines)
         return str(args.output)
-    saved = save_matches(library.lists, library.counts, report.papers, report.matched)
+    try:
+        saved = save_matches(library.lists, library.counts, report.papers, report.matched)
+    except PaperdeckError as error:
+        # The answers are in the cache: written elsewhere, they cost no second asking.
+        raise PaperdeckError(
+            f"{error}; the answers are kept: `-o FILE` writes the matches elsewhere "
+            "without asking again"
+        ) from None
     written = [path.name for path in saved]
     return ", ".join(written)
 

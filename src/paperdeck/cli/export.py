@@ -8,7 +8,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdeck.cli.common import AddCommand, add_paths_argument, open_index, open_library, warn
+from paperdeck.cli.common import (
+    AddCommand,
+    add_force_argument,
+    add_paths_argument,
+    file_name,
+    open_index,
+    open_library,
+    refuse_empty_query,
+    refuse_to_replace,
+    warn,
+    write_output,
+)
 from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.reading_list import EXTENSIONS, FORMATS, export, format_for
@@ -44,16 +55,12 @@ def register(add: AddCommand) -> None:
     parser.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=file_name,
         default=None,
         metavar="FILE",
         help="write to FILE instead of printing; an existing FILE is refused unless --force",
     )
-    parser.add_argument(
-        "--force",
-        action="store_true",
-        help="replace an existing FILE (atomically; what it held is kept as FILE~)",
-    )
+    add_force_argument(parser)
     parser.add_argument(
         "--copy", action="store_true", help="also copy the reading list to the clipboard"
     )
@@ -71,14 +78,9 @@ def run_export(args: argparse.Namespace) -> int:
             f"{output}: which format is {output.suffix}? Name the file {known}, or give --format"
         )
     fmt = args.export_format or (format_for(output) if output is not None else "markdown")
-    if output is not None and output.is_file() and not args.force:
-        from paperdeck.core.file_summary import summary
-
-        # Checked before the list is read: a reading list of 40 papers went without a word.
-        raise UsageError(
-            f"{output} exists ({summary(output, fmt)}): give --force to replace it, "
-            "or another -o FILE"
-        )
+    refuse_to_replace(output, args.force, fmt)
+    if args.query.strip():
+        refuse_empty_query("export", args.query, "without -q every paper is exported")
     library = open_library(args)
     papers = library.papers
     notes = open_store(args)
@@ -112,7 +114,7 @@ def run_export(args: argparse.Namespace) -> int:
     if output is None:
         sys.stdout.write(text)
     else:
-        backup = _write(output, text)
+        backup = write_output(output, text)
         kept = f" (the file it replaced is {backup})" if backup is not None else ""
         warn(f"{count} written to {output} as {FORMATS[fmt]}{kept}")
     if args.copy:
@@ -125,15 +127,3 @@ def run_export(args: argparse.Namespace) -> int:
             return 1
         warn(f"copied {count} as {FORMATS[fmt]} to {report.describe()}")
     return 0
-
-
-def _write(path: Path, text: str) -> Path | None:
-    """Write `text` to `path`; returns where the file it replaced is kept, if there was one."""
-    from paperdeck.core.plumbing.atomic_write import replace_keeping_backup
-
-    if path.is_dir():
-        raise UsageError(f"{path}: is a directory")
-    try:
-        return replace_keeping_backup(path, text)
-    except OSError as error:
-        raise PaperdeckError(f"cannot write {path}: {error.strerror or error}") from None

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import errno
 import importlib
+import io
 import os
+import re
 import shlex
 import sys
 from collections.abc import Iterable, Sequence
@@ -169,6 +172,10 @@ _FIRST_ARGUMENT = {
 the usage line (cite says its own: see `cite.split_refs`)."""
 
 
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+"""argparse's own test of a word that is a negative number, not an option."""
+
+
 def _refuse_list_first(command: str, parser: argparse.ArgumentParser, words: list[str]) -> None:
     """`paperdeck search LIST words`: a list named where the command's own argument goes, and
     after it a word that is no file (or nothing), is a one-line error that says what to type
@@ -190,7 +197,8 @@ def _refuse_list_first(command: str, parser: argparse.ArgumentParser, words: lis
         if word == "--":
             places.extend(range(at + 1, len(words)))
             break
-        if word.startswith("-") and word != "-":
+        # argparse takes `-1` for a positional (a REF) when no option looks like a number.
+        if word.startswith("-") and word != "-" and not _NEGATIVE_NUMBER.match(word):
             at += 2 if word in takes_value else 1
             continue
         places.append(at)
@@ -277,6 +285,7 @@ def _with_global_options(
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paperdeck` console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    _prepare_streams()
     try:
         at = _command_at(arguments, list(COMMAND_FAMILIES))
         top, commands = build_parser([COMMAND_FAMILIES[arguments[at]]] if at is not None else [])
@@ -301,11 +310,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.close()
         return 0
     except OSError as error:
-        # Output to a full disk or a closed terminal.
-        warn(f"cannot write output: {error.strerror or error}")
+        if error.filename is not None:
+            # A file the user named that cannot be used: "x.txt: File name too long".
+            warn(f"{os.fsdecode(error.filename)}: {error.strerror or error}")
+        else:
+            # Output to a full disk or a closed terminal.
+            warn(f"cannot write output: {error.strerror or error}")
         return 2
     except KeyboardInterrupt:
         return 130
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the shell closed it (`paperdeck list >&-`): writing fails, so the
+    command says so and exits 2 instead of printing nowhere and exiting 0."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _prepare_streams() -> None:
+    """Python leaves a stream the shell closed as None: print() to a None stderr writes to
+    stdout (error lines in the output), and sys.stdout.write fails with a traceback. And an
+    output in an encoding short of Unicode (PYTHONIOENCODING=ascii, a C locale kept as it is)
+    fails on the first "≈" or accent: it gets "?" in their place instead."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the process
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    elif isinstance(sys.stdout, io.TextIOWrapper) and not _unicode(sys.stdout.encoding):
+        sys.stdout.reconfigure(errors="replace")
+
+
+def _unicode(encoding: str | None) -> bool:
+    return (encoding or "").lower().replace("-", "").replace("_", "").startswith("utf")
 
 
 if __name__ == "__main__":

@@ -16,13 +16,18 @@ from typing import NoReturn
 from paperdeck.cli.common import (
     AddCommand,
     Command,
+    add_force_argument,
     add_paths_argument,
     common_options,
+    file_name,
+    notes_name,
     open_library,
     open_paper,
+    refuse_to_replace,
     warn,
+    write_output,
 )
-from paperdeck.cli.notes_file import open_store, save_store, tell
+from paperdeck.cli.notes_file import open_store, save_store, save_typed, tell
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.model import Paper
 from paperdeck.core.notes.codec import MAX_FILE_BYTES
@@ -59,12 +64,15 @@ def register(add: AddCommand) -> None:
     )
     tag.add_argument("ref", metavar="REF", help="a paper id, unique id prefix or position")
     # REMAINDER, because argparse would take "-todo" for an unknown option.
-    tag.add_argument(
+    changes = tag.add_argument(
         "changes",
         nargs=argparse.REMAINDER,
         metavar="+NAME|-NAME",
         help="tags to add or remove, then the PATHs (e.g. `paperdeck tag 3 +rl -todo`)",
     )
+    # argparse takes a REMAINDER positional for a required one: `paperdeck tag` named the
+    # tags among what is missing, though `paperdeck tag 3` prints them.
+    changes.required = False
     add_paths_argument(tag)
 
     mark = add("mark", "Set a paper's reading state, or star or unstar it.", run_mark)
@@ -86,7 +94,15 @@ def register(add: AddCommand) -> None:
         default="markdown",
         help="markdown (default) or json",
     )
-    export.add_argument("-o", "--output", type=Path, default=None, help="write to FILE")
+    export.add_argument(
+        "-o",
+        "--output",
+        type=file_name,
+        default=None,
+        metavar="FILE",
+        help="write to FILE instead of printing; an existing FILE is refused unless --force",
+    )
+    add_force_argument(export)
     _add_list_options(export)
     add_paths_argument(export)
     import_ = actions.add_parser(
@@ -94,7 +110,7 @@ def register(add: AddCommand) -> None:
         help="merge an export back into the notes",
         description="Merge a JSON or markdown export (or another notes file) into the notes.",
     )
-    import_.add_argument("file", metavar="FILE", type=Path, help="an export to merge")
+    import_.add_argument("file", metavar="FILE", type=file_name, help="an export to merge")
     _add_list_options(import_, lists=False)
     orphans = actions.add_parser(
         "orphans",
@@ -114,9 +130,11 @@ def _add_list_options(parser: argparse.ArgumentParser, *, lists: bool = True) ->
     # The `notes` parser has the common options; its actions take them too, given after the
     # action. SUPPRESS keeps an action from resetting what was given before it.
     group = parser.add_argument_group("lists and notes")
-    group.add_argument("--notes", metavar="FILE", default=argparse.SUPPRESS, help="notes file")
     group.add_argument(
-        "--meta", action="append", type=Path, default=argparse.SUPPRESS, metavar="SOURCE"
+        "--notes", metavar="FILE", type=notes_name, default=argparse.SUPPRESS, help="notes file"
+    )
+    group.add_argument(
+        "--meta", action="append", type=file_name, default=argparse.SUPPRESS, metavar="SOURCE"
     )
     group.add_argument("--no-meta", action="store_true", default=argparse.SUPPRESS)
     if lists:
@@ -163,10 +181,10 @@ def run_note(args: argparse.Namespace) -> int:
             warn(f"{_label(paper)} has no note yet")
         return 0
     if args.set is not None:
-        text = args.set
+        text = _as_typed(args.set)
     elif args.append is not None:
         joiner = "\n" if current and not current.endswith("\n") else ""
-        text = current + joiner + args.append
+        text = current + joiner + _as_typed(args.append)
     else:
         text = _edit(current)
     store.set_note(paper, text)
@@ -174,11 +192,27 @@ def run_note(args: argparse.Namespace) -> int:
         tell(store)
         print(f"note of {_label(paper)} unchanged")
         return 0
-    save_store(store)
+    save_typed(store)
     saved = store.get(paper.id)
     lines = len(saved.note.split("\n")) if saved is not None and saved.note else 0
     print(f"note of {_label(paper)} saved ({plural(lines, 'line')})")
     return 0
+
+
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _as_typed(text: str) -> str:
+    """--set/--append TEXT as typed: from a terminal in a legacy encoding its bytes are no
+    UTF-8 and Python keeps them as lone surrogates, which saving would drop ("café" saved as
+    "caf"); they are read as Windows-1252, as an editor's legacy file is."""
+    if _UNDECODED.search(text) is None:
+        return text
+    warn("the note given is not UTF-8 (a terminal in a legacy encoding?): read as Windows-1252")
+    # Byte by byte: what did read as UTF-8 stays as it was.
+    return _UNDECODED.sub(
+        lambda byte: bytes([ord(byte[0]) - 0xDC00]).decode("cp1252", errors="replace"), text
+    )
 
 
 def _edit(text: str) -> str:
@@ -191,7 +225,9 @@ def _edit(text: str) -> str:
         try:
             result = subprocess.run([*shlex.split(editor), str(path)], check=False)
         except (OSError, ValueError) as error:
-            raise PaperdeckError(f"could not run the editor {editor!r}: {error}") from None
+            # OSError's own text repeats the command: "[Errno 2] No such file...: 'vim'".
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            raise PaperdeckError(f"could not run the editor {editor!r}: {reason}") from None
         if result.returncode != 0:
             raise PaperdeckError(
                 f"the editor exited with status {result.returncode}; the note is unchanged"
@@ -247,6 +283,12 @@ def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
     parser = _OneLineParser(prog="paperdeck tag", parents=[common_options()])
     add_paths_argument(parser)
     more = parser.parse_args(rest)
+    for path in more.paths:
+        if not _names_a_path(path):
+            # `tag 3 todo`: a tag without its sign, not a list that is missing.
+            raise UsageError(
+                f"{path}: no such file or tag change (a tag is added as +NAME, removed as -NAME)"
+            )
     for dest in _COMMON_DESTS:
         value = getattr(more, dest)
         if dest == "meta":
@@ -255,6 +297,13 @@ def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
             setattr(args, dest, value)
     args.paths = [*args.paths, *more.paths]
     return changes
+
+
+def _names_a_path(path: Path) -> bool:
+    try:
+        return path.exists() or os.sep in str(path) or bool(path.suffix)
+    except OSError:  # a name too long for a file is no file
+        return False
 
 
 def run_mark(args: argparse.Namespace) -> int:
@@ -283,6 +332,7 @@ def run_notes(args: argparse.Namespace) -> int:
 
 
 def _run_export(args: argparse.Namespace) -> int:
+    refuse_to_replace(args.output, args.force, args.export_format)
     papers = open_library(args).papers
     store = open_store(args)
     from paperdeck.core.citations import citation_keys
@@ -301,12 +351,10 @@ def _run_export(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise PaperdeckError(f"could not write {args.output}: {error.strerror}") from None
+    backup = write_output(args.output, text)
     count = sum(1 for entry in store.entries.values() if not entry.is_empty)
-    print(f"exported {plural(count, 'paper')} to {args.output}")
+    kept = f" (the file it replaced is {backup})" if backup is not None else ""
+    print(f"exported {plural(count, 'paper')} to {args.output}{kept}")
     return 0
 
 

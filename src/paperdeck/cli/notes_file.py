@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from paperdeck.cli.common import warn
 from paperdeck.core.notes.store import NotesSaveError, NotesStore, notes_path
@@ -31,6 +32,24 @@ def save_store(store: NotesStore) -> None:
         tell(store)
         raise
     tell(store)
+
+
+def save_typed(store: NotesStore) -> None:
+    """`save_store` for a note the user typed (--set, --append, --edit): when it cannot be
+    saved, it goes to a recovery file that `paperdeck notes import` reads back, and the one
+    line that ends the command says where; it is never only in a process that exits."""
+    from paperdeck.core.notes.recovery import save_or_recover
+
+    told = save_or_recover(store)
+    store.messages[:] = [m for m in store.messages if told is None or "moved it to" in m]
+    tell(store)
+    if told is None:
+        return
+    line, _, notes = told.partition("\n")
+    if notes:
+        # Neither folder could take a recovery file: the notes themselves, as the last resort.
+        sys.stderr.write(notes + "\n")
+    raise NotesSaveError(line.removeprefix("paperdeck: "))
 
 
 def tell(store: NotesStore) -> None:

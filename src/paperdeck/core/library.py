@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdeck.core.errors import RefError
+from paperdeck.core.errors import LoadError, RefError
 from paperdeck.core.formats import RawList, check_list_file
 from paperdeck.core.formats.sidecar import sidecar_for
 from paperdeck.core.ids import assign_ids, identity_text
@@ -322,6 +322,7 @@ def load_library(
     the load reports as it goes, and whether it keeps what it read at once.
     """
     messages: list[str] = []
+    paths = _once_each(paths, messages)
     store = ListStore.open(messages)
     library: Library | None = None
     try:
@@ -334,6 +335,28 @@ def load_library(
             store.close()
     library.warnings[:0] = [f"paperdeck: {message}" for message in messages]
     return library
+
+
+def _once_each(paths: Sequence[Path], messages: list[str]) -> list[Path]:
+    """The lists, each file once: one named twice (`a.txt a.txt`, or by a link) would give
+    every paper twice, each with its own position."""
+    seen: dict[tuple[int, int], Path] = {}
+    once: list[Path] = []
+    for path in paths:
+        try:
+            status = path.stat()
+        except OSError:
+            once.append(path)  # reading it says what is wrong
+            continue
+        first = seen.get((status.st_dev, status.st_ino))
+        if first is None:
+            seen[(status.st_dev, status.st_ino)] = path
+            once.append(path)
+        elif first == path:
+            messages.append(f"{path}: named twice; read once")
+        else:
+            messages.append(f"{path}: the same file as {first}; read once")
+    return once
 
 
 @contextmanager
@@ -375,7 +398,15 @@ def _load_library(
         sidecar = sidecar_for(path) if use_sidecar and path.is_file() else None
         sources = list(meta_sources)
         if sidecar is not None:
-            sources.append(read_list(sidecar))
+            try:
+                sources.append(read_list(sidecar))
+            except LoadError as error:
+                # The user named the list, not the file found beside it: say what it is to
+                # them and how to open the list without it.
+                raise LoadError(
+                    f"{error} (found beside {path.name} as its metadata; "
+                    "--no-meta opens the list without it)"
+                ) from None
         # Matching against metadata reads the abstracts.
         with_abstracts = abstracts or bool(sources)
         progress = options.progress
@@ -543,6 +574,8 @@ def resolve_index(ids: Sequence[str], ref: str) -> int:
         if 1 <= position <= len(ids):
             return position - 1
         raise RefError(f"{ref}: no paper at that position (1..{len(ids)})")
+    if not prefixed and text[:1] == "-" and text[1:].isascii() and text[1:].isdigit():
+        raise RefError(f"{ref}: no paper at that position (1..{len(ids)})")
     if not prefixed:
         raise RefError(f"{ref}: no paper with that id or position")
     raise RefError(f"{ref}: ambiguous id prefix ({len(prefixed)} papers match; type more of it)")
@@ -566,6 +599,7 @@ def load_paper(
     """
     meta = list(meta)
     messages: list[str] = []
+    paths = _once_each(paths, messages)
     store = None if meta else ListStore.open(messages)
     try:
         found = _stored_paper(paths, ref, fmt, use_sidecar, store) if store else None
@@ -583,7 +617,8 @@ def load_paper(
         return found[0], said + found[1]
     library = load_library(paths, fmt, meta, use_sidecar, abstracts=False)
     paper = library.with_abstract(resolve_ref(library.papers, ref))
-    return paper, said + library.warnings
+    # Loading the lists opens the store again: an unusable store is told once, not twice.
+    return paper, said + [warning for warning in library.warnings if warning not in said]
 
 
 def _stored_paper(

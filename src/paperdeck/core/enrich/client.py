@@ -96,16 +96,27 @@ class PoliteClient:
     ) -> httpx.Response:
         """A 2xx response from `url`; `interval` is the least time between two requests to
         the source called `label`. Raises Unreachable or GaveUp."""
-        host = urlsplit(url).netloc or url
+        try:
+            host = urlsplit(url).netloc or url
+        except ValueError as error:  # a URL set in the environment: "http://[::1"
+            raise Unreachable(url, f"not a URL: {error}") from None
         problem = "no answer"
         for attempt in range(self.tries):
             self._pace(label, interval)
             try:
                 self.requests += 1
                 response = self._http.get(url, params=dict(params), headers=headers)
-            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
+            except (
+                httpx.ConnectError,
+                httpx.ConnectTimeout,
+                httpx.UnsupportedProtocol,
+                httpx.InvalidURL,
+            ) as error:
                 # No network or no such host: retrying only makes the user wait.
                 raise Unreachable(host, _reason(error)) from None
+            except UnicodeError:
+                # The resolver's IDNA step refuses a name with a label over 63 characters.
+                raise Unreachable(host, "not a valid host name") from None
             except httpx.TransportError as error:
                 timed_out = isinstance(error, httpx.TimeoutException)
                 problem = "timed out" if timed_out else _reason(error)

@@ -70,8 +70,10 @@ def _read(path: Path, fmt: str | None, *, in_two: bool) -> tuple[RawList, TextPa
         # json and the BibTeX parser recurse on nesting; a hostile file must not crash us.
         raise LoadError(f"{path}: nested too deeply to read") from None
     if not (rest.count if rest is not None else raw.records):
-        skipped = sum(1 for w in raw.warnings if w.endswith("skipped"))
-        detail = f" ({skipped} skipped)" if skipped else ""
+        skipped = [w for w in raw.warnings if w.endswith("; skipped")]
+        # The first reason, so that a list nothing of which reads says why without a rerun.
+        first = skipped[0].removeprefix(f"{raw.path}:").removesuffix("; skipped") if skipped else ""
+        detail = f" ({len(skipped)} skipped; line {first})" if skipped else ""
         raise LoadError(f"{path}: no papers found{detail}")
     if fmt == "txt":
         # Any text file has paragraphs: /etc/passwd opened as one paper. A list is refused

@@ -45,6 +45,10 @@ class BadFile(Exception):
     """The file is not a notes file paperdeck can read (its reason is the message)."""
 
 
+class NotNotes(BadFile):
+    """JSON that is no notes file at all (neither "version" nor "papers"): someone else's."""
+
+
 class NewerSchema(Exception):
     """The file was written by a newer paperdeck, in a schema this one does not know."""
 
@@ -124,7 +128,9 @@ def _parse_entries(data: bytes | str) -> tuple[dict[str, NoteEntry], set[str]]:
     except JsonTooComplex as error:
         raise BadFile(f"the file {error}") from None
     if not isinstance(document, dict):
-        raise BadFile("the file holds no notes object")
+        raise NotNotes("the file holds no notes object")
+    if "version" not in document and "papers" not in document:
+        raise NotNotes("the file holds no notes object")
     version = document.get("version")
     if isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
         raise NewerSchema(version)
@@ -148,6 +154,27 @@ def _parse_entries(data: bytes | str) -> tuple[dict[str, NoteEntry], set[str]]:
         for paper_id, value in papers.items():
             entries[paper_id] = _entry_from_json(paper_id, value)
     return entries, verbatim
+
+
+def salvage(data: bytes) -> tuple[dict[str, NoteEntry], int] | None:
+    """The entries of a damaged notes file that still read, and how many did not; None when
+    the file is not one JSON object of papers (nothing to take from it).
+
+    One paper stored wrong (a state this paperdeck does not know) spoils the file for
+    `parse_file`; every other paper's note is still there to keep.
+    """
+    try:
+        document = load_json(data.removeprefix(b"\xef\xbb\xbf"))
+    except (UnicodeDecodeError, json.JSONDecodeError, JsonTooComplex):
+        return None
+    papers = document.get("papers") if isinstance(document, dict) else None
+    if not isinstance(papers, dict) or document.get("version") != SCHEMA_VERSION:
+        return None
+    entries: dict[str, NoteEntry] = {}
+    for paper_id, value in papers.items():
+        with contextlib.suppress(BadFile):
+            entries[paper_id] = _entry_from_json(paper_id, value)
+    return entries, len(papers) - len(entries)
 
 
 _HEAD = b'{\n  "papers": {\n'

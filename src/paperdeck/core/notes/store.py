@@ -16,7 +16,14 @@ from paperdeck.core.config import notes_path as notes_path
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.model import Paper
 from paperdeck.core.notes import backups
-from paperdeck.core.notes.codec import MAX_FILE_BYTES, BadFile, FileCodec, NewerSchema
+from paperdeck.core.notes.codec import (
+    MAX_FILE_BYTES,
+    BadFile,
+    FileCodec,
+    NewerSchema,
+    NotNotes,
+    salvage,
+)
 from paperdeck.core.notes.entry import (
     CITATION_KEY,
     FIELD_PATTERN,
@@ -32,6 +39,7 @@ from paperdeck.core.notes.merge import CONFLICT_END, CONFLICT_START, merge_three
 from paperdeck.core.plumbing.atomic_write import atomic_write, fsync_folder
 from paperdeck.core.plumbing.regular_file import read_regular
 from paperdeck.core.text.sanitize import clean_line, clean_text
+from paperdeck.core.text.wording import plural
 
 REATTACH_CUTOFF = 90.0
 """Least rapidfuzz ratio (0-100) between two abstracts' fingerprints to move a note."""
@@ -332,6 +340,12 @@ class NotesStore:
 
     def _replace_file(self, data: bytes, disk: bytes | None) -> None:
         """Write `data` as the file; the backups move down only once it is written."""
+        if disk is not None and not os.stat(self.path).st_mode & 0o222:
+            # Made read-only by its owner: a rename would replace it all the same (the folder
+            # allows it), so the wish is kept here.
+            raise NotesSaveError(
+                f"not saving notes: {self.path} is read-only (no write permission is set)"
+            )
         held = backups.hold(self.path, disk) if disk is not None else None
         try:
             atomic_write(self.path, data)
@@ -371,6 +385,8 @@ class NotesStore:
                 f"(schema version {error.version})"
             ) from None
         except BadFile as error:
+            if _someone_elses(self.path, data, error):
+                raise NotesSaveError(f"not saving notes: {_not_notes(self.path, error)}") from None
             restored, entries = self._recover(str(error))
             # A backup may be older than what this store last read: per paper, the newer
             # side is kept, and nothing is taken as deleted.
@@ -439,6 +455,11 @@ class NotesStore:
                 f"{error.version}); it is left alone and notes are not saved"
             )
         except BadFile as error:
+            if _someone_elses(self.path, data, error):
+                self.messages.append(
+                    f"{_not_notes(self.path, error)}: it is left alone and notes are not saved"
+                )
+                return
             self._recover_at_load(str(error))
 
     def _recover_at_load(self, reason: str) -> None:
@@ -457,6 +478,12 @@ class NotesStore:
                         self._load()
                         return
                     except BadFile as error:
+                        if _someone_elses(self.path, data, error):
+                            self.messages.append(
+                                f"{_not_notes(self.path, error)}: it is left alone and notes "
+                                "are not saved"
+                            )
+                            return
                         reason = str(error)
                 recovered, entries = self._recover(reason)
                 restored = _signature(os.stat(self.path)) if recovered is not None else None
@@ -485,19 +512,64 @@ class NotesStore:
         fsync_folder(target.parent)
         found = backups.newest_good_backup(self.path)
         told = f"the notes file {self.path} could not be read ({reason}); moved it to {aside}"
+        try:
+            kept = salvage(_read_file(aside)[0])
+        except OSError:
+            kept = None
+        salvaged, lost = kept if kept is not None else ({}, 0)
         if found is None:
-            self.messages.append(f"{told}; no good backup, starting with no notes")
-            return None, {}
+            if not salvaged:
+                self.messages.append(f"{told}; no good backup, starting with no notes")
+                return None, {}
+            data = self._codec.encode(salvaged)
+            atomic_write(self.path, data)
+            self.messages.append(
+                f"{told}; no good backup: kept its notes on {plural(len(salvaged), 'paper')}; "
+                f"those on {plural(lost, 'paper')} did not read and are only in the file moved "
+                "aside"
+            )
+            return data, salvaged
         backup, data, entries = found
+        # What the damaged file still holds newer than the backup is not left behind in it.
+        newer = {
+            paper_id: entry
+            for paper_id, entry in salvaged.items()
+            if paper_id not in entries or entry.updated > entries[paper_id].updated
+        }
+        if newer:
+            entries = {**entries, **newer}
+            data = self._codec.encode(entries)
         atomic_write(self.path, data)
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(backup.stat().st_mtime))
-        self.messages.append(f"{told} and restored the backup from {when} ({backup.name})")
+        also = f", with the newer notes on {plural(len(newer), 'paper')} it held" if newer else ""
+        self.messages.append(f"{told} and restored the backup from {when} ({backup.name}){also}")
         return data, entries
 
 
 def _signature(status: os.stat_result) -> _Signature:
     """What changes when a file is replaced or rewritten."""
     return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
+
+
+def _someone_elses(path: Path, data: bytes, error: BadFile) -> bool:
+    """Whether a file that does not read as notes is not a damaged notes file but another one
+    the notes path names by mistake (`--notes paper.pdf`, `--notes list.txt`): moving it aside
+    and writing notes in its place would take the user's file away.
+
+    A file paperdeck has saved over before (it has backups) is its own, whatever it holds now;
+    else only one that begins as JSON does (a torn write leaves the start), or that holds
+    nothing (emptied or zeroed by a crash) and so loses nothing when moved aside.
+    """
+    if any(backups.backup_path(path, number).exists() for number in range(1, backups.BACKUPS + 1)):
+        return False
+    if isinstance(error, NotNotes):
+        return True
+    start = data.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n\x00")
+    return bool(start) and not start.startswith(b"{")
+
+
+def _not_notes(path: Path, error: BadFile) -> str:
+    return f"the notes file {path} is not a paperdeck notes file ({error})"
 
 
 def _read_file(path: Path) -> tuple[bytes, _Signature]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import stat
 import sys
 from pathlib import Path
 
@@ -19,6 +20,8 @@ def atomic_write(path: Path, data: bytes | str, *, sync: bool = True) -> None:
     Raises OSError; the temporary file is removed on any failure.
     """
     content = data.encode("utf-8") if isinstance(data, str) else data
+    if _write_in_place(path, content):
+        return
     if os.path.islink(path):
         path = Path(os.path.realpath(path))
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
@@ -64,6 +67,8 @@ def replace_keeping_backup(path: Path, data: bytes | str) -> Path | None:
     The old file gets its second name before the write and NAME~ only once the write worked,
     so a failed write leaves both as they were. Raises OSError.
     """
+    if _write_in_place(path, data.encode("utf-8") if isinstance(data, str) else data):
+        return None
     if os.path.islink(path):
         path = Path(os.path.realpath(path))
     if not path.is_file():
@@ -83,3 +88,21 @@ def replace_keeping_backup(path: Path, data: bytes | str) -> Path | None:
         with contextlib.suppress(OSError):
             os.unlink(held)
     return backup
+
+
+def _write_in_place(path: Path, content: bytes) -> bool:
+    """Write to `path` when it is a device or a pipe (/dev/null, `-o >(gzip > x.gz)`, whose
+    /dev/fd/N a link leads nowhere from): True if so. A rename would put a plain file in its
+    place, as root /dev/null's own."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return False
+    # Not blocking on opening: a pipe nobody reads is an error (ENXIO), not a hang.
+    descriptor = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+    os.set_blocking(descriptor, True)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(content)
+    return True

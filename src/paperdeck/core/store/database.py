@@ -136,7 +136,12 @@ class ListStore:
             return None
         path = folder / FILE_NAME
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except (FileExistsError, NotADirectoryError):
+                # mkdir's own reason ("File exists") does not say which file is in the way.
+                blocker = next(p for p in (folder, *folder.parents) if p.exists())
+                raise StoreUnavailable(f"{blocker} is a file, not a folder") from None
             return cls._open_file(path, messages)
         except (OSError, sqlite3.Error, UnicodeDecodeError, StoreUnavailable) as error:
             messages.append(
