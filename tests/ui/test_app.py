@@ -28,7 +28,7 @@ from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.contrast import contrast
 from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.format_dialog import FormatDialog
-from paperdeck.ui.dialogs.help_screen import HelpScreen
+from paperdeck.ui.dialogs.help_screen import KEY_NAMES, HelpScreen, binding_rows
 from paperdeck.ui.dialogs.tags_dialog import TagsDialog
 from paperdeck.ui.loading import BackgroundLoad
 
@@ -771,8 +771,12 @@ async def test_help_lines_fit_their_column_and_name_keys_as_typed(
         # Nothing wraps on screen: a long description goes on under itself, not under its keys.
         for column in columns:
             assert column.region.height == len(str(column.render()).splitlines())
-        at = lines.index("i            Invert marks (shown")
-        assert lines[at + 1] == " " * 13 + "papers)"
+        at = lines.index("Ctrl+P       Commands: theme, sort")
+        assert lines[at + 1] == " " * 13 + "order, export notes,"
+        # Every key of the list on one line (a triage run's 80x24 help wrapped i's "Invert
+        # marks (shown papers)", a line more to scroll past).
+        for keys, description in binding_rows(app.BINDINGS, KEY_NAMES):
+            assert f"{keys:<12} {description}" in lines, description
         await pilot.press("escape")
 
 

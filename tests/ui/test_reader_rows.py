@@ -37,6 +37,7 @@ from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER, title_cells, title_c
 
 MakeApp = Callable[..., PaperdeckApp]
 THEMES = list(App().available_themes)
+WHITE = Color(255, 255, 255)
 DERIVED_LIST = Path(__file__).parent.parent / "data" / "abstracts_sample.txt"
 
 
@@ -656,6 +657,34 @@ async def test_header_and_footer_fit_at_80_and_120_columns(make_app: MakeApp) ->
             for wanted in ("?", "q"):
                 key = next(k for name, k in keys.items() if name == wanted)
                 assert key.region.width > 0 and key.region.right <= size[0], (size, wanted)
+
+
+async def test_every_part_of_the_header_reads_on_it_in_every_theme(make_app: MakeApp) -> None:
+    # Measured in a triage run: in textual-light the list's name and "N marked" (the accent
+    # and warning colours on $panel) were 2.8:1, "read" 3.2:1.
+    app = make_app()
+    async with app.run_test(size=(200, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r", "space", "space", "u")
+        await search(app, pilot, "learning")
+        parts = ("ICML 2026", "shown", "read", "view: unread", "marked", "sort: relevance")
+        for theme in ("textual-dark", "textual-light", *THEMES):
+            if theme.startswith("ansi"):
+                continue  # the terminal's own colours: nothing to measure them by
+            app.theme = theme
+            await pilot.pause()
+            dark = app.current_theme.dark
+            line = app.screen._compositor.render_strips()[app.query_one("#header").region.y]
+            seen = []
+            for segment in line:
+                if not segment.text.strip() or segment.style is None:
+                    continue
+                background = solid(segment.style.bgcolor, Color(0, 0, 0) if dark else WHITE)
+                color = solid(segment.style.color, WHITE if dark else Color(0, 0, 0))
+                ratio = contrast(color, background)
+                assert ratio >= 4.5, (theme, segment.text, round(ratio, 2))
+                seen.append(segment.text.strip())
+            assert all(any(part in text for text in seen) for part in parts), (theme, seen)
 
 
 # --- help, palette, dialogs -----------------------------------------------------------------

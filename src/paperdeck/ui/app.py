@@ -87,7 +87,8 @@ class PaperdeckApp(App[int]):
         Binding("m", "toggle_view('marked')", "Marked only", show=False),
         Binding("a", "mark_all", "Mark all shown", show=False),
         Binding("A", "clear_marks", "Clear marks / put back", show=False),
-        Binding("i", "invert_marks", "Invert marks (shown papers)", show=False),
+        # Short enough for one line of the help screen's columns (23 cells a description).
+        Binding("i", "invert_marks", "Invert marks of shown", show=False),
         Binding("c", "copy_citation", "Cite"),
         Binding("C", "choose_format", "Cite format", show=False),
         Binding("o", "open_link", "Open page", show=False),

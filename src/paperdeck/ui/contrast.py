@@ -11,6 +11,9 @@ from textual.style import Style
 READABLE = 3.0
 """The least contrast ratio between a highlight and what it sits on (WCAG's for large text)."""
 
+TEXT_READABLE = 4.5
+"""The least contrast ratio between text and its background (WCAG AA for normal text)."""
+
 BLACK = Color(0, 0, 0)
 WHITE = Color(255, 255, 255)
 
@@ -38,17 +41,17 @@ def contrast(first: Color, second: Color) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def readable_on(background: Color, preferred: Color) -> Color:
-    """`preferred`, or the nearest lighter/darker shade of it, with READABLE contrast to
+def readable_on(background: Color, preferred: Color, ratio: float = READABLE) -> Color:
+    """`preferred`, or the nearest lighter/darker shade of it, with `ratio` contrast to
     `background` (a highlight over a row must stand out from the row)."""
-    if contrast(preferred, background) >= READABLE:
+    if contrast(preferred, background) >= ratio:
         return preferred
     # Move away from the background's lightness: lighter over dark rows, darker over light.
     lighter = luminance(background) < 0.2
     for tenth in range(1, 11):
         amount = tenth / 10
         shade = (preferred.lighten(amount) if lighter else preferred.darken(amount)).clamped
-        if contrast(shade, background) >= READABLE:
+        if contrast(shade, background) >= ratio:
             return shade
     return WHITE if contrast(WHITE, background) >= contrast(BLACK, background) else BLACK
 

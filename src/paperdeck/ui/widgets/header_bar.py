@@ -5,13 +5,17 @@ The facts on the right always fit (down to 80 columns); the name takes what room
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.cells import cell_len, set_cell_size
 from textual.content import Content
+from textual.style import Style
 from textual.widget import Widget
 
 from paperdeck.core.text.wording import plural
+from paperdeck.ui.contrast import TEXT_READABLE, readable_on
 from paperdeck.ui.safe_text import one_line
 
 GAP = "  "
@@ -54,25 +58,29 @@ EXPORT_KEY = "e"
 for it at 80 columns)."""
 
 
-def _fact(long: str, short: str, style: str = "") -> Fact:
-    return Content.styled(long, style), Content.styled(short, style)
+ROLES = ("title", "loading", "read", "view", "marked", "key", "activity", "sort", "index")
+"""The header's parts, each drawn in its component class's style (`header-bar--marked`)."""
+Styles = Mapping[str, Style]
 
 
-def _marked(count: int) -> Fact:
-    style = "$text-warning"
+def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
+    def _fact(long: str, short: str, role: str = "") -> Fact:
+        style = styles.get(role, "")
+        return Content.styled(long, style), Content.styled(short, style)
 
-    def said(number: str) -> Content:
-        return Content.assemble((number, style), (EXPORT_KEY, f"bold {style}"), (" export", style))
+    def _marked(count: int) -> Fact:
+        style, key = styles.get("marked", ""), styles.get("key", "")
 
-    return said(f"{count:,} marked · "), said(f"{count:,}▍ ")
+        def said(number: str) -> Content:
+            return Content.assemble((number, style), (EXPORT_KEY, key), (" export", style))
 
+        return said(f"{count:,} marked · "), said(f"{count:,}▍ ")
 
-def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
     total = facts.total
     out: list[tuple[str, Fact]] = []
     if facts.loading:
         out.append(
-            ("counts", _fact("the list appears as soon as it is read", "loading…", "$text-muted"))
+            ("counts", _fact("the list appears as soon as it is read", "loading…", "loading"))
         )
     elif facts.filtered is not None:
         # A paper read under the unread view stays in place (the cursor moves on from it): it
@@ -97,25 +105,27 @@ def _facts(facts: HeaderFacts) -> list[tuple[str, Fact]]:
         out.append(("loading", _fact(loaded, f"loading {share}", "$text-warning")))
     if facts.read is not None and not facts.loading:
         read = f"{facts.read:,} / {total:,} read"
-        out.append(("read", _fact(read, read.replace(" / ", "/"), "$text-success")))
+        out.append(("read", _fact(read, read.replace(" / ", "/"), "read")))
     if facts.view:
-        out.append(("view", _fact(f"view: {facts.view}", facts.view, "$text-primary")))
+        out.append(("view", _fact(f"view: {facts.view}", facts.view, "view")))
     if facts.marked:
         out.append(("marked", _marked(facts.marked)))
     if facts.activity:
         activity = one_line(facts.activity)
-        out.append(("activity", _fact(activity, activity.split(" · ")[0], "$text-warning")))
+        out.append(("activity", _fact(activity, activity.split(" · ")[0], "activity")))
     if facts.sort:
-        out.append(("sort", _fact(f"sort: {facts.sort}", facts.sort.split()[-1], "$text-muted")))
+        out.append(("sort", _fact(f"sort: {facts.sort}", facts.sort.split()[-1], "sort")))
     if facts.index_progress is not None:
         percent = f"{facts.index_progress:.0%}"
-        out.append(("index", _fact(f"indexing {percent}", f"idx {percent}", "$text-warning")))
+        out.append(("index", _fact(f"indexing {percent}", f"idx {percent}", "index")))
     return out
 
 
-def header_content(facts: HeaderFacts, width: int) -> Content:
-    """The header's line in `width` cells: the facts whole, the name cut to the room left."""
-    named = _facts(facts)
+def header_content(facts: HeaderFacts, width: int, styles: Styles | None = None) -> Content:
+    """The header's line in `width` cells: the facts whole, the name cut to the room left;
+    each part in `styles`' style for its role (ROLES), none where it has none."""
+    styles = styles or {}
+    named = _facts(facts, styles)
     parts = [fact for _, fact in named]
     chosen = [long for long, _ in parts]
     title = one_line(facts.title)
@@ -132,7 +142,7 @@ def header_content(facts: HeaderFacts, width: int) -> Content:
     room = max(0, width - facts_cells())
     if cell_len(title) > room:
         title = set_cell_size(title, max(0, room - 1)) + "…" if room > 1 else ""
-    pieces: list[tuple[str, str] | Content | str] = [(title, "bold $text-accent")]
+    pieces: list[Content | str] = [Content.styled(title, styles.get("title", ""))]
     for text in chosen:
         pieces.append(GAP)
         pieces.append(text)
@@ -141,6 +151,8 @@ def header_content(facts: HeaderFacts, width: int) -> Content:
 
 class HeaderBar(Widget):
     """One line at the top of the reader, laid out again for its width."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"header-bar--{role}" for role in ROLES}
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -155,4 +167,22 @@ class HeaderBar(Widget):
     def render(self) -> Content:
         if self.facts is None:
             return Content("")
-        return header_content(self.facts, self.content_region.width)
+        return header_content(self.facts, self.content_region.width, self._styles())
+
+    def _styles(self) -> dict[str, Style]:
+        """Each role's style from the stylesheet, its colour shaded until it reads on the bar
+        (in textual-light the accent and warning colours on $panel were under 3:1)."""
+        styles: dict[str, Style] = {}
+        for role in ROLES:
+            wanted = self.get_visual_style(f"header-bar--{role}")
+            background, color = wanted.background, wanted.foreground
+            if color is not None and background is not None and color.ansi is None:
+                # The terminal draws ANSI colours as it likes: nothing to measure them by.
+                color = readable_on(background, background + color, TEXT_READABLE)
+            styles[role] = Style(
+                foreground=color,
+                bold=wanted.bold,
+                italic=wanted.italic,
+                underline=wanted.underline,
+            )
+        return styles
