@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.color import Color
 
 from paperdeck.core import library as library_module
 from paperdeck.core.library import load_library
@@ -21,6 +22,7 @@ from paperdeck.core.search.index import SearchIndex
 from paperdeck.core.titles.derive import method_and_titles
 from paperdeck.ui import background_load, loading
 from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.contrast import contrast, solid
 from paperdeck.ui.loading import BackgroundLoad
 
 PAPERS = 3000
@@ -148,6 +150,17 @@ async def test_how_far_loading_is_stays_on_screen_at_80_columns_while_searching(
             assert f"loading {shown:,} of {PAPERS:,}" in line or (
                 f"loading {shown / PAPERS:.0%}" in line
             )
+            for theme in ("textual-dark", "textual-light"):
+                app.theme = theme
+                await pilot.pause()
+                strips = app.screen._compositor.render_strips()
+                said = [s for s in strips[0] if s.text.strip().startswith("loading")]
+                assert len(said) == 1 and said[0].style is not None
+                white, black = Color(255, 255, 255), Color(0, 0, 0)
+                dark = app.current_theme.dark
+                background = solid(said[0].style.bgcolor, black if dark else white)
+                color = solid(said[0].style.color, white if dark else black)
+                assert contrast(color, background) >= 4.5, theme
             held_after_first_batch.set()
             await wait_until(pilot, lambda: not app.loading.loading)
             await wait_until(pilot, lambda: app.search.filtered == 2)

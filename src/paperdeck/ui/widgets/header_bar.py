@@ -58,7 +58,9 @@ EXPORT_KEY = "e"
 for it at 80 columns)."""
 
 
-ROLES = ("title", "loading", "read", "view", "marked", "key", "activity", "sort", "index")
+ROLES = (
+    "title", "loading", "progress", "read", "view", "marked", "key", "activity", "sort", "index"
+)  # fmt: skip
 """The header's parts, each drawn in its component class's style (`header-bar--marked`)."""
 Styles = Mapping[str, Style]
 
@@ -102,7 +104,7 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
         done, expected = facts.loaded
         share = f"{min(done / expected, 1.0):.0%}" if expected else ""
         loaded = f"loading {done:,} of {expected:,}"
-        out.append(("loading", _fact(loaded, f"loading {share}", "$text-warning")))
+        out.append(("loading", _fact(loaded, f"loading {share}", "progress")))
     if facts.read is not None and not facts.loading:
         read = f"{facts.read:,} / {total:,} read"
         out.append(("read", _fact(read, read.replace(" / ", "/"), "read")))
