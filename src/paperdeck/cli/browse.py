@@ -191,16 +191,7 @@ def paper_header(paper: Paper) -> str:
 
 def run_search(args: argparse.Namespace) -> int:
     refuse_empty_query("search", args.query, "`paperdeck list` lists all")
-    found: list[bool] = []
-
-    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:
-        message, text, any_found = _search(args, papers, key, loaded, fill)
-        found.append(any_found)
-        return message, text
-
-    status = _run_on_papers(args, work)
-    # grep's convention: 1 when nothing is found (2 stays the errors').
-    return 1 if status == 0 and not found[-1] else status
+    return _run_finding(args, _search)
 
 
 Fill = Callable[[Sequence["Paper"]], list["Paper"]]
@@ -210,6 +201,23 @@ Work = Callable[["Papers", str | None, bool, Fill], tuple[str | None, str]]
 """A command's work on the papers of its lists, the list store key of their index (or None),
 whether they hold their abstracts and what reads them back: what it says on stderr (or None)
 and what it prints."""
+Finding = Callable[
+    [argparse.Namespace, "Papers", str | None, bool, Fill], tuple[str | None, str, bool]
+]
+"""A command's work that also says whether it found anything (search, related)."""
+
+
+def _run_finding(args: argparse.Namespace, finding: Finding) -> int:
+    """`_run_on_papers`, with grep's convention: 1 when nothing is found (2 stays the errors')."""
+    found: list[bool] = []
+
+    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:
+        message, text, any_found = finding(args, papers, key, loaded, fill)
+        found.append(any_found)
+        return message, text
+
+    status = _run_on_papers(args, work)
+    return 1 if status == 0 and not found[-1] else status
 
 
 def _whole(papers: Sequence[Paper], fill: Fill) -> list[Paper]:
@@ -339,16 +347,7 @@ def run_related(args: argparse.Namespace) -> int:
         args.paths, args.ref = [Path(args.ref), *args.paths], None
     if args.starred == (args.ref is not None):
         raise UsageError("related: name one paper (REF) or give --starred, not both")
-    found: list[bool] = []
-
-    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:
-        message, text, any_found = _related(args, papers, key, loaded, fill)
-        found.append(any_found)
-        return message, text
-
-    status = _run_on_papers(args, work)
-    # As search: 1 when no paper is alike (a list of one paper, or no word shared).
-    return 1 if status == 0 and not found[-1] else status
+    return _run_finding(args, _related)
 
 
 def _related(
