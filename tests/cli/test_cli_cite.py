@@ -303,6 +303,22 @@ def test_an_unknown_style_names_the_choices_in_one_line(notes: Path, tmp_path: P
     assert "not a CSL style" in broken.stderr and "Traceback" not in broken.stderr
 
 
+def test_a_csl_style_naming_a_directory_says_it_is_one(notes: Path, tmp_path: Path) -> None:
+    """Before, `-f some_dir.csl` said "no CSL style file", though the path is there."""
+    folder = tmp_path / "some_dir.csl"
+    folder.mkdir()
+    result = run("16", "-f", str(folder), notes=notes)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"paperdeck: CSL style {str(folder)!r} is a directory, not a file\n"
+    fifo = tmp_path / "pipe.csl"
+    os.mkfifo(fifo)
+    result = run("16", "-f", str(fifo), notes=notes)
+    assert result.returncode == 2
+    assert result.stderr == f"paperdeck: CSL style {str(fifo)!r} is not a regular file\n"
+    missing = run("16", "-f", str(tmp_path / "gone.csl"), notes=notes)
+    assert missing.returncode == 2 and "no CSL style file" in missing.stderr
+
+
 def test_a_paper_matched_online_cites_and_says_which_source(tmp_path: Path) -> None:
     listing = tmp_path / "matched.jsonl"
     record = {

@@ -430,3 +430,44 @@ def test_ctrl_c_keeps_what_was_matched_and_the_next_run_resumes(
     assert "wrote icml.meta.jsonl" in result.stderr
     assert len(sidecar.read_text(encoding="utf-8").splitlines()) == 15
     assert len(web.requests_to("openalex")) - asked <= (19 - kept) * 2
+
+
+def test_answers_that_cannot_be_read_are_counted_by_source_in_one_line(
+    web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """HTML, cut JSON and a results list of wrong types from OpenAlex: before, the last was
+    taken for "nothing found" without a word, and no line said how many answers were garbage."""
+    web.fail_next(
+        "openalex",
+        Fault(200, "<!DOCTYPE html><html><body>Service unavailable</body></html>"),
+        Fault(200, '{"results": [{"id": "W1", "title": "Cut'),
+        Fault(200, '{"results": [1, "two", null], "meta": {"count": 3, "per_page": 10}}'),
+    )
+    listing = tmp_path / "unknown.txt"
+    # Papers the server does not hold: every one would be unmatched anyway.
+    abstracts = [record["abstract"] for record in seed_records()[15:18]]
+    listing.write_text("\n\n".join(abstracts) + "\n", encoding="utf-8")
+    assert main(["enrich", "--online", "--source", "openalex", str(listing)]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert "results that are not objects in the answer for #3 " in lines[2]
+    assert lines[-2].startswith("paperdeck: enrich: 0 matched online, 3 unmatched")
+    assert lines[-1] == (
+        "paperdeck: enrich: 3 answers could not be read (OpenAlex 3): not what the API "
+        "documents (HTML, cut JSON or wrong types)"
+    )
+
+
+def test_a_crossref_answer_that_cannot_be_read_is_counted(
+    web: ScholarlyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    web.fail_next("crossref", Fault(200, '{"message": {"items": ["not a work"]}}'))
+    listing = tmp_path / "one.txt"
+    listing.write_text(seed_records()[3]["abstract"] + "\n", encoding="utf-8")
+    command = ["enrich", "--online", "--source", "openalex,crossref", str(listing)]
+    assert main(command) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert "1 matched online" in lines[-2]
+    assert lines[-1] == (
+        "paperdeck: enrich: 1 answer could not be read (Crossref 1): not what the API "
+        "documents (HTML, cut JSON or wrong types)"
+    )

@@ -401,3 +401,23 @@ def test_long_paragraphs_wrap_as_textwrap_would() -> None:
         *[long_word[i : i + 80] for i in range(0, 100_001, 80)][:-1],
         "y end",
     ]
+
+
+@pytest.mark.parametrize("quoted", [False, True], ids=["bare", "quoted"])
+def test_an_oversized_csv_field_is_reported_on_its_own_line(tmp_path: Path, quoted: bool) -> None:
+    """Before, a field over the csv module's limit on line 2 was reported as line 1."""
+    path = tmp_path / "big.csv"
+    huge = "x" * 200_000
+    rows = ["title,abstract", f"Short paper,{json.dumps(huge) if quoted else huge}"]
+    path.write_text("\n".join([*rows, "Another paper,a fine abstract", ""]), encoding="utf-8")
+    result = run("list", path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["1", result.stdout.split()[1], "Another", "paper"]
+    assert result.stderr == (
+        f"paperdeck: {path}:2: field larger than field limit (131072); skipped\n"
+    )
+    path.write_text("\n".join([*rows, ""]), encoding="utf-8")
+    assert refused("list", path) == (
+        f"paperdeck: {path}: no papers found (1 skipped; line 2: field larger than field limit "
+        "(131072))"
+    )

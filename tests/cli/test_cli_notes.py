@@ -399,3 +399,40 @@ def test_notes_export_names_a_made_up_title_whole_as_citations_do(notes: Path) -
         ok("notes", "export", "--format", "json", str(sgd), "--no-meta", "--notes", str(notes))
     )
     assert [paper["title"] for paper in exported["papers"].values()] == [whole]
+
+
+def test_importing_a_damaged_notes_file_takes_every_note_that_reads(
+    notes: Path, tmp_path: Path
+) -> None:
+    """A notes file moved aside (notes.json.corrupt-...) for one paper in a state this
+    paperdeck does not know: before, importing it refused the whole file."""
+    ok(*at(notes, "note", "1", "--set", "first"))
+    ok(*at(notes, "note", "2", "--set", "second"))
+    ok(*at(notes, "note", "3", "--set", "third"))
+    document = json.loads(notes.read_text(encoding="utf-8"))
+    document["papers"][paper_id(2)]["state"] = "skimmed"
+    aside = tmp_path / "notes.json.corrupt-20261205-184500"
+    aside.write_text(json.dumps(document), encoding="utf-8")
+    other = tmp_path / "other.json"
+    result = run("notes", "import", str(aside), "--notes", str(other))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"imported {aside}: 2 papers, 2 changed\n"
+    assert result.stderr == (
+        f"paperdeck: {aside}: the notes on 1 paper did not read (stored in a form this "
+        "paperdeck does not know) and were not imported\n"
+    )
+    assert ok(*at(other, "note", "1")) == "first\n"
+    assert ok(*at(other, "note", "3")) == "third\n"
+    assert ok(*at(other, "note", "2")) == ""
+
+
+def test_importing_a_notes_file_where_no_note_reads_is_refused(notes: Path, tmp_path: Path) -> None:
+    ok(*at(notes, "note", "1", "--set", "first"))
+    document = json.loads(notes.read_text(encoding="utf-8"))
+    document["papers"][paper_id(1)]["state"] = "skimmed"
+    aside = tmp_path / "notes.json.corrupt-20261205-184500"
+    aside.write_text(json.dumps(document), encoding="utf-8")
+    result = run("notes", "import", str(aside), "--notes", str(tmp_path / "other.json"))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "not a paperdeck notes export" in result.stderr
+    assert not (tmp_path / "other.json").exists()

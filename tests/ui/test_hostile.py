@@ -253,6 +253,27 @@ def test_sigterm_saves_the_note(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_sigint_saves_the_note_restores_the_terminal_and_exits_130(tmp_path: Path) -> None:
+    """`kill -INT` to the reader: before, it exited 0, unlike every command stopped so."""
+    pid, fd, notes = _reader_with_a_typed_note(tmp_path, "typed before the interrupt")
+    try:
+        os.kill(pid, signal.SIGINT)
+        after = _read_until(fd, b"\x00never", 5)
+        _, status = os.waitpid(pid, 0)
+        pid = 0
+    finally:
+        if pid:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert "typed before the interrupt" in notes.read_text(encoding="utf-8")
+    # The terminal is given back: the alternate screen left and the cursor shown again.
+    assert b"\x1b[?1049l" in after and b"\x1b[?25h" in after
+    assert b"Traceback" not in after
+
+
+@pytest.mark.slow
 def test_closing_the_terminal_saves_the_note_and_ends_the_reader(tmp_path: Path) -> None:
     # The window closes as keys still pour in: the reader is painting, and Textual resumes it
     # on the SIGCONT that follows SIGHUP. Before the reader wrote through TerminalOutput and

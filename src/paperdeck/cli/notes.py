@@ -32,7 +32,7 @@ from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.model import Paper
 from paperdeck.core.notes.codec import MAX_FILE_BYTES
 from paperdeck.core.notes.entry import NoteEntry, normalise_tag
-from paperdeck.core.notes.exchange import export_json, export_markdown, parse_export
+from paperdeck.core.notes.exchange import export_json, export_markdown, read_export
 from paperdeck.core.notes.store import NotesSaveError, NotesStore
 from paperdeck.core.plumbing.regular_file import read_regular
 from paperdeck.core.text.wording import plural
@@ -366,13 +366,18 @@ def _run_import(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         raise PaperdeckError(f"{path}: {reason}") from None
-    entries = parse_export(text, path.name)
+    entries, unread = read_export(text, path.name)
     if not entries:
         raise PaperdeckError(f"{path}: nothing imported (it holds no complete note)")
     store = open_store(args, changing=True)
     changed = store.merge_in(entries, path.name)
     save_store(store)
     print(f"imported {path}: {plural(len(entries), 'paper')}, {changed} changed")
+    if unread:
+        warn(
+            f"{path}: the notes on {plural(unread, 'paper')} did not read "
+            "(stored in a form this paperdeck does not know) and were not imported"
+        )
     return 0
 
 

@@ -148,6 +148,8 @@ class PaperdeckApp(App[int]):
         self.exit_message: str | None = None
         """The line to print after the reader closed (where unsaved notes went), if any."""
         self._previous_signal_handlers: dict[int, Any] = {}
+        self.interrupted = False
+        """Stopped by SIGINT: the reader exits 130, as every command interrupted does."""
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -621,9 +623,11 @@ class PaperdeckApp(App[int]):
 
         def on_signal(signum: int, frame: FrameType | None) -> None:
             with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to save
-                loop.call_soon_threadsafe(self._on_terminate_signal)
+                loop.call_soon_threadsafe(self._on_terminate_signal, signum)
 
-        for signum in (signal.SIGTERM, signal.SIGHUP):
+        # SIGINT too: Python's own handler raises KeyboardInterrupt wherever the loop is, and
+        # Textual then ends with status 0 (Ctrl-C typed in the reader is a key, not a signal).
+        for signum in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
             with contextlib.suppress(ValueError):  # not the main thread: no signals here
                 self._previous_signal_handlers[signum] = signal.signal(signum, on_signal)
 
@@ -632,10 +636,11 @@ class PaperdeckApp(App[int]):
             signal.signal(signum, previous)
         self._previous_signal_handlers.clear()
 
-    def _on_terminate_signal(self) -> None:
+    def _on_terminate_signal(self, signum: int) -> None:
         from paperdeck.core.notes.recovery import save_or_recover
 
         # The terminal closed or we were asked to stop: keep every word, then leave.
+        self.interrupted = self.interrupted or signum == signal.SIGINT
         self.note_flow.commit()
         if self.store.dirty:
             self.exit_message = save_or_recover(self.store)

@@ -81,6 +81,8 @@ def run_app(
             print(message, file=sys.stderr)
     if crashed or message is not None:
         return 1
+    if app.interrupted:
+        return 130
     return int(result or 0)
 
 

@@ -63,7 +63,15 @@ def style_path(name: str) -> Path:
     .csl file; StyleError (naming the choices) when there is none."""
     if is_style_file(name):
         path = Path(name).expanduser()
+        if path.is_dir():
+            raise StyleError(
+                f"CSL style {name!r} is a directory, not a file", "That CSL style is a directory."
+            )
         if not path.is_file():
+            if path.exists():  # a FIFO or a device: reading it could block or never end
+                raise StyleError(
+                    f"CSL style {name!r} is not a regular file", "That CSL style is no file."
+                )
             raise StyleError(f"no CSL style file {name!r}")
         return path
     wanted = style_name(name)

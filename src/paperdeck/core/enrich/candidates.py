@@ -89,6 +89,15 @@ def as_list(value: Any, what: str) -> list[Any]:
     return value
 
 
+def as_objects(value: Any, what: str) -> list[dict[str, Any]]:
+    """`as_list`, of JSON objects only: an item of another type means the answer is garbage
+    (dropped alone, it would leave the paper counted as unmatched without a word)."""
+    items = as_list(value, what)
+    if not all(isinstance(item, dict) for item in items):
+        raise Garbage(f"{what} that are not objects in the answer")
+    return items
+
+
 def json_object(text: str) -> dict[str, Any]:
     """The JSON object a source answered; Garbage when it is cut short or not an object."""
     try:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paperdeck.core.enrich.candidates import Garbage, Record, as_list, json_object, line
+from paperdeck.core.enrich.candidates import Garbage, Record, as_objects, json_object, line
 from paperdeck.core.enrich.client import PoliteClient
 from paperdeck.core.enrich.matcher import normalise_abstract
 
@@ -39,8 +39,8 @@ class Crossref:
         if not isinstance(message, dict):
             raise Garbage("no message in the answer")
         wanted = normalise_abstract(title)
-        for item in as_list(message.get("items"), "items"):
-            if isinstance(item, dict) and _same_work(item, wanted, authors):
+        for item in as_objects(message.get("items"), "items"):
+            if _same_work(item, wanted, authors):
                 return _details(item)
         return None
 

@@ -70,6 +70,9 @@ class OnlineReport:
     interrupted: bool = False
     dropped: list[str] = field(default_factory=list)
     """Sources not asked again after repeated failures."""
+    unreadable: dict[str, int] = field(default_factory=dict)
+    """Source label -> its answers that were not what its API documents (HTML, cut JSON,
+    wrong types): the papers they were about count as unmatched, so the count is told."""
 
 
 def parse_source_names(text: str) -> list[str]:
@@ -200,6 +203,8 @@ class _Run:
                 if judge_records(paper.abstract, candidates, source.label)[1]:
                     break
         except (Garbage, GaveUp) as error:
+            if isinstance(error, Garbage):
+                self._unreadable(source.label)
             self.strikes[source.name] = self.strikes.get(source.name, 0) + 1
             self.notice(f"{source.label}: {error} for #{paper.position} {paper.id}; skipped")
             return None
@@ -224,6 +229,10 @@ class _Run:
         record["online"] = {**record["online"], "confidence": round(best.confidence, 2)}
         return record, best
 
+    def _unreadable(self, label: str) -> None:
+        counts = self.report.unreadable
+        counts[label] = counts.get(label, 0) + 1
+
     def add_details(self, crossref: Crossref, record: Record) -> None:
         title = str(record.get("title") or "")
         key = normalise_abstract(title)
@@ -234,6 +243,8 @@ class _Run:
             try:
                 details = crossref.details(self.client, title, record.get("authors") or [])
             except (Garbage, GaveUp) as error:
+                if isinstance(error, Garbage):
+                    self._unreadable(crossref.label)
                 self.notice(f"{crossref.label}: {error} for {title[:60]!r}; no DOI or pages")
                 return
             details = details or {}

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paperdeck.core.enrich.candidates import Record, as_list, candidate, json_object
+from paperdeck.core.enrich.candidates import Record, as_objects, candidate, json_object
 from paperdeck.core.enrich.client import PoliteClient
 
 SELECT = (
@@ -50,7 +50,7 @@ class OpenAlex:
                 self.label, f"{self.base_url}/works", params, interval=self.interval
             )
             body = json_object(response.text)
-            results = as_list(body.get("results"), "results")
+            results = as_objects(body.get("results"), "results")
             found.extend(record for record in map(work_record, results) if record is not None)
             meta = body.get("meta")
             meta = meta if isinstance(meta, dict) else {}

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paperdeck.core.enrich.candidates import Record, as_list, candidate, json_object
+from paperdeck.core.enrich.candidates import Record, as_objects, candidate, json_object
 from paperdeck.core.enrich.client import PoliteClient
 
 FIELDS = "title,abstract,authors,year,venue,externalIds,url"
@@ -43,7 +43,7 @@ class SemanticScholar:
                 interval=self.interval,
             )
             body = json_object(response.text)
-            data = as_list(body.get("data", []), "data")
+            data = as_objects(body.get("data", []), "data")
             found.extend(record for record in map(paper_record, data) if record is not None)
             following = body.get("next")
             if not data or len(found) >= limit or not isinstance(following, int):

@@ -35,7 +35,8 @@ def read_csv(raw: RawList, data: bytes) -> None:
         except StopIteration:
             break
         except csv.Error as error:
-            raw.warnings.append(f"{raw.path}:{reader.line_num}: {error}; skipped")
+            # DictReader copies line_num only after a row reads: its own is a row behind.
+            raw.warnings.append(f"{raw.path}:{reader.reader.line_num}: {error}; skipped")
             continue
         where = f"{raw.path}:{reader.line_num}"
         extra = row.pop(None, None)

@@ -11,7 +11,7 @@ from typing import Any
 
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.model import Paper
-from paperdeck.core.notes.codec import entry_from_json, entry_to_json, parse_document
+from paperdeck.core.notes.codec import entry_from_json, entry_to_json, parse_document, salvage
 from paperdeck.core.notes.entry import NoteEntry
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.plumbing.safe_json import load_json
@@ -104,6 +104,24 @@ def _escaped(text: str) -> str:
 
 def _end_marker(paper_id: str) -> str:
     return f"<!-- end paperdeck-note {paper_id} -->"
+
+
+def read_export(text: str, name: str) -> tuple[dict[str, NoteEntry], int]:
+    """Entries of an export, and how many of a JSON one's entries did not read.
+
+    A notes file moved aside as damaged is often one paper stored wrong (a state this
+    paperdeck does not know): every other paper's note in it is still worth importing.
+    Only a whole file that is no export, or an export with no entry that reads, is refused.
+    """
+    try:
+        return parse_export(text, name), 0
+    except PaperdeckError:
+        if not text.lstrip().startswith("{"):
+            raise
+        kept = salvage(text.encode("utf-8", "surrogatepass"))
+        if kept is None or not kept[0]:
+            raise
+        return kept
 
 
 def parse_export(text: str, name: str) -> dict[str, NoteEntry]:
