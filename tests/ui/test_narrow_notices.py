@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tests.ui.test_app import MakeApp, header_text, settle, type_text
 from textual.geometry import Region
@@ -106,3 +108,41 @@ async def test_a_notice_up_while_a_search_is_typed_at_80x24_leaves_the_query_and
         assert toasts(app)
         assert not hidden_by_toasts(app, header(app).region)
         assert not hidden_by_toasts(app, app.paper_list.content_region)
+
+
+async def test_a_copy_at_80x24_says_its_facts_in_two_lines(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seen in tmux at 80x24 on the 5,000-paper list: 'Copied BibTeX for “…” to the system
+    # clipboard, tmux's paste buffer and the terminal. Incomplete citation: title derived
+    # from the abstract; authors unknown; year unknown; pages unknown' took three lines.
+    monkeypatch.setattr(
+        "paperdeck.core.clipboard.copy_text",
+        lambda text, terminal_write: CopyReport(
+            ("the system clipboard (xclip)", "tmux's paste buffer", "the terminal (OSC 52)"),
+            (),
+            ("the terminal (OSC 52)",),
+        ),
+    )
+    app = make_app(Path(__file__).parents[1] / "data" / "abstracts_sample.txt")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("c")
+        await settle(app, pilot)
+        await shown(pilot)
+        assert said(app).startswith("Copied BibTeX for “"), said(app)
+        # Which paper, where it went and what the citation lacks, all of it still said.
+        assert app.papers[0].title[:20] in said(app)
+        assert "to clipboard, tmux buffer, terminal" in said(app), said(app)
+        assert "Incomplete: title from abstract; no authors, year" in said(app), said(app)
+        assert sum(toast.region.height for toast in toasts(app)) == 2
+    app = make_app(Path(__file__).parents[1] / "data" / "abstracts_sample.txt")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("c")
+        await settle(app, pilot)
+        await shown(pilot)
+        # Wide, there is room for the words.
+        assert "tmux's paste buffer and the terminal. Incomplete citation: title derived" in (
+            said(app)
+        ), said(app)
