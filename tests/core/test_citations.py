@@ -27,6 +27,7 @@ from paperdeck.core.citations import (
     citation_keys,
     cite,
     cite_many,
+    describe_missing,
     resolve_format,
     venue_edition,
 )
@@ -896,3 +897,13 @@ def test_a_style_s_missing_separator_is_mended_for_every_kind_of_item() -> None:
         "1. Chen Q. Surrogates for ranking [Internet]. PMLR, 2024. Available from: "
         "https://example.org/a"
     ]
+
+
+def test_what_a_citation_lacks_said_in_full_or_briefly() -> None:
+    lacks = ("title (derived)", "authors", "year", "url")
+    assert describe_missing(lacks) == (
+        "title derived from the abstract; authors unknown; year unknown; no link"
+    )
+    assert describe_missing(lacks, brief=True) == "title from abstract; no authors, year, link"
+    assert describe_missing(("pages",), brief=True) == "no pages"
+    assert describe_missing(("title (derived)",), brief=True) == "title from abstract"

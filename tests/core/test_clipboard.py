@@ -134,6 +134,7 @@ def test_report_describes_where_the_text_went() -> None:
     )
     assert report.confirmed
     assert report.describe() == "the system clipboard, tmux's paste buffer and the terminal"
+    assert report.describe(brief=True) == "clipboard, tmux buffer, terminal"
     only_terminal = CopyReport(("the terminal (OSC 52)",), (), ("the terminal (OSC 52)",))
     assert not only_terminal.confirmed and only_terminal.describe() == "the terminal"
     assert CopyReport((), ("x",)).describe() == "nowhere"

@@ -710,8 +710,8 @@ async def test_a_copied_citation_with_gaps_is_one_notice_at_80x24(
         shown_toasts = [toast for toast in app.screen.query("Toast") if toast.region.area]
         assert len(shown_toasts) == 1, [str(toast.render()) for toast in shown_toasts]
         said = str(shown_toasts[0].render())
-        assert said.startswith("Copied BibTeX for ") and "Incomplete citation: " in said
-        assert "authors unknown" in said
+        assert said.startswith("Copied BibTeX for ") and "Incomplete: " in said
+        assert "no authors" in said
         detail = app.query_one("#detail")
         assert shown_toasts[0].region.area < detail.region.area // 2
 

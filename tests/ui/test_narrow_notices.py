@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from tests.ui.test_app import MakeApp, settle, type_text
+from tests.ui.test_app import MakeApp, header_text, settle, type_text
 from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -43,23 +45,46 @@ def said(app: PaperdeckApp) -> str:
     return " ".join(" ".join(str(toast.render()).split()) for toast in toasts(app))
 
 
-async def test_a_copy_at_80x24_lies_over_the_header_not_the_abstract_or_the_rows(
+def header(app: PaperdeckApp) -> Widget:
+    return app.query_one("#header")
+
+
+def cursor_row(app: PaperdeckApp) -> Region:
+    """Where the cursor's row is on the screen."""
+    papers = app.paper_list
+    lines = papers.row_lines(papers.cursor)
+    top = papers.content_region.y + lines.start - round(papers.scroll_y)
+    return Region(papers.content_region.x, top, papers.content_region.width, len(lines))
+
+
+async def test_notices_at_80x24_leave_the_header_and_the_cursors_row_in_sight(
     make_app: MakeApp,
 ) -> None:
-    # Seen in tmux at 80x24: the copy's toast, bottom right, hid the right half of six of
-    # the abstract's lines, the paper that was just cited.
+    # Seen in tmux at 80x24: over the header, 'r' on marked papers hid the read count it had
+    # just changed and 'N marked · e export'; the copy's three lines and a second notice
+    # went on over the list's first rows.
     app = make_app()
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(app, pilot)
+        await pilot.press("space", "space", "space", "r")
+        await settle(app, pilot)
+        await shown(pilot)
+        assert said(app) == "3 marked papers read", said(app)
+        assert not hidden_by_toasts(app, header(app).region)
+        assert not hidden_by_toasts(app, cursor_row(app))
+        assert "3 / 19 read" in header_text(app), header_text(app)
+        assert "3 marked · e export" in header_text(app), header_text(app)
         await pilot.press("c")
         await settle(app, pilot)
         await shown(pilot)
-        assert said(app).startswith("Copied BibTeX for “"), said(app)
-        assert "to the system clipboard" in said(app)
-        assert not hidden_by_toasts(app, app.query_one(DetailPane).region)
+        assert "Copied BibTeX for 3 papers" in said(app), said(app)
+        assert "3 marked papers read" in said(app), said(app)
+        assert not hidden_by_toasts(app, header(app).region)
+        assert not hidden_by_toasts(app, app.query_one(SearchBox).region)
         assert not hidden_by_toasts(app, app.paper_list.content_region)
-        # The whole message on at most three lines, the header's and the search line's.
-        assert sum(toast.region.height for toast in toasts(app)) <= 3
+        # Under the list, over the detail pane's end: its title and first lines stay.
+        detail = app.query_one(DetailPane).content_region
+        assert not hidden_by_toasts(app, Region(detail.x, detail.y, detail.width, 4))
 
 
 async def test_a_notice_up_while_a_search_is_typed_at_80x24_leaves_the_query_and_results(
@@ -77,9 +102,47 @@ async def test_a_notice_up_while_a_search_is_typed_at_80x24_leaves_the_query_and
         assert not hidden_by_toasts(app, app.query_one(SearchBox).region)
         assert not hidden_by_toasts(app, app.paper_list.content_region)
         assert "language model" in app.query_one(SearchBox).render_line(0).text
-        # Back to the results to read them: the toast gives the rows and abstract back.
+        # Back to the results to read them: the toast stays under them.
         await pilot.press("enter")
         await shown(pilot)
         assert toasts(app)
-        assert not hidden_by_toasts(app, app.query_one(DetailPane).region)
+        assert not hidden_by_toasts(app, header(app).region)
         assert not hidden_by_toasts(app, app.paper_list.content_region)
+
+
+async def test_a_copy_at_80x24_says_its_facts_in_two_lines(
+    make_app: MakeApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seen in tmux at 80x24 on the 5,000-paper list: 'Copied BibTeX for “…” to the system
+    # clipboard, tmux's paste buffer and the terminal. Incomplete citation: title derived
+    # from the abstract; authors unknown; year unknown; pages unknown' took three lines.
+    monkeypatch.setattr(
+        "paperdeck.core.clipboard.copy_text",
+        lambda text, terminal_write: CopyReport(
+            ("the system clipboard (xclip)", "tmux's paste buffer", "the terminal (OSC 52)"),
+            (),
+            ("the terminal (OSC 52)",),
+        ),
+    )
+    app = make_app(Path(__file__).parents[1] / "data" / "abstracts_sample.txt")
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("c")
+        await settle(app, pilot)
+        await shown(pilot)
+        assert said(app).startswith("Copied BibTeX for “"), said(app)
+        # Which paper, where it went and what the citation lacks, all of it still said.
+        assert app.papers[0].title[:20] in said(app)
+        assert "to clipboard, tmux buffer, terminal" in said(app), said(app)
+        assert "Incomplete: title from abstract; no authors, year" in said(app), said(app)
+        assert sum(toast.region.height for toast in toasts(app)) == 2
+    app = make_app(Path(__file__).parents[1] / "data" / "abstracts_sample.txt")
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("c")
+        await settle(app, pilot)
+        await shown(pilot)
+        # Wide, there is room for the words.
+        assert "tmux's paste buffer and the terminal. Incomplete citation: title derived" in (
+            said(app)
+        ), said(app)

@@ -440,3 +440,36 @@ async def test_with_papers_marked_the_export_key_is_on_screen_at_80x24(make_app:
         await pilot.press("escape", "A")
         await settle(app, pilot)
         assert "export" not in top_line(app)
+
+
+async def test_starring_marked_papers_at_80x24_shows_the_starred_count(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Seen in tmux at 80x24 on the 5,000-paper list: with papers marked the header had no
+    # room for '· 0 noted · 2 starred', and 's' on the marked papers changed a count it no
+    # longer showed. A list of 1,000 with a name as long takes the header's room as that did.
+    sample = [
+        f"We study problem {number} of learning with {number % 7} experts and prove a bound "
+        f"of order {number} on the regret of a new method, then test it on {number} tasks."
+        for number in range(1000)
+    ]
+    listed = tmp_path / "icml-2020-2023.txt"
+    listed.write_text("ICML 2020-2023 paper list\n\n" + "\n\n".join(sample) + "\n")
+    app = make_app(listed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "s", "space", "space")
+        await settle(app, pilot)
+        assert "2 starred" in top_line(app) and "2 marked · e export" in top_line(app)
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert "4 starred" in top_line(app), top_line(app)
+        assert "2 marked · e export" in top_line(app)
+        await pilot.press("n")
+        await type_text(pilot, "to read first")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        # Both counts, and the marked count's key: the total is in '0 / 1,000 read'.
+        assert "1 noted · 4 starred" in top_line(app), top_line(app)
+        assert "0 / 1,000 read" in top_line(app) and "2 marked · e export" in top_line(app)
+        assert top_line(app).startswith(" ICML 2020"), top_line(app)

@@ -30,6 +30,8 @@ _READ_BACK_PATIENCE = 1.0
 SYSTEM = "the system clipboard"
 TMUX_BUFFER = "tmux's paste buffer"
 TERMINAL = "the terminal"
+_BRIEF = {SYSTEM: "clipboard", TMUX_BUFFER: "tmux buffer", TERMINAL: "terminal"}
+"""The same in the fewest words, for a notice on a narrow screen."""
 
 
 @dataclass(frozen=True)
@@ -49,11 +51,14 @@ class CopyReport:
         """True when at least one mechanism is known to hold the text."""
         return any(mechanism not in self.unconfirmed for mechanism in self.mechanisms)
 
-    def describe(self) -> str:
-        """Where the text went, in words: "the system clipboard and the terminal"."""
+    def describe(self, *, brief: bool = False) -> str:
+        """Where the text went, in words: "the system clipboard and the terminal", or `brief`,
+        "clipboard, terminal"."""
         names = list(dict.fromkeys(mechanism.split(" (")[0] for mechanism in self.mechanisms))
         if not names:
             return "nowhere"
+        if brief:
+            return ", ".join(_BRIEF.get(name, name) for name in names)
         if len(names) == 1:
             return names[0]
         return ", ".join(names[:-1]) + " and " + names[-1]

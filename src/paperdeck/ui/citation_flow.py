@@ -186,6 +186,7 @@ class CitationFlow:
 
     def copy(self, fmt: str | None = None) -> None:
         from paperdeck.core.citations import format_label, renders_with_csl
+        from paperdeck.ui.app import NARROW_WIDTH
 
         app = self.app
         chosen = self._chosen_format(fmt)
@@ -194,7 +195,10 @@ class CitationFlow:
             app.notify("No paper to cite", severity="warning")
             return
         papers = with_cited_abstracts(app, [app.papers[i] for i in indices])
-        what = f"“{short(papers[0].title)}”" if len(papers) == 1 else f"{len(papers)} papers"
+        # Narrow, the notice is two lines with the title's start: the detail pane shows it whole.
+        length = 30 if app.size.width < NARROW_WIDTH else 40
+        title = short(papers[0].title, length)
+        what = f"“{title}”" if len(papers) == 1 else f"{len(papers)} papers"
         label = format_label(chosen)
 
         def cite(keys: dict[str, str]) -> None:
@@ -224,7 +228,6 @@ class CitationFlow:
         from paperdeck.core.citations import (
             StyleError,
             cite_many,
-            describe_missing,
             describe_provenance,
         )
 
@@ -236,30 +239,37 @@ class CitationFlow:
                 app.notify, one_line(str(error)), severity="error", markup=False, timeout=10
             )
             return
-        missing = describe_missing(citation.missing) if citation.missing else ""
         sources = [source for paper in papers if (source := describe_provenance(paper))]
         origin = ""
         if sources:
             more = f" (and {len(sources) - 1} more)" if len(sources) > 1 else ""
             origin = f"Metadata from {sources[0]}{more}"
-        self._copy(citation.text.rstrip("\n") + "\n", what, missing, origin)
+        self._copy(citation.text.rstrip("\n") + "\n", what, citation.missing, origin)
 
-    def _copy(self, text: str, what: str, missing: str, origin: str) -> None:
+    def _copy(self, text: str, what: str, missing: tuple[str, ...], origin: str) -> None:
         result = copy_from_worker(self.app, text)
         if isinstance(result, str):
             self.app.call_from_thread(self._copy_failed, text, what, result, missing, origin)
         else:
             self.app.call_from_thread(self._copied, text, what, missing, origin, result)
 
-    def _copied(self, text: str, what: str, missing: str, origin: str, report: CopyReport) -> None:
+    def _copied(
+        self, text: str, what: str, missing: tuple[str, ...], origin: str, report: CopyReport
+    ) -> None:
+        from paperdeck.core.citations import describe_missing
+        from paperdeck.ui.app import NARROW_WIDTH
+
         self.last_copied = text
         if not report.confirmed:
             self._copy_failed(text, what, unconfirmed_reason(report), missing, origin)
             return
         # One notice says it all: at 80x24 each toast hides rows of the abstract being read.
-        said = [f"Copied {what} to {report.describe()}"]
+        # Narrow, the same facts in fewer words: two lines, not three, over the abstract.
+        brief = self.app.size.width < NARROW_WIDTH
+        said = [f"Copied {what} to {report.describe(brief=brief)}"]
         if missing:
-            said.append(f"Incomplete citation: {missing}")
+            lacking = describe_missing(missing, brief=brief)
+            said.append(f"Incomplete: {lacking}" if brief else f"Incomplete citation: {lacking}")
         if origin:
             said.append(origin)
         self.app.notify(
@@ -270,15 +280,16 @@ class CitationFlow:
         )
 
     def _copy_failed(
-        self, text: str, what: str, reason: str, missing: str = "", origin: str = ""
+        self, text: str, what: str, reason: str, missing: tuple[str, ...] = (), origin: str = ""
     ) -> None:
+        from paperdeck.core.citations import describe_missing
         from paperdeck.ui.dialogs.citation_dialog import CitationDialog, sentences
 
         # The dialog shows the citation itself: what is missing from it, and whence it came,
         # stay beside it as notices.
         if missing:
             self.app.notify(
-                one_line(f"Incomplete citation: {missing}"),
+                one_line(f"Incomplete citation: {describe_missing(missing)}"),
                 severity="warning",
                 markup=False,
                 timeout=8,

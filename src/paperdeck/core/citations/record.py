@@ -41,9 +41,24 @@ def describe_provenance(paper: Paper) -> str:
     return text
 
 
-def describe_missing(missing: Iterable[str]) -> str:
-    """`("authors", "pages")` as the user reads it: "authors unknown; pages unknown"."""
-    return "; ".join(_MISSING_TEXT.get(item, item) for item in missing)
+# The same in the fewest words, for a notice on a narrow screen.
+_MISSING_BRIEF = {
+    "title (derived)": "title from abstract",
+    "url": "link",
+}
+
+
+def describe_missing(missing: Iterable[str], *, brief: bool = False) -> str:
+    """`("authors", "pages")` as the user reads it: "authors unknown; pages unknown", or
+    `brief`, "no authors, pages" (a derived title: "title from abstract")."""
+    if not brief:
+        return "; ".join(_MISSING_TEXT.get(item, item) for item in missing)
+    items = list(missing)
+    parts = [_MISSING_BRIEF[item] for item in items if item == "title (derived)"]
+    lacking = [_MISSING_BRIEF.get(item, item) for item in items if item != "title (derived)"]
+    if lacking:
+        parts.append("no " + ", ".join(lacking))
+    return "; ".join(parts)
 
 
 @dataclass(frozen=True)

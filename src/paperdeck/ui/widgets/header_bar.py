@@ -49,8 +49,8 @@ class HeaderFacts:
     """While a list loads with its first rows shown: how many papers are loaded, of how many."""
 
 
-Fact = tuple[Content, Content]
-"""(long form, short form) of one fact, styled."""
+Fact = tuple[Content, ...]
+"""The forms of one fact, styled, from the longest to the shortest."""
 SHORTEN_FIRST = ("sort", "counts", "view", "marked", "read", "index", "loading", "activity")
 """The order in which facts give up their long forms (a running job's progress the last)."""
 EXPORT_KEY = "e"
@@ -66,9 +66,9 @@ Styles = Mapping[str, Style]
 
 
 def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
-    def _fact(long: str, short: str, role: str = "") -> Fact:
+    def _fact(*forms: str, role: str = "") -> Fact:
         style = styles.get(role, "")
-        return Content.styled(long, style), Content.styled(short, style)
+        return tuple(Content.styled(form, style) for form in forms)
 
     def _marked(count: int) -> Fact:
         style, key = styles.get("marked", ""), styles.get("key", "")
@@ -82,7 +82,7 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
     out: list[tuple[str, Fact]] = []
     if facts.loading:
         out.append(
-            ("counts", _fact("the list appears as soon as it is read", "loading…", "loading"))
+            ("counts", _fact("the list appears as soon as it is read", "loading…", role="loading"))
         )
     elif facts.filtered is not None:
         # A paper read under the unread view stays in place (the cursor moves on from it): it
@@ -97,29 +97,37 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
     else:
         papers = plural(total, "paper")
         counts = f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred"
-        out.append(("counts", _fact(counts, papers)))
+        # The counts that are not 0 stay while they can, then without the total where the
+        # read count says it: at 80 columns 's' on marked papers changed the starred count
+        # where the header no longer showed it.
+        counted = ((facts.noted, "noted"), (facts.starred, "starred"))
+        nonzero = [f"{count:,} {what}" for count, what in counted if count]
+        forms = [counts, " · ".join([papers, *nonzero])]
+        if nonzero and facts.read is not None:
+            forms.append(" · ".join(nonzero))
+        out.append(("counts", _fact(*forms, papers)))
     if facts.loaded is not None:
         # A fact, not part of the name that gives up its room first: at 80 columns "Loading
         # big.txt… 39,168 of 100,000" was cut to "Loading big.txt… 39…".
         done, expected = facts.loaded
         share = f"{min(done / expected, 1.0):.0%}" if expected else ""
         loaded = f"loading {done:,} of {expected:,}"
-        out.append(("loading", _fact(loaded, f"loading {share}", "progress")))
+        out.append(("loading", _fact(loaded, f"loading {share}", role="progress")))
     if facts.read is not None and not facts.loading:
         read = f"{facts.read:,} / {total:,} read"
-        out.append(("read", _fact(read, read.replace(" / ", "/"), "read")))
+        out.append(("read", _fact(read, read.replace(" / ", "/"), role="read")))
     if facts.view:
-        out.append(("view", _fact(f"view: {facts.view}", facts.view, "view")))
+        out.append(("view", _fact(f"view: {facts.view}", facts.view, role="view")))
     if facts.marked:
         out.append(("marked", _marked(facts.marked)))
     if facts.activity:
         activity = one_line(facts.activity)
-        out.append(("activity", _fact(activity, activity.split(" · ")[0], "activity")))
+        out.append(("activity", _fact(activity, activity.split(" · ")[0], role="activity")))
     if facts.sort:
-        out.append(("sort", _fact(f"sort: {facts.sort}", facts.sort.split()[-1], "sort")))
+        out.append(("sort", _fact(f"sort: {facts.sort}", facts.sort.split()[-1], role="sort")))
     if facts.index_progress is not None:
         percent = f"{facts.index_progress:.0%}"
-        out.append(("index", _fact(f"indexing {percent}", f"idx {percent}", "index")))
+        out.append(("index", _fact(f"indexing {percent}", f"idx {percent}", role="index")))
     return out
 
 
@@ -129,18 +137,19 @@ def header_content(facts: HeaderFacts, width: int, styles: Styles | None = None)
     styles = styles or {}
     named = _facts(facts, styles)
     parts = [fact for _, fact in named]
-    chosen = [long for long, _ in parts]
+    chosen = [fact[0] for fact in parts]
     title = one_line(facts.title)
 
     def facts_cells() -> int:
         return sum(text.cell_length for text in chosen) + len(GAP) * len(chosen)
 
-    # Short forms, in SHORTEN_FIRST's order, only while the name would keep under MIN_TITLE.
+    # Shorter forms, in SHORTEN_FIRST's order, only while the name would keep under MIN_TITLE.
     order = sorted(range(len(named)), key=lambda number: SHORTEN_FIRST.index(named[number][0]))
     for number in order:
-        if width - facts_cells() >= min(MIN_TITLE, cell_len(title)):
-            break
-        chosen[number] = parts[number][1]
+        for form in parts[number][1:]:
+            if width - facts_cells() >= min(MIN_TITLE, cell_len(title)):
+                break
+            chosen[number] = form
     room = max(0, width - facts_cells())
     if cell_len(title) > room:
         title = set_cell_size(title, max(0, room - 1)) + "…" if room > 1 else ""

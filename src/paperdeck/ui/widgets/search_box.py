@@ -72,12 +72,6 @@ class SearchBox(Input):
 
     def on_focus(self) -> None:
         self._leaving = False
-        # Narrow, notices lie over the header and this line; while a query is typed they lie
-        # at the bottom instead (styles/paperdeck.tcss).
-        self.screen.add_class("-searching")
-
-    def on_blur(self) -> None:
-        self.screen.remove_class("-searching")
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
