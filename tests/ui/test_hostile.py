@@ -235,12 +235,12 @@ def _reader_with_a_typed_note(tmp_path: Path, note: str) -> tuple[int, int, Path
     return pid, fd, notes
 
 
-@pytest.mark.slow
-def test_sigterm_saves_the_note(tmp_path: Path) -> None:
-    pid, fd, notes = _reader_with_a_typed_note(tmp_path, "typed before the terminal closed")
+def _stopped_by(signum: int, pid: int, fd: int, wait: float) -> tuple[int, bytes]:
+    """Send the reader `signum`; its exit status and what it wrote in `wait` seconds (it is
+    killed if it has not ended; the terminal is closed either way)."""
     try:
-        os.kill(pid, signal.SIGTERM)
-        _read_until(fd, b"\x00never", 3)
+        os.kill(pid, signum)
+        after = _read_until(fd, b"\x00never", wait)
         _, status = os.waitpid(pid, 0)
         pid = 0
     finally:
@@ -248,7 +248,14 @@ def test_sigterm_saves_the_note(tmp_path: Path) -> None:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
         os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 0
+    return os.waitstatus_to_exitcode(status), after
+
+
+@pytest.mark.slow
+def test_sigterm_saves_the_note(tmp_path: Path) -> None:
+    pid, fd, notes = _reader_with_a_typed_note(tmp_path, "typed before the terminal closed")
+    status, _ = _stopped_by(signal.SIGTERM, pid, fd, 3)
+    assert status == 0
     assert "typed before the terminal closed" in notes.read_text(encoding="utf-8")
 
 
@@ -256,17 +263,8 @@ def test_sigterm_saves_the_note(tmp_path: Path) -> None:
 def test_sigint_saves_the_note_restores_the_terminal_and_exits_130(tmp_path: Path) -> None:
     """`kill -INT` to the reader: before, it exited 0, unlike every command stopped so."""
     pid, fd, notes = _reader_with_a_typed_note(tmp_path, "typed before the interrupt")
-    try:
-        os.kill(pid, signal.SIGINT)
-        after = _read_until(fd, b"\x00never", 5)
-        _, status = os.waitpid(pid, 0)
-        pid = 0
-    finally:
-        if pid:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 130
+    status, after = _stopped_by(signal.SIGINT, pid, fd, 5)
+    assert status == 130
     assert "typed before the interrupt" in notes.read_text(encoding="utf-8")
     # The terminal is given back: the alternate screen left and the cursor shown again.
     assert b"\x1b[?1049l" in after and b"\x1b[?25h" in after

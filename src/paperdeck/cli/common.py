@@ -196,12 +196,20 @@ def refuse_empty_query(command: str, query: str, instead: str) -> None:
     raise UsageError(f"{command}: {said} to look for ({instead})")
 
 
-def add_force_argument(parser: argparse.ArgumentParser) -> None:
-    """--force, for a command whose -o FILE must not replace a file unasked."""
+_OUTPUT_HELP = "write to FILE instead of printing; an existing FILE is refused unless --force"
+
+
+def add_output_arguments(
+    parser: argparse.ArgumentParser, metavar: str = "FILE", help_text: str = _OUTPUT_HELP
+) -> None:
+    """-o FILE, and --force: a command's -o FILE must not replace a file unasked."""
+    parser.add_argument(
+        "-o", "--output", type=file_name, default=None, metavar=metavar, help=help_text
+    )
     parser.add_argument(
         "--force",
         action="store_true",
-        help="replace an existing FILE (atomically; what it held is kept as FILE~)",
+        help=f"replace an existing {metavar} (atomically; what it held is kept as {metavar}~)",
     )
 
 

@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from paperdeck.cli.common import (
     AddCommand,
-    add_force_argument,
+    add_output_arguments,
     add_paths_argument,
-    file_name,
     open_library,
     refuse_to_replace,
     warn,
@@ -61,16 +60,12 @@ def register(add: AddCommand) -> None:
         action="store_true",
         help="with --online: ask again about papers the cache has answers for",
     )
-    parser.add_argument(
-        "-o",
-        "--output",
-        metavar="OUT.jsonl",
-        type=file_name,
-        default=None,
-        help="write the JSON Lines here (default: stdout; with --online: NAME.meta.jsonl); "
+    add_output_arguments(
+        parser,
+        "OUT.jsonl",
+        "write the JSON Lines here (default: stdout; with --online: NAME.meta.jsonl); "
         "an existing file is refused unless --force",
     )
-    add_force_argument(parser)
     add_paths_argument(parser)
 
 

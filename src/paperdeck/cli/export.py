@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from paperdeck.cli.common import (
     AddCommand,
-    add_force_argument,
+    add_output_arguments,
     add_paths_argument,
-    file_name,
     open_index,
     open_library,
     refuse_empty_query,
@@ -52,15 +51,7 @@ def register(add: AddCommand) -> None:
         default=None,
         help="markdown, bibtex, csv or json (default: from -o's extension, else markdown)",
     )
-    parser.add_argument(
-        "-o",
-        "--output",
-        type=file_name,
-        default=None,
-        metavar="FILE",
-        help="write to FILE instead of printing; an existing FILE is refused unless --force",
-    )
-    add_force_argument(parser)
+    add_output_arguments(parser)
     parser.add_argument(
         "--copy", action="store_true", help="also copy the reading list to the clipboard"
     )

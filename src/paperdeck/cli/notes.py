@@ -16,7 +16,7 @@ from typing import NoReturn
 from paperdeck.cli.common import (
     AddCommand,
     Command,
-    add_force_argument,
+    add_output_arguments,
     add_paths_argument,
     common_options,
     file_name,
@@ -94,15 +94,7 @@ def register(add: AddCommand) -> None:
         default="markdown",
         help="markdown (default) or json",
     )
-    export.add_argument(
-        "-o",
-        "--output",
-        type=file_name,
-        default=None,
-        metavar="FILE",
-        help="write to FILE instead of printing; an existing FILE is refused unless --force",
-    )
-    add_force_argument(export)
+    add_output_arguments(export)
     _add_list_options(export)
     add_paths_argument(export)
     import_ = actions.add_parser(
