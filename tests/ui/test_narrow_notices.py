@@ -146,3 +146,28 @@ async def test_a_copy_at_80x24_says_its_facts_in_two_lines(
         assert "tmux's paste buffer and the terminal. Incomplete citation: title derived" in (
             said(app)
         ), said(app)
+
+
+async def test_a_notice_while_a_note_is_written_at_80x24_leaves_the_lines_typed(
+    make_app: MakeApp,
+) -> None:
+    # At the bottom, where the note editor is at 80x24, a two-line notice covered the last
+    # line of the note being written.
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "first line")
+        await pilot.press("enter")
+        await type_text(pilot, "second line")
+        app.notify("The notes file changed on disk; merged.\nYour lines are kept.")
+        await shown(pilot)
+        editor = app.query_one("NoteEditor")
+        assert app.screen.focused is editor
+        assert toasts(app)
+        assert not hidden_by_toasts(app, editor.region)
+        # Done writing: notices go back under the list, off the header.
+        await pilot.press("escape")
+        app.notify("Saved.")
+        await shown(pilot)
+        assert not hidden_by_toasts(app, header(app).region)

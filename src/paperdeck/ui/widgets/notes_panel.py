@@ -76,9 +76,13 @@ class NoteEditor(TextArea):
         self._leaving = False
         # "Press n" would be wrong once n has been pressed.
         self.placeholder = PLACEHOLDER_EDITING
+        # Narrow, notices lie at the bottom, where this editor is: while a note is written
+        # they go over the header instead (styles/paperdeck.tcss).
+        self.screen.add_class("-writing")
 
     def on_blur(self) -> None:
         self.placeholder = PLACEHOLDER_IDLE
+        self.screen.remove_class("-writing")
         self.post_message(self.Blurred())
 
 
