@@ -411,3 +411,20 @@ def test_csl_styles_that_leave_out_a_separator_read_with_it(notes: Path) -> None
         "PMLR, 2026, pp 141950–141964. Available from: https://proceedings.mlr.press/v306/"
         "xu26bc.html\n"
     )
+
+
+def test_a_sidecar_title_that_is_not_text_is_told_and_never_cited(
+    tmp_path: Path, notes: Path
+) -> None:
+    """A metadata record whose title is a list of two strings is no title: the citation keeps
+    saying the title is derived, and stderr says which line was ignored."""
+    records = [json.loads(line) for line in (ROOT / "tests/data/icml2026.meta.jsonl").open()]
+    records[2]["title"] = ["Hierarchical Goal Abstractions", "via Learned Subset Relations"]
+    meta = tmp_path / "meta.jsonl"
+    meta.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    result = run("3", "--meta", str(meta), notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert "['" not in result.stdout and '["' not in result.stdout
+    assert f"{meta}:3: title" in result.stderr and "ignored (not text)" in result.stderr
+    title = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["title"].value
+    assert "Hierarchical Goal Abstractions" not in title

@@ -480,6 +480,33 @@ def test_year_that_is_not_a_year_is_ignored_with_a_warning(tmp_path: Path) -> No
     assert raw.warnings == [f"{path}:1: year 'soon' ignored"]
 
 
+@pytest.mark.parametrize(
+    ("fields", "kept", "warning"),
+    [
+        ({"title": ["Deep Sets"]}, {"title": "Deep Sets"}, None),
+        ({"title": 1984}, {"title": "1984"}, None),
+        ({"title": ["Deep", "Sets"]}, {}, 'title ["Deep", "Sets"] ignored (not text)'),
+        ({"venue": {"name": "ICML"}}, {}, 'venue {"name": "ICML"} ignored (not text)'),
+        ({"url": True}, {}, "url true ignored (not text)"),
+        ({"authors": 5}, {}, "authors 5 ignored (not names)"),
+        ({"authors": ["Ada Lovelace", 3]}, {}, 'authors ["Ada Lovelace", 3] ignored (not names)'),
+        (
+            {"authors": {"given": "Alan", "family": "Turing"}},
+            {"authors": ["Alan Turing"]},
+            None,
+        ),
+    ],
+)
+def test_a_field_that_is_not_text_is_told_not_read_as_its_python_spelling(
+    tmp_path: Path, fields: dict[str, Any], kept: dict[str, Any], warning: str | None
+) -> None:
+    path = write(tmp_path, "t.jsonl", json.dumps({"abstract": LONG, **fields}))
+    raw = read_list(path)
+    record = raw.records[0]
+    assert {key: record[key] for key in fields if key in record} == kept
+    assert raw.warnings == ([f"{path}:1: {warning}"] if warning else [])
+
+
 # ---------------------------------------------------------------------------- JSON
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -43,7 +44,7 @@ def record_from(obj: dict[Any, Any], where: str, warnings: list[str]) -> dict[st
                 value = "\n".join(str(part) for part in value)
             record["abstract"] = unwrap(clean_text(str(value)))
         elif canonical == "authors":
-            _set_authors(record, value)
+            _set_authors(record, value, where, warnings)
         elif canonical == "year":
             year = parse_year(value)
             if year is None:
@@ -52,8 +53,10 @@ def record_from(obj: dict[Any, Any], where: str, warnings: list[str]) -> dict[st
             else:
                 record["year"] = year
         else:
-            text = clean_line(str(value))
-            if text:
+            text = _one_line_text(value)
+            if text is None:
+                warnings.append(f"{where}: {canonical} {_shown(value)} ignored (not text)")
+            elif text:
                 record[canonical] = text
     if not record["abstract"] and "title" not in record:
         warnings.append(f"{where}: no abstract or title; skipped")
@@ -77,8 +80,33 @@ def _clean_value(value: Any) -> Any:
     return value
 
 
-def _set_authors(record: dict[str, Any], value: Any) -> None:
-    """`authors` as display strings and, where the source gave parts, NAMES_FIELD beside it."""
+def _one_line_text(value: Any) -> str | None:
+    """A title, venue or URL given as text, a number, or a list of one string (as Crossref gives
+    titles); None for anything else, which would only read as its Python spelling."""
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    if isinstance(value, str):
+        return clean_line(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _shown(value: Any) -> str:
+    """A value a warning names: one clean line, short."""
+    text = clean_line(json.dumps(value, ensure_ascii=False, default=str))
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _set_authors(record: dict[str, Any], value: Any, where: str, warnings: list[str]) -> None:
+    """`authors` as display strings and, where the source gave parts, NAMES_FIELD beside it;
+    a value that names no one (a number, a list holding one) is told, not read as a name."""
+    if not isinstance(value, str | list | dict) or (
+        isinstance(value, list)
+        and not all(item is None or isinstance(item, str | dict) for item in value)
+    ):
+        warnings.append(f"{where}: authors {_shown(value)} ignored (not names)")
+        return
     names = _authors(value)
     if not names:
         return
@@ -94,6 +122,8 @@ Author = tuple[str, dict[str, str] | None]
 def _authors(value: Any) -> list[Author]:
     if isinstance(value, list):
         names = [_author_name(item) for item in value]
+    elif isinstance(value, dict):
+        names = [_author_name(value)]
     else:
         names = _split_author_string(clean_line(str(value)))
     return [name for name in names if name[0]]
