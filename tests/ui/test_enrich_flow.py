@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from benchmarks.scholarly_server import ScholarlyServer
+from benchmarks.scholarly_server import Fault, ScholarlyServer
 
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
@@ -174,3 +174,26 @@ async def test_a_list_with_every_title_is_not_looked_up(
         await pilot.pause()
         assert "Every paper already has its title and authors" in notices(app)
         assert web.seen == []
+
+
+async def test_answers_that_cannot_be_read_are_counted_in_the_last_notice(
+    web: ScholarlyServer, tmp_path: Path
+) -> None:
+    """OpenAlex answering HTML and cut JSON: the notice that ends the lookup says how many
+    answers could not be read and from where, as `enrich --online` does, so "found 13 of 19"
+    is not taken for all the web knows."""
+    web.fail_next(
+        "openalex",
+        Fault(200, "<!DOCTYPE html><html><body>Service unavailable</body></html>"),
+        Fault(200, '{"results": [{"id": "W1", "title": "Cut'),
+    )
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await run_from_palette(app, pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [last] = [m for m in notices(app) if m.startswith("Found ")]
+        assert last.endswith("; 2 answers could not be read (OpenAlex 2)")
+        toast = next(n for n in app._notifications if n.message == last)
+        assert toast.severity == "warning"

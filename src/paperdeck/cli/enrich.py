@@ -20,7 +20,6 @@ from paperdeck.cli.common import (
 )
 from paperdeck.core.errors import PaperdeckError
 from paperdeck.core.model import Paper
-from paperdeck.core.text.wording import plural
 
 if TYPE_CHECKING:
     # Only loading a list with sources needs the matcher; `paperdeck --help` should not.
@@ -275,13 +274,9 @@ def _print_online_summary(report: OnlineReport, written: str) -> None:
         f"{report.answers_from_cache} answers from the cache"
         + (f"; wrote {written}" if written else "; nothing written")
     )
-    if report.unreadable:
-        count = sum(report.unreadable.values())
-        sources = ", ".join(f"{label} {n}" for label, n in report.unreadable.items())
-        warn(
-            f"enrich: {plural(count, 'answer')} could not be read ({sources}): not what the "
-            "API documents (HTML, cut JSON or wrong types)"
-        )
+    unreadable = report.unreadable_summary()
+    if unreadable:
+        warn(f"enrich: {unreadable}: not what the API documents (HTML, cut JSON or wrong types)")
     by_id = {paper.id: paper for paper in report.papers}
     for paper_id, match in report.rejected.items():
         paper = by_id[paper_id]

@@ -122,11 +122,13 @@ class EnrichFlow:
             if failure:
                 app.notify(one_line(f"Online lookup failed: {failure}"), severity="error")
             return
+        unreadable = report.unreadable_summary()
+        garbled = f"; {unreadable}" if unreadable else ""
         if not report.matched:
             if report.unreachable is not None:
                 message = f"{report.unreachable}; nothing changed"
             else:
-                message = f"No paper found online (of {report.to_ask} asked)"
+                message = f"No paper found online (of {report.to_ask} asked){garbled}"
             app.notify(one_line(message), severity="warning", markup=False, timeout=10)
             return
         saved = ""
@@ -139,7 +141,9 @@ class EnrichFlow:
         app.notify(
             one_line(
                 f"Found {len(report.matched)} of {report.to_ask} papers online{stopped}{saved}"
+                f"{garbled}"
             ),
+            severity="warning" if unreadable else "information",
             markup=False,
             timeout=10,
         )

@@ -25,6 +25,7 @@ from paperdeck.core.enrich.query import queries
 from paperdeck.core.enrich.semantic_scholar import SemanticScholar
 from paperdeck.core.errors import UsageError
 from paperdeck.core.model import Paper
+from paperdeck.core.text.wording import plural
 
 SOURCE_NAMES = ("openalex", "arxiv", "s2", "crossref")
 """What `--source` takes, in the order the sources are asked."""
@@ -73,6 +74,15 @@ class OnlineReport:
     unreadable: dict[str, int] = field(default_factory=dict)
     """Source label -> its answers that were not what its API documents (HTML, cut JSON,
     wrong types): the papers they were about count as unmatched, so the count is told."""
+
+    def unreadable_summary(self) -> str | None:
+        """How many answers could not be read, per source ("3 answers could not be read
+        (OpenAlex 2, arXiv 1)"), or None when every answer could."""
+        if not self.unreadable:
+            return None
+        count = sum(self.unreadable.values())
+        sources = ", ".join(f"{label} {n}" for label, n in self.unreadable.items())
+        return f"{plural(count, 'answer')} could not be read ({sources})"
 
 
 def parse_source_names(text: str) -> list[str]:
