@@ -118,6 +118,9 @@ class DetailPane(ScrollView, can_focus=True):
         Binding("k", "scroll_up", "Scroll up", show=False),
         Binding("g", "scroll_home", "Top", show=False),
         Binding("G", "scroll_end", "Bottom", show=False),
+        # Shown: a reader who opened the abstract with Enter (or Tab) saw no way back named.
+        # One word: at 80 columns the footer's last key (c Cite) was cut by a longer one.
+        Binding("escape", "app.back_to_list", "List"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"detail-pane--match"}
