@@ -58,3 +58,39 @@ async def test_the_help_screen_names_the_keys_of_the_abstract(make_app: MakeApp)
         await pilot.pause()
         text = "\n".join(screen_text(app))
         assert "Read the abstract" in text and "Scroll down" in text
+
+
+def abstract_lines_shown(app: PaperdeckApp) -> int:
+    """Lines of the abstract on screen in a short detail pane (after its summary's blank line)."""
+    region = app.detail.content_region
+    lines = [strip.text for strip in app.screen._compositor.render_strips()]
+    shown = [line[region.x : region.right].strip() for line in lines[region.y : region.bottom]]
+    return len(shown) - shown.index("") - 1
+
+
+async def test_the_abstract_being_read_takes_most_of_the_height_at_80x24(
+    make_app: MakeApp,
+) -> None:
+    # Seen in tmux at 80x24: with the focus in the abstract the list kept its 8 rows and the
+    # abstract showed four lines at a time under the title and authors.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        paper = app.current_paper
+        assert paper is not None
+        rows = app.paper_list.content_region.height
+        before = abstract_lines_shown(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert abstract_lines_shown(app) >= before + 4
+        # The list still shows the paper being read.
+        listed = app.paper_list.content_region
+        lines = screen_text(app)[listed.y : listed.bottom]
+        assert any(paper.title[:30] in line for line in lines), lines
+        # Back in the list, it has its rows again.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.paper_list.content_region.height == rows
+        assert abstract_lines_shown(app) == before

@@ -306,6 +306,14 @@ class DetailPane(ScrollView, can_focus=True):
         # Textual then runs Widget._on_key itself (handlers run along the MRO).
         mark_origin(self, event)
 
+    def on_focus(self) -> None:
+        # Narrow, the pane being read takes the larger share of the height from the list, as
+        # wide it takes the width (styles/paperdeck.tcss).
+        self.screen.add_class("-reading")
+
+    def on_blur(self) -> None:
+        self.screen.remove_class("-reading")
+
     def _on_resize(self, event: events.Resize) -> None:
         height = self.scrollable_content_region.height
         if self._again is not None and (0 < height < SHORT_PANE) != self.short:
