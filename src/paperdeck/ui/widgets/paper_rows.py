@@ -186,7 +186,11 @@ def _title_segments(
         text = title.text[left:right]
         cells = cell_len(text)
         if cells > room:
-            segments.append(Segment(set_cell_size(text, max(0, room - 1)) + "…", style))
+            # The "…" in the title's style: at the start of a match it stood alone, drawn as
+            # one, where the title has no match left to show.
+            kept = set_cell_size(text, max(0, room - 1))
+            segments += [Segment(kept, style)] if kept else []
+            segments.append(Segment("…", styles["title"]))
             return segments, 0
         segments.append(Segment(text, style))
         room -= cells
