@@ -484,6 +484,70 @@ async def test_a_one_line_row_shows_its_title_from_before_a_match_it_would_cut_o
         assert shown == ["privacy"]
 
 
+async def test_a_one_line_row_shows_every_word_of_the_search_its_title_has(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Seen in tmux at 80x24 on the 5,000-paper list, searching "coin samplng bayesian": the
+    # first result's row read "A suite of new particle-based methods for scalable Bayesian
+    # inference …", cut before "coin", and with no hint (its abstract lacks "sampling"):
+    # nothing on screen said why it came first.
+    title = (
+        "A suite of new particle-based methods for scalable Bayesian inference based on coin"
+        " betting, which are entirely learning-rate free"
+    )
+    record = {"abstract": "Words about nothing in particular.", "year": 2026}
+    path = tmp_path / "coin.jsonl"
+    lines = [json.dumps({**record, "title": title}), json.dumps({**record})]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "coin bayesian")
+        assert app.paper_list.compact
+        app.search_box.focus()  # the row as rows look (the cursor's is no different here)
+        await pilot.pause()
+        segments = quiet_line(app, 0)
+        line = "".join(s.text for s in segments)
+        assert line.startswith(" ● …") and "Bayesian inference based on coin" in line, line
+        shown = [s.text for s in segments if visible_on_row(s, segments[0], True)]
+        assert shown == ["Bayesian", "coin"]
+        # A search the cut title already shows keeps the title's start.
+        app.paper_list.focus()
+        await search(app, pilot, "suite bayesian")
+        app.search_box.focus()
+        await pilot.pause()
+        line = "".join(s.text for s in quiet_line(app, 0))
+        assert line.startswith(" ● A suite of new"), line
+
+
+async def test_a_title_cut_where_a_match_starts_ends_in_a_plain_ellipsis(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Seen at 80x24 on the 5,000-paper list, searching "coin samplng bayesian": a row read
+    # "An approach to Bayesian inference and general …", its "…" drawn as a match (the second
+    # "Bayesian" cut to nothing), a highlighted cell with no word in it.
+    head = "An approach to Bayesian inference and general computation"
+    record = {"abstract": "Words about nothing in particular.", "year": 2026}
+    path = tmp_path / "cut.jsonl"
+    room = 74  # a one-line row's title at 80 columns, without a hint
+    # The second "Bayesian" starts at the row's last cell.
+    title = head + "." * (room - 2 - len(head)) + " Bayesian methods"
+    lines = [json.dumps({**record, "title": title}), json.dumps({**record})]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "bayesian")
+        assert app.paper_list.compact
+        app.search_box.focus()
+        await pilot.pause()
+        segments = quiet_line(app, 0)
+        line = "".join(s.text for s in segments)
+        assert line.rstrip().endswith(". …"), line
+        shown = [s.text for s in segments if visible_on_row(s, segments[0], True)]
+        assert shown == ["Bayesian"], shown
+
+
 def bar_cells(bar: ScrollBar, lines: list[list[Segment]]) -> list[tuple[str, bool]]:
     """Each cell of a vertical scrollbar: its glyph, and whether it is drawn reversed (thumb)."""
     return [(s.text, bool(s.style and s.style.reverse)) for line in lines for s in line]

@@ -395,6 +395,15 @@ class PaperdeckApp(App[int]):
         self.focus_now(self.search_box)
         self.search_box.select_all()
 
+    def action_read_paper(self) -> None:
+        """Enter in the list: the focus to the paper's abstract, to read it on (Esc goes back)."""
+        if self.current_paper is not None:
+            self.focus_now(self.detail)
+
+    def action_back_to_list(self) -> None:
+        """Esc in the abstract: back to the list, on the same paper."""
+        self.focus_now(self.paper_list)
+
     def action_clear_search(self) -> None:
         """Esc in the list: every paper again, the search kept in the history (↑ in the field)."""
         if self.search_box.value:
@@ -480,6 +489,7 @@ class PaperdeckApp(App[int]):
         sections: list[tuple[str, Iterable[BindingType]]] = [
             ("Anywhere outside a text field", self.BINDINGS),
             ("Paper list", PaperList.BINDINGS),
+            ("Abstract", DetailPane.BINDINGS),
             ("Search field", SearchBox.BINDINGS),
             ("Note editor", NoteEditor.BINDINGS),
             (

@@ -118,6 +118,9 @@ class DetailPane(ScrollView, can_focus=True):
         Binding("k", "scroll_up", "Scroll up", show=False),
         Binding("g", "scroll_home", "Top", show=False),
         Binding("G", "scroll_end", "Bottom", show=False),
+        # Shown: a reader who opened the abstract with Enter (or Tab) saw no way back named.
+        # One word: at 80 columns the footer's last key (c Cite) was cut by a longer one.
+        Binding("escape", "app.back_to_list", "List"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"detail-pane--match"}
@@ -302,6 +305,14 @@ class DetailPane(ScrollView, can_focus=True):
     async def _on_key(self, event: events.Key) -> None:
         # Textual then runs Widget._on_key itself (handlers run along the MRO).
         mark_origin(self, event)
+
+    def on_focus(self) -> None:
+        # Narrow, the pane being read takes the larger share of the height from the list, as
+        # wide it takes the width (styles/paperdeck.tcss).
+        self.screen.add_class("-reading")
+
+    def on_blur(self) -> None:
+        self.screen.remove_class("-reading")
 
     def _on_resize(self, event: events.Resize) -> None:
         height = self.scrollable_content_region.height

@@ -103,6 +103,9 @@ class PaperList(ScrollView, can_focus=True):
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("pagedown", "page_down", "Page down", show=False),
         Binding("space", "toggle_mark", "Mark"),
+        # Enter is what a reader presses to open a paper: it did nothing, and at 80x24 the
+        # abstract showed a few lines with no key named to read on.
+        Binding("enter", "app.read_paper", "Read the abstract", show=False),
         Binding("escape", "app.clear_search", "Clear the search", show=False),
     ]
 

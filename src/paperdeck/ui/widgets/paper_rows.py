@@ -186,7 +186,11 @@ def _title_segments(
         text = title.text[left:right]
         cells = cell_len(text)
         if cells > room:
-            segments.append(Segment(set_cell_size(text, max(0, room - 1)) + "…", style))
+            # The "…" in the title's style: at the start of a match it stood alone, drawn as
+            # one, where the title has no match left to show.
+            kept = set_cell_size(text, max(0, room - 1))
+            segments += [Segment(kept, style)] if kept else []
+            segments.append(Segment("…", styles["title"]))
             return segments, 0
         segments.append(Segment(text, style))
         room -= cells
@@ -336,29 +340,59 @@ def _meta_line(
     return segments
 
 
+def _words_in(title: _Title, first: int, last: int) -> int:
+    """How many different words the title's matches `first` to `last` (inclusive) are."""
+    return len({title.text[s:e].casefold() for s, e in title.matches[first : last + 1]})
+
+
+def _widest_stretch(title: _Title, room: int) -> tuple[int, int, int]:
+    """The matches from `first` to `last` that fit in `room` cells together and are the most
+    different words (the first such stretch on a tie): (words, first, last)."""
+    text, matches = title.text, title.matches
+    best = (0, 0, 0)
+    for first, (start, _) in enumerate(matches):
+        last = first
+        while last + 1 < len(matches) and cell_len(text[start : matches[last + 1][1]]) <= room:
+            last += 1
+        if cell_len(text[start : matches[last][1]]) > room:
+            continue
+        words = _words_in(title, first, last)
+        if words > best[0]:
+            best = (words, first, last)
+    return best
+
+
 def _compact_title(title: _Title, styles: Styles, room: int) -> tuple[list[Segment], int]:
-    """A one-line row's title in `room` cells; when its first match would be cut off, from
-    before the match on ("≈ …in the global model of differential privacy"), as fzf shows a long
-    line."""
+    """A one-line row's title in `room` cells; when its cut would hide a word of the search it
+    has, from before the stretch that shows the most of them ("≈ …in the global model of
+    differential privacy"), as fzf shows a long line."""
     text = title.text
     if not title.matches or cell_len(text) <= room:
         return _title_segments(title, styles, 0, len(text), room)
-    first_start, first_end = title.matches[0]
-    if cell_len(text[:first_end]) < room:
-        return _title_segments(title, styles, 0, len(text), room)
+    # Cut at its end, the title shows the matches that end before the "…".
+    seen = sum(1 for _, end in title.matches if cell_len(text[:end]) < room)
+    shown = _words_in(title, 0, seen - 1) if seen else 0
     # The ≈ and a method name that starts the title stay: they say what the paper is.
-    kept = title.derived_end
-    if title.method is not None and title.method[0] == kept:
-        kept = title.method[1] + (2 if text.startswith(": ", title.method[1]) else 0)
-    if cell_len(text[:kept]) + 2 * len(ELLIPSIS) + cell_len(text[first_start:first_end]) > room:
-        kept = title.derived_end  # no room for the method and the match
+    heads = [title.derived_end]
+    if title.method is not None and title.method[0] == title.derived_end:
+        heads.insert(0, title.method[1] + (2 if text.startswith(": ", title.method[1]) else 0))
+    kept, (words, first, last) = max(
+        (
+            (head, _widest_stretch(title, room - cell_len(text[:head]) - 2 * len(ELLIPSIS)))
+            for head in heads
+        ),
+        key=lambda option: option[1][0],
+    )
+    if words <= shown:
+        return _title_segments(title, styles, 0, len(text), room)
+    first_start, last_end = title.matches[first][0], title.matches[last][1]
     head, head_left = _title_segments(title, styles, 0, kept, room)
     room = head_left - len(ELLIPSIS)
-    # As much before the match as the room leaves, from a word's start; the title's end
+    # As much before the stretch as the room leaves, from a word's start; the title's end
     # when it fits, else cut with "…".
     fits = cell_len(text[first_start:]) <= room
     start = first_start
-    cells = cell_len(text[first_start:] if fits else text[first_start:first_end])
+    cells = cell_len(text[first_start:] if fits else text[first_start:last_end])
     cells += 0 if fits else len(ELLIPSIS)
     while start > kept and cells + cell_len(text[start - 1]) <= room:
         start -= 1
