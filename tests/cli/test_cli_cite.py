@@ -13,6 +13,8 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from pybtex.database import parse_string as pybtex_parse
+from pybtex.richtext import Text
 from tests.xserver import private_display
 
 from paperdeck.core.library import load_library
@@ -90,8 +92,10 @@ def test_an_incomplete_citation_is_marked_and_named_on_stderr(notes: Path) -> No
     assert result.stdout.startswith("% paperdeck: authors unknown; pages unknown\n@inproceedings{")
     assert result.stderr.endswith(": incomplete: authors unknown; pages unknown\n")
     bare = run("6", "--no-meta", "--style", "text", notes=notes)
-    # Only the citation is printed (to paste); what it lacks goes to stderr.
-    assert "incomplete" not in bare.stdout and "derived" not in bare.stdout
+    # Only the citation is printed (to paste); what it lacks goes to stderr, but for the
+    # made-up title, which the citation itself says is one.
+    assert "incomplete" not in bare.stdout and "unknown" not in bare.stdout
+    assert "[Title derived from the abstract]. Proceedings of the 43rd" in bare.stdout
     assert bare.stderr.endswith(
         ": incomplete: title derived from the abstract; authors unknown; pages unknown\n"
     )
@@ -367,6 +371,33 @@ def test_a_made_up_title_is_cited_whole_not_cut_to_fit_a_row(notes: Path) -> Non
     assert "title derived from the abstract" in result.stderr
 
 
+def test_a_made_up_title_says_so_in_the_citation_itself(notes: Path) -> None:
+    """Pasted into a paper, a citation keeps nothing of the notice on stderr: a title paperdeck
+    made up from the abstract is followed by "[Title derived from the abstract]" in every
+    format, as a reader of the bibliography sees it (BibTeX read by pybtex and bibtexparser),
+    and a real title never is."""
+    mark = "[Title derived from the abstract]"
+    whole = "holistic creation of interactive scientific applications"
+    texts = {}
+    for fmt in ("bibtex", "biblatex", "apa", "text", "markdown", "ris", "csl-json", "ieee"):
+        result = run("1", "--no-meta", "--format", fmt, notes=notes)
+        assert result.returncode == 0, result.stderr
+        texts[fmt] = result.stdout
+    for fmt in ("apa", "text", "ris", "ieee"):
+        assert f"{whole} {mark}" in texts[fmt], fmt
+    assert f"{whole} \\{mark[:-1]}\\]" in texts["markdown"]
+    assert json.loads(texts["csl-json"])[0]["title"].endswith(f"{whole} {mark}")
+    for fmt in ("bibtex", "biblatex"):
+        title = bibtexparser.parse_string(texts[fmt]).entries[0].fields_dict["title"].value
+        assert title.endswith(f"{whole} {{{mark}}}"), fmt
+        entry = pybtex_parse(texts[fmt], "bibtex").entries["anon2026interactscience"]
+        # The title as BibTeX's plain.bst prints it: change.case$ "t", braces kept.
+        rendered = Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+        assert rendered.endswith(f"{whole} {mark}"), fmt
+    real = run("1", "--format", "apa", notes=notes)
+    assert real.returncode == 0 and "derived" not in real.stdout
+
+
 ASIDE_ABSTRACT = (
     "We consider the problem of learning Markov Random Fields (including the prototypical "
     "example, the Ising model) under the constraint of differential privacy. Our learning "
@@ -386,7 +417,8 @@ def test_a_made_up_title_cut_inside_an_aside_is_cut_before_it_and_cited_whole(
     assert cited.returncode == 0, cited.stderr
     assert cited.stdout.startswith(
         "The problem of learning Markov Random Fields (including the prototypical example, the "
-        "Ising model) under the constraint of differential privacy. (n.d.)."
+        "Ising model) under the constraint of differential privacy [Title derived from the "
+        "abstract]. (n.d.)."
     ), cited.stdout
 
 

@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from paperdeck.core.citations.record import Record, describe_missing
+from paperdeck.core.citations.record import DERIVED_TITLE_MARK, Record, describe_missing
 from paperdeck.core.names import PersonName
 from paperdeck.core.text.render import latex_to_text
 
@@ -206,7 +206,11 @@ def bibtex_entry(record: Record, *, latex: bool, biblatex: bool) -> str:
         if value:
             fields.append((name, value if raw else "{" + value + "}"))
 
-    add("title", bibtex_title(record.title, method=record.method, latex=latex))
+    title = bibtex_title(record.title, method=record.method, latex=latex)
+    if record.marks_made_up_title:
+        # Braced: a style's change of case keeps the mark as it is written.
+        title += " {" + DERIVED_TITLE_MARK + "}"
+    add("title", title)
     add("author", " and ".join(bibtex_name(name, latex=latex) for name in record.authors))
     edition = record.edition
     booktitle = record.booktitle

@@ -27,7 +27,7 @@ def csl_item(record: Record) -> dict[str, Any]:
     item: dict[str, Any] = {
         "id": record.key,
         "type": "paper-conference" if record.is_proceedings else "article",
-        "title": record.plain_title,
+        "title": record.cited_title,
     }
     # "et al." from a BibTeX "and others" has no CSL-JSON form: the known names are cited.
     authors = [csl_name(name) for name in record.authors if name.literal != "et al."]

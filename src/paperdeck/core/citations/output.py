@@ -127,7 +127,7 @@ _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>])")
 
 
 def _markdown(record: Record) -> str:
-    title = _MARKDOWN_SPECIALS.sub(r"\\\1", record.plain_title)
+    title = _MARKDOWN_SPECIALS.sub(r"\\\1", record.cited_title)
     return f"[{title}]({record.url})" if record.url else title
 
 

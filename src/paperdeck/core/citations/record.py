@@ -41,6 +41,12 @@ def describe_provenance(paper: Paper) -> str:
     return text
 
 
+DERIVED_TITLE_MARK = "[Title derived from the abstract]"
+"""What follows a title paperdeck made up in the citation itself: the notice that says so is
+gone once the citation is pasted into a paper, and the title names no paper. A bracketed
+description after a title, capitalised, is how APA 7 says what a work is ("Title [Video]")."""
+
+
 # The same in the fewest words, for a notice on a narrow screen.
 _MISSING_BRIEF = {
     "title (derived)": "title from abstract",
@@ -59,6 +65,10 @@ def describe_missing(missing: Iterable[str], *, brief: bool = False) -> str:
     if lacking:
         parts.append("no " + ", ".join(lacking))
     return "; ".join(parts)
+
+
+UNTITLED = "(untitled)"
+"""The title of a paper with neither a title nor an abstract to make one from."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +96,18 @@ class Record:
     def plain_title(self) -> str:
         """The title as plain Unicode text."""
         return plain_title(self.title)
+
+    @property
+    def marks_made_up_title(self) -> bool:
+        """Whether the cited title is one paperdeck made up (not "(untitled)": nothing made)."""
+        return self.title_derived and self.title != UNTITLED
+
+    @property
+    def cited_title(self) -> str:
+        """The title as a citation gives it: plain text, a made-up one followed by
+        DERIVED_TITLE_MARK."""
+        title = self.plain_title
+        return f"{title} {DERIVED_TITLE_MARK}" if self.marks_made_up_title else title
 
     @property
     def booktitle(self) -> str | None:
@@ -189,7 +211,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
     )
     record = Record(
         key=key,
-        title=title or "(untitled)",
+        title=title or UNTITLED,
         title_derived=bool(title_derived) or not title,
         authors=corrected_names(paper, fixes),
         year=year,
