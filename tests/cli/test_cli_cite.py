@@ -123,7 +123,7 @@ def test_corrections_in_the_notes_store_win_and_noted_keys_are_pinned(notes: Pat
     store.save()
     result = run("6", "1", "--style", "apa", notes=notes)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0].startswith("Lovelace, A. (2026). Differentially Private")
+    assert result.stdout.splitlines()[0].startswith("Lovelace, A. (2026). Differentially private")
     entry = NotesStore(notes).get(papers[0])
     assert entry is not None and entry.corrections["citation_key"] == "chen2026interactscience"
 
@@ -265,6 +265,51 @@ def test_apa_title_cases_the_editors_label(notes: Path) -> None:
     result = run("2", "--format", "apa", notes=notes)
     assert result.returncode == 0, result.stderr
     assert "H. Dong, & A. Bietti (Eds.), Proceedings of the 43rd International" in result.stdout
+
+
+def test_apa_gives_titles_in_sentence_case_names_and_acronyms_kept(
+    notes: Path, tmp_path: Path
+) -> None:
+    """APA 7 writes a paper's title in sentence case; its CSL style leaves a title as the data
+    has it, and lists give Title Case."""
+    apa = run("4", "17", "8", "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    titles = [
+        line.split("(2026). ", 1)[1].split(". In T. Zhang", 1)[0]
+        for line in apa.stdout.splitlines()
+    ]
+    assert titles == [
+        "BubbleSpec: Turning long-tail bubbles into speculative rollout drafts for synchronous "
+        "reinforcement learning",
+        "How does the pretraining distribution shape in-context learning? A fundamental trade-off",
+        # Already in sentence case: only the part after the colon starts with a capital.
+        "Multi-agent imitation learning with function approximation: Linear Markov games and "
+        "beyond",
+    ]
+    listed = tmp_path / "names.jsonl"
+    titles_given = [
+        "Bayesian Optimization with GPT-4 and ReLU Networks: A Gaussian Process View",
+        "Q&A on Sparse Schrödinger Bridges -- a Study of Nyström Kernels in English",
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": ["Ada Lovelace"], "year": year,
+                        "abstract": f"An abstract about {title.lower()}, long enough."})
+            + "\n"
+            for year, title in enumerate(titles_given, 2023)
+        ),
+        "utf-8",
+    )  # fmt: skip
+    named = run("1", "2", str(listed), "--format", "apa", notes=notes)
+    assert named.returncode == 0, named.stderr
+    assert named.stdout.splitlines() == [
+        "Lovelace, A. (2023). Bayesian optimization with GPT-4 and ReLU networks: A Gaussian "
+        "process view.",
+        "Lovelace, A. (2024). Q&A on sparse Schrödinger bridges -- A study of Nyström kernels "
+        "in English.",
+    ]
+    # Other styles and formats keep the title as the list gives it.
+    assert titles_given[0] in run("1", str(listed), "--format", "text", notes=notes).stdout
 
 
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:

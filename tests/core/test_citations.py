@@ -256,7 +256,7 @@ def test_corrections_from_the_notes_store_take_precedence(bundled_bare: list[Pap
     assert entry["url"].value == "https://example.org/dp"
     assert "title (derived)" not in citation.missing and "authors" not in citation.missing
     apa = cite(paper, "apa", key="k", corrections=fixes).text
-    assert apa.startswith("Lovelace, A., & Turing, A. (2026). Differentially Private")
+    assert apa.startswith("Lovelace, A., & Turing, A. (2026). Differentially private")
 
 
 def test_acronyms_and_method_names_are_brace_protected(bundled: list[Paper]) -> None:
@@ -332,7 +332,7 @@ def test_apa_7_of_a_proceedings_paper_names_the_editors(bundled: list[Paper]) ->
     sixteen = cite(by_pmlr(bundled, "hubotter26a"), "apa", key="k").text
     assert ", Shenfeld, I., Kleine Buening, T., Guestrin, C., & Krause, A. (2026)." in sixteen
     one = cite(by_title(bundled, "Chiral Symmetry"), "apa", key="k").text
-    assert one.startswith("Du, H. (2026). Chiral Symmetry Breaking")
+    assert one.startswith("Du, H. (2026). Chiral symmetry breaking")
 
 
 def test_the_citeproc_patch_matches_the_installed_citeproc_py() -> None:
@@ -372,9 +372,10 @@ def test_a_paper_without_authors_is_not_credited_to_the_proceedings_editors(
     title = "Differentially Private Cross-Silo Recommendation from Implicit Feedback"
     apa = cite(paper, "apa", key="k").text
     # APA 7 (9.12): the title moves to the author's place; the editors stay the proceedings'.
-    assert apa.startswith(f"{title}. (2026). In T. Zhang, M. Dudik, ")
+    in_sentence_case = "Differentially private cross-silo recommendation from implicit feedback"
+    assert apa.startswith(f"{in_sentence_case}. (2026). In T. Zhang, M. Dudik, ")
     assert "(Eds.), Proceedings of the 43rd International Conference on Machine Learning" in apa
-    assert apa.count(title) == 1
+    assert apa.count(in_sentence_case) == 1
     chicago = cite(paper, "chicago-author-date", key="k").text
     assert chicago.startswith(f"\u201c{title}.\u201d 2026. In Proceedings of the 43rd")
     assert "edited by T. Zhang" in chicago
@@ -867,7 +868,7 @@ def test_every_word_of_a_given_name_is_shortened_but_a_particle() -> None:
     # APA read "& deng. jingyuan . (2021)".
     paper = make("Incentivized Bandits", ("Tianchen Zhou", "jingyuan deng"), year=2021)
     apa = cite(paper, "apa", key="k").text
-    assert apa.startswith("Zhou, T., & deng, j. (2021). Incentivized Bandits."), apa
+    assert apa.startswith("Zhou, T., & deng, j. (2021). Incentivized bandits."), apa
     ieee = cite(paper, "ieee", key="k").text
     assert "T. Zhou and j. deng," in ieee, ieee
     # The same ICML 2021 file: a lower-case part after a hyphen, and a name with no case.

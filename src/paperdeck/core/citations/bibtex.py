@@ -7,6 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from paperdeck.core.citations.case import is_sentence_case, method_words
 from paperdeck.core.citations.record import DERIVED_TITLE_MARK, Record, describe_missing
 from paperdeck.core.names import PersonName
 from paperdeck.core.text.render import latex_to_text
@@ -52,16 +53,6 @@ def _title_segments(title: str) -> list[tuple[bool, str]]:
     return [segment for segment in segments if segment[1]]
 
 
-def _is_sentence_case(words: list[str]) -> bool:
-    # Title Case capitalises most long words; sentence case leaves them lower, so a capital
-    # there marks a proper noun ("Markov") that BibTeX styles must not lower-case.
-    long_words = [word for word in words[1:] if len(word) >= 4 and word[0].isalpha()]
-    if len(long_words) < 3:
-        return False
-    lower = sum(1 for word in long_words if word[0].islower())
-    return lower >= 0.6 * len(long_words)
-
-
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ASCII_SPECIALS = {
     "\\": "{\\textbackslash}",
@@ -99,10 +90,10 @@ def bibtex_escape(text: str, *, latex: bool = False) -> str:
     return escaped
 
 
-def _protect_word(word: str, *, proper_noun: bool, method_words: frozenset[str]) -> bool:
+def _protect_word(word: str, *, proper_noun: bool, kept: frozenset[str]) -> bool:
     if any(char.isupper() for char in word[1:]):
         return True
-    if word in method_words:
+    if word in kept:
         return True
     return proper_noun and word[0].isupper()
 
@@ -114,8 +105,9 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
     word but the first is a name or an acronym, and braced: a sentence-case style keeps it.
     That includes the first word after a colon ("methods: {Sobolev}, physics-informed"):
     BibTeX's change.case$ keeps that capital anyway, biblatex's \\MakeSentenceCase does not.
-    In Title Case, capitals are the case's, so only acronyms and names with inner capitals
-    are braced: bracing every word would keep a Title Case title in Title Case everywhere.
+    In Title Case, capitals are the case's, so only acronyms, names with inner capitals and
+    known proper nouns ("Bayesian", "Gaussian", proper_nouns.txt) are braced: bracing every
+    word would keep a Title Case title in Title Case everywhere.
     """
     segments = _title_segments(title)
     texts = [
@@ -124,10 +116,8 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
         if not is_math
     ]
     plain_words = _WORD.findall(" ".join(latex_to_text(text) for text in texts))
-    sentence_case = _is_sentence_case(plain_words)
-    method_words = frozenset(
-        word for word in _WORD.findall(method or "") if any(c.isupper() for c in word)
-    )
+    sentence_case = is_sentence_case(plain_words)
+    kept = method_words(method)
     out: list[str] = []
     first_word = True
     for index, (is_math, text) in enumerate(segments):
@@ -145,9 +135,7 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
             between = text[position : match.start()]
             out.append(bibtex_escape(between, latex=latex))
             word = match.group(0)
-            protect = _protect_word(
-                word, proper_noun=sentence_case and not first_word, method_words=method_words
-            )
+            protect = _protect_word(word, proper_noun=sentence_case and not first_word, kept=kept)
             glued = (math_before and match.start() == 0) or (
                 math_after and match.end() == len(text)
             )
