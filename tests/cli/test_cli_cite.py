@@ -312,6 +312,26 @@ def test_apa_gives_titles_in_sentence_case_names_and_acronyms_kept(
     assert titles_given[0] in run("1", str(listed), "--format", "text", notes=notes).stdout
 
 
+def test_bibtex_braces_proper_nouns_of_a_title_case_title(notes: Path, tmp_path: Path) -> None:
+    """A sentence-case BibTeX style (plain.bst's change.case$, biblatex's \\MakeSentenceCase)
+    lowers every capital not in braces: "Bayesian" and "Gaussian" must be braced even in a
+    Title Case title, where the other capitals are the case's and stay unbraced."""
+    listed = tmp_path / "names.jsonl"
+    title = "Bayesian Optimization with GPT-4 and ReLU Networks: A Gaussian Process View"
+    record = {"title": title, "authors": ["Ada Lovelace"], "year": 2023, "abstract": "An abstract."}
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    result = run("1", str(listed), notes=notes)
+    assert result.returncode == 0, result.stderr
+    value = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["title"].value
+    assert value == (
+        "{Bayesian} Optimization with {GPT}-4 and {ReLU} Networks: A {Gaussian} Process View"
+    )
+    entry = pybtex_parse(result.stdout, "bibtex").entries["lovelace2023bayesian"]
+    # As pybtex's plain style prints it (it lowers the "A" after the colon, as biblatex does).
+    printed = Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+    assert printed == "Bayesian optimization with GPT-4 and ReLU networks: a Gaussian process view"
+
+
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     from paperdeck.core.citations.styles import OFFERED_STYLES
 

@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from paperdeck.core.citations.case import is_sentence_case, method_words
+from paperdeck.core.citations.case import is_proper_noun, is_sentence_case, method_words
 from paperdeck.core.citations.record import DERIVED_TITLE_MARK, Record, describe_missing
 from paperdeck.core.names import PersonName
 from paperdeck.core.text.render import latex_to_text
@@ -93,7 +93,7 @@ def bibtex_escape(text: str, *, latex: bool = False) -> str:
 def _protect_word(word: str, *, proper_noun: bool, kept: frozenset[str]) -> bool:
     if any(char.isupper() for char in word[1:]):
         return True
-    if word in kept:
+    if word in kept or is_proper_noun(word):
         return True
     return proper_noun and word[0].isupper()
 
