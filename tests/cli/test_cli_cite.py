@@ -123,7 +123,8 @@ def test_corrections_in_the_notes_store_win_and_noted_keys_are_pinned(notes: Pat
     store.save()
     result = run("6", "1", "--style", "apa", notes=notes)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0].startswith("Lovelace, A. (2026). Differentially private")
+    # APA's order: Chen before Lovelace.
+    assert result.stdout.splitlines()[1].startswith("Lovelace, A. (2026). Differentially private")
     entry = NotesStore(notes).get(papers[0])
     assert entry is not None and entry.corrections["citation_key"] == "chen2026interactscience"
 
@@ -278,13 +279,13 @@ def test_apa_gives_titles_in_sentence_case_names_and_acronyms_kept(
         line.split("(2026). ", 1)[1].split(". In T. Zhang", 1)[0]
         for line in apa.stdout.splitlines()
     ]
-    assert titles == [
-        "BubbleSpec: Turning long-tail bubbles into speculative rollout drafts for synchronous "
-        "reinforcement learning",
+    assert titles == [  # in APA's order: Azizian, Viano, Xu
         "How does the pretraining distribution shape in-context learning? A fundamental trade-off",
         # Already in sentence case: only the part after the colon starts with a capital.
         "Multi-agent imitation learning with function approximation: Linear Markov games and "
         "beyond",
+        "BubbleSpec: Turning long-tail bubbles into speculative rollout drafts for synchronous "
+        "reinforcement learning",
     ]
     listed = tmp_path / "names.jsonl"
     titles_given = [
@@ -330,6 +331,40 @@ def test_bibtex_braces_proper_nouns_of_a_title_case_title(notes: Path, tmp_path:
     # As pybtex's plain style prints it (it lowers the "A" after the colon, as biblatex does).
     printed = Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
     assert printed == "Bayesian optimization with GPT-4 and ReLU networks: a Gaussian process view"
+
+
+def test_author_date_styles_sort_and_tell_apart_one_author_s_papers_of_a_year(
+    notes: Path, tmp_path: Path
+) -> None:
+    """APA 7 (9.44, 8.19) lists references by author and year, and gives two works by the same
+    authors in the same year a, b by title: "(2023a)"; so does Chicago author-date. Given in
+    any order, the bibliography reads the same; a numbered style keeps the order given."""
+    listed = tmp_path / "same.jsonl"
+    records = [
+        {"title": "Zeta networks", "authors": ["Ada Lovelace"], "year": 2023},
+        {"title": "Difference engines", "authors": ["Charles Babbage"], "year": 2020},
+        {"title": "Alpha networks", "authors": ["Ada Lovelace"], "year": 2023},
+    ]
+    listed.write_text(
+        "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
+        "utf-8",
+    )
+    apa = run("1", "2", "3", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.splitlines() == [
+        "Babbage, C. (2020). Difference engines.",
+        "Lovelace, A. (2023a). Alpha networks.",
+        "Lovelace, A. (2023b). Zeta networks.",
+    ]
+    assert run("3", "1", "2", str(listed), "--format", "apa", notes=notes).stdout == apa.stdout
+    chicago = run("1", "3", str(listed), "--format", "chicago", notes=notes).stdout
+    assert chicago.startswith("Lovelace, A. 2023a. “Alpha Networks.”"), chicago
+    assert "Lovelace, A. 2023b. “Zeta Networks.”" in chicago
+    ieee = run("1", "3", str(listed), "--format", "ieee", notes=notes).stdout.splitlines()
+    assert ieee == [
+        "[1] A. Lovelace, “Zeta networks,” 2023.",
+        "[2] A. Lovelace, “Alpha networks,” 2023.",
+    ]
 
 
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import threading
 import warnings
@@ -287,14 +288,27 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
     from citeproc.source.json import CiteProcJSON
 
     style = load_style(path)
+
+    def registered(items: Sequence[dict[str, Any]]) -> Any:
+        bibliography = CitationStylesBibliography(
+            style, CiteProcJSON([dict(item) for item in items]), formatter.plain
+        )
+        for item in items:
+            bibliography.register(Citation([CitationItem(item["id"])]))
+        return bibliography
+
     with _LOCK, warnings.catch_warnings():
         # citeproc-py warns of CSL-JSON variables it has no use for (event-title): not news.
         warnings.simplefilter("ignore", UserWarning)
-        source = CiteProcJSON([dict(item) for item in items])
-        bibliography = CitationStylesBibliography(style, source, formatter.plain)
-        for item in items:
-            bibliography.register(Citation([CitationItem(item["id"])]))
         try:
+            # citeproc-py sorts only when asked: the style's order (APA's by author, then year
+            # and title), before the year suffixes that follow it.
+            bibliography = registered(items)
+            bibliography.sort()
+            by_id = {item["id"]: item for item in items}
+            ordered = [by_id[key] for key in bibliography.keys]
+            if len(ordered) > 1 and _adds_year_suffix(style):
+                bibliography = registered(_with_year_suffixes(ordered))
             entries = bibliography.bibliography()
         except Exception as error:  # a style citeproc-py cannot follow, named in one line
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
@@ -307,6 +321,42 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
     if str(style.root.get_locale_option("punctuation-in-quote")).lower() == "true":
         texts = [_CLOSE_QUOTE_THEN_MARK.sub(_inside_the_quote, text) for text in texts]
     return texts
+
+
+def _adds_year_suffix(style: Any) -> bool:
+    citation = style.root.citation
+    return citation is not None and citation.get("disambiguate-add-year-suffix") == "true"
+
+
+def _with_year_suffixes(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The items (in the bibliography's order), those by the same authors in the same year
+    with CSL's `year-suffix`, a, b, ... in that order: "Lovelace (2023a)", "(2023b)", as an
+    author-date style asks with disambiguate-add-year-suffix (APA 7 8.19), which citeproc-py
+    does not do itself. A paper without authors or year is cited under its title: not
+    ambiguous."""
+    groups: dict[tuple[str, int], list[int]] = {}
+    for index, item in enumerate(items):
+        parts = item.get("issued", {}).get("date-parts") or [[None]]
+        year = parts[0][0] if parts[0] else None
+        if item.get("author") and isinstance(year, int):
+            key = (json.dumps(item["author"], sort_keys=True), year)
+            groups.setdefault(key, []).append(index)
+    suffixed = [dict(item) for item in items]
+    for indices in groups.values():
+        if len(indices) > 1:
+            for number, index in enumerate(indices):
+                suffixed[index]["year-suffix"] = _suffix(number)
+    return suffixed
+
+
+def _suffix(number: int) -> str:
+    # a ... z, aa, ab ... as CSL 1.0.2 counts year suffixes.
+    text = ""
+    number += 1
+    while number:
+        number, rest = divmod(number - 1, 26)
+        text = chr(ord("a") + rest) + text
+    return text
 
 
 # A group citeproc-py closes with its delimiter when the parts after it are missing (IEEE's
