@@ -367,6 +367,41 @@ def test_author_date_styles_sort_and_tell_apart_one_author_s_papers_of_a_year(
     ]
 
 
+def test_flat_names_that_nameparser_misreads_are_cited_in_their_parts(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Names from the ICML lists: "Bin" is a given name's syllable, not Arabic "bin" ("Bin
+    Peng, X."); a nickname, "Md." and a degree made the name one literal or the degree a
+    given name ("Chatterjee, PhD" read "Pranam Chatterjee, PhD."); a flat name in Han
+    characters is given first, as every flat name is ("李, 岳珩", not "岳珩, 李")."""
+    listed = tmp_path / "names.jsonl"
+    authors = [
+        "Xue Bin Peng", "Zihan (Zenus) Wang", "Md. Ismail Hossain", "Pranam Chatterjee, PhD",
+        "岳珩 李",
+    ]  # fmt: skip
+    record = {"title": "Motion Priors", "authors": authors, "year": 2023, "abstract": "About."}
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.startswith(
+        "Peng, X. B., Wang, Z., Hossain, M. I., Chatterjee, P., & 李, 岳珩. (2023)."
+    ), apa.stdout
+    bib = run("1", str(listed), notes=notes).stdout
+    entry = bibtexparser.parse_string(bib).entries[0]
+    assert entry.key == "peng2023motion"
+    assert entry.fields_dict["author"].value == (
+        "Peng, Xue Bin and Wang, Zihan and Hossain, Md. Ismail and Chatterjee, Pranam and 李, 岳珩"
+    )
+    persons = pybtex_parse(bib, "bibtex").entries["peng2023motion"].persons["author"]
+    assert [person.last_names for person in persons] == [
+        ["Peng"],
+        ["Wang"],
+        ["Hossain"],
+        ["Chatterjee"],
+        ["李"],
+    ]
+
+
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     from paperdeck.core.citations.styles import OFFERED_STYLES
 

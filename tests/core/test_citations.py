@@ -116,8 +116,9 @@ def name_from_parts(parts: Any) -> str:
 
 
 def expected_name(raw: str) -> str:
-    if re.search(r"[\\{}&,]", raw):
-        return parse_name(raw).display  # LaTeX, HTML or "Family, Given" in the source
+    if re.search(r"[\\{}&,()“”]", raw):
+        # LaTeX, HTML, "Family, Given" or a nickname ("Zhangyang “Atlas” Wang") in the source
+        return parse_name(raw).display
     return unicodedata.normalize("NFC", " ".join(raw.replace("ı̈", "ï").split()))
 
 
