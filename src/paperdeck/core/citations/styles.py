@@ -194,7 +194,8 @@ def initials_of_every_given_name() -> bool:
     a particle, leaves it whole and puts the style's marks around it (a name in Chinese
     characters, which has no case, too). Here only a real particle ("van") is left so; a
     lower-case name is shortened with its initial kept lower-case ("deng, j.", "A.-m."), and
-    a name with no case at all is kept whole without marks.
+    a name with no case at all is kept whole without marks. A name asking initialize="false"
+    (MLA 9, Chicago) keeps its given names whole, as CSL 1.0.1 says.
 
     Patches citeproc-py once per process; True when it did.
     """
@@ -208,6 +209,13 @@ def initials_of_every_given_name() -> bool:
 
     def initials(self: Any, given: Any, mark: Any, context: Any) -> Any:
         text = str(given)
+        if not _initializes(self, context):
+            # CSL 1.0.1: a name asking initialize="false" keeps its given names whole, and
+            # only a bare initial takes the mark ("James T" -> "James T.").
+            return " ".join(
+                word + mark.rstrip() if len(word) == 1 and word.isupper() else word
+                for word in text.split(" ")
+            )
         if self.get_option("initialize-with-hyphen", context):
             hyphen_parts = text.split("-")
         else:
@@ -232,6 +240,20 @@ def initials_of_every_given_name() -> bool:
     initials.paperdeck_patched = True  # type: ignore[attr-defined]
     model.Name.initialize = initials
     return True
+
+
+def _initializes(name: Any, context: Any) -> bool:
+    """Whether a `<name>` shortens given names to initials: its `initialize`, else the one its
+    citation or bibliography inherits, else the style's (CSL 1.0.1's inheritable option,
+    which citeproc-py 0.11.1 does not read: MLA 9's and Chicago's "Yu, M." for "Yu, Manjiang")."""
+    value = name.get("initialize")
+    if value is None:
+        expr = "./ancestor::*[self::cs:citation or self::cs:bibliography][1]"
+        parents = (context if context is not None else name).xpath_search(expr)
+        value = parents[0].get("initialize") if parents else None
+    if value is None:
+        value = name.get_root().get("initialize")
+    return str(value).lower() != "false"
 
 
 @lru_cache(maxsize=8)
