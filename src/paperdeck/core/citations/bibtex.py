@@ -20,6 +20,7 @@ BIBTEX_NEEDS = ("title (derived)", "authors", "year", "venue", "pages")
 # `$...$` math the way pandoc finds it: no space just inside the dollars, no digit after.
 _MATH = re.compile(r"\$(?=[^\s$])(?:\\\$|[^$])*?(?<=[^\s\\])\$(?!\d)|\\\(.+?\\\)")
 _WORD = re.compile(r"[^\W_]+")
+_AFTER_COLON = re.compile(r":\s+$")
 
 
 def _balanced(text: str) -> bool:
@@ -105,9 +106,10 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
     word but the first is a name or an acronym, and braced: a sentence-case style keeps it.
     That includes the first word after a colon ("methods: {Sobolev}, physics-informed"):
     BibTeX's change.case$ keeps that capital anyway, biblatex's \\MakeSentenceCase does not.
-    In Title Case, capitals are the case's, so only acronyms, names with inner capitals and
-    known proper nouns ("Bayesian", "Gaussian", proper_nouns.txt) are braced: bracing every
-    word would keep a Title Case title in Title Case everywhere.
+    In Title Case, capitals are the case's, so only acronyms, names with inner capitals,
+    known proper nouns ("Bayesian", "Gaussian", proper_nouns.txt) and the first word after a
+    colon are braced: bracing every word would keep a Title Case title in Title Case
+    everywhere.
     """
     segments = _title_segments(title)
     texts = [
@@ -136,6 +138,10 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
             out.append(bibtex_escape(between, latex=latex))
             word = match.group(0)
             protect = _protect_word(word, proper_noun=sentence_case and not first_word, kept=kept)
+            # BibTeX's change.case$ keeps a capital after a colon and a space; biblatex's
+            # \MakeSentenceCase and pybtex lower it unless braced ("…: {A} Gaussian process").
+            after_colon = _AFTER_COLON.search("".join(out[-2:])) is not None
+            protect = protect or (after_colon and word[0].isupper())
             glued = (math_before and match.start() == 0) or (
                 math_after and match.end() == len(text)
             )
