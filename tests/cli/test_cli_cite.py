@@ -431,6 +431,38 @@ def test_mla_and_chicago_give_authors_and_editors_their_whole_given_names(
     )
 
 
+def test_mla_puts_three_dashes_for_the_authors_of_the_entry_before(
+    notes: Path, tmp_path: Path
+) -> None:
+    """MLA 9 (5.124) and its CSL style's subsequent-author-substitute: a work by the same
+    authors as the entry before starts "———." (the whole list, et al. included); another
+    author list is written out. citeproc-py wrote the names again."""
+    listed = tmp_path / "same.jsonl"
+    crowd = ["Ada Lovelace", "Charles Babbage", "Mary Somerville"]
+    records = [
+        {"title": "Zeta networks", "authors": ["Ada Lovelace"], "year": 2023},
+        {"title": "Alpha networks", "authors": ["Ada Lovelace"], "year": 2023},
+        {"title": "Beta networks", "authors": ["Ada Lovelace", "Charles Babbage"], "year": 2021},
+        {"title": "Gamma engines", "authors": crowd, "year": 2020},
+        {"title": "Delta engines", "authors": crowd, "year": 2022},
+    ]
+    listed.write_text(
+        "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
+        "utf-8",
+    )
+    mla = run("1", "2", "3", "4", "5", str(listed), "--format", "mla", notes=notes)
+    assert mla.returncode == 0, mla.stderr
+    assert mla.stdout.splitlines() == [
+        "Lovelace, Ada. “Alpha Networks.” 2023.",
+        "———. “Zeta Networks.” 2023.",
+        "Lovelace, Ada, and Charles Babbage. “Beta Networks.” 2021.",
+        "Lovelace, Ada, et al. “Delta Engines.” 2022.",
+        "———. “Gamma Engines.” 2020.",
+    ]
+    apa = run("1", "2", str(listed), "--format", "apa", notes=notes).stdout
+    assert "———" not in apa and apa.count("Lovelace, A. (2023") == 2
+
+
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     from paperdeck.core.citations.styles import OFFERED_STYLES
 

@@ -7,7 +7,7 @@ import json
 import re
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -330,12 +330,14 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
             by_id = {item["id"]: item for item in items}
             ordered = [by_id[key] for key in bibliography.keys]
             if len(ordered) > 1 and _adds_year_suffix(style):
-                bibliography = registered(_with_year_suffixes(ordered))
-            entries = bibliography.bibliography()
+                ordered = _with_year_suffixes(ordered)
+                bibliography = registered(ordered)
+            raw = [str(entry) for entry in bibliography.bibliography()]
+            raw = _substitute_repeated_authors(style, ordered, raw, registered)
         except Exception as error:  # a style citeproc-py cannot follow, named in one line
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
-    texts = [_without_empty_slots(str(entry)) for entry in entries]
+    texts = [_without_empty_slots(text) for text in raw]
     if style.root.bibliography is not None and style.root.bibliography.get("second-field-align"):
         texts = [_numbered(text, number) for number, text in enumerate(texts, 1)]
     else:
@@ -369,6 +371,41 @@ def _with_year_suffixes(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
             for number, index in enumerate(indices):
                 suffixed[index]["year-suffix"] = _suffix(number)
     return suffixed
+
+
+_STAND_IN = "\ue000"
+"""A name no list has, rendered in a repeated author list's place to find where it stands."""
+
+
+def _substitute_repeated_authors(
+    style: Any,
+    items: Sequence[dict[str, Any]],
+    texts: list[str],
+    registered: Callable[[Sequence[dict[str, Any]]], Any],
+) -> list[str]:
+    """The entries with the style's subsequent-author-substitute ("———" in MLA 9) in place of
+    an author list the entry before has too (CSL's default rule, complete-all: the whole
+    list, "et al." included), which citeproc-py does not do itself. Where the names stand is
+    found by rendering the entry again with one stand-in name."""
+    element = style.root.bibliography
+    if element is None:
+        return texts
+    substitute = element.get("subsequent-author-substitute")
+    rule = element.get("subsequent-author-substitute-rule", "complete-all")
+    if not substitute or rule != "complete-all":
+        return texts
+    out = list(texts)
+    for index in range(1, len(items)):
+        names = items[index].get("author")
+        if not names or names != items[index - 1].get("author"):
+            continue
+        stand_in = {**items[index], "author": [{"literal": _STAND_IN}]}
+        marked = str(registered([stand_in]).bibliography()[0])
+        before, found, after = marked.partition(_STAND_IN)
+        text = texts[index]
+        if found and text.startswith(before) and text.endswith(after):
+            out[index] = before + substitute + after
+    return out
 
 
 def _suffix(number: int) -> str:
