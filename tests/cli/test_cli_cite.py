@@ -463,6 +463,27 @@ def test_mla_puts_three_dashes_for_the_authors_of_the_entry_before(
     assert "———" not in apa and apa.count("Lovelace, A. (2023") == 2
 
 
+def test_a_bibtex_lists_title_math_is_cited_as_latex(notes: Path, tmp_path: Path) -> None:
+    """A BibTeX list's title is shown decoded ("Estimating α-Rank"), but cited in BibTeX with
+    the math the list wrote ("{$\\alpha$}-Rank"), not as a Greek letter a .bib cannot set
+    in math; plain formats give it rendered."""
+    listed = tmp_path / "papers.bib"
+    listed.write_text(
+        "@inproceedings{du2021estimating,\n"
+        "  title = {Estimating $\\alpha$-Rank from A Few Entries},\n"
+        "  author = {Yali Du and Haifeng Zhang},\n  year = {2021},\n"
+        "  booktitle = {Proceedings of the 38th International Conference on Machine Learning},\n"
+        "}\n",
+        "utf-8",
+    )
+    bib = run("1", str(listed), notes=notes)
+    assert bib.returncode == 0, bib.stderr
+    entry = pybtex_parse(bib.stdout, "bibtex").entries["du2021estimating"]
+    assert entry.fields["title"] == "Estimating {$\\alpha$}-Rank from A Few Entries"
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert apa.startswith("Du, Y., & Zhang, H. (2021). Estimating α-rank from a few entries.")
+
+
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     from paperdeck.core.citations.styles import OFFERED_STYLES
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paperdeck.core.citations.venues import Edition, known_venue_name, venue_edition
+from paperdeck.core.formats.bibtex_lists import LATEX_TITLE_FIELD
 from paperdeck.core.model import Paper
 from paperdeck.core.names import PersonName, parse_name
 from paperdeck.core.text.render import latex_to_text
@@ -195,8 +196,11 @@ def wants_abstract(paper: Paper) -> bool:
 def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) -> Record:
     """The paper's citable facts with `corrections` (the notes store's) applied."""
     fixes = corrections or {}
-    # A made-up title the list cut to fit a row: a citation's reads to its end.
-    title = clean_line(str(fixes.get("title") or "")) or clean_line(paper.whole_title)
+    # A made-up title the list cut to fit a row: a citation's reads to its end. A BibTeX
+    # list's title is shown decoded; its math is cited as the list wrote it.
+    title = clean_line(str(fixes.get("title") or "")) or clean_line(
+        str(paper.extra.get(LATEX_TITLE_FIELD) or "") or paper.whole_title
+    )
     title_derived = paper.title_derived and not fixes.get("title")
     year = paper.year
     if isinstance(fixes.get("year"), int):
