@@ -484,6 +484,45 @@ def test_a_bibtex_lists_title_math_is_cited_as_latex(notes: Path, tmp_path: Path
     assert apa.startswith("Du, Y., & Zhang, H. (2021). Estimating α-rank from a few entries.")
 
 
+def test_names_joined_by_a_hyphen_or_an_en_dash_keep_their_capitals(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Titles of the ICML lists: "Moreau-Yosida" and "Wang--Landau" are names the lexicon
+    knows one half of or none; APA read "Moreau-yosida f-divergences" and "Gradient-based
+    wang--Landau algorithm" (the en dash taken for a part's end), and BibTeX left them to a
+    sentence-case style to lower."""
+    listed = tmp_path / "joined.jsonl"
+    titles = [
+        "Moreau-Yosida $f$-Divergences",
+        "Gradient-based Wang--Landau Algorithm: A Novel Sampler",
+        "Sub-Goal Trees -- a Framework for Goal-Based Reinforcement Learning",
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": ["Ada Lovelace"], "year": year,
+                        "abstract": f"About {title}."}) + "\n"
+            for year, title in enumerate(titles, 2020)
+        ),
+        "utf-8",
+    )  # fmt: skip
+    apa = run("1", "2", "3", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.splitlines() == [
+        "Lovelace, A. (2020). Moreau-Yosida f-divergences.",
+        "Lovelace, A. (2021). Gradient-based Wang--Landau algorithm: A novel sampler.",
+        "Lovelace, A. (2022). Sub-goal trees -- A framework for goal-based reinforcement learning.",
+    ]
+    bib = pybtex_parse(run("1", "2", str(listed), notes=notes).stdout, "bibtex")
+    printed = [
+        Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+        for entry in bib.entries.values()
+    ]
+    assert printed == [
+        "Moreau-Yosida $f$-divergences",
+        "Gradient-based Wang–Landau algorithm: A novel sampler",
+    ]
+
+
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     from paperdeck.core.citations.styles import OFFERED_STYLES
 

@@ -7,7 +7,12 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from paperdeck.core.citations.case import is_proper_noun, is_sentence_case, method_words
+from paperdeck.core.citations.case import (
+    is_proper_noun,
+    is_sentence_case,
+    method_words,
+    named_compound_starts,
+)
 from paperdeck.core.citations.record import DERIVED_TITLE_MARK, Record, describe_missing
 from paperdeck.core.names import PersonName
 from paperdeck.core.text.render import latex_to_text
@@ -107,7 +112,8 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
     That includes the first word after a colon ("methods: {Sobolev}, physics-informed"):
     BibTeX's change.case$ keeps that capital anyway, biblatex's \\MakeSentenceCase does not.
     In Title Case, capitals are the case's, so only acronyms, names with inner capitals,
-    known proper nouns ("Bayesian", "Gaussian", proper_nouns.txt) and the first word after a
+    known proper nouns ("Bayesian", "Gaussian", proper_nouns.txt), the names joined to one
+    ("{Moreau}-{Yosida}") or by an en dash ("{Wang}--{Landau}"), and the first word after a
     colon are braced: bracing every word would keep a Title Case title in Title Case
     everywhere.
     """
@@ -133,6 +139,7 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
         if "\\" in text or "{" in text:
             text = latex_to_text(text).replace("{", "").replace("}", "")
         position = 0
+        named = named_compound_starts(text)
         for match in _WORD.finditer(text):
             between = text[position : match.start()]
             out.append(bibtex_escape(between, latex=latex))
@@ -141,7 +148,7 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
             # BibTeX's change.case$ keeps a capital after a colon and a space; biblatex's
             # \MakeSentenceCase and pybtex lower it unless braced ("…: {A} Gaussian process").
             after_colon = _AFTER_COLON.search("".join(out[-2:])) is not None
-            protect = protect or (after_colon and word[0].isupper())
+            protect = protect or (after_colon and word[0].isupper()) or match.start() in named
             glued = (math_before and match.start() == 0) or (
                 math_after and match.end() == len(text)
             )

@@ -8,8 +8,9 @@ from importlib import resources
 
 _WORD = re.compile(r"[^\W_]+")
 # What ends a title's part, after which APA capitalises the next word: a colon, a question
-# or an exclamation, a full stop, an em dash (and " -- " or " — " written out).
-_PART_END = re.compile(r"(?:[:?!.]|—|--)\s*$")
+# or an exclamation, a full stop, an em dash ("—", "---", or " -- " spaced; "Wang--Landau" is
+# a name).
+_PART_END = re.compile(r"(?:[:?!.]|—|---|\s--)\s*$")
 
 
 @lru_cache(maxsize=1)
@@ -29,6 +30,27 @@ def is_proper_noun(word: str) -> bool:
     folded = anyascii(word).lower()
     names = _proper_nouns()
     return folded in names or (folded.endswith("s") and folded[:-1] in names)
+
+
+_COMPOUND = re.compile(r"[^\W_]+(?:(?:--?|–)[^\W_]+)+")
+# Two capitalised words an en dash joins are two people's names ("Wang--Landau").
+_EN_DASHED = re.compile(r"\b[A-Z][^\W_]*(?<!-)(?:--|–)(?!-)(?=[A-Z])")
+
+
+def named_compound_starts(text: str) -> frozenset[int]:
+    """Where the capitalised words of a name made of several start: a hyphenated one with a
+    known proper noun in it (the lexicon has "Moreau" but not "Yosida", and "Moreau-Yosida"
+    is one name) or two capitalised words an en dash joins ("Wang--Landau")."""
+    starts: set[int] = set()
+    for found in _EN_DASHED.finditer(text):
+        starts.update((found.start(), found.end()))
+    for compound in _COMPOUND.finditer(text):
+        parts = list(_WORD.finditer(compound.group(0)))
+        if any(is_proper_noun(part.group(0)) for part in parts):
+            starts.update(
+                compound.start() + part.start() for part in parts if part.group(0)[0].isupper()
+            )
+    return frozenset(starts)
 
 
 def is_sentence_case(words: list[str]) -> bool:
@@ -63,6 +85,7 @@ def sentence_case(title: str, *, method: str | None = None) -> str:
     authors' names for things."""
     lower_words = not is_sentence_case(_WORD.findall(title))
     kept = method_words(method)
+    named = named_compound_starts(title) if lower_words else frozenset()
     written = ""
     position = 0
     for match in _WORD.finditer(title):
@@ -77,6 +100,8 @@ def sentence_case(title: str, *, method: str | None = None) -> str:
             written += word[0].upper() + word[1:] if plain else word
         elif not lower_words or not word[0].isupper() or keeps_capitals(word, kept):
             written += word
+        elif match.start() in named:
+            written += word  # "Moreau-Yosida", "Navier-Stokes"
         elif len(word) == 1 and not (word == "A" and _stands_alone(title, match)):
             written += word  # a variable ("Matrix K"), a Roman "I", the A of "Q&A"
         else:
