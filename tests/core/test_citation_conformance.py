@@ -21,6 +21,7 @@ from pybtex.database import parse_string as pybtex_parse
 from pylatexenc.latex2text import LatexNodes2Text
 
 from paperdeck.core.citations import citation_keys, cite, cite_many
+from paperdeck.core.citations.case import sentence_case
 from paperdeck.core.citations.record import plain_title
 from paperdeck.core.library import load_library
 from paperdeck.core.model import Paper
@@ -159,7 +160,16 @@ def _citeproc_apa(items: list[dict[str, Any]]) -> str:
     bibliography = CitationStylesBibliography(style, CiteProcJSON(items), formatter.plain)
     for item in items:
         bibliography.register(CslCitation([CitationItem(item["id"])]))
+    bibliography.sort()  # in the style's order: by author, year, title
     return "\n".join(str(entry) for entry in bibliography.bibliography())
+
+
+def _in_sentence_case(items: list[dict[str, Any]], papers: list[Paper]) -> list[dict[str, Any]]:
+    """The CSL-JSON items with their titles as APA 7 writes them (CSL-JSON keeps the list's)."""
+    return [
+        {**item, "title": sentence_case(item["title"], method=paper.method)}
+        for item, paper in zip(items, papers, strict=True)
+    ]
 
 
 @pytest.mark.filterwarnings("ignore:The following arguments for Reference are unsupported")
@@ -168,9 +178,10 @@ def test_apa_is_what_citeproc_py_gives_with_the_official_apa_csl(bundled: list[P
     for paper in bundled:
         items = json.loads(cite(paper, "csljson", key=keys[paper.id]).text)
         apa = cite(paper, "apa", key=keys[paper.id]).text
-        assert apa == _citeproc_apa(items)
+        assert apa == _citeproc_apa(_in_sentence_case(items, [paper]))
         if paper.authors:
             assert "(Eds.), Proceedings of the 43rd International Conference" in apa
     many = cite_many(bundled, "apa", keys=keys).text
-    assert many == _citeproc_apa(json.loads(cite_many(bundled, "csljson", keys=keys).text))
+    items = json.loads(cite_many(bundled, "csljson", keys=keys).text)
+    assert many == _citeproc_apa(_in_sentence_case(items, bundled))
     assert len(many.splitlines()) == 19

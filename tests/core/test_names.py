@@ -34,6 +34,13 @@ from paperdeck.core.resources import bundled_list
         ("Li Ma", "Li", "Ma", "", ""),  # not Li with a master's degree
         ('H{\\"u}botter, Jonas', "Jonas", "Hübotter", "", ""),
         ("Plato", "", "Plato", "", ""),
+        ("Xue Bin Peng", "Xue Bin", "Peng", "", ""),  # "Bin" is no particle
+        ("Mohamed bin Zayed", "Mohamed", "Zayed", "bin", ""),  # "bin" is
+        ("Zihan (Zenus) Wang", "Zihan", "Wang", "", ""),  # no nickname in a citation
+        ("Zhangyang “Atlas” Wang", "Zhangyang", "Wang", "", ""),
+        ("Md. Ismail Hossain", "Md. Ismail", "Hossain", "", ""),
+        ("Pranam Chatterjee, PhD", "Pranam", "Chatterjee", "", ""),  # nor a degree
+        ("岳珩 李", "岳珩", "李", "", ""),  # a flat name is given first, in any script
     ],
 )
 def test_a_name_is_split_into_its_parts(

@@ -192,7 +192,7 @@ def test_a_made_up_title_cut_to_fit_a_row_is_exported_whole_as_its_citation_give
     assert markdown_escape(whole) in item and "…" not in item
     bib = export([listed], "bibtex", annotations={}, keys=keys)
     title = bibtexparser.parse_string(bib).entries[0].fields_dict["title"].value
-    assert title.replace("{", "").replace("}", "") == whole
+    assert title.replace("{", "").replace("}", "") == f"{whole} [Title derived from the abstract]"
     # a title a list gave stays as it is, "…" and all
     given = paper("00000002", "A given title, cut by its author…", abstract=abstract)
     rows = list(csv.DictReader(io.StringIO(export([given], "csv", annotations={}, keys={}))))

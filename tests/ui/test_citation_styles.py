@@ -131,7 +131,9 @@ async def test_apa_of_a_paper_without_authors_shows_its_title_first_and_names_wh
         assert isinstance(app.screen, CitationDialog)
         shown = app.screen.query_one("#citation-text", TextArea)
         assert shown.region.height > 0
+        # APA 7's sentence case: "Differentially private cross-silo recommendation ..."
         title = app.papers[anonymous].title
+        title = title[0] + title[1:].lower()
         assert shown.text.startswith(f"{title}. (2026). In T. Zhang, ")
         assert shown.text.count(title) == 1
         messages = [notification.message for notification in app._notifications]

@@ -133,6 +133,15 @@ def _is_suffix(word: str) -> bool:
     return word.casefold().rstrip(".") in _SUFFIXES
 
 
+# Degrees a list writes after a comma ("Pranam Chatterjee, PhD"): no part of the name, and
+# left out of a citation (APA 7 9.8).
+_DEGREES = frozenset({"phd", "md", "msc", "mba", "dphil", "ms", "ma", "bsc", "mphil", "mres"})
+
+
+def _is_degree(text: str) -> bool:
+    return text.casefold().replace(".", "").replace(" ", "") in _DEGREES
+
+
 def _literal(text: str) -> PersonName:
     return PersonName(literal=text)
 
@@ -172,6 +181,10 @@ def _parse_clean(text: str) -> PersonName:
         return _literal(text)
     if "," in text:
         parts = [part.strip() for part in text.split(",")]
+        while len(parts) > 1 and _is_degree(parts[-1]):
+            parts.pop()
+        if len(parts) == 1:
+            return _parse_flat(parts[0])
         if len(parts) == 2 and _is_suffix(parts[1]):
             name = _parse_flat(parts[0])
             return PersonName(name.given, name.family, name.particle, parts[1], name.literal)
@@ -189,8 +202,10 @@ def _parse_flat(text: str) -> PersonName:
         return PersonName(family=words[0])
     if (
         len(words) == 2
-        and words[0][:1].isupper()
-        and words[1][:1].isupper()
+        # A capital or no case at all: "岳珩 李" is given first too, as a flat name is read
+        # (nameparser would read a name in Han characters family first).
+        and not words[0][:1].islower()
+        and not words[1][:1].islower()
         and not _is_suffix(words[1])
         and words[0].casefold() not in _prefixes()
     ):
@@ -199,15 +214,28 @@ def _parse_flat(text: str) -> PersonName:
     from nameparser import HumanName
 
     parsed = HumanName(text, constants=_parser_constants())
-    given = " ".join(part for part in (parsed.first, parsed.middle) if part)
-    family = str(parsed.last)
-    if not family:
+    # No titles are known, so what nameparser still takes for one ("Md.", Muhammad) is a
+    # given name; a nickname ("Zihan (Zenus) Wang") is no part of a citation's name.
+    given_words = " ".join(p for p in (parsed.title, parsed.first, parsed.middle) if p).split()
+    family_words = str(parsed.last).split()
+    # A capitalised "Bin" inside a name is a given name's syllable ("Xue Bin Peng"), not the
+    # particle "bin" of "Mohamed bin Zayed".
+    while len(family_words) > 1 and family_words[0] in _NOT_PARTICLES:
+        given_words.append(family_words.pop(0))
+    if not family_words:
         return _literal(text)
-    name = _from_parts(given, family, str(parsed.suffix))
+    name = _from_parts(" ".join(given_words), " ".join(family_words), str(parsed.suffix))
+    nickname = str(parsed.nickname)
+    kept = text
+    if nickname:
+        kept = re.sub(rf"\s*[\"'(“„«»”]{re.escape(nickname)}[\"')”“»«]\s*", " ", text)
     # nameparser only reorders words; a name it would lose words of is kept whole.
-    if sorted(name.display.split()) != sorted(text.replace(",", " ").split()):
+    if sorted(name.display.split()) != sorted(kept.replace(",", " ").split()):
         return _literal(text)
     return name
+
+
+_NOT_PARTICLES = frozenset({"Bin"})
 
 
 def name_from_json(item: Mapping[str, Any]) -> PersonName | None:

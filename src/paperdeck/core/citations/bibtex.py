@@ -7,7 +7,13 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from paperdeck.core.citations.record import Record, describe_missing
+from paperdeck.core.citations.case import (
+    is_proper_noun,
+    is_sentence_case,
+    method_words,
+    named_compound_starts,
+)
+from paperdeck.core.citations.record import DERIVED_TITLE_MARK, Record, describe_missing
 from paperdeck.core.names import PersonName
 from paperdeck.core.text.render import latex_to_text
 
@@ -19,6 +25,7 @@ BIBTEX_NEEDS = ("title (derived)", "authors", "year", "venue", "pages")
 # `$...$` math the way pandoc finds it: no space just inside the dollars, no digit after.
 _MATH = re.compile(r"\$(?=[^\s$])(?:\\\$|[^$])*?(?<=[^\s\\])\$(?!\d)|\\\(.+?\\\)")
 _WORD = re.compile(r"[^\W_]+")
+_AFTER_COLON = re.compile(r":\s+$")
 
 
 def _balanced(text: str) -> bool:
@@ -50,16 +57,6 @@ def _title_segments(title: str) -> list[tuple[bool, str]]:
         last = match.end()
     segments.append((False, title[last:]))
     return [segment for segment in segments if segment[1]]
-
-
-def _is_sentence_case(words: list[str]) -> bool:
-    # Title Case capitalises most long words; sentence case leaves them lower, so a capital
-    # there marks a proper noun ("Markov") that BibTeX styles must not lower-case.
-    long_words = [word for word in words[1:] if len(word) >= 4 and word[0].isalpha()]
-    if len(long_words) < 3:
-        return False
-    lower = sum(1 for word in long_words if word[0].islower())
-    return lower >= 0.6 * len(long_words)
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -99,10 +96,10 @@ def bibtex_escape(text: str, *, latex: bool = False) -> str:
     return escaped
 
 
-def _protect_word(word: str, *, proper_noun: bool, method_words: frozenset[str]) -> bool:
+def _protect_word(word: str, *, proper_noun: bool, kept: frozenset[str]) -> bool:
     if any(char.isupper() for char in word[1:]):
         return True
-    if word in method_words:
+    if word in kept or is_proper_noun(word):
         return True
     return proper_noun and word[0].isupper()
 
@@ -114,8 +111,11 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
     word but the first is a name or an acronym, and braced: a sentence-case style keeps it.
     That includes the first word after a colon ("methods: {Sobolev}, physics-informed"):
     BibTeX's change.case$ keeps that capital anyway, biblatex's \\MakeSentenceCase does not.
-    In Title Case, capitals are the case's, so only acronyms and names with inner capitals
-    are braced: bracing every word would keep a Title Case title in Title Case everywhere.
+    In Title Case, capitals are the case's, so only acronyms, names with inner capitals,
+    known proper nouns ("Bayesian", "Gaussian", proper_nouns.txt), the names joined to one
+    ("{Moreau}-{Yosida}") or by an en dash ("{Wang}--{Landau}"), and the first word after a
+    colon are braced: bracing every word would keep a Title Case title in Title Case
+    everywhere.
     """
     segments = _title_segments(title)
     texts = [
@@ -124,10 +124,8 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
         if not is_math
     ]
     plain_words = _WORD.findall(" ".join(latex_to_text(text) for text in texts))
-    sentence_case = _is_sentence_case(plain_words)
-    method_words = frozenset(
-        word for word in _WORD.findall(method or "") if any(c.isupper() for c in word)
-    )
+    sentence_case = is_sentence_case(plain_words)
+    kept = method_words(method)
     out: list[str] = []
     first_word = True
     for index, (is_math, text) in enumerate(segments):
@@ -141,13 +139,16 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
         if "\\" in text or "{" in text:
             text = latex_to_text(text).replace("{", "").replace("}", "")
         position = 0
+        named = named_compound_starts(text)
         for match in _WORD.finditer(text):
             between = text[position : match.start()]
             out.append(bibtex_escape(between, latex=latex))
             word = match.group(0)
-            protect = _protect_word(
-                word, proper_noun=sentence_case and not first_word, method_words=method_words
-            )
+            protect = _protect_word(word, proper_noun=sentence_case and not first_word, kept=kept)
+            # BibTeX's change.case$ keeps a capital after a colon and a space; biblatex's
+            # \MakeSentenceCase and pybtex lower it unless braced ("…: {A} Gaussian process").
+            after_colon = _AFTER_COLON.search("".join(out[-2:])) is not None
+            protect = protect or (after_colon and word[0].isupper()) or match.start() in named
             glued = (math_before and match.start() == 0) or (
                 math_after and match.end() == len(text)
             )
@@ -206,7 +207,11 @@ def bibtex_entry(record: Record, *, latex: bool, biblatex: bool) -> str:
         if value:
             fields.append((name, value if raw else "{" + value + "}"))
 
-    add("title", bibtex_title(record.title, method=record.method, latex=latex))
+    title = bibtex_title(record.title, method=record.method, latex=latex)
+    if record.marks_made_up_title:
+        # Braced: a style's change of case keeps the mark as it is written.
+        title += " {" + DERIVED_TITLE_MARK + "}"
+    add("title", title)
     add("author", " and ".join(bibtex_name(name, latex=latex) for name in record.authors))
     edition = record.edition
     booktitle = record.booktitle

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from paperdeck.core.citations.record import Record
+from paperdeck.core.citations.case import sentence_case
+from paperdeck.core.citations.record import DERIVED_TITLE_MARK, Record
 from paperdeck.core.names import PersonName
 
 
@@ -22,12 +23,21 @@ def csl_name(name: PersonName) -> dict[str, str]:
     return item
 
 
-def csl_item(record: Record) -> dict[str, Any]:
-    """One paper as a CSL-JSON item; only facts, never paperdeck's remarks."""
+def csl_item(record: Record, *, in_sentence_case: bool = False) -> dict[str, Any]:
+    """One paper as a CSL-JSON item; only facts, and that a title was made up.
+
+    `in_sentence_case` gives the title in sentence case, names and acronyms kept: APA 7 writes
+    a paper's title so, and its CSL style, as CSL 1.0.2 advises, leaves titles as they are.
+    """
+    title = record.cited_title
+    if in_sentence_case:
+        title = sentence_case(record.plain_title, method=record.method)
+        if record.marks_made_up_title:
+            title += " " + DERIVED_TITLE_MARK
     item: dict[str, Any] = {
         "id": record.key,
         "type": "paper-conference" if record.is_proceedings else "article",
-        "title": record.plain_title,
+        "title": title,
     }
     # "et al." from a BibTeX "and others" has no CSL-JSON form: the known names are cited.
     authors = [csl_name(name) for name in record.authors if name.literal != "et al."]

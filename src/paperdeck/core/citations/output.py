@@ -127,7 +127,7 @@ _MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>])")
 
 
 def _markdown(record: Record) -> str:
-    title = _MARKDOWN_SPECIALS.sub(r"\\\1", record.plain_title)
+    title = _MARKDOWN_SPECIALS.sub(r"\\\1", record.cited_title)
     return f"[{title}]({record.url})" if record.url else title
 
 
@@ -179,6 +179,8 @@ def cite_many(
     elif fmt == "markdown":
         text = "\n".join(_markdown(record) for record in records)
     else:
-        items = [csl_item(record) for record in records]
+        # APA 7 (and its variants, "apa-no-ampersand" ...) writes a paper's title in sentence case.
+        apa = fmt == "apa" or (not is_style_file(fmt) and fmt.startswith("apa-"))
+        items = [csl_item(record, in_sentence_case=apa) for record in records]
         text = "\n".join(render_bibliography(items, style_path(fmt)))
     return Citation(text=text, key=",".join(key_list), missing=missing, missing_by_key=by_key)

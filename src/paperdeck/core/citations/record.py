@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from paperdeck.core.citations.venues import Edition, known_venue_name, venue_edition
+from paperdeck.core.formats.bibtex_lists import LATEX_TITLE_FIELD
 from paperdeck.core.model import Paper
 from paperdeck.core.names import PersonName, parse_name
 from paperdeck.core.text.render import latex_to_text
@@ -41,6 +42,12 @@ def describe_provenance(paper: Paper) -> str:
     return text
 
 
+DERIVED_TITLE_MARK = "[Title derived from the abstract]"
+"""What follows a title paperdeck made up in the citation itself: the notice that says so is
+gone once the citation is pasted into a paper, and the title names no paper. A bracketed
+description after a title, capitalised, is how APA 7 says what a work is ("Title [Video]")."""
+
+
 # The same in the fewest words, for a notice on a narrow screen.
 _MISSING_BRIEF = {
     "title (derived)": "title from abstract",
@@ -59,6 +66,10 @@ def describe_missing(missing: Iterable[str], *, brief: bool = False) -> str:
     if lacking:
         parts.append("no " + ", ".join(lacking))
     return "; ".join(parts)
+
+
+UNTITLED = "(untitled)"
+"""The title of a paper with neither a title nor an abstract to make one from."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +97,18 @@ class Record:
     def plain_title(self) -> str:
         """The title as plain Unicode text."""
         return plain_title(self.title)
+
+    @property
+    def marks_made_up_title(self) -> bool:
+        """Whether the cited title is one paperdeck made up (not "(untitled)": nothing made)."""
+        return self.title_derived and self.title != UNTITLED
+
+    @property
+    def cited_title(self) -> str:
+        """The title as a citation gives it: plain text, a made-up one followed by
+        DERIVED_TITLE_MARK."""
+        title = self.plain_title
+        return f"{title} {DERIVED_TITLE_MARK}" if self.marks_made_up_title else title
 
     @property
     def booktitle(self) -> str | None:
@@ -173,8 +196,11 @@ def wants_abstract(paper: Paper) -> bool:
 def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) -> Record:
     """The paper's citable facts with `corrections` (the notes store's) applied."""
     fixes = corrections or {}
-    # A made-up title the list cut to fit a row: a citation's reads to its end.
-    title = clean_line(str(fixes.get("title") or "")) or clean_line(paper.whole_title)
+    # A made-up title the list cut to fit a row: a citation's reads to its end. A BibTeX
+    # list's title is shown decoded; its math is cited as the list wrote it.
+    title = clean_line(str(fixes.get("title") or "")) or clean_line(
+        str(paper.extra.get(LATEX_TITLE_FIELD) or "") or paper.whole_title
+    )
     title_derived = paper.title_derived and not fixes.get("title")
     year = paper.year
     if isinstance(fixes.get("year"), int):
@@ -189,7 +215,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
     )
     record = Record(
         key=key,
-        title=title or "(untitled)",
+        title=title or UNTITLED,
         title_derived=bool(title_derived) or not title,
         authors=corrected_names(paper, fixes),
         year=year,

@@ -20,7 +20,7 @@ def ris_name(name: PersonName) -> str:
 def ris_record(record: Record) -> str:
     """One record, from TY to ER, each line ended by CR LF."""
     lines: list[tuple[str, str]] = [("TY", "CPAPER" if record.is_proceedings else "GEN")]
-    lines.append(("TI", record.plain_title))
+    lines.append(("TI", record.cited_title))
     lines.extend(("AU", ris_name(name)) for name in record.authors if name.literal != "et al.")
     if record.year:
         lines.append(("PY", str(record.year)))

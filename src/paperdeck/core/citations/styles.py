@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -193,7 +194,8 @@ def initials_of_every_given_name() -> bool:
     a particle, leaves it whole and puts the style's marks around it (a name in Chinese
     characters, which has no case, too). Here only a real particle ("van") is left so; a
     lower-case name is shortened with its initial kept lower-case ("deng, j.", "A.-m."), and
-    a name with no case at all is kept whole without marks.
+    a name with no case at all is kept whole without marks. A name asking initialize="false"
+    (MLA 9, Chicago) keeps its given names whole, as CSL 1.0.1 says.
 
     Patches citeproc-py once per process; True when it did.
     """
@@ -207,6 +209,13 @@ def initials_of_every_given_name() -> bool:
 
     def initials(self: Any, given: Any, mark: Any, context: Any) -> Any:
         text = str(given)
+        if not _initializes(self, context):
+            # CSL 1.0.1: a name asking initialize="false" keeps its given names whole, and
+            # only a bare initial takes the mark ("James T" -> "James T.").
+            return " ".join(
+                word + mark.rstrip() if len(word) == 1 and word.isupper() else word
+                for word in text.split(" ")
+            )
         if self.get_option("initialize-with-hyphen", context):
             hyphen_parts = text.split("-")
         else:
@@ -231,6 +240,20 @@ def initials_of_every_given_name() -> bool:
     initials.paperdeck_patched = True  # type: ignore[attr-defined]
     model.Name.initialize = initials
     return True
+
+
+def _initializes(name: Any, context: Any) -> bool:
+    """Whether a `<name>` shortens given names to initials: its `initialize`, else the one its
+    citation or bibliography inherits, else the style's (CSL 1.0.1's inheritable option,
+    which citeproc-py 0.11.1 does not read: MLA 9's and Chicago's "Yu, M." for "Yu, Manjiang")."""
+    value = name.get("initialize")
+    if value is None:
+        expr = "./ancestor::*[self::cs:citation or self::cs:bibliography][1]"
+        parents = (context if context is not None else name).xpath_search(expr)
+        value = parents[0].get("initialize") if parents else None
+    if value is None:
+        value = name.get_root().get("initialize")
+    return str(value).lower() != "false"
 
 
 @lru_cache(maxsize=8)
@@ -287,19 +310,34 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
     from citeproc.source.json import CiteProcJSON
 
     style = load_style(path)
+
+    def registered(items: Sequence[dict[str, Any]]) -> Any:
+        bibliography = CitationStylesBibliography(
+            style, CiteProcJSON([dict(item) for item in items]), formatter.plain
+        )
+        for item in items:
+            bibliography.register(Citation([CitationItem(item["id"])]))
+        return bibliography
+
     with _LOCK, warnings.catch_warnings():
         # citeproc-py warns of CSL-JSON variables it has no use for (event-title): not news.
         warnings.simplefilter("ignore", UserWarning)
-        source = CiteProcJSON([dict(item) for item in items])
-        bibliography = CitationStylesBibliography(style, source, formatter.plain)
-        for item in items:
-            bibliography.register(Citation([CitationItem(item["id"])]))
         try:
-            entries = bibliography.bibliography()
+            # citeproc-py sorts only when asked: the style's order (APA's by author, then year
+            # and title), before the year suffixes that follow it.
+            bibliography = registered(items)
+            bibliography.sort()
+            by_id = {item["id"]: item for item in items}
+            ordered = [by_id[key] for key in bibliography.keys]
+            if len(ordered) > 1 and _adds_year_suffix(style):
+                ordered = _with_year_suffixes(ordered)
+                bibliography = registered(ordered)
+            raw = [str(entry) for entry in bibliography.bibliography()]
+            raw = _substitute_repeated_authors(style, ordered, raw, registered)
         except Exception as error:  # a style citeproc-py cannot follow, named in one line
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
-    texts = [_without_empty_slots(str(entry)) for entry in entries]
+    texts = [_without_empty_slots(text) for text in raw]
     if style.root.bibliography is not None and style.root.bibliography.get("second-field-align"):
         texts = [_numbered(text, number) for number, text in enumerate(texts, 1)]
     else:
@@ -307,6 +345,77 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
     if str(style.root.get_locale_option("punctuation-in-quote")).lower() == "true":
         texts = [_CLOSE_QUOTE_THEN_MARK.sub(_inside_the_quote, text) for text in texts]
     return texts
+
+
+def _adds_year_suffix(style: Any) -> bool:
+    citation = style.root.citation
+    return citation is not None and citation.get("disambiguate-add-year-suffix") == "true"
+
+
+def _with_year_suffixes(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The items (in the bibliography's order), those by the same authors in the same year
+    with CSL's `year-suffix`, a, b, ... in that order: "Lovelace (2023a)", "(2023b)", as an
+    author-date style asks with disambiguate-add-year-suffix (APA 7 8.19), which citeproc-py
+    does not do itself. A paper without authors or year is cited under its title: not
+    ambiguous."""
+    groups: dict[tuple[str, int], list[int]] = {}
+    for index, item in enumerate(items):
+        parts = item.get("issued", {}).get("date-parts") or [[None]]
+        year = parts[0][0] if parts[0] else None
+        if item.get("author") and isinstance(year, int):
+            key = (json.dumps(item["author"], sort_keys=True), year)
+            groups.setdefault(key, []).append(index)
+    suffixed = [dict(item) for item in items]
+    for indices in groups.values():
+        if len(indices) > 1:
+            for number, index in enumerate(indices):
+                suffixed[index]["year-suffix"] = _suffix(number)
+    return suffixed
+
+
+_STAND_IN = "\ue000"
+"""A name no list has, rendered in a repeated author list's place to find where it stands."""
+
+
+def _substitute_repeated_authors(
+    style: Any,
+    items: Sequence[dict[str, Any]],
+    texts: list[str],
+    registered: Callable[[Sequence[dict[str, Any]]], Any],
+) -> list[str]:
+    """The entries with the style's subsequent-author-substitute ("———" in MLA 9) in place of
+    an author list the entry before has too (CSL's default rule, complete-all: the whole
+    list, "et al." included), which citeproc-py does not do itself. Where the names stand is
+    found by rendering the entry again with one stand-in name."""
+    element = style.root.bibliography
+    if element is None:
+        return texts
+    substitute = element.get("subsequent-author-substitute")
+    rule = element.get("subsequent-author-substitute-rule", "complete-all")
+    if not substitute or rule != "complete-all":
+        return texts
+    out = list(texts)
+    for index in range(1, len(items)):
+        names = items[index].get("author")
+        if not names or names != items[index - 1].get("author"):
+            continue
+        stand_in = {**items[index], "author": [{"literal": _STAND_IN}]}
+        marked = str(registered([stand_in]).bibliography()[0])
+        before, found, after = marked.partition(_STAND_IN)
+        text = texts[index]
+        if found and text.startswith(before) and text.endswith(after):
+            out[index] = before + substitute + after
+    return out
+
+
+def _suffix(number: int) -> str:
+    # a ... z, aa, ab ... as CSL 1.0.2 counts year suffixes.
+    text = ""
+    number += 1
+    while number:
+        number, rest = divmod(number - 1, 26)
+        text = chr(ord("a") + rest) + text
+    return text
 
 
 # A group citeproc-py closes with its delimiter when the parts after it are missing (IEEE's

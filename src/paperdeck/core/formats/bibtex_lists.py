@@ -72,14 +72,22 @@ def read_bib(raw: RawList, data: bytes) -> None:
     decode.warn(raw)
 
 
+LATEX_TITLE_FIELD = "title_latex"
+"""The record field (and `Paper.extra` key) holding a BibTeX title's LaTeX when it has math."""
+
+
 def _add_bib_entry(raw: RawList, entry: Any, line: int) -> None:
     fields: dict[str, str] = {}
     for item in entry.fields:
         fields.setdefault(clean_line(str(item.key)).lower(), str(item.value))
     record: dict[str, Any] = {"abstract": ""}
-    title = latex_to_line(fields.pop("title", ""))
+    source_title = fields.pop("title", "")
+    title = latex_to_line(source_title)
     if title:
         record["title"] = title
+        if "$" in source_title or "\\(" in source_title:
+            # Its math, which a citation gives back as LaTeX ($\alpha$-Rank, not α-Rank).
+            record[LATEX_TITLE_FIELD] = clean_line(source_title)
     authors = _bib_authors(fields.pop("author", ""))
     if authors:
         record["authors"] = [display for display, _ in authors]
