@@ -33,13 +33,14 @@ from paperdeck.ui.loading import Loader, LoadingFlow
 from paperdeck.ui.note_flow import NoteFlow
 from paperdeck.ui.notes_watch import NOTES_POLL, NotesWatch
 from paperdeck.ui.open_flow import OpenFlow
+from paperdeck.ui.related_view import words_query
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.session import SessionFlow
 from paperdeck.ui.textual_private import notify_in_place
 from paperdeck.ui.triage_flow import TriageFlow
 from paperdeck.ui.view_fit import RowsSeen, out_of_view
-from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane
+from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane, Shares
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
 from paperdeck.ui.widgets.paper_list import ROW_LAYOUTS, PaperList, RowLayout
@@ -377,6 +378,13 @@ class PaperdeckApp(App[int]):
         paper = self.current_paper
         self.note_flow.show(paper)
         query = self.search.shown_query()
+        related = self.search.related
+        shares = None
+        index = self.paper_list.paper_index
+        if related is not None and index is not None and query:
+            # Highlighted: the words that make it like the paper searched from.
+            shares = Shares(related.words_of(index), index in related.seeds)
+            query = words_query(shares.words)
         self.detail.show(
             None if paper is None else self.library.with_abstract(paper),
             query=query if isinstance(query, str) else self.search.query,
@@ -384,6 +392,7 @@ class PaperdeckApp(App[int]):
             corrections=self.note_flow.corrections(paper) if paper else None,
             raw=self.detail.raw,
             cite_key=self.citations.shown_key(paper),
+            shares=shares,
         )
 
     # -- actions ----------------------------------------------------------------------------

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from textual.worker import Worker, get_current_worker
 
 from paperdeck.ui.loading import freeze_long_lived
+from paperdeck.ui.related_view import RelatedView, SharedWordsHints, related_view, words_query
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
@@ -44,6 +46,9 @@ class SearchFlow:
         """The query whose result the list shows."""
         self._best: int | None = None
         """The paper at the top of that result: a cursor left on it follows the top."""
+        self.related: RelatedView | None = None
+        """Why each paper of a shown `like:` result is there."""
+        self._views = itertools.count()
         self._after_result: Callable[[], object] | None = None
         """Started once the next result is painted (the index's save: it would take the GIL
         from that search and its paint)."""
@@ -54,6 +59,7 @@ class SearchFlow:
         self.filtered = None
         self.query = ""
         self.parsed = None
+        self.related = None
         self._applied = ""
         self._best = None
         self._after_result = None
@@ -196,6 +202,7 @@ class SearchFlow:
             if keep is None or app.papers[keep] is not edited:
                 keep = app.paper_ids.get(edited.id)
         views = app.triage.views
+        self.related = None
         if result is None or not query.strip():
             rows: Sequence[int] = result.indices if result is not None else range(len(app.papers))
             self.filtered = None
@@ -206,12 +213,22 @@ class SearchFlow:
             rows = result.indices
             self.filtered = len(rows)
             self.parsed = result.parsed
-            paper_list.set_highlighter(
-                query,
-                highlighter(result.parsed),
-                highlighter(result.parsed, "authors"),
-                HintFinder(result.parsed, result.found),
-            )
+            related = self._related_view(result.parsed)
+            if related is None:
+                paper_list.set_highlighter(
+                    query,
+                    highlighter(result.parsed),
+                    highlighter(result.parsed, "authors"),
+                    HintFinder(result.parsed, result.found),
+                )
+            else:
+                # Each view its own key: `like:starred` again, after a star, shares other words.
+                paper_list.set_highlighter(
+                    f"{query}\0{next(self._views)}",
+                    highlighter(words_query(related.words)),
+                    no_highlight,
+                    SharedWordsHints(related),
+                )
             self.set_status(result.message, result.near)
         divider = result.matched_all if result is not None and query.strip() else None
         if views:
@@ -240,6 +257,17 @@ class SearchFlow:
         if self._after_result is not None:
             app.call_after_refresh(self._after_result)
             self._after_result = None
+
+    def _related_view(self, parsed: Query) -> RelatedView | None:
+        """The shown result's `like:` view, if its query has one."""
+        index = self.index
+        if index is None:
+            return None
+        try:
+            self.related = related_view(index, parsed, self.app.entries())
+        except Exception:  # decoration: the list is shown without it
+            self.related = None
+        return self.related
 
     def set_status(self, message: str | None, near: Sequence[NearSpelling] = ()) -> None:
         """Say `message` under the search field, with the query's words no paper has."""

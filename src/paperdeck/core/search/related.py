@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from paperdeck.core.model import Annotation
 from paperdeck.core.search.word_index import ABSTRACT, METHOD, TITLE, WordIndex
 from paperdeck.core.text.fold import words
 
@@ -52,6 +53,24 @@ class Related:
     index: int
     score: float
     shared: tuple[str, ...]
+
+
+def like_seeds(
+    index: WordIndex, ref: str, annotations: Mapping[str, Annotation] | None
+) -> list[int]:
+    """The papers `like:REF` starts from: the one with that id, else at that position in the
+    list (1-based); the starred ones for `starred`; none when REF names no paper."""
+    ref = ref.strip()
+    if ref.lower() == "starred":
+        return [
+            i
+            for paper_id, entry in (annotations or {}).items()
+            if entry.starred and (i := index.ids.get(paper_id)) is not None
+        ]
+    seed = index.ids.get(ref)
+    if seed is None and ref.isdecimal() and 0 < int(ref) <= len(index):
+        seed = int(ref) - 1
+    return [] if seed is None else [seed]
 
 
 def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Related]:

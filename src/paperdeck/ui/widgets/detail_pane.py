@@ -61,6 +61,19 @@ class KeyLater(Enum):
     at 120x40: it wrapped)."""
 
 
+class Shares(NamedTuple):
+    """In a `like:` view, the words that make a paper like the one searched from."""
+
+    words: tuple[str, ...]
+    seed: bool
+    """The paper searched from: `words` are the ones the others share most."""
+
+
+SHARES_LABEL = "Shares"
+SEED_LABEL = "Shared"
+SEED_REMARK = " (its words the papers listed share most)"
+
+
 class Fact(NamedTuple):
     """One line of the facts under the title: a label and its value."""
 
@@ -156,12 +169,14 @@ class DetailPane(ScrollView, can_focus=True):
         corrections: Mapping[str, Any] | None = None,
         raw: bool = False,
         cite_key: CiteKey | KeyLater = KeyLater.WORKING,
+        shares: Shares | None = None,
     ) -> None:
         """Show a paper (None: an empty pane), its matches for `query` highlighted.
 
         `highlight(field)` gives the highlighter of one field ("title", "authors", "abstract"):
         each field shows only the query terms that search in it. `cite_key`: the paper's
-        citation key, or why it is not shown yet.
+        citation key, or why it is not shown yet. `shares`: in a `like:` view, the words
+        that put the paper there, said first.
         """
         same_paper = paper is self.paper
         self.paper = paper
@@ -174,6 +189,7 @@ class DetailPane(ScrollView, can_focus=True):
                 "corrections": corrections,
                 "raw": raw,
                 "cite_key": cite_key,
+                "shares": shares,
             },
         )
         height = self.scrollable_content_region.height
@@ -185,7 +201,7 @@ class DetailPane(ScrollView, can_focus=True):
         corrections = corrections or {}
         match = self._match_style()
         shown_query = query if fields else ""
-        key = (paper, raw, shown_query, repr(sorted(corrections.items())), cite_key, short)
+        key = (paper, raw, shown_query, repr(sorted(corrections.items())), cite_key, short, shares)
         cached = self._rendered.get(key)
         if cached is not None:
             self.content, self._blocks, self._wrapped_width, self._strips = cached
@@ -212,6 +228,12 @@ class DetailPane(ScrollView, can_focus=True):
         meta = self._meta(
             paper, corrections, fields("authors") if fields else None, match, cite_key
         )
+        shared = _shared_words(shares, match) if shares is not None and shares.words else None
+        if shared is not None:
+            label, remark = (
+                (SEED_LABEL, SEED_REMARK) if shares and shares.seed else (SHARES_LABEL, "")
+            )
+            meta.insert(0, Fact(label, Content.assemble(shared, (remark, LABEL_STYLE))))
         abstract = self._abstract(
             paper, fields("abstract") if fields else None, raw, match, heading=not short
         )
@@ -220,7 +242,12 @@ class DetailPane(ScrollView, can_focus=True):
             # A short pane (80x24 gave the abstract no line at all): the title, a line of who
             # and where, the abstract, then every fact as a taller pane shows them.
             summary = self._summary(paper, corrections, cite_key)
-            parts = [Content("\n").join([title, summary]), abstract, meta]
+            top = [title, summary]
+            if shared is not None and shares is not None:
+                # Why it is listed, before the abstract that shows those words.
+                said = "shared most: " if shares.seed else "shares "
+                top.append(Content.assemble((said, LABEL_STYLE), shared))
+            parts = [Content("\n").join(top), abstract, meta]
         else:
             parts = [title, meta, abstract]
         self._set_content(parts, key)
@@ -445,6 +472,11 @@ class DetailPane(ScrollView, can_focus=True):
             remark = f" {STAND_IN_REMARK}" if cite_key.stand_in else ""
             parts.append(f"cite {cite_key.key}{remark}")
         return plain(" · ".join(parts), LABEL_STYLE)
+
+
+def _shared_words(shares: Shares, match: Style) -> Content:
+    """The shared words, each drawn as a match, as the abstract's are."""
+    return Content(", ").join(plain(one_line(word)).stylize(match) for word in shares.words)
 
 
 def _facts_content(facts: list[Fact]) -> Content:

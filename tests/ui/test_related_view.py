@@ -1,0 +1,89 @@
+"""`l`, papers like this one: each row and the detail pane say which rare words put it there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.segment import Segment
+from textual.strip import Strip
+
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.resources import bundled_list
+from paperdeck.ui.app import PaperdeckApp
+
+
+def _app(tmp_path: Path) -> PaperdeckApp:
+    return PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+
+
+async def _settle(app: PaperdeckApp, pilot: object) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def _row(app: PaperdeckApp, row: int) -> list[Segment]:
+    paper_list = app.paper_list
+    width = paper_list.scrollable_content_region.width
+    return [segment for strip in paper_list._row_strips(row, width) for segment in strip]
+
+
+def _highlighted(segments: list[Segment] | Strip, background: object) -> set[str]:
+    """The words drawn on a background of their own."""
+    return {
+        segment.text.strip(" ,")
+        for segment in segments
+        if segment.style is not None and segment.style.bgcolor not in (None, background)
+    }
+
+
+async def test_each_related_paper_says_the_rare_words_it_shares(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("j", "j", "j", "l")  # BubbleSpec, on speculative rollouts
+        await _settle(app, pilot)
+        paper_list = app.paper_list
+        assert paper_list.rows[0] == 3
+        safe_spec = list(paper_list.rows).index(11)
+        # SafeSpec's row: what it shares with BubbleSpec, in place of its authors.
+        segments = _row(app, safe_spec)
+        text = "".join(segment.text for segment in segments)
+        assert "shares speculative, decoding" in text
+        row_background = segments[0].style.bgcolor if segments[0].style else None
+        assert {"speculative", "decoding"} <= _highlighted(segments, row_background)
+        # The seed's row names the words the others share most.
+        seed = "".join(segment.text for segment in _row(app, 0))
+        assert "others share: " in seed
+        # In the detail pane: the words first, then highlighted where the abstract has them.
+        while app.paper_list.paper_index != 11:
+            await pilot.press("j")
+        await _settle(app, pilot)
+        detail = app.detail
+        assert "Shares    speculative, decoding, accelerates" in detail.text
+        pane = detail.rich_style.bgcolor
+        lines = [detail.render_line(y) for y in range(detail.scrollable_content_region.height)]
+        marked = set().union(*(_highlighted(line, pane) for line in lines))
+        abstract = app.library.with_abstract(app.papers[11]).abstract.lower()
+        assert "speculative" in abstract
+        assert any(word.lower().startswith("speculative") for word in marked)
+
+
+async def test_a_related_view_at_80_columns_keeps_what_the_words_are(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("j", "j", "j", "l")
+        await _settle(app, pilot)
+        rows = list(app.paper_list.rows)
+        text = "".join(segment.text for segment in _row(app, rows.index(11)))
+        assert "shares speculative" in text
+        while app.paper_list.paper_index != 11:
+            await pilot.press("j")
+        await _settle(app, pilot)
+        # A short pane says it under the title's summary, before the abstract.
+        assert "shares speculative, decoding" in app.detail.text.split("\n\n")[0]
