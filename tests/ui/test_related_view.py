@@ -11,6 +11,7 @@ from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.widgets.search_status import SearchStatus
 
 
 def _app(tmp_path: Path) -> PaperdeckApp:
@@ -87,3 +88,50 @@ async def test_a_related_view_at_80_columns_keeps_what_the_words_are(tmp_path: P
         await _settle(app, pilot)
         # A short pane says it under the title's summary, before the abstract.
         assert "shares speculative, decoding" in app.detail.text.split("\n\n")[0]
+
+
+def _status(app: PaperdeckApp) -> str:
+    status = app.query_one("#search-status", SearchStatus)
+    return str(status.render()) if status.display else ""
+
+
+async def test_esc_goes_back_from_papers_like_one_to_the_search_it_was_found_by(
+    tmp_path: Path,
+) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("slash", *"speculative", "enter")
+        await _settle(app, pilot)
+        found = list(app.paper_list.rows)
+        await pilot.press("j")
+        first = app.paper_list.paper_index
+        assert first is not None and first != found[0]
+        await pilot.press("l")
+        await _settle(app, pilot)
+        # Under the field: whose papers these are like, and where Esc goes.
+        number = app.papers[first].position
+        assert app.search_box.value == f"like:{app.papers[first].id}"
+        assert f"like #{number} “" in _status(app)
+        assert "Esc: back to “speculative”" in _status(app)
+        # l again, from a paper of that view: Esc goes back one view at a time.
+        await pilot.press("j")
+        second = app.paper_list.paper_index
+        await pilot.press("l")
+        await _settle(app, pilot)
+        assert f"Esc: back to like #{number}" in _status(app)
+        await pilot.press("escape")
+        await _settle(app, pilot)
+        assert app.search_box.value == f"like:{app.papers[first].id}"
+        assert app.paper_list.paper_index == second
+        # From the search field too, back to the search, on the paper l was pressed on.
+        await pilot.press("slash", "escape")
+        await _settle(app, pilot)
+        assert app.search_box.value == "speculative"
+        assert list(app.paper_list.rows) == found
+        assert app.paper_list.paper_index == first
+        # And then Esc clears the search as ever.
+        await pilot.press("escape")
+        await _settle(app, pilot)
+        assert app.search_box.value == ""
+        assert len(app.paper_list.rows) == 19

@@ -220,6 +220,7 @@ class PaperdeckApp(App[int]):
         self.paper_list.abstract_of = self._abstract_at
         self.notes.editor.on_leave = self.note_flow.leave
         self.search_box.on_leave = lambda: self.focus_now(self.paper_list)
+        self.search_box.cleared = self.search.back_from_like
         self.paper_list.set_papers(self.papers)
         self.notes.set_save_state("saved")
         self._install_signal_handlers()
@@ -408,13 +409,17 @@ class PaperdeckApp(App[int]):
         """Esc in the list: every paper again, the search kept in the history (↑ in the field)."""
         if self.search_box.value:
             self.search_box.remember()
-            self.search_box.value = ""
+            self.search_box.value = self.search.back_from_like()
 
     def action_like_this(self) -> None:
         """List the papers most like the current one (a `like:` search the user can edit)."""
         paper = self.current_paper
-        if paper is not None:
-            self.search_box.value = f"like:{paper.id}"
+        index = self.paper_list.paper_index
+        if paper is not None and index is not None:
+            self.search_box.remember()
+            like = f"like:{paper.id}"
+            self.search.went_like(like, self.search_box.value, index)
+            self.search_box.value = like
 
     def action_toggle_raw(self) -> None:
         self.detail.raw = not self.detail.raw

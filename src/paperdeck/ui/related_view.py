@@ -19,8 +19,8 @@ SHARES = "shares "
 """Before a related paper's shared words on its row."""
 SEED_SAYS = "others share: "
 """Before a seed's words that the papers listed share most, on its row."""
-SEED_WORDS = 6
-"""The seed's words its row names (more than a row shows at 80 columns)."""
+SEED_WORDS = 8
+"""The seed's words its row and the detail pane name: those the most papers listed share."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class RelatedView:
     def words_of(self, index: int) -> tuple[str, ...]:
         """The words to show and highlight for a paper of the list (a seed: every shared one)."""
         if index in self.seeds:
-            return self.words
+            return self.words[:SEED_WORDS]
         return self.shared.get(index, ())
 
 
@@ -81,7 +81,7 @@ class SharedWordsHints:
         self, index: int, title: str, authors: str, abstract: Callable[[], str]
     ) -> Hint | None:
         seed = index in self.view.seeds
-        words = self.view.words[:SEED_WORDS] if seed else self.view.shared.get(index, ())
+        words = self.view.words_of(index)
         if not words:
             return None
         text = SEED_SAYS if seed else SHARES
