@@ -152,6 +152,8 @@ class DetailPane(ScrollView, can_focus=True):
         self._again: tuple[Paper | None, dict[str, Any]] | None = None
         """The last show's paper and options, to show it again when the pane grows or shrinks
         past SHORT_PANE, or the theme changes the matches' colours."""
+        self._find_match = False
+        """The paper just shown is to be scrolled to its first match once it is wrapped."""
         self.short = False
         """Shown for a short pane: the abstract under a one-line summary, the facts after it."""
 
@@ -210,7 +212,7 @@ class DetailPane(ScrollView, can_focus=True):
             self._wrap()  # again only if the width changed since
             self.refresh()
             if not same_paper:
-                self.scroll_to(0, 0, animate=False)
+                self._scroll_to_top(fields is not None)
             return
         # A made-up title cut to fit a row is shown whole here, as a citation gives it.
         title_text = one_line(str(corrections.get("title") or paper.whole_title)[:SHOWN_CHARS])
@@ -252,7 +254,42 @@ class DetailPane(ScrollView, can_focus=True):
             parts = [title, meta, abstract]
         self._set_content(parts, key)
         if not same_paper:
-            self.scroll_to(0, 0, animate=False)
+            self._scroll_to_top(fields is not None)
+
+    def _scroll_to_top(self, matches: bool) -> None:
+        """A paper newly shown from its top; with `matches`, from its abstract's first match
+        when the top shows none of them (at 80x24 the pane shows four lines of abstract, and
+        a long abstract's match can be fifty lines down: the pane showed no highlight)."""
+        self._find_match = False
+        self.scroll_to(0, 0, animate=False)
+        if matches:
+            self._find_match = True
+            self._to_first_match()
+
+    def _to_first_match(self) -> None:
+        """Scroll to the abstract's first match, a third of the pane above it, when the pane
+        shows none of them (once the lines are wrapped)."""
+        height = self.scrollable_content_region.height
+        if not self._find_match or not self._strips or height <= 0:
+            return
+        self._find_match = False
+        start = self._abstract_line()
+        match = self._match_style().rich_style.bgcolor
+        if start is None or match is None:
+            return
+        first = next(
+            (
+                number
+                for number in range(start, len(self._strips))
+                if any(
+                    segment.style is not None and segment.style.bgcolor == match
+                    for segment in self._strips[number]
+                )
+            ),
+            None,
+        )
+        if first is not None and first >= height:
+            self.scroll_to(y=first - height // 3, animate=False)
 
     def _set_content(
         self, content: Content | list[Block], key: tuple[object, ...] | None = None
@@ -301,6 +338,7 @@ class DetailPane(ScrollView, can_focus=True):
         if self._key is not None:
             self._rendered[self._key] = (self.content, self._blocks, width, self._strips)
         self._set_virtual_height(width, len(self._strips))
+        self._to_first_match()
 
     def _set_virtual_height(self, width: int, height: int) -> None:
         size = Size(width, height)
@@ -310,10 +348,8 @@ class DetailPane(ScrollView, can_focus=True):
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)
 
-    def show_abstract(self) -> None:
-        """Scroll to the abstract when the pane is too short to show it under the metadata
-        (a note being written on a small terminal)."""
-        self._wrap()
+    def _abstract_line(self) -> int | None:
+        """The wrapped line the abstract starts on (its heading's), if it is shown."""
         headings = ("Abstract", "Abstract (source)")
         line = next(
             (number for number, strip in enumerate(self._strips) if strip.text in headings), None
@@ -322,6 +358,13 @@ class DetailPane(ScrollView, can_focus=True):
             # No heading: the abstract starts after the blank line under the summary.
             blank = next((n for n, strip in enumerate(self._strips) if not strip.text.strip()), -1)
             line = blank + 1 if blank >= 0 else None
+        return line
+
+    def show_abstract(self) -> None:
+        """Scroll to the abstract when the pane is too short to show it under the metadata
+        (a note being written on a small terminal)."""
+        self._wrap()
+        line = self._abstract_line()
         height = self.scrollable_content_region.height
         if line is not None and line + 3 > round(self.scroll_y) + height:
             self.scroll_to(y=line, animate=False)
