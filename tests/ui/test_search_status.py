@@ -189,3 +189,31 @@ async def test_a_swap_of_two_letters_is_one_edit_and_the_word_more_papers_have_i
         shown = " ".join(status_lines(app))
         assert shown.startswith('no paper has "psarsity"; showing near spellings: sparsity')
         assert app.papers[app.paper_list.rows[0]].abstract.startswith("Sparsity"), shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_phrase_or_word_no_paper_has_is_said_while_others_find_papers(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        # Both words are in BubbleSpec's abstract, never side by side.
+        await type_text(pilot, 'rollout "speculative training"')
+        await settle(app, pilot)
+        assert app.paper_list.divider == 0  # "no paper has every word", on top
+        assert app.papers[app.paper_list.rows[0]].title.startswith("BubbleSpec")
+        assert status_lines(app) == ['no paper has "speculative training"']
+        # An exact word no paper has, which has no near spelling either.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "rollout 'qxzvq")
+        await settle(app, pilot)
+        assert app.paper_list.rows
+        assert status_lines(app) == ['no paper has "qxzvq"']
+        # Found: nothing to say.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, 'rollout "speculative rollout"')
+        await settle(app, pilot)
+        assert app.paper_list.divider != 0
+        assert status_lines(app) == []

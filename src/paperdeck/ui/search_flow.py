@@ -247,7 +247,8 @@ class SearchFlow:
                     status[0], fallbacks=status[1:]
                 )
             else:
-                self.set_status(result.message, result.near)
+                said = "; ".join(filter(None, [result.message, _unmatched(result)]))
+                self.set_status(said, result.near)
         divider = result.matched_all if result is not None and query.strip() else None
         if views:
             rows = app.triage.keep_marked(rows)
@@ -362,6 +363,21 @@ class LikeStep(NamedTuple):
     like: str
     before: str
     paper: int
+
+
+def _unmatched(result: SearchResult) -> str:
+    """The query's phrases and words that no paper has, with no near spelling shown instead
+    (`no paper has "DC programming"`), when other words found papers: without it the list said
+    only that no paper has every word, not which of them."""
+    from paperdeck.core.search.near import NONE_HAS
+
+    if not result.indices:
+        return ""  # the empty list says why
+    said: dict[str, list[str]] = {}
+    for term, count in result.found.items():
+        if count == 0 and term.field in NONE_HAS:
+            said.setdefault(term.field, []).append(f'"{one_line(term.text)}"')
+    return "; ".join(f"{NONE_HAS[field]} {' or '.join(terms)}" for field, terms in said.items())
 
 
 def _cut(text: str, cells: int) -> str:
