@@ -135,3 +135,40 @@ async def test_esc_goes_back_from_papers_like_one_to_the_search_it_was_found_by(
         await _settle(app, pilot)
         assert app.search_box.value == ""
         assert len(app.paper_list.rows) == 19
+
+
+async def test_papers_like_the_starred_ones_name_each_starred_papers_own_words(
+    tmp_path: Path,
+) -> None:
+    from paperdeck.core.text.fold import words
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        # Two starred papers on other subjects: BubbleSpec (speculative rollouts) and #16,
+        # reinforcement learning by self-distillation.
+        await pilot.press("j", "j", "j", "S", *["j"] * 12, "S")
+        await pilot.press("slash", *"like:starred", "enter")
+        await _settle(app, pilot)
+        assert "papers like the 2 starred ones" in _status(app)
+        rows = list(app.paper_list.rows)
+        assert set(rows[:2]) == {3, 15}
+        said = {}
+        for row, index in enumerate(rows[:2]):
+            text = "".join(segment.text for segment in _row(app, row))
+            assert "others share: " in text
+            shown = text.split("others share: ")[1].split(" · ")[0]
+            listed = shown.split(", ")
+            if shown.endswith("…"):
+                listed.pop()  # cut to fit
+            paper = app.library.with_abstract(app.papers[index])
+            own = set(words(f"{paper.title} {paper.abstract}"))
+            # Every word its row names is its own (the other's are not).
+            assert listed and all(word in own for word in listed), (index, listed)
+            said[index] = listed
+        assert said[3] != said[15]
+        # The detail pane names the same words, and highlights them in the abstract.
+        while app.paper_list.paper_index != 3:
+            await pilot.press("k")
+        await _settle(app, pilot)
+        assert f"Shared    {said[3][0]}" in app.detail.text

@@ -382,9 +382,11 @@ class PaperdeckApp(App[int]):
         related = self.search.related
         shares = None
         index = self.paper_list.paper_index
-        if related is not None and index is not None and query:
+        if related is not None and index is not None and query and paper is not None:
             # Highlighted: the words that make it like the paper searched from.
-            shares = Shares(related.words_of(index), index in related.seeds)
+            whole = self.library.with_abstract(paper)
+            text = f"{whole.title}\n{whole.method or ''}\n{whole.abstract}"
+            shares = Shares(related.words_of(index, lambda: text), index in related.seeds)
             query = words_query(shares.words)
         self.detail.show(
             None if paper is None else self.library.with_abstract(paper),

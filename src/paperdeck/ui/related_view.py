@@ -33,11 +33,16 @@ class RelatedView:
     words: tuple[str, ...]
     """Every shared word, those most papers listed share first: what the seeds' rows name."""
 
-    def words_of(self, index: int) -> tuple[str, ...]:
-        """The words to show and highlight for a paper of the list (a seed: every shared one)."""
-        if index in self.seeds:
-            return self.words[:SEED_WORDS]
-        return self.shared.get(index, ())
+    def words_of(self, index: int, text: Callable[[], str]) -> tuple[str, ...]:
+        """The words to show and highlight for a paper of the list: a seed's are the shared
+        words it has (of several seeds, each has its own), those most papers share first;
+        `text` gives its title and abstract, read only for a seed."""
+        if index not in self.seeds:
+            return self.shared.get(index, ())
+        from paperdeck.core.text.fold import words
+
+        own = set(words(text()))
+        return tuple(word for word in self.words if word in own)[:SEED_WORDS]
 
 
 def related_view(
@@ -81,7 +86,7 @@ class SharedWordsHints:
         self, index: int, title: str, authors: str, abstract: Callable[[], str]
     ) -> Hint | None:
         seed = index in self.view.seeds
-        words = self.view.words_of(index)
+        words = self.view.words_of(index, lambda: f"{title}\n{abstract()}")
         if not words:
             return None
         text = SEED_SAYS if seed else SHARES
