@@ -73,6 +73,12 @@ def like_seeds(
     return [] if seed is None else [seed]
 
 
+_last: tuple[WordIndex, int, tuple[int, ...], int, list[Related]] | None = None
+"""The last answer, with its index, that index's size, seeds and limit: the reader asks again
+for the words each paper of a `like:` search shares (at 100,000 papers an answer takes as long
+as the search)."""
+
+
 def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Related]:
     """The papers most like the `seeds` (indices into the index's papers), best first.
 
@@ -80,6 +86,17 @@ def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Rel
     often the seed uses them; the papers that share the heaviest words come first, a long
     abstract weighed down a little. The seeds themselves are not in the answer.
     """
+    global _last
+    key = (len(index), tuple(seeds), limit)
+    last = _last
+    if last is not None and last[0] is index and last[1:4] == key:
+        return list(last[4])
+    found = _related(index, seeds, limit)
+    _last = (index, *key, found)
+    return list(found)
+
+
+def _related(index: WordIndex, seeds: Sequence[int], limit: int) -> list[Related]:
     count = len(index)
     if not seeds or count < 2:
         return []
