@@ -15,6 +15,7 @@ from paperdeck.ui.related_view import RelatedView, SharedWordsHints, related_vie
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
+from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER
 from paperdeck.ui.widgets.search_status import SearchStatus
 
 if TYPE_CHECKING:
@@ -247,7 +248,8 @@ class SearchFlow:
                     status[0], fallbacks=status[1:]
                 )
             else:
-                said = "; ".join(filter(None, [result.message, _unmatched(result)]))
+                made_up = self._made_up_titles(result.parsed)
+                said = "; ".join(filter(None, [result.message, _unmatched(result), made_up]))
                 self.set_status(said, result.near)
         divider = result.matched_all if result is not None and query.strip() else None
         if views:
@@ -276,6 +278,18 @@ class SearchFlow:
         if self._after_result is not None:
             app.call_after_refresh(self._after_result)
             self._after_result = None
+
+    def _made_up_titles(self, parsed: Query) -> str:
+        """Said when `title:` looks in titles most of which paperdeck made up from the
+        abstracts: a real title half remembered is not in them, its abstract may have it."""
+        index = self.index
+        if index is None or not any(term.field == "title" for term in parsed.positive_terms()):
+            return ""
+        words = index.word_index
+        words.derived_titles()  # counts them, read once
+        if 2 * words.derived_count < len(words):
+            return ""
+        return f"{DERIVED_MARKER.strip()} titles are made up: drop title: to search abstracts"
 
     def _related_view(self, parsed: Query) -> RelatedView | None:
         """The shown result's `like:` view, if its query has one."""
