@@ -939,6 +939,14 @@ def test_related_papers_share_the_seeds_rarest_words() -> None:
     both = related(index, [0, 2], limit=5)
     assert {like.index for like in both} >= {1, 3} and not {0, 2} & {x.index for x in both}
     assert related(index, [], limit=3) == []
+    # Asked again (the reader does, for the words each paper shares): the same answer, which
+    # a caller may change without changing the next one.
+    again = related(index, [0], limit=3)
+    assert again == found
+    again.clear()
+    assert related(index, [0], limit=3) == found
+    other = SearchIndex(papers[:4] + papers[5:]).word_index
+    assert related(other, [0], limit=3) == related(other, [0], limit=3) != []
 
 
 def test_like_lists_the_paper_then_those_like_it() -> None:

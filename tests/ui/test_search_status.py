@@ -189,3 +189,72 @@ async def test_a_swap_of_two_letters_is_one_edit_and_the_word_more_papers_have_i
         shown = " ".join(status_lines(app))
         assert shown.startswith('no paper has "psarsity"; showing near spellings: sparsity')
         assert app.papers[app.paper_list.rows[0]].abstract.startswith("Sparsity"), shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_phrase_or_word_no_paper_has_is_said_while_others_find_papers(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        # Both words are in BubbleSpec's abstract, never side by side.
+        await type_text(pilot, 'rollout "speculative training"')
+        await settle(app, pilot)
+        assert app.paper_list.divider == 0  # "no paper has every word", on top
+        assert app.papers[app.paper_list.rows[0]].title.startswith("BubbleSpec")
+        assert status_lines(app) == ['no paper has "speculative training"']
+        # An exact word no paper has, which has no near spelling either.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "rollout 'qxzvq")
+        await settle(app, pilot)
+        assert app.paper_list.rows
+        assert status_lines(app) == ['no paper has "qxzvq"']
+        # Found: nothing to say.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, 'rollout "speculative rollout"')
+        await settle(app, pilot)
+        assert app.paper_list.divider != 0
+        assert status_lines(app) == []
+
+
+async def test_title_filter_on_made_up_titles_says_they_are_made_up(tmp_path: Path) -> None:
+    from paperdeck.core.library import load_library
+    from paperdeck.core.notes.store import NotesStore
+    from paperdeck.core.resources import bundled_list
+
+    sgd60 = Path(__file__).parent.parent / "data" / "icml-sgd60.txt"
+    app = PaperdeckApp(
+        load_library([sgd60]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        # Every title of this list is made up from its abstract's first sentence.
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "title:decentralized sgd")
+        await settle(app, pilot)
+        status = app.query_one("#search-status")
+        assert status.display
+        said = status.render_line(0).text.strip()
+        assert said == "≈ titles are made up: drop title: to search abstracts"
+        # Without title:, nothing to say.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "decentralized")
+        await settle(app, pilot)
+        assert not status.display
+    # A list with real titles: title: looks in them, nothing said.
+    app = PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes2.json"),
+        settings_file=tmp_path / "settings2.json",
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "title:speculative")
+        await settle(app, pilot)
+        assert app.paper_list.rows
+        assert not app.query_one("#search-status").display

@@ -33,13 +33,14 @@ from paperdeck.ui.loading import Loader, LoadingFlow
 from paperdeck.ui.note_flow import NoteFlow
 from paperdeck.ui.notes_watch import NOTES_POLL, NotesWatch
 from paperdeck.ui.open_flow import OpenFlow
+from paperdeck.ui.related_view import words_query
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.session import SessionFlow
 from paperdeck.ui.textual_private import notify_in_place
 from paperdeck.ui.triage_flow import TriageFlow
 from paperdeck.ui.view_fit import RowsSeen, out_of_view
-from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane
+from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane, Shares
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
 from paperdeck.ui.widgets.paper_list import ROW_LAYOUTS, PaperList, RowLayout
@@ -219,6 +220,7 @@ class PaperdeckApp(App[int]):
         self.paper_list.abstract_of = self._abstract_at
         self.notes.editor.on_leave = self.note_flow.leave
         self.search_box.on_leave = lambda: self.focus_now(self.paper_list)
+        self.search_box.cleared = self.search.back_from_like
         self.paper_list.set_papers(self.papers)
         self.notes.set_save_state("saved")
         self._install_signal_handlers()
@@ -377,6 +379,15 @@ class PaperdeckApp(App[int]):
         paper = self.current_paper
         self.note_flow.show(paper)
         query = self.search.shown_query()
+        related = self.search.related
+        shares = None
+        index = self.paper_list.paper_index
+        if related is not None and index is not None and query and paper is not None:
+            # Highlighted: the words that make it like the paper searched from.
+            whole = self.library.with_abstract(paper)
+            text = f"{whole.title}\n{whole.method or ''}\n{whole.abstract}"
+            shares = Shares(related.words_of(index, lambda: text), index in related.seeds)
+            query = words_query(shares.words)
         self.detail.show(
             None if paper is None else self.library.with_abstract(paper),
             query=query if isinstance(query, str) else self.search.query,
@@ -384,6 +395,7 @@ class PaperdeckApp(App[int]):
             corrections=self.note_flow.corrections(paper) if paper else None,
             raw=self.detail.raw,
             cite_key=self.citations.shown_key(paper),
+            shares=shares,
         )
 
     # -- actions ----------------------------------------------------------------------------
@@ -408,13 +420,17 @@ class PaperdeckApp(App[int]):
         """Esc in the list: every paper again, the search kept in the history (↑ in the field)."""
         if self.search_box.value:
             self.search_box.remember()
-            self.search_box.value = ""
+            self.search_box.value = self.search.back_from_like()
 
     def action_like_this(self) -> None:
         """List the papers most like the current one (a `like:` search the user can edit)."""
         paper = self.current_paper
-        if paper is not None:
-            self.search_box.value = f"like:{paper.id}"
+        index = self.paper_list.paper_index
+        if paper is not None and index is not None:
+            self.search_box.remember()
+            like = f"like:{paper.id}"
+            self.search.went_like(like, self.search_box.value, index)
+            self.search_box.value = like
 
     def action_toggle_raw(self) -> None:
         self.detail.raw = not self.detail.raw

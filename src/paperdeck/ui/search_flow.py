@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
+from rich.cells import cell_len, set_cell_size
 from textual.worker import Worker, get_current_worker
 
 from paperdeck.ui.loading import freeze_long_lived
+from paperdeck.ui.related_view import RelatedView, SharedWordsHints, related_view, words_query
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
+from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER
 from paperdeck.ui.widgets.search_status import SearchStatus
 
 if TYPE_CHECKING:
@@ -44,6 +48,13 @@ class SearchFlow:
         """The query whose result the list shows."""
         self._best: int | None = None
         """The paper at the top of that result: a cursor left on it follows the top."""
+        self.related: RelatedView | None = None
+        """Why each paper of a shown `like:` result is there."""
+        self._views = itertools.count()
+        self._likes: list[LikeStep] = []
+        """The `like:` views `l` opened, the latest last: Esc goes back along them."""
+        self._back_to: tuple[str, int] | None = None
+        """A query Esc went back to and the paper its result puts the cursor on."""
         self._after_result: Callable[[], object] | None = None
         """Started once the next result is painted (the index's save: it would take the GIL
         from that search and its paint)."""
@@ -54,6 +65,7 @@ class SearchFlow:
         self.filtered = None
         self.query = ""
         self.parsed = None
+        self.related = None
         self._applied = ""
         self._best = None
         self._after_result = None
@@ -189,6 +201,10 @@ class SearchFlow:
         on_best = bool(query.strip()) and paper_list.paper_index == self._best
         # A paper matching some of the words may rank thousands down: not where to stay.
         keep = None if new_query or on_best else paper_list.paper_index
+        if self._back_to is not None and self._back_to[0] == query:
+            # Back from a `like:` view: on the paper it was opened from.
+            keep = self._back_to[1]
+            self._back_to = None
         # A result never moves the note being typed to another paper.
         edited = app.note_flow.paper_being_edited()
         if edited is not None:
@@ -196,6 +212,7 @@ class SearchFlow:
             if keep is None or app.papers[keep] is not edited:
                 keep = app.paper_ids.get(edited.id)
         views = app.triage.views
+        self.related = None
         if result is None or not query.strip():
             rows: Sequence[int] = result.indices if result is not None else range(len(app.papers))
             self.filtered = None
@@ -206,13 +223,34 @@ class SearchFlow:
             rows = result.indices
             self.filtered = len(rows)
             self.parsed = result.parsed
-            paper_list.set_highlighter(
-                query,
-                highlighter(result.parsed),
-                highlighter(result.parsed, "authors"),
-                HintFinder(result.parsed, result.found),
-            )
-            self.set_status(result.message, result.near)
+            related = self._related_view(result.parsed)
+            status: list[str] = []
+            if related is None:
+                paper_list.set_highlighter(
+                    query,
+                    highlighter(result.parsed),
+                    highlighter(result.parsed, "authors"),
+                    HintFinder(result.parsed, result.found),
+                )
+            else:
+                status = self._like_status(related, query)
+                if result.message:
+                    status = [f"{result.message}; {form}" for form in status]
+                # Each view its own key: `like:starred` again, after a star, shares other words.
+                paper_list.set_highlighter(
+                    f"{query}\0{next(self._views)}",
+                    highlighter(words_query(related.words)),
+                    no_highlight,
+                    SharedWordsHints(related),
+                )
+            if status:
+                self.app.query_one("#search-status", SearchStatus).show(
+                    status[0], fallbacks=status[1:]
+                )
+            else:
+                made_up = self._made_up_titles(result.parsed)
+                said = "; ".join(filter(None, [result.message, _unmatched(result), made_up]))
+                self.set_status(said, result.near)
         divider = result.matched_all if result is not None and query.strip() else None
         if views:
             rows = app.triage.keep_marked(rows)
@@ -241,6 +279,83 @@ class SearchFlow:
             app.call_after_refresh(self._after_result)
             self._after_result = None
 
+    def _made_up_titles(self, parsed: Query) -> str:
+        """Said when `title:` looks in titles most of which paperdeck made up from the
+        abstracts: a real title half remembered is not in them, its abstract may have it."""
+        index = self.index
+        if index is None or not any(term.field == "title" for term in parsed.positive_terms()):
+            return ""
+        words = index.word_index
+        words.derived_titles()  # counts them, read once
+        if 2 * words.derived_count < len(words):
+            return ""
+        return f"{DERIVED_MARKER.strip()} titles are made up: drop title: to search abstracts"
+
+    def _related_view(self, parsed: Query) -> RelatedView | None:
+        """The shown result's `like:` view, if its query has one."""
+        index = self.index
+        if index is None:
+            return None
+        try:
+            self.related = related_view(index, parsed, self.app.entries())
+        except Exception:  # decoration: the list is shown without it
+            self.related = None
+        return self.related
+
+    def went_like(self, like: str, before: str, paper: int) -> None:
+        """`l` on `paper` searched `like`, in place of the search `before`."""
+        self._likes = [step for step in self._likes if step.like != like][-LIKE_STEPS:]
+        self._likes.append(LikeStep(like, before, paper))
+
+    def back_from_like(self) -> str:
+        """What Esc puts in the search field: in a `like:` view that `l` opened, the search it
+        replaced (whose result then puts the cursor back on the paper `l` was pressed on);
+        otherwise nothing."""
+        query = self.app.search_box.value.strip()
+        while self._likes and self._likes[-1].like != query:
+            self._likes.pop()  # searched elsewhere since: not the way back
+        if not self._likes:
+            return ""
+        step = self._likes.pop()
+        self._back_to = (step.before, step.paper)
+        return step.before
+
+    def _like_status(self, related: RelatedView, query: str) -> list[str]:
+        """Ways of saying what a `like:` view lists and where Esc goes, longest first."""
+        papers = self.app.papers
+        if len(related.seeds) == 1:
+            seed = papers[related.seeds[0]]
+            number = f"#{seed.position}"
+            title = one_line(seed.title)
+            names = [
+                f"papers like {number} “{title}”, sharing its rarest words",
+                f"like {number} “{_cut(title, 40)}”",
+                f"like {number} “{_cut(title, 20)}”",
+                f"like {number}",
+            ]
+        else:
+            count = f"{len(related.seeds):,}"
+            names = [
+                f"papers like the {count} starred ones, sharing their rarest words",
+                f"like the {count} starred",
+            ]
+        step = next((s for s in reversed(self._likes) if s.like == query.strip()), None)
+        if step is None:
+            return names
+        before = one_line(step.before.strip())
+        like = (
+            self.app.paper_ids.get(before.removeprefix("like:"))
+            if before.startswith("like:")
+            else None
+        )
+        if like is not None:
+            # The view `l` was pressed in: its paper's number, not its id.
+            back = short = f"like #{self.app.papers[like].position}"
+        else:
+            back = f"“{before}”" if before else "every paper"
+            short = f"“{_cut(before, 20)}”" if before else "all"
+        return [f"{name} · Esc: back to {said}" for name in names for said in (back, short)]
+
     def set_status(self, message: str | None, near: Sequence[NearSpelling] = ()) -> None:
         """Say `message` under the search field, with the query's words no paper has."""
         self.app.query_one("#search-status", SearchStatus).show(message, near)
@@ -250,6 +365,37 @@ class SearchFlow:
         if self.filtered is None:
             return ""
         return self.parsed if self.parsed is not None else self.query
+
+
+LIKE_STEPS = 20
+"""`like:` views Esc goes back along."""
+
+
+class LikeStep(NamedTuple):
+    """A `like:` search `l` opened, the search it replaced and the paper it was opened on."""
+
+    like: str
+    before: str
+    paper: int
+
+
+def _unmatched(result: SearchResult) -> str:
+    """The query's phrases and words that no paper has, with no near spelling shown instead
+    (`no paper has "DC programming"`), when other words found papers: without it the list said
+    only that no paper has every word, not which of them."""
+    from paperdeck.core.search.near import NONE_HAS
+
+    if not result.indices:
+        return ""  # the empty list says why
+    said: dict[str, list[str]] = {}
+    for term, count in result.found.items():
+        if count == 0 and term.field in NONE_HAS:
+            said.setdefault(term.field, []).append(f'"{one_line(term.text)}"')
+    return "; ".join(f"{NONE_HAS[field]} {' or '.join(terms)}" for field, terms in said.items())
+
+
+def _cut(text: str, cells: int) -> str:
+    return text if cell_len(text) <= cells else set_cell_size(text, cells - 1).rstrip() + "…"
 
 
 def highlighter(query: Query | str, field: str = "title") -> Highlighter:

@@ -31,7 +31,7 @@ from paperdeck.core.search.rank import (
     totals_steps,
 )
 from paperdeck.core.search.ranking import Ranking
-from paperdeck.core.search.related import related
+from paperdeck.core.search.related import like_seeds, related
 from paperdeck.core.search.spans import tokens_match
 from paperdeck.core.search.steps import CHUNK
 from paperdeck.core.search.terms import EXACT, FIELD_WEIGHT, KIND_WEIGHT, TermHits, TermMatcher
@@ -391,32 +391,14 @@ class Evaluator:
     def _like(self, term: Term, annotations: Mapping[str, Annotation] | None) -> dict[int, float]:
         """`like:ID` (an id, or a position in the list) or `like:starred`: that paper (or the
         starred ones) first, then the papers most like it (see `related`)."""
-        index = self._index
-        ref = term.text.strip()
-        if ref.lower() == "starred":
-            seeds = [
-                i
-                for paper_id, entry in (annotations or {}).items()
-                if entry.starred and (i := index.ids.get(paper_id)) is not None
-            ]
-        else:
-            seed = self._like_seed(ref)
-            seeds = [] if seed is None else [seed]
+        seeds = like_seeds(self._index, term.text, annotations)
         if not seeds:
             return {}
-        found = related(index, seeds, LIKE_LIMIT)
+        found = related(self._index, seeds, LIKE_LIMIT)
         top = found[0].score if found else 1.0
         scores = {like.index: like.score for like in found}
         scores.update(dict.fromkeys(seeds, 2 * top))
         return scores
-
-    def _like_seed(self, ref: str) -> int | None:
-        """The paper `like:REF` names: by id, else by its position in the list."""
-        index = self._index
-        seed = index.ids.get(ref)
-        if seed is None and ref.isdecimal() and 0 < int(ref) <= len(index):
-            seed = int(ref) - 1
-        return seed
 
     def _message(self, parsed: Query) -> str | None:
         """What the query's parse said, and each `like:` that names no paper of the list."""
@@ -426,7 +408,7 @@ class Evaluator:
                 if not isinstance(atom, Term) or atom.field != "like":
                     continue
                 ref = atom.text.strip()
-                if ref.lower() != "starred" and self._like_seed(ref) is None:
+                if ref.lower() != "starred" and not like_seeds(self._index, ref, None):
                     said.append(f"like:{ref}: no paper with that id or position")
         return "; ".join(said) if said else None
 

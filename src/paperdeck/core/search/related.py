@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from paperdeck.core.model import Annotation
 from paperdeck.core.search.word_index import ABSTRACT, METHOD, TITLE, WordIndex
 from paperdeck.core.text.fold import words
 
@@ -54,6 +55,30 @@ class Related:
     shared: tuple[str, ...]
 
 
+def like_seeds(
+    index: WordIndex, ref: str, annotations: Mapping[str, Annotation] | None
+) -> list[int]:
+    """The papers `like:REF` starts from: the one with that id, else at that position in the
+    list (1-based); the starred ones for `starred`; none when REF names no paper."""
+    ref = ref.strip()
+    if ref.lower() == "starred":
+        return [
+            i
+            for paper_id, entry in (annotations or {}).items()
+            if entry.starred and (i := index.ids.get(paper_id)) is not None
+        ]
+    seed = index.ids.get(ref)
+    if seed is None and ref.isdecimal() and 0 < int(ref) <= len(index):
+        seed = int(ref) - 1
+    return [] if seed is None else [seed]
+
+
+_last: tuple[WordIndex, int, tuple[int, ...], int, list[Related]] | None = None
+"""The last answer, with its index, that index's size, seeds and limit: the reader asks again
+for the words each paper of a `like:` search shares (at 100,000 papers an answer takes as long
+as the search)."""
+
+
 def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Related]:
     """The papers most like the `seeds` (indices into the index's papers), best first.
 
@@ -61,6 +86,17 @@ def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Rel
     often the seed uses them; the papers that share the heaviest words come first, a long
     abstract weighed down a little. The seeds themselves are not in the answer.
     """
+    global _last
+    key = (len(index), tuple(seeds), limit)
+    last = _last
+    if last is not None and last[0] is index and last[1:4] == key:
+        return list(last[4])
+    found = _related(index, seeds, limit)
+    _last = (index, *key, found)
+    return list(found)
+
+
+def _related(index: WordIndex, seeds: Sequence[int], limit: int) -> list[Related]:
     count = len(index)
     if not seeds or count < 2:
         return []

@@ -61,6 +61,19 @@ class KeyLater(Enum):
     at 120x40: it wrapped)."""
 
 
+class Shares(NamedTuple):
+    """In a `like:` view, the words that make a paper like the one searched from."""
+
+    words: tuple[str, ...]
+    seed: bool
+    """The paper searched from: `words` are the ones the others share most."""
+
+
+SHARES_LABEL = "Shares"
+SEED_LABEL = "Shared"
+SEED_REMARK = " (its words the papers listed share most)"
+
+
 class Fact(NamedTuple):
     """One line of the facts under the title: a label and its value."""
 
@@ -142,6 +155,8 @@ class DetailPane(ScrollView, can_focus=True):
         self._again: tuple[Paper | None, dict[str, Any]] | None = None
         """The last show's paper and options, to show it again when the pane grows or shrinks
         past SHORT_PANE, or the theme changes the matches' colours."""
+        self._find_match = False
+        """The paper just shown is to be scrolled to its first match once it is wrapped."""
         self.short = False
         """Shown for a short pane: the abstract under a one-line summary, the facts after it."""
 
@@ -159,12 +174,14 @@ class DetailPane(ScrollView, can_focus=True):
         corrections: Mapping[str, Any] | None = None,
         raw: bool = False,
         cite_key: CiteKey | KeyLater = KeyLater.WORKING,
+        shares: Shares | None = None,
     ) -> None:
         """Show a paper (None: an empty pane), its matches for `query` highlighted.
 
         `highlight(field)` gives the highlighter of one field ("title", "authors", "abstract"):
         each field shows only the query terms that search in it. `cite_key`: the paper's
-        citation key, or why it is not shown yet.
+        citation key, or why it is not shown yet. `shares`: in a `like:` view, the words
+        that put the paper there, said first.
         """
         same_paper = paper is self.paper
         self.paper = paper
@@ -177,6 +194,7 @@ class DetailPane(ScrollView, can_focus=True):
                 "corrections": corrections,
                 "raw": raw,
                 "cite_key": cite_key,
+                "shares": shares,
             },
         )
         height = self.scrollable_content_region.height
@@ -188,7 +206,7 @@ class DetailPane(ScrollView, can_focus=True):
         corrections = corrections or {}
         match = self._match_style()
         shown_query = query if fields else ""
-        key = (paper, raw, shown_query, repr(sorted(corrections.items())), cite_key, short)
+        key = (paper, raw, shown_query, repr(sorted(corrections.items())), cite_key, short, shares)
         cached = self._rendered.get(key)
         if cached is not None:
             self.content, self._blocks, self._wrapped_width, self._strips = cached
@@ -197,7 +215,7 @@ class DetailPane(ScrollView, can_focus=True):
             self._wrap()  # again only if the width changed since
             self.refresh()
             if not same_paper:
-                self.scroll_to(0, 0, animate=False)
+                self._scroll_to_top(fields is not None)
             return
         # A made-up title cut to fit a row is shown whole here, as a citation gives it.
         title_text = one_line(str(corrections.get("title") or paper.whole_title)[:SHOWN_CHARS])
@@ -215,6 +233,12 @@ class DetailPane(ScrollView, can_focus=True):
         meta = self._meta(
             paper, corrections, fields("authors") if fields else None, match, cite_key
         )
+        shared = _shared_words(shares, match) if shares is not None and shares.words else None
+        if shared is not None:
+            label, remark = (
+                (SEED_LABEL, SEED_REMARK) if shares and shares.seed else (SHARES_LABEL, "")
+            )
+            meta.insert(0, Fact(label, Content.assemble(shared, (remark, LABEL_STYLE))))
         abstract = self._abstract(
             paper, fields("abstract") if fields else None, raw, match, heading=not short
         )
@@ -223,12 +247,52 @@ class DetailPane(ScrollView, can_focus=True):
             # A short pane (80x24 gave the abstract no line at all): the title, a line of who
             # and where, the abstract, then every fact as a taller pane shows them.
             summary = self._summary(paper, corrections, cite_key)
-            parts = [Content("\n").join([title, summary]), abstract, meta]
+            top = [title, summary]
+            if shared is not None and shares is not None:
+                # Why it is listed, before the abstract that shows those words.
+                said = "shared most: " if shares.seed else "shares "
+                top.append(Content.assemble((said, LABEL_STYLE), shared))
+            parts = [Content("\n").join(top), abstract, meta]
         else:
             parts = [title, meta, abstract]
         self._set_content(parts, key)
         if not same_paper:
-            self.scroll_to(0, 0, animate=False)
+            self._scroll_to_top(fields is not None)
+
+    def _scroll_to_top(self, matches: bool) -> None:
+        """A paper newly shown from its top; with `matches`, from its abstract's first match
+        when the top shows none of them (at 80x24 the pane shows four lines of abstract, and
+        a long abstract's match can be fifty lines down: the pane showed no highlight)."""
+        self._find_match = False
+        self.scroll_to(0, 0, animate=False)
+        if matches:
+            self._find_match = True
+            self._to_first_match()
+
+    def _to_first_match(self) -> None:
+        """Scroll to the abstract's first match, a third of the pane above it, when the pane
+        shows none of them (once the lines are wrapped)."""
+        height = self.scrollable_content_region.height
+        if not self._find_match or not self._strips or height <= 0:
+            return
+        self._find_match = False
+        start = self._abstract_line()
+        match = self._match_style().rich_style.bgcolor
+        if start is None or match is None:
+            return
+        first = next(
+            (
+                number
+                for number in range(start, len(self._strips))
+                if any(
+                    segment.style is not None and segment.style.bgcolor == match
+                    for segment in self._strips[number]
+                )
+            ),
+            None,
+        )
+        if first is not None and first >= height:
+            self.scroll_to(y=first - height // 3, animate=False)
 
     def _set_content(
         self, content: Content | list[Block], key: tuple[object, ...] | None = None
@@ -277,6 +341,7 @@ class DetailPane(ScrollView, can_focus=True):
         if self._key is not None:
             self._rendered[self._key] = (self.content, self._blocks, width, self._strips)
         self._set_virtual_height(width, len(self._strips))
+        self._to_first_match()
 
     def _set_virtual_height(self, width: int, height: int) -> None:
         size = Size(width, height)
@@ -286,10 +351,8 @@ class DetailPane(ScrollView, can_focus=True):
             self.set_reactive(ScrollView.virtual_size, size)
             self._scroll_update(size)
 
-    def show_abstract(self) -> None:
-        """Scroll to the abstract when the pane is too short to show it under the metadata
-        (a note being written on a small terminal)."""
-        self._wrap()
+    def _abstract_line(self) -> int | None:
+        """The wrapped line the abstract starts on (its heading's), if it is shown."""
         headings = ("Abstract", "Abstract (source)")
         line = next(
             (number for number, strip in enumerate(self._strips) if strip.text in headings), None
@@ -298,6 +361,13 @@ class DetailPane(ScrollView, can_focus=True):
             # No heading: the abstract starts after the blank line under the summary.
             blank = next((n for n, strip in enumerate(self._strips) if not strip.text.strip()), -1)
             line = blank + 1 if blank >= 0 else None
+        return line
+
+    def show_abstract(self) -> None:
+        """Scroll to the abstract when the pane is too short to show it under the metadata
+        (a note being written on a small terminal)."""
+        self._wrap()
+        line = self._abstract_line()
         height = self.scrollable_content_region.height
         if line is not None and line + 3 > round(self.scroll_y) + height:
             self.scroll_to(y=line, animate=False)
@@ -456,6 +526,11 @@ class DetailPane(ScrollView, can_focus=True):
             remark = f" {STAND_IN_REMARK}" if cite_key.stand_in else ""
             parts.append(f"cite {cite_key.key}{remark}")
         return plain(" · ".join(parts), LABEL_STYLE)
+
+
+def _shared_words(shares: Shares, match: Style) -> Content:
+    """The shared words, each drawn as a match, as the abstract's are."""
+    return Content(", ").join(plain(one_line(word)).stylize(match) for word in shares.words)
 
 
 def _facts_content(facts: list[Fact]) -> Content:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rich.cells import cell_len, set_cell_size
 
@@ -165,6 +165,17 @@ def fit(hint: Hint, room: int) -> tuple[str, list[tuple[int, int]]]:
     return prefix + body + suffix, [(s, e) for s, e in spans if e > s]
 
 
+class RowHints(Protocol):
+    """What gives each row of a search its hint."""
+
+    def row_hint(
+        self, index: int, title: str, authors: str, abstract: Callable[[], str]
+    ) -> Hint | None:
+        """The hint of paper `index`, with this title and authors (`abstract` reads its
+        abstract), or None."""
+        ...
+
+
 class HintFinder:
     """A query's hints: for a paper whose title and authors lack some of its words, the
     abstract where most of its words match close together, those the row lacks first (every
@@ -190,6 +201,11 @@ class HintFinder:
             (highlighter(_single(term), "title"), highlighter(_single(term), "authors"))
             for term in terms
         ]
+
+    def row_hint(
+        self, index: int, title: str, authors: str, abstract: Callable[[], str]
+    ) -> Hint | None:
+        return self.hint(title, authors, abstract)
 
     def hint(self, title: str, authors: str, abstract: Callable[[], str]) -> Hint | None:
         """The hint of a paper with this title and authors (`abstract` reads its abstract only

@@ -25,7 +25,7 @@ from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.ui.contrast import BLACK, WHITE, match_style, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
-from paperdeck.ui.widgets.match_hint import Hint, HintFinder
+from paperdeck.ui.widgets.match_hint import Hint, RowHints
 from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
     RowFacts,
@@ -156,7 +156,7 @@ class PaperList(ScrollView, can_focus=True):
         self._query = ""
         self._highlight: Highlighter = no_highlight
         self._highlight_authors: Highlighter = no_highlight
-        self._hints_of: HintFinder | None = None
+        self._hints_of: RowHints | None = None
         # A row repainted (the cursor came or went) keeps its hint: found once per query.
         self._hints: LRUCache[tuple[int, str], tuple[Hint | None]] = LRUCache(maxsize=512)
         self._cache: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize=256)
@@ -212,7 +212,7 @@ class PaperList(ScrollView, can_focus=True):
         query: str,
         highlight: Highlighter,
         authors: Highlighter = no_highlight,
-        hints: HintFinder | None = None,
+        hints: RowHints | None = None,
     ) -> None:
         """Highlight what `highlight` finds in each title, and `authors` in the authors shown;
         a row whose title and authors lack some word of the query shows its abstract around
@@ -231,8 +231,11 @@ class PaperList(ScrollView, can_focus=True):
         kept = self._hints.get(key)
         if kept is None:
             paper = self.papers[index]
-            found = self._hints_of.hint(
-                paper.title, ", ".join(paper.authors), functools.partial(self.abstract_of, index)
+            found = self._hints_of.row_hint(
+                index,
+                paper.title,
+                ", ".join(paper.authors),
+                functools.partial(self.abstract_of, index),
             )
             kept = self._hints[key] = (found,)
         return kept[0]

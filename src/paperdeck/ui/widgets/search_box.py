@@ -50,6 +50,8 @@ class SearchBox(Input):
     focus must have moved before the next key is routed, or a key typed right after Enter
     (`r` to mark the first result read) lands in the query."""
     _leaving = False
+    cleared: Callable[[], str] | None = None
+    """What Esc leaves in the field: the search before a `like:` view, else nothing."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder=placeholder(None), id=id, select_on_focus=False)
@@ -99,7 +101,7 @@ class SearchBox(Input):
 
     def action_clear_and_leave(self) -> None:
         self.remember()
-        self.value = ""
+        self.value = self.cleared() if self.cleared is not None else ""
         self._leave()
 
     def _leave(self) -> None:

@@ -74,15 +74,26 @@ class SearchStatus(Widget):
         super().__init__(id=id)
         self.message = ""
         self.near: tuple[NearSpelling, ...] = ()
+        self.fallbacks: tuple[str, ...] = ()
 
-    def show(self, message: str | None, near: Sequence[NearSpelling] = ()) -> None:
+    def show(
+        self,
+        message: str | None,
+        near: Sequence[NearSpelling] = (),
+        *,
+        fallbacks: Sequence[str] = (),
+    ) -> None:
         """Say `message` (a line of the query's parse, or of the search) and which words no
-        paper has; hidden when there is neither."""
-        message, near = message or "", tuple(near)
-        if (message, near) != (self.message, self.near):
-            self.message, self.near = message, near
+        paper has; hidden when there is neither. `fallbacks`: shorter ways of saying `message`,
+        the first that fits said when it does not."""
+        message, near, fallbacks = message or "", tuple(near), tuple(fallbacks)
+        if (message, near, fallbacks) != (self.message, self.near, self.fallbacks):
+            self.message, self.near, self.fallbacks = message, near, fallbacks
             self.refresh(layout=True)
         self.display = bool(message or near)
 
     def render(self) -> Content:
-        return Content(status_text(self.message, self.near, self.content_region.width))
+        width = self.content_region.width
+        forms = (self.message, *self.fallbacks)
+        message = next((form for form in forms if cell_len(form) <= width), forms[-1])
+        return Content(status_text(message, self.near, width))

@@ -1,0 +1,66 @@
+"""The detail pane of a search's paper shows where its abstract matches, however far down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperdeck.core.library import load_library
+from paperdeck.core.notes.store import NotesStore
+from paperdeck.ui.app import PaperdeckApp
+
+LIST = Path(__file__).parent.parent / "data" / "icml-sgd60.txt"
+
+
+def _app(tmp_path: Path) -> PaperdeckApp:
+    return PaperdeckApp(
+        load_library([LIST]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+
+
+async def _search(app: PaperdeckApp, pilot: object, query: str) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.press("slash", *[{" ": "space"}.get(c, c) for c in query], "enter")  # type: ignore[attr-defined]
+    await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def _shown_matches(app: PaperdeckApp) -> list[str]:
+    """The highlighted words the detail pane shows now."""
+    detail = app.detail
+    pane = detail.rich_style.bgcolor
+    return [
+        segment.text
+        for y in range(detail.scrollable_content_region.height)
+        for segment in detail.render_line(y)
+        if segment.style is not None and segment.style.bgcolor not in (None, pane)
+    ]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_match_far_down_the_abstract_is_scrolled_into_view(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        # The one paper with the word has it 1,539 characters into its abstract.
+        await _search(app, pilot, "openwebtext")
+        assert list(app.paper_list.rows) == [42]
+        assert app.detail.scroll_y > 0
+        assert "OpenWebText" in _shown_matches(app)
+        # Another paper, whose match the top of the pane shows: from the top.
+        await _search(app, pilot, "moniqua")
+        assert app.detail.scroll_y == 0
+        assert "Moniqua" in _shown_matches(app)
+        assert "Moniqua" in app.detail.render_line(0).text  # its title, on top
+        # No search: every paper from its top.
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        while app.paper_list.paper_index != 42:
+            await pilot.press("j")
+        await pilot.pause()
+        assert app.detail.scroll_y == 0
+        assert not _shown_matches(app)
