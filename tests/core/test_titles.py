@@ -922,3 +922,49 @@ def test_title_starts_past_a_problem_it_only_points_back_to(abstract: str, title
 )
 def test_title_leaves_out_asides_and_first_person(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (  # the noun after "(DaRE)" ends the expansion, which stops at an adjective
+            "However, efficiently removing this data from an ML model is generally difficult. "
+            "In this paper, we introduce data removal-enabled (DaRE) forests, a variant of random "
+            "forests that enables the removal of training data with minimal retraining. Model "
+            "updates for each DaRE tree in the forest are exact, meaning that removing instances "
+            "from a DaRE model yields exactly the same model as retraining from scratch on "
+            "updated data. DaRE trees use randomness and caching to make data deletion "
+            "efficient.",
+            "DaRE",
+            "DaRE: Data removal-enabled forests",
+        ),
+        (  # "a family of" is no part of the name; "methods" is its head noun
+            "Inspired by recent work of Islamov et al (2021), we propose a family of Federated "
+            "Newton Learn (\\algname{FedNL}) methods, which we believe is a marked step in the "
+            "direction of making second-order methods applicable to FL. In contrast to the "
+            "aforementioned work, \\algname{FedNL} employs a different Hessian learning "
+            "technique. Moreover, we develop \\algname{FedNL-PP}, which is a variant of "
+            "\\algname{FedNL}.",
+            "FedNL",
+            "FedNL: Federated Newton Learn Methods",
+        ),
+        (  # "(LDR) losses": a plural head noun
+            "We study a family of loss functions named label-distributionally robust (LDR) losses "
+            "for multi-class classification that are formulated from distributionally robust "
+            "optimization (DRO) perspective. We propose a new adaptive LDR loss. We demonstrate "
+            "stable and competitive performance for the proposed adaptive LDR loss.",
+            "LDR",
+            "LDR: Label-distributionally robust losses",
+        ),
+        (  # a capital past a dash starts the name: "algorithm---Stochastic Subspace ..."
+            "We propose a new randomized second-order optimization algorithm---Stochastic "
+            "Subspace Cubic Newton (SSCN)---for minimizing a high dimensional convex function. "
+            "SSCN converges. We show that SSCN interpolates between methods.",
+            "SSCN",
+            "SSCN: Stochastic Subspace Cubic Newton",
+        ),
+    ],
+)
+def test_expansion_is_the_whole_name(abstract: str, method: str, title: str) -> None:
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title

@@ -900,6 +900,41 @@ _ASIDE_RE = re.compile(
     r"\s*,?\s+"
 )
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
+# how an expansion that stops before its noun ends: "removal-enabled", "robust", "convex"
+_ADJECTIVE_ENDINGS = (
+    "ed", "able", "ible", "al", "ive", "ic", "ous", "ful", "less", "ent", "ant", "robust",
+    "convex", "free", "aware",
+)  # fmt: skip
+# one word, then punctuation or a small word: a noun that ends the phrase ("forests, a ...")
+_NOUN_AFTER_RE = re.compile(
+    r" ([a-z]+|[A-Z][a-z]+)(?=[,.;:)]|\s+(?:that|which|for|to|with|in|on|of|and|where|from|by)\b)"
+)
+
+
+def _is_head_noun(word: str) -> bool:
+    """A head noun, or its plural: "(FedNL) methods", "(LDR) losses"."""
+    return (
+        word in _HEAD_NOUNS
+        or (word[-1:] == "s" and word[:-1] in _HEAD_NOUNS)
+        or (word[-2:] == "es" and word[:-2] in _HEAD_NOUNS)
+    )
+
+
+_CAPITAL_START_RE = re.compile(r"(?:\s|—|--)[A-Z]")
+
+
+def _named_part(expansion: str, method: str) -> str:
+    """The expansion from the capitalised word that starts the name's letters, when lower-case
+    words lead it: "family of Federated Newton Learn (FedNL)" -> "Federated Newton Learn"."""
+    if not expansion[:1].islower() or not method[:1].isupper():
+        return expansion
+    for m in _CAPITAL_START_RE.finditer(expansion, 1):
+        if expansion[m.end() - 1] == method[0]:
+            rest = expansion[m.end() - 1 :]
+            return rest if _title_case(rest) else expansion
+    return expansion
+
+
 _NOVEL_RE = re.compile(r"^(an?|the)\s+" + _PUFFERY_RE.pattern)
 
 
@@ -912,11 +947,17 @@ def _method_title(flat: str, method: str) -> str | None:
             found = _acronym_expansion(flat, pos - 1, method)
             if found is None or found[1] == method:
                 continue
-            expansion = found[1]
+            expansion = _named_part(found[1], method)
             rest = _NEXT_WORD_RE.match(flat, pos + n + 1, pos + n + 40)
-            head = rest.group(1).lower() if rest else ""
-            if head in _HEAD_NOUNS and not expansion.lower().endswith(head):
-                expansion += " " + (head.capitalize() if _title_case(expansion) else head)
+            head = rest.group(1) if rest else ""
+            lowered = head.lower()
+            if _is_head_noun(lowered) and not expansion.lower().endswith(lowered):
+                expansion += " " + (head.capitalize() if _title_case(expansion) else lowered)
+            elif expansion.endswith(_ADJECTIVE_ENDINGS):
+                # "data removal-enabled (DaRE) forests": the noun the name stands for comes after
+                noun = _NOUN_AFTER_RE.match(flat, pos + n + 1)
+                if noun is not None and noun.group(1) not in _DANGLING_WORDS:
+                    expansion += " " + noun.group(1)
             return f"{method}: {_capitalised(expansion)}"
     for pos in occurrences:
         m = _EXPANSION_AFTER_RE.match(flat, pos + n)
