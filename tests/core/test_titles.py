@@ -968,3 +968,65 @@ def test_title_leaves_out_asides_and_first_person(abstract: str, title: str) -> 
 def test_expansion_is_the_whole_name(abstract: str, method: str, title: str) -> None:
     assert find_method(abstract) == method
     assert derive_title(abstract, method) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (  # a relative clause after the name says what it does
+            "To be transportable, the structures discovered on one dataset must apply to another "
+            "dataset from the same domain. We introduce D-Struct which recovers transportability "
+            "in the discovered structures through a novel architecture and loss function while "
+            "remaining fully differentiable. Because D-Struct remains differentiable, our method "
+            "can be easily adopted in existing differentiable architectures. In our experiments, "
+            "we empirically validate D-Struct with respect to edge accuracy.",
+            "D-Struct",
+            "D-Struct: Recovering transportability in the discovered structures through a novel…",
+        ),
+        (  # past a purpose that points back ("to address these challenges")
+            "When transferring from a model zoo, applying classic single-model-based transfer "
+            "learning methods to each source model suffers from high computational cost. We "
+            "propose \\emph{Zoo-Tuning} to address these challenges, which learns to adaptively "
+            "transfer the parameters of pretrained models to the target task. We further propose "
+            "lite Zoo-Tuning. We evaluate our approach on a variety of tasks.",
+            "Zoo-Tuning",
+            "Zoo-Tuning: Learning to adaptively transfer the parameters of pretrained models…",
+        ),
+        (  # "which can V": the modal's verb
+            "To address this, we propose XDLM, which can bridge the two paradigms via a "
+            "stationary noise kernel. XDLM offers two key contributions. Experiments demonstrate "
+            "that XDLM advances the Pareto frontier.",
+            "XDLM",
+            "XDLM: Bridging the two paradigms via a stationary noise kernel",
+        ),
+        (  # an apposition after a dash
+            "To address such data types, we introduce TabDDPM --- a diffusion model that can be "
+            "universally applied to any tabular dataset and handles any feature types. We "
+            "extensively evaluate TabDDPM on a wide set of benchmarks.",
+            "TabDDPM",
+            "TabDDPM: A diffusion model that can be universally applied to any tabular dataset…",
+        ),
+        (  # the expansion the authors give in parentheses, before a vague apposition
+            "We study the problem of constrained efficient global optimization, where both the "
+            "objective and constraints are expensive black-box functions. We propose CONFIG "
+            "(CONstrained efFIcient Global Optimization), a simple and effective algorithm to "
+            "solve it. Under certain regularity assumptions, we show that our algorithm enjoys "
+            "the same cumulative regret bound.",
+            "CONFIG",
+            "CONFIG: CONstrained efFIcient Global Optimization",
+        ),
+        (  # nothing said after the name: the next sentence it leads says what it does
+            "In this work, we study a previously overlooked constraint that all the intermediate "
+            "representations must have the same dimensionality with the data. We propose VFlow to "
+            "tackle this constraint on dimensionality. VFlow augments the data with extra "
+            "dimensions. Under mild assumptions, we show that VFlow is better.",
+            "VFlow",
+            "VFlow: Augmenting the data with extra dimensions",
+        ),
+    ],
+)
+def test_a_name_that_leads_the_phrase_is_followed_by_what_it_is(
+    abstract: str, method: str, title: str
+) -> None:
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title

@@ -1251,6 +1251,78 @@ def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> s
     return _cut_draft(_draft(abstract, method), method, limit)
 
 
+# what follows a name that leads the contribution's phrase: its alias or expansion in parentheses,
+# then a relative clause ("D-Struct which recovers X"), or an apposition ("ProxSkip---a method")
+_NAME_LED_RE = re.compile(
+    r"(?:\s+(?:" + _HEAD_NOUN_NAMES.strip().replace("\n", " ").replace(" ", "|") + r"))?"
+    r"(?:\s*\((?P<alias>[^()]*)\))?"
+    r"(?:\s+to\s+[a-z]+\s+(?:this|these|those|such)\b[^,]*)?"  # "to address these challenges"
+    r"(?:,?\s+(?:which|that)\s+(?:(?P<modal>can|could|will|may)\s+)?"
+    r"(?:(?P<adverb>[a-z]+ly)\s+)?(?P<verb>[a-z]+)\b"
+    r"|\s*(?:,|-+|—|\s+as)\s+(?P<desc>(?:an?|the)\s)|(?P<end>$))"
+)
+# a later sentence led by the name and its verb: "VFlow augments the data with ..."
+_NAME_VERB_RE = re.compile(r"\s+(?:(?P<adverb>[a-z]+ly)\s+)?(?P<verb>[a-z]+s)\s")
+
+
+def _base_verb(verb: str) -> str:
+    """recovers -> recover, applies -> apply, matches -> match, processes -> process."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def _spells(expansion: str, name: str) -> bool:
+    """Whether the capitals of name come in order among those of expansion (WETR in "World-Model
+    inspired Emotion-aware Token Refinement")."""
+    capitals = iter(c for c in expansion if c.isupper())
+    wanted = [c for c in name if c.isupper()]
+    return bool(wanted) and all(c in capitals for c in wanted)
+
+
+def _name_led(flat: str, verb_end: int, phrase: str, method: str) -> str | None:
+    """A title for a contribution phrase led by its name, as "NAME: what it is or does": "D-Struct
+    which recovers X" -> "D-Struct: Recovering X", "ProxSkip---a method for X" -> "ProxSkip: A
+    method for X", "VFlow to tackle this constraint. VFlow augments X" -> "VFlow: Augmenting X"."""
+    m = _NAME_LED_RE.match(phrase, len(method))
+    if m is None:
+        return None
+    alias = m.group("alias")
+    if alias and alias.count(" ") >= 2 and _spells(alias, method):
+        return f"{method}: {alias}"  # "CONFIG (CONstrained efFIcient Global Optimization)"
+    if m.group("desc") is not None:
+        desc = phrase[m.start("desc") :]
+        novel = _NOVEL_RE.match(desc)
+        if novel:
+            desc = _agreeing_article(f"{novel.group(1)} {desc[novel.end() :]}")
+        return f"{method}: {_capitalised(desc)}"
+    verb = m.group("verb")
+    rest = ""
+    if verb is not None:
+        if verb in ("is", "are"):
+            return None  # "X that is ...": no doing to name
+        if m.group("modal") is None:
+            if verb[-1] != "s" or verb.endswith("ss"):
+                return None
+            verb = _base_verb(verb)
+        rest = phrase[m.end() :]
+    else:  # the phrase ends after the name: a later sentence may say what it does
+        end = _sentence_end(flat, verb_end)
+        if not flat.startswith(method, end + 1):
+            return None
+        said = _NAME_VERB_RE.match(flat, end + 1 + len(method))
+        if said is None or said.group("verb") in ("is", "has", "was"):
+            return None
+        verb = _base_verb(said.group("verb"))
+        rest = flat[said.end() : _sentence_end(flat, said.end())].rstrip(".!? ")
+        m = said
+    adverb = m.group("adverb")
+    doing = _gerund(verb) + " " + rest.lstrip()
+    return f"{method}: {_capitalised(adverb + ' ' + doing if adverb else doing)}"
+
+
 _Draft = tuple[str, str | None]
 """A derived title before its cut: its tidied text, and for a title of the abstract's first
 sentence that sentence (the title then names the method when the cut left it out)."""
@@ -1286,6 +1358,10 @@ def _draft(abstract: str, method: str | None) -> _Draft:
         if phrase is None:
             continue
         phrase = _past_pointing_by(phrase, method)
+        if method and phrase.startswith(method):
+            led = _name_led(flat, verb_end, phrase, method)
+            if led is not None:
+                return _tidied(led), None
         if method:
             # "an open-source library called PyPop7 for black-box optimization"
             for word in (" called ", " named ", " dubbed ", " termed "):
