@@ -823,6 +823,13 @@ def test_a_claim_that_reads_as_no_title_is_not_taken(abstract: str) -> None:
             "theoretical accuracy guarantees. Experiments follow.",
             "A multi-linear cumulative link model",
         ),
+        (  # "and argues that": a second verb phrase
+            "However, current evaluation practices are increasingly inadequate for capturing the "
+            "full range of capabilities of modern TTS systems. This position paper introduces the "
+            "concept of Responsible Evaluation and argues that it is essential and urgent for the "
+            "next phase of TTS development. It works.",
+            "The concept of Responsible Evaluation",
+        ),
         (  # "to" before a name lists no verbs
             "Sign language (SL) is the primary method of communication for the 70 million Deaf "
             "people around the world. We address this by introducing novel linguistic priors "

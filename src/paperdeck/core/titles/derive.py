@@ -522,7 +522,7 @@ _TAIL_VERB_RE = re.compile(
     r"and(?<=\sand)\s+(?:then\s+)?(?:(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
     r"establish|derive|stud(?:y|ie)|use|apply|present|propose|introduce|develop|find|obtain|give|"
     r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate|identify|describe|"
-    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify)\w*|applies"
+    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify|argue)\w*|applies"
     r"|(?:perform|offer)s?)\b"
 )
 # "a link model, develop an estimator, and ...": a second verb after a comma (apart: the engine
