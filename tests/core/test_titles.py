@@ -828,7 +828,7 @@ def test_a_claim_that_reads_as_no_title_is_not_taken(abstract: str) -> None:
             "full range of capabilities of modern TTS systems. This position paper introduces the "
             "concept of Responsible Evaluation and argues that it is essential and urgent for the "
             "next phase of TTS development. It works.",
-            "The concept of Responsible Evaluation",
+            "Responsible Evaluation",
         ),
         (  # "to" before a name lists no verbs
             "Sign language (SL) is the primary method of communication for the 70 million Deaf "
@@ -1037,3 +1037,32 @@ def test_a_name_that_leads_the_phrase_is_followed_by_what_it_is(
 ) -> None:
     assert find_method(abstract) == method
     assert derive_title(abstract, method) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "We study the problem of \\emph{dynamic regret minimization} in $K$-armed Dueling "
+            "Bandits under non-stationary or time-varying preferences. This is an online "
+            "learning setup where the agent chooses a pair of items at each round.",
+            "Dynamic regret minimization in K-armed Dueling Bandits under non-stationary…",
+        ),
+        (  # and before "where": what the problem is about, not how it is set
+            "A standard assumption in supervised learning is that the training data and test "
+            "data are from the same distribution. We consider the problem of detecting covariate "
+            "shift, where the covariate distribution shifts but the conditional distribution of "
+            "labels given covariates remains the same. This problem can naturally be solved "
+            "using a two-sample test.",
+            "Detecting covariate shift",
+        ),
+        (  # too little would be left: the phrase stays as written, cut before "where"
+            "We investigate the challenge of multi-output learning, where the goal is to learn a "
+            "vector-valued function based on a supervised data set. This includes a range of "
+            "important problems in Machine Learning.",
+            "The challenge of multi-output learning",
+        ),
+    ],
+)
+def test_title_names_what_the_problem_is_about(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

@@ -815,6 +815,12 @@ _EVIDENCE_RE = re.compile(
 _ENUMERATOR_RE = re.compile(r"\((?:\d|[ivx]+|[a-e])\)\s+")
 
 
+_WHERE_RE = re.compile(r",?\s+(?:where|in\s+which|whereby)\s")
+_VAGUE_HEAD_RE = re.compile(
+    r"the\s+(?:problems?|challenges?|tasks?|notion|concept|issues?)\s+of\s+"
+)
+
+
 def _object_phrase(flat: str, verb_end: int) -> str | None:
     """What the contribution verb at verb_end is about, or None when it names nothing."""
     phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
@@ -846,6 +852,15 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
     puffery = _PUFFERY_RE.match(phrase, at)
     if puffery:
         phrase = _agreeing_article(phrase[:at] + phrase[puffery.end() :])
+    if phrase.startswith("the ") and " of " in phrase[:20]:
+        # "the problem of learning X": a title names what the problem is about
+        vague = _VAGUE_HEAD_RE.match(phrase)
+        if vague is not None:
+            # "the problem of X, where the learner ...": a title ends before "where"
+            where = _WHERE_RE.search(phrase, vague.end())
+            topic = phrase[vague.end() : where.start() if where else len(phrase)]
+            if topic.count(" ") >= 2:  # else "the problem of active covering" says more
+                phrase = topic
     if (
         _POINTING_BACK_RE.match(phrase)
         or len(phrase.split(maxsplit=2)) < 3
