@@ -830,6 +830,25 @@ def test_a_claim_that_reads_as_no_title_is_not_taken(abstract: str) -> None:
             "next phase of TTS development. It works.",
             "Responsible Evaluation",
         ),
+        (  # "and empirically study": a second verb phrase led by an adverb
+            "Good data stewardship requires removal of data at the request of the data's owner. "
+            "We develop a certified-removal mechanism for linear classifiers and empirically "
+            "study learning settings in which this mechanism is practical.",
+            "A certified-removal mechanism for linear classifiers",
+        ),
+        (  # ", theoretically analyze the": the same after a comma
+            "Partial-label learning (PLL) is a typical weakly supervised learning problem. More "
+            "specifically, we propose a novel estimator of the classification risk, "
+            "theoretically analyze the classifier-consistency, and establish an estimation error "
+            "bound. Then we propose a progressive identification algorithm.",
+            "An estimator of the classification risk",
+        ),
+        (  # an adverb before an adjective leads no verb phrase: "empirically testable"
+            "Deep networks are hard to analyse. We propose an alternative route based on two "
+            "theoretically grounded and empirically testable assumptions about spectra. It "
+            "works.",
+            "An alternative route based on two theoretically grounded and empirically testable…",
+        ),
         (  # "to" before a name lists no verbs
             "Sign language (SL) is the primary method of communication for the 70 million Deaf "
             "people around the world. We address this by introducing novel linguistic priors "
