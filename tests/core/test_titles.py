@@ -1085,3 +1085,29 @@ def test_a_name_that_leads_the_phrase_is_followed_by_what_it_is(
 )
 def test_title_names_what_the_problem_is_about(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "Neural solvers for constraint satisfaction problems have achieved remarkable "
+            "in-distribution accuracy. This position paper argues that when hard constraints "
+            "exist and the cost of verification is relatively low, neural constraint reasoning "
+            "must prioritize symbolic integration over pure learning. We justify our focus on "
+            "Sudoku.",
+            "Neural constraint reasoning must prioritize symbolic integration over pure learning",
+        ),
+        (
+            "While sparse autoencoders (SAEs) have generated significant excitement, a series of "
+            "negative results have added to skepticism about their usefulness. Here, we "
+            "establish a conceptual distinction that reconciles competing narratives surrounding "
+            "SAEs. We argue that even if SAEs may be less effective for *acting on known "
+            "concepts*, SAEs are especially powerful tools for *discovering unknown concepts*. "
+            "This distinction separates existing negative results from positive results.",
+            "SAEs are especially powerful tools for discovering unknown concepts",
+        ),
+    ],
+)
+def test_an_argued_claim_is_titled_past_its_lead_clause(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

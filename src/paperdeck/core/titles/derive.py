@@ -1354,6 +1354,35 @@ def _cut_draft(draft: _Draft, method: str | None, limit: int) -> str:
     return title or "(untitled)"
 
 
+# a claim's lead clause ("when X, Y"), and what does not start a claim that reads as a title
+_CLAUSE_LEAD_NAMES = """
+    when while as for in if although though even given despite since because unlike once
+    whereas under
+"""
+_CLAUSE_LEADS = frozenset(_CLAUSE_LEAD_NAMES.split())
+_NOT_A_SUBJECT = _POINTING | frozenset(("we", "one", "there", "i", "you"))
+
+
+def _past_lead_clause(claim: str) -> str:
+    """An argued claim from its main clause, when a lead clause comes first ("when hard
+    constraints exist, neural reasoning must X" -> "neural reasoning must X"): a long claim's
+    cut would leave only the lead."""
+    if claim.split(" ", 1)[0] not in _CLAUSE_LEADS:
+        return claim
+    comma = claim.find(", ", 0, 120)
+    if comma < 0:
+        return claim
+    main = claim[comma + 2 :]
+    words = main[:MAX_TITLE].lower().split()
+    if (
+        len(words) < 4
+        or words[0].endswith("ly")  # "particularly X, we need ...": no subject
+        or not _NOT_A_SUBJECT.isdisjoint(words)  # "one should", "it does not": the lead says more
+    ):
+        return claim
+    return main
+
+
 def _draft(abstract: str, method: str | None) -> _Draft:
     analysis = _analyse(abstract)
     flat, contributions = analysis.flat, analysis.contributions
@@ -1367,12 +1396,14 @@ def _draft(abstract: str, method: str | None) -> _Draft:
         if len(contributions) > 1
         else contributions
     )
-    for subject, verb_end, _ in ordered:
+    for subject, verb_end, kind in ordered:
         if flat.startswith("and ", subject) and not _said_by_the_paper(flat, subject):
             continue  # "Yet they are slower ... and introduce instability": not the paper's
         phrase = _object_phrase(flat, verb_end)
         if phrase is None:
             continue
+        if kind == _ARGUES and len(phrase) > MAX_TITLE:
+            phrase = _past_lead_clause(phrase)
         phrase = _past_pointing_by(phrase, method)
         if method and phrase.startswith(method):
             led = _name_led(flat, verb_end, phrase, method)
