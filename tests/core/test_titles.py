@@ -1111,3 +1111,27 @@ def test_title_names_what_the_problem_is_about(abstract: str, title: str) -> Non
 )
 def test_an_argued_claim_is_titled_past_its_lead_clause(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # the comma closes an aside that "that" opened: the title ends before "that"
+            "Automated decision support systems promise to help human experts. In this work, we "
+            "develop an automated decision support system that, by design, does not require "
+            "experts to understand when to trust the system to improve performance. Rather than "
+            "providing label predictions, our system provides sets of label predictions.",
+            "An automated decision support system",
+        ),
+        (  # a comma inside a list ends no clause: cut on a word, and say so
+            "Recent progress in large-scale robotic datasets has advanced research on VLA models. "
+            "In this work, we present \\textbf{XR-1}, a novel framework for versatile and "
+            "scalable VLA learning across diverse robots, tasks, and environments. At its core, "
+            "XR-1 introduces the Unified Vision-Motion Codes.",
+            "XR-1: A framework for versatile and scalable VLA learning across diverse robots, "
+            "tasks…",
+        ),
+    ],
+)
+def test_a_title_cut_at_a_comma_ends_a_clause(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

@@ -599,6 +599,26 @@ _NAMED_PHRASE_RE = re.compile(
 )
 
 
+_ASIDE_OPENER_RE = re.compile(r"\s(?:that|which|and|but|who)$")
+
+
+def _inside_list_or_aside(title: str, kept: str, at: int) -> int:
+    """Where a title cut at the comma at `at` should end instead: len(kept) when the comma ends a
+    clause; before "that" when it closes an aside the clause opened ("a system that, by design,
+    ..." -> "a system"); -1 inside a list ("across robots, tasks, and environments")."""
+    last = kept.rfind(", ")
+    opener = _ASIDE_OPENER_RE.search(kept, 0, last)
+    if opener is not None:
+        # not "results showing that", nor "X and": what comes before needs what follows the aside
+        word = opener.group().strip()
+        if opener.start() < 20 or word in ("and", "but") or kept.endswith("ing", 0, opener.start()):
+            return -1
+        return opener.start()
+    if title.startswith(("and ", "or "), at + 2) and kept.count(" ", last + 2) <= 3:
+        return -1
+    return len(kept)
+
+
 def _shorten(title: str, limit: int = MAX_TITLE) -> str:
     title = title.strip().rstrip(".;:,")
     if len(title) <= limit:
@@ -608,6 +628,11 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
         at = head.rfind(cut, limit // 2)
         if at >= 0:
             kept = head[:at]
+            if cut == ", " and ", " in kept:
+                inside = _inside_list_or_aside(title, kept, at)
+                if inside < 0:
+                    break  # "robots, tasks, and environments": no clause ends in a list
+                kept = kept[:inside]
             aside = _open_aside(kept) if "(" in kept else -1
             if aside < 0:
                 return _drop_dangling(kept).rstrip(" ,;:")
