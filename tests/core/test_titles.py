@@ -1135,3 +1135,29 @@ def test_an_argued_claim_is_titled_past_its_lead_clause(abstract: str, title: st
 )
 def test_a_title_cut_at_a_comma_ends_a_clause(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "Previous works have only focused on the sequential setting. We study the batched "
+            "K-armed dueling bandit problem under two standard settings: (i) existence of a "
+            "Condorcet winner, and (ii) strong stochastic transitivity and stochastic triangle "
+            "inequality. For both settings, we obtain algorithms.",
+            "The batched K-armed dueling bandit problem under two standard settings",
+        ),
+        (
+            "However, transformers for directed graphs are a surprisingly underexplored topic. In "
+            "this work, we propose two direction- and structure-aware positional encodings for "
+            "directed graphs: (1) the eigenvectors of the Magnetic Laplacian — a direction-aware "
+            "generalization of the combinatorial Laplacian; (2) directional random walk "
+            "encodings. Empirically, it helps.",
+            "Two direction- and structure-aware positional encodings for directed graphs",
+        ),
+    ],
+)
+def test_a_list_the_cut_would_leave_at_its_first_item_is_left_out(
+    abstract: str, title: str
+) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

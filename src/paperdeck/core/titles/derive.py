@@ -702,6 +702,10 @@ def _tidied(title: str) -> str:
         title = title[: relative.start()]
     if " to " in title:
         title = _without_pointing_purpose(title)
+    # "two key modules: (1) inferring ...": a list whose first item the cut would leave half
+    listed = title.find(": (", 60)
+    if listed > 0 and _ENUMERATOR_RE.match(title, listed + 2):
+        title = title[:listed]
     semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
     if semicolon > 0:
         title = title[:semicolon]
