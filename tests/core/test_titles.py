@@ -1161,3 +1161,29 @@ def test_a_list_the_cut_would_leave_at_its_first_item_is_left_out(
     abstract: str, title: str
 ) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (
+            "Safe reinforcement learning has been a promising approach. In this paper, we propose "
+            "an algorithm, SNO-MDP, that explores and optimizes Markov decision processes under "
+            "unknown safety constraints. Specifically, SNO-MDP takes a step-wise approach. We "
+            "evaluate SNO-MDP.",
+            "SNO-MDP",
+            "SNO-MDP: An algorithm that explores and optimizes Markov decision processes under "
+            "unknown…",
+        ),
+        (
+            "We present an algorithm, HOMER, for exploration and reinforcement learning in rich "
+            "observation environments. HOMER interleaves representation learning with strategic "
+            "exploration. HOMER provably explores the environment.",
+            "HOMER",
+            "HOMER: An algorithm for exploration and reinforcement learning in rich observation…",
+        ),
+    ],
+)
+def test_a_name_apposed_to_its_head_leads_the_title(abstract: str, method: str, title: str) -> None:
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title

@@ -1412,6 +1412,21 @@ def _past_lead_clause(claim: str) -> str:
     return main
 
 
+def _apposed_after(phrase: str, method: str) -> str | None:
+    """The phrase without the name apposed to its head ("an algorithm, SNO-MDP, that explores X"
+    -> "an algorithm that explores X"), or None when the name stands elsewhere."""
+    at = phrase.find(", " + method)
+    end = at + 2 + len(method)
+    if at < 5 or (end < len(phrase) and (phrase[end].isalnum() or phrase[end] in "-(")):
+        return None
+    if not phrase.startswith(("a ", "an ", "the ", "A ", "An ", "The ")) or method in phrase[:at]:
+        return None
+    rest = phrase[end:]
+    if rest[:2] == ", " and rest[2:3].islower():  # "X, NAME, that ...": the clause is X's
+        rest = rest[1:]
+    return phrase[:at] + rest
+
+
 def _draft(abstract: str, method: str | None) -> _Draft:
     analysis = _analyse(abstract)
     flat, contributions = analysis.flat, analysis.contributions
@@ -1445,6 +1460,9 @@ def _draft(abstract: str, method: str | None) -> _Draft:
                 if at > 0:
                     phrase = phrase[:at].rstrip(",") + phrase[at + len(word) + len(method) :]
                     return _tidied(f"{method}: {_capitalised(phrase)}"), None
+            apposed = _apposed_after(phrase, method)
+            if apposed is not None:
+                return _tidied(f"{method}: {_capitalised(apposed)}"), None
         # "we introduce the Chiral Transformer, a lightweight framework ...": a named thing
         named = _NAMED_PHRASE_RE.match(phrase)
         if named and not method and len(named.group(1)) > 3:
