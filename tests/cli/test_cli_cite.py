@@ -668,13 +668,12 @@ def test_a_made_up_title_cut_inside_an_aside_is_cut_before_it_and_cited_whole(
     listed.write_text(f"A list\n\n{ASIDE_ABSTRACT}\n", "utf-8")
     # The row: not "… (including the prototypical example", an aside its comma cut open.
     row = load_library([listed], use_sidecar=False).papers[0].title
-    assert row == "The problem of learning Markov Random Fields…"
+    assert row == "Learning Markov Random Fields…"
     cited = run("1", str(listed), "--format", "apa", notes=tmp_path / "n.json")
     assert cited.returncode == 0, cited.stderr
     assert cited.stdout.startswith(
-        "The problem of learning Markov Random Fields (including the prototypical example, the "
-        "Ising model) under the constraint of differential privacy [Title derived from the "
-        "abstract]. (n.d.)."
+        "Learning Markov Random Fields (including the prototypical example, the Ising model) "
+        "under the constraint of differential privacy [Title derived from the abstract]. (n.d.)."
     ), cited.stdout
 
 

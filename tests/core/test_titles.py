@@ -823,6 +823,32 @@ def test_a_claim_that_reads_as_no_title_is_not_taken(abstract: str) -> None:
             "theoretical accuracy guarantees. Experiments follow.",
             "A multi-linear cumulative link model",
         ),
+        (  # "and argues that": a second verb phrase
+            "However, current evaluation practices are increasingly inadequate for capturing the "
+            "full range of capabilities of modern TTS systems. This position paper introduces the "
+            "concept of Responsible Evaluation and argues that it is essential and urgent for the "
+            "next phase of TTS development. It works.",
+            "Responsible Evaluation",
+        ),
+        (  # "and empirically study": a second verb phrase led by an adverb
+            "Good data stewardship requires removal of data at the request of the data's owner. "
+            "We develop a certified-removal mechanism for linear classifiers and empirically "
+            "study learning settings in which this mechanism is practical.",
+            "A certified-removal mechanism for linear classifiers",
+        ),
+        (  # ", theoretically analyze the": the same after a comma
+            "Partial-label learning (PLL) is a typical weakly supervised learning problem. More "
+            "specifically, we propose a novel estimator of the classification risk, "
+            "theoretically analyze the classifier-consistency, and establish an estimation error "
+            "bound. Then we propose a progressive identification algorithm.",
+            "An estimator of the classification risk",
+        ),
+        (  # an adverb before an adjective leads no verb phrase: "empirically testable"
+            "Deep networks are hard to analyse. We propose an alternative route based on two "
+            "theoretically grounded and empirically testable assumptions about spectra. It "
+            "works.",
+            "An alternative route based on two theoretically grounded and empirically testable…",
+        ),
         (  # "to" before a name lists no verbs
             "Sign language (SL) is the primary method of communication for the 70 million Deaf "
             "people around the world. We address this by introducing novel linguistic priors "
@@ -921,4 +947,298 @@ def test_title_starts_past_a_problem_it_only_points_back_to(abstract: str, title
     ],
 )
 def test_title_leaves_out_asides_and_first_person(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (  # the noun after "(DaRE)" ends the expansion, which stops at an adjective
+            "However, efficiently removing this data from an ML model is generally difficult. "
+            "In this paper, we introduce data removal-enabled (DaRE) forests, a variant of random "
+            "forests that enables the removal of training data with minimal retraining. Model "
+            "updates for each DaRE tree in the forest are exact, meaning that removing instances "
+            "from a DaRE model yields exactly the same model as retraining from scratch on "
+            "updated data. DaRE trees use randomness and caching to make data deletion "
+            "efficient.",
+            "DaRE",
+            "DaRE: Data removal-enabled forests",
+        ),
+        (  # "a family of" is no part of the name; "methods" is its head noun
+            "Inspired by recent work of Islamov et al (2021), we propose a family of Federated "
+            "Newton Learn (\\algname{FedNL}) methods, which we believe is a marked step in the "
+            "direction of making second-order methods applicable to FL. In contrast to the "
+            "aforementioned work, \\algname{FedNL} employs a different Hessian learning "
+            "technique. Moreover, we develop \\algname{FedNL-PP}, which is a variant of "
+            "\\algname{FedNL}.",
+            "FedNL",
+            "FedNL: Federated Newton Learn Methods",
+        ),
+        (  # "(LDR) losses": a plural head noun
+            "We study a family of loss functions named label-distributionally robust (LDR) losses "
+            "for multi-class classification that are formulated from distributionally robust "
+            "optimization (DRO) perspective. We propose a new adaptive LDR loss. We demonstrate "
+            "stable and competitive performance for the proposed adaptive LDR loss.",
+            "LDR",
+            "LDR: Label-distributionally robust losses",
+        ),
+        (  # a capital past a dash starts the name: "algorithm---Stochastic Subspace ..."
+            "We propose a new randomized second-order optimization algorithm---Stochastic "
+            "Subspace Cubic Newton (SSCN)---for minimizing a high dimensional convex function. "
+            "SSCN converges. We show that SSCN interpolates between methods.",
+            "SSCN",
+            "SSCN: Stochastic Subspace Cubic Newton",
+        ),
+    ],
+)
+def test_expansion_is_the_whole_name(abstract: str, method: str, title: str) -> None:
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (  # a relative clause after the name says what it does
+            "To be transportable, the structures discovered on one dataset must apply to another "
+            "dataset from the same domain. We introduce D-Struct which recovers transportability "
+            "in the discovered structures through a novel architecture and loss function while "
+            "remaining fully differentiable. Because D-Struct remains differentiable, our method "
+            "can be easily adopted in existing differentiable architectures. In our experiments, "
+            "we empirically validate D-Struct with respect to edge accuracy.",
+            "D-Struct",
+            "D-Struct: Recovering transportability in the discovered structures through a novel…",
+        ),
+        (  # past a purpose that points back ("to address these challenges")
+            "When transferring from a model zoo, applying classic single-model-based transfer "
+            "learning methods to each source model suffers from high computational cost. We "
+            "propose \\emph{Zoo-Tuning} to address these challenges, which learns to adaptively "
+            "transfer the parameters of pretrained models to the target task. We further propose "
+            "lite Zoo-Tuning. We evaluate our approach on a variety of tasks.",
+            "Zoo-Tuning",
+            "Zoo-Tuning: Learning to adaptively transfer the parameters of pretrained models…",
+        ),
+        (  # "which can V": the modal's verb
+            "To address this, we propose XDLM, which can bridge the two paradigms via a "
+            "stationary noise kernel. XDLM offers two key contributions. Experiments demonstrate "
+            "that XDLM advances the Pareto frontier.",
+            "XDLM",
+            "XDLM: Bridging the two paradigms via a stationary noise kernel",
+        ),
+        (  # an apposition after a dash
+            "To address such data types, we introduce TabDDPM --- a diffusion model that can be "
+            "universally applied to any tabular dataset and handles any feature types. We "
+            "extensively evaluate TabDDPM on a wide set of benchmarks.",
+            "TabDDPM",
+            "TabDDPM: A diffusion model that can be universally applied to any tabular dataset…",
+        ),
+        (  # the expansion the authors give in parentheses, before a vague apposition
+            "We study the problem of constrained efficient global optimization, where both the "
+            "objective and constraints are expensive black-box functions. We propose CONFIG "
+            "(CONstrained efFIcient Global Optimization), a simple and effective algorithm to "
+            "solve it. Under certain regularity assumptions, we show that our algorithm enjoys "
+            "the same cumulative regret bound.",
+            "CONFIG",
+            "CONFIG: CONstrained efFIcient Global Optimization",
+        ),
+        (  # nothing said after the name: the next sentence it leads says what it does
+            "In this work, we study a previously overlooked constraint that all the intermediate "
+            "representations must have the same dimensionality with the data. We propose VFlow to "
+            "tackle this constraint on dimensionality. VFlow augments the data with extra "
+            "dimensions. Under mild assumptions, we show that VFlow is better.",
+            "VFlow",
+            "VFlow: Augmenting the data with extra dimensions",
+        ),
+    ],
+)
+def test_a_name_that_leads_the_phrase_is_followed_by_what_it_is(
+    abstract: str, method: str, title: str
+) -> None:
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "We study the problem of \\emph{dynamic regret minimization} in $K$-armed Dueling "
+            "Bandits under non-stationary or time-varying preferences. This is an online "
+            "learning setup where the agent chooses a pair of items at each round.",
+            "Dynamic regret minimization in K-armed Dueling Bandits under non-stationary…",
+        ),
+        (  # and before "where": what the problem is about, not how it is set
+            "A standard assumption in supervised learning is that the training data and test "
+            "data are from the same distribution. We consider the problem of detecting covariate "
+            "shift, where the covariate distribution shifts but the conditional distribution of "
+            "labels given covariates remains the same. This problem can naturally be solved "
+            "using a two-sample test.",
+            "Detecting covariate shift",
+        ),
+        (  # too little would be left: the phrase stays as written, cut before "where"
+            "We investigate the challenge of multi-output learning, where the goal is to learn a "
+            "vector-valued function based on a supervised data set. This includes a range of "
+            "important problems in Machine Learning.",
+            "The challenge of multi-output learning",
+        ),
+    ],
+)
+def test_title_names_what_the_problem_is_about(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "Neural solvers for constraint satisfaction problems have achieved remarkable "
+            "in-distribution accuracy. This position paper argues that when hard constraints "
+            "exist and the cost of verification is relatively low, neural constraint reasoning "
+            "must prioritize symbolic integration over pure learning. We justify our focus on "
+            "Sudoku.",
+            "Neural constraint reasoning must prioritize symbolic integration over pure learning",
+        ),
+        (
+            "While sparse autoencoders (SAEs) have generated significant excitement, a series of "
+            "negative results have added to skepticism about their usefulness. Here, we "
+            "establish a conceptual distinction that reconciles competing narratives surrounding "
+            "SAEs. We argue that even if SAEs may be less effective for *acting on known "
+            "concepts*, SAEs are especially powerful tools for *discovering unknown concepts*. "
+            "This distinction separates existing negative results from positive results.",
+            "SAEs are especially powerful tools for discovering unknown concepts",
+        ),
+    ],
+)
+def test_an_argued_claim_is_titled_past_its_lead_clause(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # the comma closes an aside that "that" opened: the title ends before "that"
+            "Automated decision support systems promise to help human experts. In this work, we "
+            "develop an automated decision support system that, by design, does not require "
+            "experts to understand when to trust the system to improve performance. Rather than "
+            "providing label predictions, our system provides sets of label predictions.",
+            "An automated decision support system",
+        ),
+        (  # a comma inside a list ends no clause: cut on a word, and say so
+            "Recent progress in large-scale robotic datasets has advanced research on VLA models. "
+            "In this work, we present \\textbf{XR-1}, a novel framework for versatile and "
+            "scalable VLA learning across diverse robots, tasks, and environments. At its core, "
+            "XR-1 introduces the Unified Vision-Motion Codes.",
+            "XR-1: A framework for versatile and scalable VLA learning across diverse robots, "
+            "tasks…",
+        ),
+    ],
+)
+def test_a_title_cut_at_a_comma_ends_a_clause(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "Previous works have only focused on the sequential setting. We study the batched "
+            "K-armed dueling bandit problem under two standard settings: (i) existence of a "
+            "Condorcet winner, and (ii) strong stochastic transitivity and stochastic triangle "
+            "inequality. For both settings, we obtain algorithms.",
+            "The batched K-armed dueling bandit problem under two standard settings",
+        ),
+        (
+            "However, transformers for directed graphs are a surprisingly underexplored topic. In "
+            "this work, we propose two direction- and structure-aware positional encodings for "
+            "directed graphs: (1) the eigenvectors of the Magnetic Laplacian — a direction-aware "
+            "generalization of the combinatorial Laplacian; (2) directional random walk "
+            "encodings. Empirically, it helps.",
+            "Two direction- and structure-aware positional encodings for directed graphs",
+        ),
+    ],
+)
+def test_a_list_the_cut_would_leave_at_its_first_item_is_left_out(
+    abstract: str, title: str
+) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "method", "title"),
+    [
+        (
+            "Safe reinforcement learning has been a promising approach. In this paper, we propose "
+            "an algorithm, SNO-MDP, that explores and optimizes Markov decision processes under "
+            "unknown safety constraints. Specifically, SNO-MDP takes a step-wise approach. We "
+            "evaluate SNO-MDP.",
+            "SNO-MDP",
+            "SNO-MDP: An algorithm that explores and optimizes Markov decision processes under "
+            "unknown…",
+        ),
+        (
+            "We present an algorithm, HOMER, for exploration and reinforcement learning in rich "
+            "observation environments. HOMER interleaves representation learning with strategic "
+            "exploration. HOMER provably explores the environment.",
+            "HOMER",
+            "HOMER: An algorithm for exploration and reinforcement learning in rich observation…",
+        ),
+    ],
+)
+def test_a_name_apposed_to_its_head_leads_the_title(abstract: str, method: str, title: str) -> None:
+    assert find_method(abstract) == method
+    assert derive_title(abstract, method) == title
+
+
+def test_a_sentence_run_into_the_last_one_is_read_as_a_sentence() -> None:
+    # "problem.We propose": no space after the period, as scraped lists have it
+    abstract = (
+        "Quantum Computing (QC) stands to revolutionize computing, but is currently still "
+        "limited. The order (path) of contraction can have a drastic effect on the computing "
+        "cost, but finding an efficient order is a challenging combinatorial optimization "
+        "problem.We propose a Reinforcement Learning (RL) approach combined with Graph Neural "
+        "Networks (GNN) to address the contraction ordering problem. The problem is extremely "
+        "challenging due to the huge search space."
+    )
+    assert derive_title(abstract, find_method(abstract)) == (
+        "A Reinforcement Learning (RL) approach combined with Graph Neural Networks (GNN)…"
+    )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # "This study aims to" is the paper's own sentence, as "This paper aims to" is
+            "Capturing the occurrence dynamics is crucial to predicting which type of events will "
+            "happen next and when. A common method to do this is through Hawkes processes. "
+            "However, we are unaware of the effectiveness of self-attention in the context of "
+            "Hawkes processes. This study aims to fill the gap by designing a self-attentive "
+            "Hawkes process (SAHP). SAHP employs self-attention.",
+            "A self-attentive Hawkes process (SAHP)",
+        ),
+        (  # "In this study, we prove X": the frame of the sentence
+            "A recurrent neural network (RNN) is a widely used deep-learning network for dealing "
+            "with sequential data. However, the universal approximation theorem for deep narrow "
+            "structures has yet to be extensively studied. In this study, we prove the "
+            "universality of deep narrow RNNs and show that the upper bound of the minimum width "
+            "can be independent of the length of the data.",
+            "The universality of deep narrow RNNs",
+        ),
+        (  # "The work presents X" says X
+            "The work presents an approach for addressing the challenge of robustness in Large "
+            "Language Models (LLMs) to alterations caused by semantically similar but textually "
+            "different prompts. Recent works have shown that these variations matter.",
+            "An approach for addressing the challenge of robustness in Large Language Models "
+            "(LLMs)…",
+        ),
+        (  # "an approach that explains why" points back: the first sentence says more
+            "Continual Learning (CL) algorithms incrementally learn a predictor across multiple "
+            "sequentially observed tasks. Designing CL algorithms that avoid catastrophic "
+            "forgetting has proven a persistent challenge. The current paper develops a "
+            "theoretical approach that explains why. In particular, we derive the computational "
+            "properties which CL algorithms would have to possess.",
+            "Continual Learning (CL) algorithms incrementally learn a predictor across multiple…",
+        ),
+    ],
+)
+def test_a_study_or_the_present_work_is_the_paper(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title

@@ -72,6 +72,9 @@ _MARKUP_RE = re.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}|\{\\(?:em|it|bf|sc|tt|rm|sf
 _UNDERSCORE_EMPHASIS_RE = re.compile(r"_(?<![\w\\]_)([A-Za-z][\w-]*)_(?!\w)")
 
 
+_RUN_TOGETHER_RE = re.compile(r"\.(?=(?:We|Our|In this|Here) )")
+
+
 def _flatten(abstract: str) -> str:
     """The abstract with emphasis markup and math delimiters removed: names read as plain words."""
     if "\\" in abstract and "{" in abstract:
@@ -88,6 +91,10 @@ def _flatten(abstract: str) -> str:
         abstract = _UNDERSCORE_EMPHASIS_RE.sub(r"\1", abstract)
     if "~" in abstract:
         abstract = abstract.replace("~", " ")
+    # "a hard problem.We propose X": a sentence a scraped list ran into the last one (one search
+    # led by the literal ".", which the engine finds faster than str.find finds ".We ")
+    if _RUN_TOGETHER_RE.search(abstract):
+        abstract = _RUN_TOGETHER_RE.sub(". ", abstract)
     return abstract
 
 
@@ -519,17 +526,18 @@ _PARENTHETICAL_RE = re.compile(r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^(
 # ", and discuss ...": led by the literal "and" (the engine skips ahead to each), the comma and
 # spaces before it found after; the same tail as `,?\s+and\s+(?:then\s+)?VERB\w*\b` searched for
 _TAIL_VERB_RE = re.compile(
-    r"and(?<=\sand)\s+(?:then\s+)?(?:(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
+    r"and(?<=\sand)\s+(?:then\s+|(?:theoretical|empirical|experimental)ly\s+)?(?:(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
     r"establish|derive|stud(?:y|ie)|use|apply|present|propose|introduce|develop|find|obtain|give|"
     r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate|identify|describe|"
-    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify)\w*|applies"
+    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify|argue)\w*(?<!able)|applies"
     r"|(?:perform|offer)s?)\b"
 )
 # "a link model, develop an estimator, and ...": a second verb after a comma (apart: the engine
 # skips ahead to each literal "and" in the pattern above, not with an alternative led by ",")
 _TAIL_COMMA_VERB_RE = re.compile(
-    r",(?<=\w,)\s+(?:develop|derive|prove|propose|introduce|establish|demonstrate|analy[sz]e|show"
-    r"|provide|obtain)s?\s+(?:an?|the|new|novel|that|how|its|their)\b"
+    r",(?<=\w,)\s+(?:(?:theoretical|empirical|experimental)ly\s+)?(?:develop|derive|prove|propose|introduce|establish|demonstrate"
+    r"|analy[sz]e|show|provide|obtain|study|characterize)s?\s+(?:an?|the|new|novel|that|how|its"
+    r"|their)\b"
 )
 
 _TO_VERB_LIST_RE = re.compile(r" to [a-z]+(?:, [a-z]+)+,?$")
@@ -598,6 +606,26 @@ _NAMED_PHRASE_RE = re.compile(
 )
 
 
+_ASIDE_OPENER_RE = re.compile(r"\s(?:that|which|and|but|who)$")
+
+
+def _inside_list_or_aside(title: str, kept: str, at: int) -> int:
+    """Where a title cut at the comma at `at` should end instead: len(kept) when the comma ends a
+    clause; before "that" when it closes an aside the clause opened ("a system that, by design,
+    ..." -> "a system"); -1 inside a list ("across robots, tasks, and environments")."""
+    last = kept.rfind(", ")
+    opener = _ASIDE_OPENER_RE.search(kept, 0, last)
+    if opener is not None:
+        # not "results showing that", nor "X and": what comes before needs what follows the aside
+        word = opener.group().strip()
+        if opener.start() < 20 or word in ("and", "but") or kept.endswith("ing", 0, opener.start()):
+            return -1
+        return opener.start()
+    if title.startswith(("and ", "or "), at + 2) and kept.count(" ", last + 2) <= 3:
+        return -1
+    return len(kept)
+
+
 def _shorten(title: str, limit: int = MAX_TITLE) -> str:
     title = title.strip().rstrip(".;:,")
     if len(title) <= limit:
@@ -607,6 +635,11 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
         at = head.rfind(cut, limit // 2)
         if at >= 0:
             kept = head[:at]
+            if cut == ", " and ", " in kept:
+                inside = _inside_list_or_aside(title, kept, at)
+                if inside < 0:
+                    break  # "robots, tasks, and environments": no clause ends in a list
+                kept = kept[:inside]
             aside = _open_aside(kept) if "(" in kept else -1
             if aside < 0:
                 return _drop_dangling(kept).rstrip(" ,;:")
@@ -676,6 +709,10 @@ def _tidied(title: str) -> str:
         title = title[: relative.start()]
     if " to " in title:
         title = _without_pointing_purpose(title)
+    # "two key modules: (1) inferring ...": a list whose first item the cut would leave half
+    listed = title.find(": (", 60)
+    if listed > 0 and _ENUMERATOR_RE.match(title, listed + 2):
+        title = title[:listed]
     semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
     if semicolon > 0:
         title = title[:semicolon]
@@ -815,6 +852,12 @@ _EVIDENCE_RE = re.compile(
 _ENUMERATOR_RE = re.compile(r"\((?:\d|[ivx]+|[a-e])\)\s+")
 
 
+_WHERE_RE = re.compile(r",?\s+(?:where|in\s+which|whereby)\s")
+_VAGUE_HEAD_RE = re.compile(
+    r"the\s+(?:problems?|challenges?|tasks?|notion|concept|issues?)\s+of\s+"
+)
+
+
 def _object_phrase(flat: str, verb_end: int) -> str | None:
     """What the contribution verb at verb_end is about, or None when it names nothing."""
     phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
@@ -846,6 +889,15 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
     puffery = _PUFFERY_RE.match(phrase, at)
     if puffery:
         phrase = _agreeing_article(phrase[:at] + phrase[puffery.end() :])
+    if phrase.startswith("the ") and " of " in phrase[:20]:
+        # "the problem of learning X": a title names what the problem is about
+        vague = _VAGUE_HEAD_RE.match(phrase)
+        if vague is not None:
+            # "the problem of X, where the learner ...": a title ends before "where"
+            where = _WHERE_RE.search(phrase, vague.end())
+            topic = phrase[vague.end() : where.start() if where else len(phrase)]
+            if topic.count(" ") >= 2:  # else "the problem of active covering" says more
+                phrase = topic
     if (
         _POINTING_BACK_RE.match(phrase)
         or len(phrase.split(maxsplit=2)) < 3
@@ -896,10 +948,45 @@ _HEAD_END_RE = re.compile(r",|\s(?:which|that|to|for)\s")
 _WH_WORDS = ("what ", "which ", "whom ", "whose ", "how ", "where ", "when ", "whether ")
 # "in this paper", "to the best of our knowledge": an aside between the verb and its object
 _ASIDE_RE = re.compile(
-    r"(?:in\s+this\s+(?:paper|work|article|note)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge)"
+    r"(?:in\s+this\s+(?:paper|work|article|note|study)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge)"
     r"\s*,?\s+"
 )
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
+# how an expansion that stops before its noun ends: "removal-enabled", "robust", "convex"
+_ADJECTIVE_ENDINGS = (
+    "ed", "able", "ible", "al", "ive", "ic", "ous", "ful", "less", "ent", "ant", "robust",
+    "convex", "free", "aware",
+)  # fmt: skip
+# one word, then punctuation or a small word: a noun that ends the phrase ("forests, a ...")
+_NOUN_AFTER_RE = re.compile(
+    r" ([a-z]+|[A-Z][a-z]+)(?=[,.;:)]|\s+(?:that|which|for|to|with|in|on|of|and|where|from|by)\b)"
+)
+
+
+def _is_head_noun(word: str) -> bool:
+    """A head noun, or its plural: "(FedNL) methods", "(LDR) losses"."""
+    return (
+        word in _HEAD_NOUNS
+        or (word[-1:] == "s" and word[:-1] in _HEAD_NOUNS)
+        or (word[-2:] == "es" and word[:-2] in _HEAD_NOUNS)
+    )
+
+
+_CAPITAL_START_RE = re.compile(r"(?:\s|—|--)[A-Z]")
+
+
+def _named_part(expansion: str, method: str) -> str:
+    """The expansion from the capitalised word that starts the name's letters, when lower-case
+    words lead it: "family of Federated Newton Learn (FedNL)" -> "Federated Newton Learn"."""
+    if not expansion[:1].islower() or not method[:1].isupper():
+        return expansion
+    for m in _CAPITAL_START_RE.finditer(expansion, 1):
+        if expansion[m.end() - 1] == method[0]:
+            rest = expansion[m.end() - 1 :]
+            return rest if _title_case(rest) else expansion
+    return expansion
+
+
 _NOVEL_RE = re.compile(r"^(an?|the)\s+" + _PUFFERY_RE.pattern)
 
 
@@ -912,11 +999,17 @@ def _method_title(flat: str, method: str) -> str | None:
             found = _acronym_expansion(flat, pos - 1, method)
             if found is None or found[1] == method:
                 continue
-            expansion = found[1]
+            expansion = _named_part(found[1], method)
             rest = _NEXT_WORD_RE.match(flat, pos + n + 1, pos + n + 40)
-            head = rest.group(1).lower() if rest else ""
-            if head in _HEAD_NOUNS and not expansion.lower().endswith(head):
-                expansion += " " + (head.capitalize() if _title_case(expansion) else head)
+            head = rest.group(1) if rest else ""
+            lowered = head.lower()
+            if _is_head_noun(lowered) and not expansion.lower().endswith(lowered):
+                expansion += " " + (head.capitalize() if _title_case(expansion) else lowered)
+            elif expansion.endswith(_ADJECTIVE_ENDINGS):
+                # "data removal-enabled (DaRE) forests": the noun the name stands for comes after
+                noun = _NOUN_AFTER_RE.match(flat, pos + n + 1)
+                if noun is not None and noun.group(1) not in _DANGLING_WORDS:
+                    expansion += " " + noun.group(1)
             return f"{method}: {_capitalised(expansion)}"
     for pos in occurrences:
         m = _EXPANSION_AFTER_RE.match(flat, pos + n)
@@ -938,12 +1031,13 @@ def _method_title(flat: str, method: str) -> str | None:
 
 # "In this paper, we", "This work", "Here we": the frame of a sentence, not its content
 _FRAME_RE = re.compile(
-    r"(?:In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note|contribution)|Here)\s*,?\s*"
+    r"(?:In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note|study|contribution)|Here)\s*,?\s*"
     r"(?:we\s+)?",
     re.IGNORECASE,
 )
 _FIRST_PERSON_RE = re.compile(
-    r"(?:[Ww]e|This\s+(?:paper|work|article|note)|The\s+(?:paper|article))\s+(?:have\s+|has\s+)?"
+    r"(?:[Ww]e|This\s+(?:paper|work|article|note|study)"
+    r"|The\s+(?:(?:present|current)\s+)?(?:paper|article|work|study))\s+(?:have\s+|has\s+)?"
     r"(?:(?:first|also|further|then|here|now)\s+)?"
     r"(?P<adverb>(?!(?:ap|re|sup|multi|im|com)ply\b|rely\b|only\b|"
     r"(?:additional|final|consequent|subsequent|according|similar|specifical|important|interesting"
@@ -997,13 +1091,16 @@ def _without_first_person(sentence: str) -> str:
 # a sentence led by what the paper does: "In this work, we ...", "Here we ...", "This paper ..."
 _OWN_FRAME_RE = re.compile(
     r"(?:(?:(?P<framed>In\s+(?:this|the\s+present)\s+(?:position\s+)?"
-    r"(?:paper|work|article|note|contribution)"
+    r"(?:paper|work|article|note|study|contribution)"
     r"|Here(?:in)?\b)"
     r"|Instead|To\s+this\s+end|In\s+contrast)\s*,?\s*)?"
 )
 # "To address this shortcoming, we ...": a purpose that leads into what the paper does
 _PURPOSE_RE = re.compile(r"To\s+[a-z]+\b[^,.;:()]{3,100},\s*")
-_OWN_SUBJECT_RE = re.compile(r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note))\s+")
+_OWN_SUBJECT_RE = re.compile(
+    r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note|study)"
+    r"|The\s+(?:present|current)\s+(?:paper|work|study))\s+"
+)
 # a first sentence led by these is about the paper too ("The proposed method, X, ...")
 _OWN_LEADS = (
     *(
@@ -1179,6 +1276,7 @@ def _readable_own(sentence: str) -> str | None:
         or words[0].strip(",;:") in _FRAGMENT_START
         or any(w.strip(",;:") in _POINTING for w in words)
         or _EVIDENCE_RE.match(rest.lower())
+        or title.endswith((" why", " how"))  # "an approach that explains why": points back
     ):
         return None
     return title
@@ -1210,6 +1308,78 @@ def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> s
     return _cut_draft(_draft(abstract, method), method, limit)
 
 
+# what follows a name that leads the contribution's phrase: its alias or expansion in parentheses,
+# then a relative clause ("D-Struct which recovers X"), or an apposition ("ProxSkip---a method")
+_NAME_LED_RE = re.compile(
+    r"(?:\s+(?:" + _HEAD_NOUN_NAMES.strip().replace("\n", " ").replace(" ", "|") + r"))?"
+    r"(?:\s*\((?P<alias>[^()]*)\))?"
+    r"(?:\s+to\s+[a-z]+\s+(?:this|these|those|such)\b[^,]*)?"  # "to address these challenges"
+    r"(?:,?\s+(?:which|that)\s+(?:(?P<modal>can|could|will|may)\s+)?"
+    r"(?:(?P<adverb>[a-z]+ly)\s+)?(?P<verb>[a-z]+)\b"
+    r"|\s*(?:,|-+|—|\s+as)\s+(?P<desc>(?:an?|the)\s)|(?P<end>$))"
+)
+# a later sentence led by the name and its verb: "VFlow augments the data with ..."
+_NAME_VERB_RE = re.compile(r"\s+(?:(?P<adverb>[a-z]+ly)\s+)?(?P<verb>[a-z]+s)\s")
+
+
+def _base_verb(verb: str) -> str:
+    """recovers -> recover, applies -> apply, matches -> match, processes -> process."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def _spells(expansion: str, name: str) -> bool:
+    """Whether the capitals of name come in order among those of expansion (WETR in "World-Model
+    inspired Emotion-aware Token Refinement")."""
+    capitals = iter(c for c in expansion if c.isupper())
+    wanted = [c for c in name if c.isupper()]
+    return bool(wanted) and all(c in capitals for c in wanted)
+
+
+def _name_led(flat: str, verb_end: int, phrase: str, method: str) -> str | None:
+    """A title for a contribution phrase led by its name, as "NAME: what it is or does": "D-Struct
+    which recovers X" -> "D-Struct: Recovering X", "ProxSkip---a method for X" -> "ProxSkip: A
+    method for X", "VFlow to tackle this constraint. VFlow augments X" -> "VFlow: Augmenting X"."""
+    m = _NAME_LED_RE.match(phrase, len(method))
+    if m is None:
+        return None
+    alias = m.group("alias")
+    if alias and alias.count(" ") >= 2 and _spells(alias, method):
+        return f"{method}: {alias}"  # "CONFIG (CONstrained efFIcient Global Optimization)"
+    if m.group("desc") is not None:
+        desc = phrase[m.start("desc") :]
+        novel = _NOVEL_RE.match(desc)
+        if novel:
+            desc = _agreeing_article(f"{novel.group(1)} {desc[novel.end() :]}")
+        return f"{method}: {_capitalised(desc)}"
+    verb = m.group("verb")
+    rest = ""
+    if verb is not None:
+        if verb in ("is", "are"):
+            return None  # "X that is ...": no doing to name
+        if m.group("modal") is None:
+            if verb[-1] != "s" or verb.endswith("ss"):
+                return None
+            verb = _base_verb(verb)
+        rest = phrase[m.end() :]
+    else:  # the phrase ends after the name: a later sentence may say what it does
+        end = _sentence_end(flat, verb_end)
+        if not flat.startswith(method, end + 1):
+            return None
+        said = _NAME_VERB_RE.match(flat, end + 1 + len(method))
+        if said is None or said.group("verb") in ("is", "has", "was"):
+            return None
+        verb = _base_verb(said.group("verb"))
+        rest = flat[said.end() : _sentence_end(flat, said.end())].rstrip(".!? ")
+        m = said
+    adverb = m.group("adverb")
+    doing = _gerund(verb) + " " + rest.lstrip()
+    return f"{method}: {_capitalised(adverb + ' ' + doing if adverb else doing)}"
+
+
 _Draft = tuple[str, str | None]
 """A derived title before its cut: its tidied text, and for a title of the abstract's first
 sentence that sentence (the title then names the method when the cut left it out)."""
@@ -1225,6 +1395,50 @@ def _cut_draft(draft: _Draft, method: str | None, limit: int) -> str:
     return title or "(untitled)"
 
 
+# a claim's lead clause ("when X, Y"), and what does not start a claim that reads as a title
+_CLAUSE_LEAD_NAMES = """
+    when while as for in if although though even given despite since because unlike once
+    whereas under
+"""
+_CLAUSE_LEADS = frozenset(_CLAUSE_LEAD_NAMES.split())
+_NOT_A_SUBJECT = _POINTING | frozenset(("we", "one", "there", "i", "you"))
+
+
+def _past_lead_clause(claim: str) -> str:
+    """An argued claim from its main clause, when a lead clause comes first ("when hard
+    constraints exist, neural reasoning must X" -> "neural reasoning must X"): a long claim's
+    cut would leave only the lead."""
+    if claim.split(" ", 1)[0] not in _CLAUSE_LEADS:
+        return claim
+    comma = claim.find(", ", 0, 120)
+    if comma < 0:
+        return claim
+    main = claim[comma + 2 :]
+    words = main[:MAX_TITLE].lower().split()
+    if (
+        len(words) < 4
+        or words[0].endswith("ly")  # "particularly X, we need ...": no subject
+        or not _NOT_A_SUBJECT.isdisjoint(words)  # "one should", "it does not": the lead says more
+    ):
+        return claim
+    return main
+
+
+def _apposed_after(phrase: str, method: str) -> str | None:
+    """The phrase without the name apposed to its head ("an algorithm, SNO-MDP, that explores X"
+    -> "an algorithm that explores X"), or None when the name stands elsewhere."""
+    at = phrase.find(", " + method)
+    end = at + 2 + len(method)
+    if at < 5 or (end < len(phrase) and (phrase[end].isalnum() or phrase[end] in "-(")):
+        return None
+    if not phrase.startswith(("a ", "an ", "the ", "A ", "An ", "The ")) or method in phrase[:at]:
+        return None
+    rest = phrase[end:]
+    if rest[:2] == ", " and rest[2:3].islower():  # "X, NAME, that ...": the clause is X's
+        rest = rest[1:]
+    return phrase[:at] + rest
+
+
 def _draft(abstract: str, method: str | None) -> _Draft:
     analysis = _analyse(abstract)
     flat, contributions = analysis.flat, analysis.contributions
@@ -1238,13 +1452,19 @@ def _draft(abstract: str, method: str | None) -> _Draft:
         if len(contributions) > 1
         else contributions
     )
-    for subject, verb_end, _ in ordered:
+    for subject, verb_end, kind in ordered:
         if flat.startswith("and ", subject) and not _said_by_the_paper(flat, subject):
             continue  # "Yet they are slower ... and introduce instability": not the paper's
         phrase = _object_phrase(flat, verb_end)
         if phrase is None:
             continue
+        if kind == _ARGUES and len(phrase) > MAX_TITLE:
+            phrase = _past_lead_clause(phrase)
         phrase = _past_pointing_by(phrase, method)
+        if method and phrase.startswith(method):
+            led = _name_led(flat, verb_end, phrase, method)
+            if led is not None:
+                return _tidied(led), None
         if method:
             # "an open-source library called PyPop7 for black-box optimization"
             for word in (" called ", " named ", " dubbed ", " termed "):
@@ -1252,6 +1472,9 @@ def _draft(abstract: str, method: str | None) -> _Draft:
                 if at > 0:
                     phrase = phrase[:at].rstrip(",") + phrase[at + len(word) + len(method) :]
                     return _tidied(f"{method}: {_capitalised(phrase)}"), None
+            apposed = _apposed_after(phrase, method)
+            if apposed is not None:
+                return _tidied(f"{method}: {_capitalised(apposed)}"), None
         # "we introduce the Chiral Transformer, a lightweight framework ...": a named thing
         named = _NAMED_PHRASE_RE.match(phrase)
         if named and not method and len(named.group(1)) > 3:
