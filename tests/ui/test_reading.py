@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.ui.test_app import MakeApp, settle, type_text
+from textual.geometry import Region
 
 from paperdeck.ui.app import PaperdeckApp
 
@@ -94,3 +95,34 @@ async def test_the_abstract_being_read_takes_most_of_the_height_at_80x24(
         await pilot.pause()
         assert app.paper_list.content_region.height == rows
         assert abstract_lines_shown(app) == before
+
+
+def lines_in(app: PaperdeckApp, region: Region) -> list[str]:
+    lines = screen_text(app)[region.y : region.bottom]
+    return [line[region.x : region.right].rstrip() for line in lines]
+
+
+async def test_a_short_note_read_leaves_the_abstract_its_room_at_120x40(
+    make_app: MakeApp,
+) -> None:
+    # Seen at 120x40 on the 5,000-paper list: a paper with a two-line note showed 5 lines of
+    # its abstract over a notes panel of 15 lines, 12 of them empty.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "n")
+        await type_text(pilot, "Compare with layered sampling; check the bound in Thm 2 and")
+        await type_text(pilot, " the rates in the appendix.")
+        await pilot.press("escape")
+        await pilot.pause()
+        detail = lines_in(app, app.detail.content_region)
+        abstract = detail[detail.index("Abstract") + 1 :]
+        assert len([line for line in abstract if line.strip()]) >= 12, detail
+        # The note reads whole below it, in a panel of its size.
+        notes = "\n".join(lines_in(app, app.notes.region))
+        assert "Compare with" in notes and "appendix." in notes, notes
+        assert app.notes.region.height <= 8
+        # Writing it again gives the editor its room back.
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.notes.region.height >= 12
