@@ -258,3 +258,25 @@ async def test_title_filter_on_made_up_titles_says_they_are_made_up(tmp_path: Pa
         await settle(app, pilot)
         assert app.paper_list.rows
         assert not app.query_one("#search-status").display
+
+
+async def test_a_slash_typed_in_the_field_that_glues_words_says_how_to_search_anew(
+    make_app: MakeApp,
+) -> None:
+    # Seen in tmux at 80x24 on the 5,000-paper list: "/" pressed in the search field to start
+    # a new search is typed there (it joins words, as in k-median/means), so the list showed
+    # 'unlerning random forests/strategic clasification causal', no paper with every word,
+    # and nothing on screen said why.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"speculative", "slash", *"privacy")
+        await settle(app, pilot)
+        assert app.search_box.value == "speculative/privacy"
+        said = 'no paper has "speculative/privacy" (a new search: Enter, then /)'
+        assert status_lines(app) == [said]
+        # As it says: the new search replaces the query.
+        await pilot.press("enter", "slash", *"privacy")
+        await settle(app, pilot)
+        assert app.search_box.value == "privacy"
+        assert status_lines(app) == []

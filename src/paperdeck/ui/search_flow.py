@@ -379,18 +379,23 @@ class LikeStep(NamedTuple):
     paper: int
 
 
+SLASH_HINT = "a new search: Enter, then /"
+"""After a word joined by "/" that no paper has: "/" typed in the field is a character (it joins
+words, as in k-median/means); pressed there to start a new search, it glued the two."""
+
+
 def _unmatched(result: SearchResult) -> str:
     """The query's phrases and words that no paper has, with no near spelling shown instead
     (`no paper has "DC programming"`), when other words found papers: without it the list said
     only that no paper has every word, not which of them."""
     from paperdeck.core.search.near import NONE_HAS
 
-    if not result.indices:
-        return ""  # the empty list says why
     said: dict[str, list[str]] = {}
     for term, count in result.found.items():
-        if count == 0 and term.field in NONE_HAS:
-            said.setdefault(term.field, []).append(f'"{one_line(term.text)}"')
+        # The empty list says why, but not that a "/" glued two searches.
+        if count == 0 and term.field in NONE_HAS and (result.indices or "/" in term.text):
+            glued = f" ({SLASH_HINT})" if "/" in term.text else ""
+            said.setdefault(term.field, []).append(f'"{one_line(term.text)}"{glued}')
     return "; ".join(f"{NONE_HAS[field]} {' or '.join(terms)}" for field, terms in said.items())
 
 
