@@ -308,7 +308,7 @@ def test_apa_gives_titles_in_sentence_case_names_and_acronyms_kept(
     assert named.stdout.splitlines() == [
         "Lovelace, A. (2023). Bayesian optimization with GPT-4 and ReLU networks: A Gaussian "
         "process view.",
-        "Lovelace, A. (2024). Q&A on sparse Schrödinger bridges -- A study of Nyström kernels "
+        "Lovelace, A. (2024). Q&A on sparse Schrödinger bridges – A study of Nyström kernels "
         "in English.",
     ]
     # Other styles and formats keep the title as the list gives it.
@@ -509,8 +509,9 @@ def test_names_joined_by_a_hyphen_or_an_en_dash_keep_their_capitals(
     assert apa.returncode == 0, apa.stderr
     assert apa.stdout.splitlines() == [
         "Lovelace, A. (2020). Moreau-Yosida f-divergences.",
-        "Lovelace, A. (2021). Gradient-based Wang--Landau algorithm: A novel sampler.",
-        "Lovelace, A. (2022). Sub-goal trees -- A framework for goal-based reinforcement learning.",
+        # TeX's dashes as dashes ("--" an en dash).
+        "Lovelace, A. (2021). Gradient-based Wang–Landau algorithm: A novel sampler.",
+        "Lovelace, A. (2022). Sub-goal trees – A framework for goal-based reinforcement learning.",
     ]
     bib = pybtex_parse(run("1", "2", str(listed), notes=notes).stdout, "bibtex")
     printed = [

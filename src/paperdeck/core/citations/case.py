@@ -8,9 +8,9 @@ from importlib import resources
 
 _WORD = re.compile(r"[^\W_]+")
 # What ends a title's part, after which APA capitalises the next word: a colon, a question
-# or an exclamation, a full stop, an em dash ("—", "---", or " -- " spaced; "Wang--Landau" is
-# a name).
-_PART_END = re.compile(r"(?:[:?!.]|—|---|\s--)\s*$")
+# or an exclamation, a full stop, an em dash ("—", "---", or a spaced " -- " or " – ";
+# "Wang--Landau" is a name).
+_PART_END = re.compile(r"(?:[:?!.]|—|---|\s--|\s–)\s*$")
 
 
 @lru_cache(maxsize=1)
