@@ -524,6 +524,24 @@ def test_names_joined_by_a_hyphen_or_an_en_dash_keep_their_capitals(
     ]
 
 
+def test_a_title_ending_in_a_question_mark_takes_no_period_after_it(
+    notes: Path, tmp_path: Path
+) -> None:
+    """APA 7 and CSL: a title's own "?" stands for the period after it ("... from data? In"),
+    which APA and the plain text format printed as "data?. In"."""
+    listed = tmp_path / "question.jsonl"
+    title = "Do Machine Learning Models Learn Statistical Rules Inferred from Data?"
+    record = {"title": title, "authors": ["Aaditya Naik"], "year": 2023, "venue": "ICML"}
+    listed.write_text(json.dumps({**record, "abstract": "About rules."}) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert "inferred from data? In A. Krause" in apa, apa
+    text = run("1", str(listed), "--format", "text", notes=notes).stdout
+    assert "Inferred from Data? Proceedings of the 40th" in text, text
+    for style in ("ieee", "chicago", "mla", "harvard", "nature", "vancouver", "lncs", "acm"):
+        cited = run("1", str(listed), "--format", style, notes=notes).stdout
+        assert "?." not in cited and "Data?" in cited, (style, cited)
+
+
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     from paperdeck.core.citations.styles import OFFERED_STYLES
 
