@@ -63,12 +63,13 @@ def is_sentence_case(words: list[str]) -> bool:
     return lower >= 0.6 * len(long_words)
 
 
-def keeps_capitals(word: str, method_words: frozenset[str] = frozenset()) -> bool:
+def keeps_capitals(word: str, kept: frozenset[str] = frozenset()) -> bool:
     """Whether a word is written as it is in any case: an acronym or a name with inner capitals
-    or digits ("GPT", "ReLU", "S3Audio"), the paper's method, or a proper noun."""
+    or digits ("GPT", "ReLU", "S3Audio"), one of `kept` (the method's words), or a proper
+    noun."""
     if any(char.isupper() or char.isdigit() for char in word[1:]):
         return True
-    return word in method_words or is_proper_noun(word)
+    return word in kept or is_proper_noun(word)
 
 
 def method_words(method: str | None) -> frozenset[str]:
