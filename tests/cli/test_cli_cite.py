@@ -542,6 +542,29 @@ def test_a_title_ending_in_a_question_mark_takes_no_period_after_it(
         assert "?." not in cited and "Data?" in cited, (style, cited)
 
 
+def test_apa_keeps_the_names_the_icml_titles_have(notes: Path, tmp_path: Path) -> None:
+    """Names in ICML titles their own abstracts capitalise, which APA's sentence case lowered
+    ("Equivariant networks on lie groups", "riesz", "levenshtein")."""
+    listed = tmp_path / "names.jsonl"
+    titles = [
+        "Equivariant Networks on Lie Groups",
+        "Riesz Representers and Levenshtein Distances in Siamese Networks",
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": ["Ada Lovelace"], "year": year,
+                        "abstract": "About names."}) + "\n"
+            for year, title in enumerate(titles, 2020)
+        ),
+        "utf-8",
+    )  # fmt: skip
+    apa = run("1", "2", str(listed), "--format", "apa", notes=notes).stdout.splitlines()
+    assert apa == [
+        "Lovelace, A. (2020). Equivariant networks on Lie groups.",
+        "Lovelace, A. (2021). Riesz representers and Levenshtein distances in Siamese networks.",
+    ]
+
+
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     from paperdeck.core.citations.styles import OFFERED_STYLES
 
