@@ -364,8 +364,8 @@ def test_author_date_styles_sort_and_tell_apart_one_author_s_papers_of_a_year(
     assert "Lovelace, Ada. 2023b. “Zeta Networks.”" in chicago
     ieee = run("1", "3", str(listed), "--format", "ieee", notes=notes).stdout.splitlines()
     assert ieee == [
-        "[1] A. Lovelace, “Zeta networks,” 2023.",
-        "[2] A. Lovelace, “Alpha networks,” 2023.",
+        "[1] A. Lovelace, “Zeta networks.” 2023.",
+        "[2] A. Lovelace, “Alpha networks.” 2023.",
     ]
 
 
@@ -563,6 +563,30 @@ def test_apa_keeps_the_names_the_icml_titles_have(notes: Path, tmp_path: Path) -
         "Lovelace, A. (2020). Equivariant networks on Lie groups.",
         "Lovelace, A. (2021). Riesz representers and Levenshtein distances in Siamese networks.",
     ]
+
+
+def test_a_paper_of_unknown_venue_is_not_called_a_preprint(notes: Path, tmp_path: Path) -> None:
+    """A list that names no venue says nothing of how a paper was published: Chicago and
+    Nature called every such paper a preprint ("Preprint.", "Preprint at (2023)."); one with
+    an arXiv id is one."""
+    listed = tmp_path / "novenue.jsonl"
+    records = [
+        {"title": "Zeta networks", "authors": ["Ada Lovelace"], "year": 2023},
+        {"title": "Alpha networks", "authors": ["Ada Lovelace"], "year": 2022,
+         "arxiv": "https://arxiv.org/abs/2201.00001"},
+    ]  # fmt: skip
+    listed.write_text(
+        "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
+        "utf-8",
+    )
+    chicago = run("1", str(listed), "--format", "chicago", notes=notes)
+    assert chicago.returncode == 0, chicago.stderr
+    assert chicago.stdout == "Lovelace, Ada. 2023. “Zeta Networks.”\n"
+    nature = run("1", str(listed), "--format", "nature", notes=notes).stdout
+    assert nature == "1. Lovelace, A. Zeta networks. (2023).\n"
+    items = json.loads(run("1", "2", str(listed), "--format", "csl-json", notes=notes).stdout)
+    assert [item["type"] for item in items] == ["document", "article"]
+    assert "Preprint." in run("2", str(listed), "--format", "chicago", notes=notes).stdout
 
 
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
