@@ -326,9 +326,12 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
             # citeproc-py sorts only when asked: the style's order (APA's by author, then year
             # and title), before the year suffixes that follow it.
             bibliography = registered(items)
-            bibliography.sort()
-            by_id = {item["id"]: item for item in items}
-            ordered = [by_id[key] for key in bibliography.keys]
+            ordered = list(items)
+            if len(items) > 1:
+                # Sorting renders each item's sort keys (half of Chicago's time): not for one.
+                bibliography.sort()
+                by_id = {item["id"]: item for item in items}
+                ordered = [by_id[key] for key in bibliography.keys]
             if len(ordered) > 1 and _adds_year_suffix(style):
                 ordered = _with_year_suffixes(ordered)
                 bibliography = registered(ordered)
