@@ -308,7 +308,7 @@ def test_apa_gives_titles_in_sentence_case_names_and_acronyms_kept(
     assert named.stdout.splitlines() == [
         "Lovelace, A. (2023). Bayesian optimization with GPT-4 and ReLU networks: A Gaussian "
         "process view.",
-        "Lovelace, A. (2024). Q&A on sparse Schrödinger bridges -- A study of Nyström kernels "
+        "Lovelace, A. (2024). Q&A on sparse Schrödinger bridges – A study of Nyström kernels "
         "in English.",
     ]
     # Other styles and formats keep the title as the list gives it.
@@ -364,8 +364,8 @@ def test_author_date_styles_sort_and_tell_apart_one_author_s_papers_of_a_year(
     assert "Lovelace, Ada. 2023b. “Zeta Networks.”" in chicago
     ieee = run("1", "3", str(listed), "--format", "ieee", notes=notes).stdout.splitlines()
     assert ieee == [
-        "[1] A. Lovelace, “Zeta networks,” 2023.",
-        "[2] A. Lovelace, “Alpha networks,” 2023.",
+        "[1] A. Lovelace, “Zeta networks.” 2023.",
+        "[2] A. Lovelace, “Alpha networks.” 2023.",
     ]
 
 
@@ -509,8 +509,9 @@ def test_names_joined_by_a_hyphen_or_an_en_dash_keep_their_capitals(
     assert apa.returncode == 0, apa.stderr
     assert apa.stdout.splitlines() == [
         "Lovelace, A. (2020). Moreau-Yosida f-divergences.",
-        "Lovelace, A. (2021). Gradient-based Wang--Landau algorithm: A novel sampler.",
-        "Lovelace, A. (2022). Sub-goal trees -- A framework for goal-based reinforcement learning.",
+        # TeX's dashes as dashes ("--" an en dash).
+        "Lovelace, A. (2021). Gradient-based Wang–Landau algorithm: A novel sampler.",
+        "Lovelace, A. (2022). Sub-goal trees – A framework for goal-based reinforcement learning.",
     ]
     bib = pybtex_parse(run("1", "2", str(listed), notes=notes).stdout, "bibtex")
     printed = [
@@ -521,6 +522,71 @@ def test_names_joined_by_a_hyphen_or_an_en_dash_keep_their_capitals(
         "Moreau-Yosida $f$-divergences",
         "Gradient-based Wang–Landau algorithm: A novel sampler",
     ]
+
+
+def test_a_title_ending_in_a_question_mark_takes_no_period_after_it(
+    notes: Path, tmp_path: Path
+) -> None:
+    """APA 7 and CSL: a title's own "?" stands for the period after it ("... from data? In"),
+    which APA and the plain text format printed as "data?. In"."""
+    listed = tmp_path / "question.jsonl"
+    title = "Do Machine Learning Models Learn Statistical Rules Inferred from Data?"
+    record = {"title": title, "authors": ["Aaditya Naik"], "year": 2023, "venue": "ICML"}
+    listed.write_text(json.dumps({**record, "abstract": "About rules."}) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert "inferred from data? In A. Krause" in apa, apa
+    text = run("1", str(listed), "--format", "text", notes=notes).stdout
+    assert "Inferred from Data? Proceedings of the 40th" in text, text
+    for style in ("ieee", "chicago", "mla", "harvard", "nature", "vancouver", "lncs", "acm"):
+        cited = run("1", str(listed), "--format", style, notes=notes).stdout
+        assert "?." not in cited and "Data?" in cited, (style, cited)
+
+
+def test_apa_keeps_the_names_the_icml_titles_have(notes: Path, tmp_path: Path) -> None:
+    """Names in ICML titles their own abstracts capitalise, which APA's sentence case lowered
+    ("Equivariant networks on lie groups", "riesz", "levenshtein")."""
+    listed = tmp_path / "names.jsonl"
+    titles = [
+        "Equivariant Networks on Lie Groups",
+        "Riesz Representers and Levenshtein Distances in Siamese Networks",
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": ["Ada Lovelace"], "year": year,
+                        "abstract": "About names."}) + "\n"
+            for year, title in enumerate(titles, 2020)
+        ),
+        "utf-8",
+    )  # fmt: skip
+    apa = run("1", "2", str(listed), "--format", "apa", notes=notes).stdout.splitlines()
+    assert apa == [
+        "Lovelace, A. (2020). Equivariant networks on Lie groups.",
+        "Lovelace, A. (2021). Riesz representers and Levenshtein distances in Siamese networks.",
+    ]
+
+
+def test_a_paper_of_unknown_venue_is_not_called_a_preprint(notes: Path, tmp_path: Path) -> None:
+    """A list that names no venue says nothing of how a paper was published: Chicago and
+    Nature called every such paper a preprint ("Preprint.", "Preprint at (2023)."); one with
+    an arXiv id is one."""
+    listed = tmp_path / "novenue.jsonl"
+    records = [
+        {"title": "Zeta networks", "authors": ["Ada Lovelace"], "year": 2023},
+        {"title": "Alpha networks", "authors": ["Ada Lovelace"], "year": 2022,
+         "arxiv": "https://arxiv.org/abs/2201.00001"},
+    ]  # fmt: skip
+    listed.write_text(
+        "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
+        "utf-8",
+    )
+    chicago = run("1", str(listed), "--format", "chicago", notes=notes)
+    assert chicago.returncode == 0, chicago.stderr
+    assert chicago.stdout == "Lovelace, Ada. 2023. “Zeta Networks.”\n"
+    nature = run("1", str(listed), "--format", "nature", notes=notes).stdout
+    assert nature == "1. Lovelace, A. Zeta networks. (2023).\n"
+    items = json.loads(run("1", "2", str(listed), "--format", "csl-json", notes=notes).stdout)
+    assert [item["type"] for item in items] == ["document", "article"]
+    assert "Preprint." in run("2", str(listed), "--format", "chicago", notes=notes).stdout
 
 
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:

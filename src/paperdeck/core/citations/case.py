@@ -8,9 +8,9 @@ from importlib import resources
 
 _WORD = re.compile(r"[^\W_]+")
 # What ends a title's part, after which APA capitalises the next word: a colon, a question
-# or an exclamation, a full stop, an em dash ("—", "---", or " -- " spaced; "Wang--Landau" is
-# a name).
-_PART_END = re.compile(r"(?:[:?!.]|—|---|\s--)\s*$")
+# or an exclamation, a full stop, an em dash ("—", "---", or a spaced " -- " or " – ";
+# "Wang--Landau" is a name).
+_PART_END = re.compile(r"(?:[:?!.]|—|---|\s--|\s–)\s*$")
 
 
 @lru_cache(maxsize=1)
@@ -63,12 +63,13 @@ def is_sentence_case(words: list[str]) -> bool:
     return lower >= 0.6 * len(long_words)
 
 
-def keeps_capitals(word: str, method_words: frozenset[str] = frozenset()) -> bool:
+def keeps_capitals(word: str, kept: frozenset[str] = frozenset()) -> bool:
     """Whether a word is written as it is in any case: an acronym or a name with inner capitals
-    or digits ("GPT", "ReLU", "S3Audio"), the paper's method, or a proper noun."""
+    or digits ("GPT", "ReLU", "S3Audio"), one of `kept` (the method's words), or a proper
+    noun."""
     if any(char.isupper() or char.isdigit() for char in word[1:]):
         return True
-    return word in method_words or is_proper_noun(word)
+    return word in kept or is_proper_noun(word)
 
 
 def method_words(method: str | None) -> frozenset[str]:

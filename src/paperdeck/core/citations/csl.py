@@ -36,7 +36,7 @@ def csl_item(record: Record, *, in_sentence_case: bool = False) -> dict[str, Any
             title += " " + DERIVED_TITLE_MARK
     item: dict[str, Any] = {
         "id": record.key,
-        "type": "paper-conference" if record.is_proceedings else "article",
+        "type": _item_type(record),
         "title": title,
     }
     # "et al." from a BibTeX "and others" has no CSL-JSON form: the known names are cited.
@@ -68,3 +68,12 @@ def csl_item(record: Record, *, in_sentence_case: bool = False) -> dict[str, Any
     if record.doi:
         item["DOI"] = record.doi
     return item
+
+
+def _item_type(record: Record) -> str:
+    """A paper in proceedings; an arXiv paper with no venue is a preprint (CSL's "article");
+    any other paper whose venue is unknown a "document", which claims nothing: as an
+    "article" Chicago called it "Preprint." and Nature "Preprint at (2023)"."""
+    if record.is_proceedings:
+        return "paper-conference"
+    return "article" if record.arxiv else "document"

@@ -124,8 +124,10 @@ class Record:
 
 
 def plain_title(title: str) -> str:
-    """A title's LaTeX as one line of plain text."""
-    return clean_line(latex_to_text(title).replace("{", "").replace("}", ""))
+    """A title's LaTeX as one line of plain text, TeX's dashes as dashes ("Wang--Landau" ->
+    "Wang–Landau", "metrics---what" -> "metrics—what")."""
+    text = latex_to_text(title).replace("{", "").replace("}", "")
+    return clean_line(text.replace("---", "\u2014").replace("--", "\u2013"))
 
 
 def corrected_names(paper: Paper, corrections: Mapping[str, Any]) -> tuple[PersonName, ...]:

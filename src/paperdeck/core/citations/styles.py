@@ -326,9 +326,12 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
             # citeproc-py sorts only when asked: the style's order (APA's by author, then year
             # and title), before the year suffixes that follow it.
             bibliography = registered(items)
-            bibliography.sort()
-            by_id = {item["id"]: item for item in items}
-            ordered = [by_id[key] for key in bibliography.keys]
+            ordered = list(items)
+            if len(items) > 1:
+                # Sorting renders each item's sort keys (half of Chicago's time): not for one.
+                bibliography.sort()
+                by_id = {item["id"]: item for item in items}
+                ordered = [by_id[key] for key in bibliography.keys]
             if len(ordered) > 1 and _adds_year_suffix(style):
                 ordered = _with_year_suffixes(ordered)
                 bibliography = registered(ordered)
@@ -337,7 +340,7 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
         except Exception as error:  # a style citeproc-py cannot follow, named in one line
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
-    texts = [_without_empty_slots(text) for text in raw]
+    texts = [_QUESTION_THEN_PERIOD.sub(r"\1", _without_empty_slots(text)) for text in raw]
     if style.root.bibliography is not None and style.root.bibliography.get("second-field-align"):
         texts = [_numbered(text, number) for number, text in enumerate(texts, 1)]
     else:
@@ -428,6 +431,11 @@ _DANGLING = re.compile(r"[\s,;:]+$")
 _EMPTY_SLOT = re.compile(r"(\S*?)(?:([.,;:]) +|([,;:]))([.,])(?=\s|$)")
 # A word whose period is its own, not a delimiter's: "n.d.", "et al.", "Eds."
 _ABBREVIATION = re.compile(r"(?:\w\.)+\w?|al|eds?|Eds?|ed|vol|Vol|no|No|pp?")
+
+
+# A title's own ? or ! stands for the period a style puts after it, as CSL 1.0.2 says and
+# APA 7 writes ("... from data? In A. Krause ..."); citeproc-py gave "data?. In".
+_QUESTION_THEN_PERIOD = re.compile(r"([?!])\.(?=\s|$)")
 
 
 def _without_empty_slots(text: str) -> str:
