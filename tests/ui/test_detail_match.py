@@ -97,3 +97,26 @@ async def test_the_detail_pane_says_where_each_word_matched_and_which_it_lacks(
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert "not found" not in app.detail.text and "title: " not in app.detail.text
+
+
+async def test_a_paper_with_one_word_of_an_or_lacks_neither(tmp_path: Path) -> None:
+    from paperdeck.core.resources import bundled_list
+
+    app = PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _search(app, pilot, 'diffusion | speculative "drafts rollout"')
+        for _ in range(len(app.paper_list.rows)):
+            assert app.current_paper is not None
+            if app.current_paper.title.startswith("BubbleSpec"):
+                break
+            await pilot.press("j")
+        await pilot.pause()
+        assert app.current_paper.title.startswith("BubbleSpec")
+        shown = " ".join(app.detail.text.split())
+        # BubbleSpec has "speculative", not "diffusion": the either-or is there; the phrase
+        # is not (its title says "Rollout Drafts").
+        assert 'abstract: speculative · not found: "drafts rollout" Method' in shown

@@ -48,16 +48,21 @@ def words_found(query: Query, title: str, authors: str, abstract: str) -> WordsF
                 said.append(_said(term, text, spans))
         if said:
             places.append((place, tuple(dict.fromkeys(said))))
-    # A word looked for in one field only is named with it: `title:adaptive` may well be in
-    # the abstract.
-    missing = tuple(
-        dict.fromkeys(
-            one_line(term.text if term.field == "any" else f"{term.field}:{term.text}")
-            for term, has in found.items()
-            if not has
-        )
-    )
-    return WordsFound(tuple(places), missing)
+    # A clause is missing when none of its alternatives is found (`fednl | newton` is there
+    # with newton alone).
+    missing: list[str] = []
+    for clause in query.clauses:
+        wanted = [atom for atom in clause.alternatives if atom in found]
+        if wanted and not any(found[term] for term in wanted):
+            missing.append(" | ".join(_named(term) for term in wanted))
+    return WordsFound(tuple(places), tuple(dict.fromkeys(missing)))
+
+
+def _named(term: Term) -> str:
+    """A word as typed; one looked for in one field only with it (`title:adaptive` may well be
+    in the abstract)."""
+    text = f'"{term.text}"' if term.mode == "phrase" else term.text
+    return one_line(text if term.field == "any" else f"{term.field}:{text}")
 
 
 def _said(term: Term, text: str, spans: Sequence[tuple[int, int]]) -> str:
