@@ -353,7 +353,8 @@ class SearchFlow:
             back = short = f"like #{self.app.papers[like].position}"
         else:
             back = f"“{before}”" if before else "every paper"
-            short = f"“{_cut(before, 20)}”" if before else "all"
+            short = f"“{_cut(before, 12)}”" if before else "all"
+        # The paper's title is worth more than the whole of the search Esc goes back to.
         return [f"{name} · Esc: back to {said}" for name in names for said in (back, short)]
 
     def set_status(self, message: str | None, near: Sequence[NearSpelling] = ()) -> None:
