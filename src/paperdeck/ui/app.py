@@ -388,7 +388,7 @@ class PaperdeckApp(App[int]):
             # Highlighted: the words that make it like the paper searched from.
             text = f"{whole.title}\n{whole.method or ''}\n{whole.abstract}"
             shares = Shares(related.words_of(index, lambda: text), index in related.seeds)
-            query = words_query(shares.words)
+            query = words_query(shares.words, query if not isinstance(query, str) else None)
         elif whole is not None and query and not isinstance(query, str):
             found = words_found(query, whole.whole_title, ", ".join(whole.authors), whole.abstract)
         self.detail.show(

@@ -239,7 +239,7 @@ class SearchFlow:
                 # Each view its own key: `like:starred` again, after a star, shares other words.
                 paper_list.set_highlighter(
                     f"{query}\0{next(self._views)}",
-                    highlighter(words_query(related.words)),
+                    highlighter(words_query(related.words, result.parsed)),
                     no_highlight,
                     SharedWordsHints(related),
                 )
