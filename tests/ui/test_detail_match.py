@@ -64,3 +64,59 @@ async def test_a_match_far_down_the_abstract_is_scrolled_into_view(
         await pilot.pause()
         assert app.detail.scroll_y == 0
         assert not _shown_matches(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_detail_pane_says_where_each_word_matched_and_which_it_lacks(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    from paperdeck.core.resources import bundled_list
+
+    app = PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=size) as pilot:
+        # No paper has all three: BubbleSpec first, without "diffusion".
+        await _search(app, pilot, "speculative decoding diffusion")
+        assert app.current_paper is not None
+        assert app.current_paper.title.startswith("BubbleSpec")
+        said = "title: speculative · abstract: speculative, decoding · not found: diffusion"
+        assert said in app.detail.text.replace("\n", " ").replace("  ", " ")
+        # A typo: the word that matched, then the word typed.
+        await _search(app, pilot, "speculatve rollot")
+        shown = app.detail.text.replace("\n", " ")
+        assert "title: Speculative (speculatve), Rollout (rollot)" in shown
+        # Shown on the pane's first screen, its words drawn as matches.
+        assert "Rollout (rollot)" in " ".join(
+            app.detail.render_line(y).text for y in range(app.detail.size.height)
+        )
+        # No search: not said.
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "not found" not in app.detail.text and "title: " not in app.detail.text
+
+
+async def test_a_paper_with_one_word_of_an_or_lacks_neither(tmp_path: Path) -> None:
+    from paperdeck.core.resources import bundled_list
+
+    app = PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _search(app, pilot, 'diffusion | speculative "drafts rollout"')
+        for _ in range(len(app.paper_list.rows)):
+            assert app.current_paper is not None
+            if app.current_paper.title.startswith("BubbleSpec"):
+                break
+            await pilot.press("j")
+        await pilot.pause()
+        assert app.current_paper.title.startswith("BubbleSpec")
+        shown = " ".join(app.detail.text.split())
+        # BubbleSpec has "speculative", not "diffusion": the either-or is there; the phrase
+        # is not (its title says "Rollout Drafts").
+        assert 'abstract: speculative · not found: "drafts rollout" Method' in shown

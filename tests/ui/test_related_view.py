@@ -172,3 +172,35 @@ async def test_papers_like_the_starred_ones_name_each_starred_papers_own_words(
             await pilot.press("k")
         await _settle(app, pilot)
         assert f"Shared    {said[3][0]}" in app.detail.text
+
+
+async def test_the_like_status_keeps_the_papers_title_before_the_whole_search(
+    tmp_path: Path,
+) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("slash", *"speculative rollout drafts", "enter")
+        await _settle(app, pilot)
+        assert app.current_paper is not None and app.current_paper.title.startswith("BubbleSpec")
+        await pilot.press("l")
+        await _settle(app, pilot)
+        # The list's column holds 68 cells: the title cut, and the search Esc goes back to.
+        assert _status(app) == "like #4 “BubbleSpec: Turning…” · Esc: back to “speculative…”"
+
+
+async def test_words_typed_beside_like_are_highlighted_too(tmp_path: Path) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("slash", *"like:4 synchronous", "enter")
+        await _settle(app, pilot)
+        assert app.paper_list.rows[0] == 3  # BubbleSpec
+        segments = _row(app, 0)
+        background = segments[0].style.bgcolor if segments[0].style else None
+        marked = _highlighted(segments, background)
+        assert "Synchronous" in marked
+        assert marked & {"Speculative", "Rollout", "Reinforcement"}  # and the shared words
+        pane = app.detail.rich_style.bgcolor
+        lines = [app.detail.render_line(y) for y in range(3)]
+        assert "Synchronous" in set().union(*(_highlighted(line, pane) for line in lines))

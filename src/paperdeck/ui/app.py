@@ -30,6 +30,7 @@ from paperdeck.ui.enrich_flow import EnrichFlow
 from paperdeck.ui.export_flow import ExportFlow
 from paperdeck.ui.key_routing import follow_focus
 from paperdeck.ui.loading import Loader, LoadingFlow
+from paperdeck.ui.match_summary import words_found
 from paperdeck.ui.note_flow import NoteFlow
 from paperdeck.ui.notes_watch import NOTES_POLL, NotesWatch
 from paperdeck.ui.open_flow import OpenFlow
@@ -380,22 +381,25 @@ class PaperdeckApp(App[int]):
         self.note_flow.show(paper)
         query = self.search.shown_query()
         related = self.search.related
-        shares = None
+        shares = found = None
         index = self.paper_list.paper_index
-        if related is not None and index is not None and query and paper is not None:
+        whole = None if paper is None else self.library.with_abstract(paper)
+        if related is not None and index is not None and query and whole is not None:
             # Highlighted: the words that make it like the paper searched from.
-            whole = self.library.with_abstract(paper)
             text = f"{whole.title}\n{whole.method or ''}\n{whole.abstract}"
             shares = Shares(related.words_of(index, lambda: text), index in related.seeds)
-            query = words_query(shares.words)
+            query = words_query(shares.words, query if not isinstance(query, str) else None)
+        elif whole is not None and query and not isinstance(query, str):
+            found = words_found(query, whole.whole_title, ", ".join(whole.authors), whole.abstract)
         self.detail.show(
-            None if paper is None else self.library.with_abstract(paper),
+            whole,
             query=query if isinstance(query, str) else self.search.query,
             highlight=functools.partial(highlighter, query) if query else None,
             corrections=self.note_flow.corrections(paper) if paper else None,
             raw=self.detail.raw,
             cite_key=self.citations.shown_key(paper),
             shares=shares,
+            found=found,
         )
 
     # -- actions ----------------------------------------------------------------------------

@@ -68,11 +68,16 @@ def related_view(
     return RelatedView(seeds, {like.index: like.shared for like in found}, shared_words)
 
 
-def words_query(words: tuple[str, ...]) -> Query:
-    """A query of these words, to highlight them."""
-    from paperdeck.core.search.query import parse_query
+def words_query(words: tuple[str, ...], typed: Query | None = None) -> Query:
+    """A query of these words, to highlight them, and of the words `typed` beside `like:`
+    (`like:12 sampling`)."""
+    from paperdeck.core.search.query import Query, parse_query
 
-    return parse_query(" ".join(words))
+    shared = parse_query(" ".join(words))
+    if typed is None:
+        return shared
+    # A `like:` term highlights nothing; the words typed beside it as they would alone.
+    return Query(f"{typed.text} {shared.text}", typed.clauses + shared.clauses, None)
 
 
 class SharedWordsHints:

@@ -239,7 +239,7 @@ class SearchFlow:
                 # Each view its own key: `like:starred` again, after a star, shares other words.
                 paper_list.set_highlighter(
                     f"{query}\0{next(self._views)}",
-                    highlighter(words_query(related.words)),
+                    highlighter(words_query(related.words, result.parsed)),
                     no_highlight,
                     SharedWordsHints(related),
                 )
@@ -353,7 +353,8 @@ class SearchFlow:
             back = short = f"like #{self.app.papers[like].position}"
         else:
             back = f"“{before}”" if before else "every paper"
-            short = f"“{_cut(before, 20)}”" if before else "all"
+            short = f"“{_cut(before, 12)}”" if before else "all"
+        # The paper's title is worth more than the whole of the search Esc goes back to.
         return [f"{name} · Esc: back to {said}" for name in names for said in (back, short)]
 
     def set_status(self, message: str | None, near: Sequence[NearSpelling] = ()) -> None:

@@ -21,6 +21,7 @@ from paperdeck.core.model import Paper
 from paperdeck.core.reading_list import abstract_links
 from paperdeck.ui.contrast import match_style
 from paperdeck.ui.key_routing import mark_origin
+from paperdeck.ui.match_summary import WordsFound
 from paperdeck.ui.safe_text import clean, one_line, plain, with_spans
 from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER, Highlighter
 
@@ -69,6 +70,9 @@ class Shares(NamedTuple):
     """The paper searched from: `words` are the ones the others share most."""
 
 
+FOUND_LABEL = "Found"
+"""During a search: where its words match in the paper, and which it lacks."""
+NOT_FOUND = "not found"
 SHARES_LABEL = "Shares"
 SEED_LABEL = "Shared"
 SEED_REMARK = " (its words the papers listed share most)"
@@ -175,13 +179,15 @@ class DetailPane(ScrollView, can_focus=True):
         raw: bool = False,
         cite_key: CiteKey | KeyLater = KeyLater.WORKING,
         shares: Shares | None = None,
+        found: WordsFound | None = None,
     ) -> None:
         """Show a paper (None: an empty pane), its matches for `query` highlighted.
 
         `highlight(field)` gives the highlighter of one field ("title", "authors", "abstract"):
         each field shows only the query terms that search in it. `cite_key`: the paper's
         citation key, or why it is not shown yet. `shares`: in a `like:` view, the words
-        that put the paper there, said first.
+        that put the paper there, said first. `found`: where the search's words match in it and
+        which it lacks, said first.
         """
         same_paper = paper is self.paper
         self.paper = paper
@@ -195,6 +201,7 @@ class DetailPane(ScrollView, can_focus=True):
                 "raw": raw,
                 "cite_key": cite_key,
                 "shares": shares,
+                "found": found,
             },
         )
         height = self.scrollable_content_region.height
@@ -206,7 +213,16 @@ class DetailPane(ScrollView, can_focus=True):
         corrections = corrections or {}
         match = self._match_style()
         shown_query = query if fields else ""
-        key = (paper, raw, shown_query, repr(sorted(corrections.items())), cite_key, short, shares)
+        key = (
+            paper,
+            raw,
+            shown_query,
+            repr(sorted(corrections.items())),
+            cite_key,
+            short,
+            shares,
+            found,
+        )
         cached = self._rendered.get(key)
         if cached is not None:
             self.content, self._blocks, self._wrapped_width, self._strips = cached
@@ -215,7 +231,7 @@ class DetailPane(ScrollView, can_focus=True):
             self._wrap()  # again only if the width changed since
             self.refresh()
             if not same_paper:
-                self._scroll_to_top(fields is not None)
+                self._scroll_to_top(fields is not None and _abstract_tells(found))
             return
         # A made-up title cut to fit a row is shown whole here, as a citation gives it.
         title_text = one_line(str(corrections.get("title") or paper.whole_title)[:SHOWN_CHARS])
@@ -234,11 +250,14 @@ class DetailPane(ScrollView, can_focus=True):
             paper, corrections, fields("authors") if fields else None, match, cite_key
         )
         shared = _shared_words(shares, match) if shares is not None and shares.words else None
-        if shared is not None:
+        if shared is not None and not short:
             label, remark = (
                 (SEED_LABEL, SEED_REMARK) if shares and shares.seed else (SHARES_LABEL, "")
             )
             meta.insert(0, Fact(label, Content.assemble(shared, (remark, LABEL_STYLE))))
+        where = _where_found(found, match) if found is not None and fields else None
+        if where is not None and not short:
+            meta.insert(0, Fact(FOUND_LABEL, where))
         abstract = self._abstract(
             paper, fields("abstract") if fields else None, raw, match, heading=not short
         )
@@ -252,17 +271,21 @@ class DetailPane(ScrollView, can_focus=True):
                 # Why it is listed, before the abstract that shows those words.
                 said = "shared most: " if shares.seed else "shares "
                 top.append(Content.assemble((said, LABEL_STYLE), shared))
+            if where is not None and found is not None and _tells_more(found):
+                # A line of a short pane only when the title's highlights do not say it all.
+                top.append(where)
             parts = [Content("\n").join(top), abstract, meta]
         else:
             parts = [title, meta, abstract]
         self._set_content(parts, key)
         if not same_paper:
-            self._scroll_to_top(fields is not None)
+            self._scroll_to_top(fields is not None and _abstract_tells(found))
 
     def _scroll_to_top(self, matches: bool) -> None:
-        """A paper newly shown from its top; with `matches`, from its abstract's first match
-        when the top shows none of them (at 80x24 the pane shows four lines of abstract, and
-        a long abstract's match can be fifty lines down: the pane showed no highlight)."""
+        """A paper newly shown from its top; with `matches` (its abstract has words of the
+        search its title lacks), from its abstract's first match when the top shows none of
+        them (at 80x24 the pane shows four lines of abstract, and a long abstract's match can be
+        fifty lines down: the pane showed no highlight)."""
         self._find_match = False
         self.scroll_to(0, 0, animate=False)
         if matches:
@@ -526,6 +549,45 @@ class DetailPane(ScrollView, can_focus=True):
             remark = f" {STAND_IN_REMARK}" if cite_key.stand_in else ""
             parts.append(f"cite {cite_key.key}{remark}")
         return plain(" · ".join(parts), LABEL_STYLE)
+
+
+def _abstract_tells(found: WordsFound | None) -> bool:
+    """Whether the abstract has words of the search the title lacks (where to look, then);
+    unknown without `found`."""
+    if found is None:
+        return True
+    places = dict(found.places)
+    in_title = {word.casefold() for word in places.get("title", ())}
+    return any(word.casefold() not in in_title for word in places.get("abstract", ()))
+
+
+def _tells_more(found: WordsFound) -> bool:
+    """Whether `found` says more than the title's highlights: a word missing, one only in the
+    abstract or authors, or one matched in another form."""
+    places = dict(found.places)
+    return (
+        bool(found.missing)
+        or set(places) - {"title", "abstract"} != set()
+        or _abstract_tells(found)
+        or any("(" in word for words in places.values() for word in words)
+    )
+
+
+def _where_found(found: WordsFound, match: Style) -> Content:
+    """`title: zoo · abstract: transfer, zoo · not found: adaptive`, the words found drawn as
+    matches."""
+    parts = [
+        Content.assemble(
+            (f"{place}: ", LABEL_STYLE),
+            Content(", ").join(plain(word).stylize(match) for word in words),
+        )
+        for place, words in found.places
+    ]
+    if found.missing:
+        parts.append(
+            Content.assemble((f"{NOT_FOUND}: ", LABEL_STYLE), plain(", ".join(found.missing)))
+        )
+    return Content(" · ").join(parts)
 
 
 def _shared_words(shares: Shares, match: Style) -> Content:
