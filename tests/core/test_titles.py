@@ -1187,3 +1187,18 @@ def test_a_list_the_cut_would_leave_at_its_first_item_is_left_out(
 def test_a_name_apposed_to_its_head_leads_the_title(abstract: str, method: str, title: str) -> None:
     assert find_method(abstract) == method
     assert derive_title(abstract, method) == title
+
+
+def test_a_sentence_run_into_the_last_one_is_read_as_a_sentence() -> None:
+    # "problem.We propose": no space after the period, as scraped lists have it
+    abstract = (
+        "Quantum Computing (QC) stands to revolutionize computing, but is currently still "
+        "limited. The order (path) of contraction can have a drastic effect on the computing "
+        "cost, but finding an efficient order is a challenging combinatorial optimization "
+        "problem.We propose a Reinforcement Learning (RL) approach combined with Graph Neural "
+        "Networks (GNN) to address the contraction ordering problem. The problem is extremely "
+        "challenging due to the huge search space."
+    )
+    assert derive_title(abstract, find_method(abstract)) == (
+        "A Reinforcement Learning (RL) approach combined with Graph Neural Networks (GNN)…"
+    )

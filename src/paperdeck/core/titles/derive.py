@@ -92,9 +92,10 @@ def _flatten(abstract: str) -> str:
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.")
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$)")
+# (also "a hard problem.We propose X": a sentence a scraped list ran into the last one)
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) )")
 # the same led by the literal ".", which the engine finds faster, for text with no "!" or "?"
-_PERIOD_END_RE = re.compile(r"\.(?=\s+[A-Z0-9\"“(\\$]|\s*$)")
+_PERIOD_END_RE = re.compile(r"\.(?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) )")
 
 
 def _sentence_end(text: str, pos: int) -> int:
@@ -137,7 +138,7 @@ _CALLED_HEADS = (
     r"|dataset|tool|estimator|optimizer|agent)s?,"
 )
 _CALLED_RE = re.compile(
-    r" (?:(?:call|nam|dubb|term|coin|propos)ed|(?:propos|introduc)ing|namely|referred to as|"
+    r"[ .](?:(?:call|nam|dubb|term|coin|propos)ed|(?:propos|introduc)ing|namely|referred to as|"
     r"we (?:call|name|term)|to (?:further )?(?:propose|introduce)|[Oo]ur (?:proposed |novel |new "
     r"|resulting )?" + _CALLED_HEADS + r") (?:as )?"
 )
@@ -156,12 +157,12 @@ _PAPER = r"(?:position )?(?:paper|work|article|study) "
 _VERB = _VERB_AT_RE.pattern
 _SCAN_PASSES = (
     (re.compile(r"we (?<= we )(?:" + _VERB + r"|(?P<call>(?:call|name|term) ))"), 1),
-    (re.compile(r"We (?<= We )" + _VERB), 1),
+    (re.compile(r"We (?<=[ .]We )" + _VERB), 1),  # ".We": see _SENTENCE_END_RE
     (re.compile(r"his (?<= this )" + _PAPER + _VERB), 2),
     (re.compile(r"This (?<= This )" + _PAPER + _VERB), 1),
     (re.compile(r"The (?<= The )(?:paper|article) " + _VERB), 1),  # "The paper presents X"
     (re.compile(r"ur (?<= our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 2),
-    (re.compile(r"Our (?<= Our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 1),
+    (re.compile(r"Our (?<=[ .]Our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 1),
     # "... and introduce SDPO" (after "and" only the introducing verbs count); "called", "named" ...
     (re.compile(
         r"d (?:(?<= and )" + _ADVERBS + r"(?P<intro>" + _INTRO_VERBS + r")(?:s|d)?\b|(?P<call>"
