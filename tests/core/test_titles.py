@@ -1202,3 +1202,43 @@ def test_a_sentence_run_into_the_last_one_is_read_as_a_sentence() -> None:
     assert derive_title(abstract, find_method(abstract)) == (
         "A Reinforcement Learning (RL) approach combined with Graph Neural Networks (GNN)…"
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (  # "This study aims to" is the paper's own sentence, as "This paper aims to" is
+            "Capturing the occurrence dynamics is crucial to predicting which type of events will "
+            "happen next and when. A common method to do this is through Hawkes processes. "
+            "However, we are unaware of the effectiveness of self-attention in the context of "
+            "Hawkes processes. This study aims to fill the gap by designing a self-attentive "
+            "Hawkes process (SAHP). SAHP employs self-attention.",
+            "A self-attentive Hawkes process (SAHP)",
+        ),
+        (  # "In this study, we prove X": the frame of the sentence
+            "A recurrent neural network (RNN) is a widely used deep-learning network for dealing "
+            "with sequential data. However, the universal approximation theorem for deep narrow "
+            "structures has yet to be extensively studied. In this study, we prove the "
+            "universality of deep narrow RNNs and show that the upper bound of the minimum width "
+            "can be independent of the length of the data.",
+            "The universality of deep narrow RNNs",
+        ),
+        (  # "The work presents X" says X
+            "The work presents an approach for addressing the challenge of robustness in Large "
+            "Language Models (LLMs) to alterations caused by semantically similar but textually "
+            "different prompts. Recent works have shown that these variations matter.",
+            "An approach for addressing the challenge of robustness in Large Language Models "
+            "(LLMs)…",
+        ),
+        (  # "an approach that explains why" points back: the first sentence says more
+            "Continual Learning (CL) algorithms incrementally learn a predictor across multiple "
+            "sequentially observed tasks. Designing CL algorithms that avoid catastrophic "
+            "forgetting has proven a persistent challenge. The current paper develops a "
+            "theoretical approach that explains why. In particular, we derive the computational "
+            "properties which CL algorithms would have to possess.",
+            "Continual Learning (CL) algorithms incrementally learn a predictor across multiple…",
+        ),
+    ],
+)
+def test_a_study_or_the_present_work_is_the_paper(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

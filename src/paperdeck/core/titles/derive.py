@@ -942,7 +942,7 @@ _HEAD_END_RE = re.compile(r",|\s(?:which|that|to|for)\s")
 _WH_WORDS = ("what ", "which ", "whom ", "whose ", "how ", "where ", "when ", "whether ")
 # "in this paper", "to the best of our knowledge": an aside between the verb and its object
 _ASIDE_RE = re.compile(
-    r"(?:in\s+this\s+(?:paper|work|article|note)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge)"
+    r"(?:in\s+this\s+(?:paper|work|article|note|study)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge)"
     r"\s*,?\s+"
 )
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
@@ -1025,12 +1025,13 @@ def _method_title(flat: str, method: str) -> str | None:
 
 # "In this paper, we", "This work", "Here we": the frame of a sentence, not its content
 _FRAME_RE = re.compile(
-    r"(?:In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note|contribution)|Here)\s*,?\s*"
+    r"(?:In\s+(?:this|the\s+present)\s+(?:position\s+)?(?:paper|work|article|note|study|contribution)|Here)\s*,?\s*"
     r"(?:we\s+)?",
     re.IGNORECASE,
 )
 _FIRST_PERSON_RE = re.compile(
-    r"(?:[Ww]e|This\s+(?:paper|work|article|note)|The\s+(?:paper|article))\s+(?:have\s+|has\s+)?"
+    r"(?:[Ww]e|This\s+(?:paper|work|article|note|study)"
+    r"|The\s+(?:(?:present|current)\s+)?(?:paper|article|work|study))\s+(?:have\s+|has\s+)?"
     r"(?:(?:first|also|further|then|here|now)\s+)?"
     r"(?P<adverb>(?!(?:ap|re|sup|multi|im|com)ply\b|rely\b|only\b|"
     r"(?:additional|final|consequent|subsequent|according|similar|specifical|important|interesting"
@@ -1084,13 +1085,16 @@ def _without_first_person(sentence: str) -> str:
 # a sentence led by what the paper does: "In this work, we ...", "Here we ...", "This paper ..."
 _OWN_FRAME_RE = re.compile(
     r"(?:(?:(?P<framed>In\s+(?:this|the\s+present)\s+(?:position\s+)?"
-    r"(?:paper|work|article|note|contribution)"
+    r"(?:paper|work|article|note|study|contribution)"
     r"|Here(?:in)?\b)"
     r"|Instead|To\s+this\s+end|In\s+contrast)\s*,?\s*)?"
 )
 # "To address this shortcoming, we ...": a purpose that leads into what the paper does
 _PURPOSE_RE = re.compile(r"To\s+[a-z]+\b[^,.;:()]{3,100},\s*")
-_OWN_SUBJECT_RE = re.compile(r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note))\s+")
+_OWN_SUBJECT_RE = re.compile(
+    r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note|study)"
+    r"|The\s+(?:present|current)\s+(?:paper|work|study))\s+"
+)
 # a first sentence led by these is about the paper too ("The proposed method, X, ...")
 _OWN_LEADS = (
     *(
@@ -1266,6 +1270,7 @@ def _readable_own(sentence: str) -> str | None:
         or words[0].strip(",;:") in _FRAGMENT_START
         or any(w.strip(",;:") in _POINTING for w in words)
         or _EVIDENCE_RE.match(rest.lower())
+        or title.endswith((" why", " how"))  # "an approach that explains why": points back
     ):
         return None
     return title
