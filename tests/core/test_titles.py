@@ -1242,3 +1242,16 @@ def test_a_sentence_run_into_the_last_one_is_read_as_a_sentence() -> None:
 )
 def test_a_study_or_the_present_work_is_the_paper(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_a_first_sentence_led_by_a_contrast_is_titled_past_it() -> None:
+    abstract = (
+        "In contrast to traditional weight optimization in a continuous space, we demonstrate "
+        "the existence of effective random networks whose weights are never updated. By "
+        "selecting a weight among a fixed set of random values for each individual connection, "
+        "our method uncovers combinations of random weights that match the performance of "
+        "traditionally-trained networks of the same capacity."
+    )
+    assert derive_title(abstract, find_method(abstract)) == (
+        "The existence of effective random networks whose weights are never updated"
+    )
