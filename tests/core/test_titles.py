@@ -1255,3 +1255,18 @@ def test_a_first_sentence_led_by_a_contrast_is_titled_past_it() -> None:
     assert derive_title(abstract, find_method(abstract)) == (
         "The existence of effective random networks whose weights are never updated"
     )
+
+
+def test_a_name_written_as_a_macro_leads_its_title() -> None:
+    # "\UCRLnew" is the authors' macro for their name; ", following ..." is what it does
+    abstract = (
+        "The upper confidence reinforcement learning (\\UCRL) strategy introduced in "
+        "\\citep{jaksch2010near} is a popular method to perform regret minimization. In pursuit "
+        "of practical efficiency, we present \\UCRLnew, following the lines of \\UCRL, but with "
+        "two key modifications: First, it uses state-of-the-art time-uniform concentration "
+        "inequalities. We demonstrate that \\UCRLnew\\ improves on \\UCRL."
+    )
+    assert find_method(abstract) == "UCRLnew"
+    assert derive_title(abstract, "UCRLnew") == (
+        "UCRLnew: Following the lines of UCRL, but with two key modifications"
+    )

@@ -68,6 +68,8 @@ def plain_title_text(text: str) -> str:
 
 # any command's braced argument (\\textsc{X}, \\algname{FedNL}, \\mathtt{X}) and {\\em X}
 _MARKUP_RE = re.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}|\{\\(?:em|it|bf|sc|tt|rm|sf)\s+([^{}]*)\}")
+# a backslash before a macro named with two capitals or more (\\UCRL, \\ourMethod), not \\Gamma
+_NAME_MACRO_RE = re.compile(r"\\(?=[A-Za-z]*[A-Z][a-z]*[A-Z])(?=[A-Za-z]+\b)")
 # led by the literal "_" (the look-behind after it) so that the engine skips ahead to each "_"
 _UNDERSCORE_EMPHASIS_RE = re.compile(r"_(?<![\w\\]_)([A-Za-z][\w-]*)_(?!\w)")
 
@@ -80,6 +82,8 @@ def _flatten(abstract: str) -> str:
             if flat == abstract:
                 break
             abstract = flat
+    if "\\" in abstract:  # a name the authors made a macro of: "we present \\UCRLnew"
+        abstract = _NAME_MACRO_RE.sub("", abstract)
     if "*" in abstract:
         abstract = abstract.replace("*", "")
     if "$" in abstract:
@@ -707,6 +711,9 @@ def _tidied(title: str) -> str:
     listed = title.find(": (", 60)
     if listed > 0 and _ENUMERATOR_RE.match(title, listed + 2):
         title = title[:listed]
+    listed = title.find(": First", 20)  # "two key modifications: First, it uses ..."
+    if listed > 0:
+        title = title[:listed]
     semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
     if semicolon > 0:
         title = title[:semicolon]
@@ -1318,7 +1325,7 @@ _NAME_LED_RE = re.compile(
     r"(?:\s+to\s+[a-z]+\s+(?:this|these|those|such)\b[^,]*)?"  # "to address these challenges"
     r"(?:,?\s+(?:which|that)\s+(?:(?P<modal>can|could|will|may)\s+)?"
     r"(?:(?P<adverb>[a-z]+ly)\s+)?(?P<verb>[a-z]+)\b"
-    r"|\s*(?:,|-+|—|\s+as)\s+(?P<desc>(?:an?|the)\s)|(?P<end>$))"
+    r"|\s*(?:,|-+|—|\s+as)\s+(?P<desc>(?:an?|the)\s)|,\s+(?P<participle>[a-z]+ing\s)|(?P<end>$))"
 )
 # a later sentence led by the name and its verb: "VFlow augments the data with ..."
 _NAME_VERB_RE = re.compile(r"\s+(?:(?P<adverb>[a-z]+ly)\s+)?(?P<verb>[a-z]+s)\s")
@@ -1351,6 +1358,8 @@ def _name_led(flat: str, verb_end: int, phrase: str, method: str) -> str | None:
     alias = m.group("alias")
     if alias and alias.count(" ") >= 2 and _spells(alias, method):
         return f"{method}: {alias}"  # "CONFIG (CONstrained efFIcient Global Optimization)"
+    if m.group("participle") is not None:  # "UCRLnew, following the lines of UCRL, but ..."
+        return f"{method}: {_capitalised(phrase[m.start('participle') :])}"
     if m.group("desc") is not None:
         desc = phrase[m.start("desc") :]
         novel = _NOVEL_RE.match(desc)
