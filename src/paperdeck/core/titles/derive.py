@@ -736,16 +736,20 @@ def _cut(tidy: str, limit: int) -> str:
     return _capitalised(title)
 
 
+_PARENTHESIS_RE = re.compile(r"[()]")
+
+
 def _open_aside(text: str) -> int:
     """Where an aside that `text` leaves open starts ("Markov Random Fields (including the
     prototypical example": the parenthesis), else -1. An aside's parenthesis follows a space and
     comes before a letter: "α∈(0,1/2]", "c(x)" and "∈ (0,1]" are maths."""
     opened: list[int] = []
-    for at, char in enumerate(text):
-        if char == "(":
+    for m in _PARENTHESIS_RE.finditer(text):  # only the parentheses: a title has few
+        at = m.start()
+        if text[at] == "(":
             aside = at > 0 and text[at - 1] == " " and text[at + 1 : at + 2].isalpha()
             opened.append(at if aside else -1)
-        elif char == ")" and opened:
+        elif opened:
             opened.pop()
     return next((at for at in opened if at >= 0), -1)
 
