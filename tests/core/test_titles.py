@@ -1131,6 +1131,13 @@ def test_an_argued_claim_is_titled_past_its_lead_clause(abstract: str, title: st
             "XR-1: A framework for versatile and scalable VLA learning across diverse robots, "
             "tasks…",
         ),
+        (  # nor does ", and" before a list's last item
+            "Reasoning with LLMs increasingly unfolds inside a broader verification loop. We "
+            "introduce metrics capturing incorrect acceptance, incorrect rejection, and "
+            "strong-verification frequency. Over population, we show that optimal policies admit "
+            "a two-threshold structure.",
+            "Metrics capturing incorrect acceptance, incorrect rejection, and strong-verification…",
+        ),
     ],
 )
 def test_a_title_cut_at_a_comma_ends_a_clause(abstract: str, title: str) -> None:

@@ -633,7 +633,7 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
         at = head.rfind(cut, limit // 2)
         if at >= 0:
             kept = head[:at]
-            if cut == ", " and ", " in kept:
+            if cut in (", ", ", and ") and ", " in kept:
                 inside = _inside_list_or_aside(title, kept, at)
                 if inside < 0:
                     break  # "robots, tasks, and environments": no clause ends in a list
