@@ -1277,3 +1277,16 @@ def test_a_name_written_as_a_macro_leads_its_title() -> None:
     assert derive_title(abstract, "UCRLnew") == (
         "UCRLnew: Following the lines of UCRL, but with two key modifications"
     )
+
+
+def test_a_name_left_out_of_the_list_leaves_what_it_does() -> None:
+    # "\method{}": the list dropped the name; "which introduces X" is what it does
+    abstract = (
+        "Incorporating textual information into time-series forecasting holds promise. To bridge "
+        "this gap, we propose \\method{}, which introduces a Temporal Evolution Semantic Space as "
+        "an intermediate bottleneck between modalities. This space consists of interpretable "
+        "temporal primitives."
+    )
+    assert derive_title(abstract, find_method(abstract)) == (
+        "Introducing a Temporal Evolution Semantic Space as an intermediate bottleneck between…"
+    )

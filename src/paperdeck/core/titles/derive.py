@@ -884,6 +884,11 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
             verb, space, rest = rest.partition(" ")
         if verb.isalpha() and verb.islower():
             phrase = adverb + _gerund(verb) + space + rest
+    if phrase.startswith(("which ", ", which ")):  # "we propose \method{}, which adds X"
+        verb, _, rest = phrase.removeprefix(", ").removeprefix("which ").partition(" ")
+        if not verb.endswith("s") or verb.endswith("ss") or verb in _AUXILIARY:
+            return None
+        phrase = _gerund(_base_verb(verb)) + " " + rest
     if phrase.startswith("our ") and not phrase.startswith("our own "):  # no "Our" in a title
         phrase = "the " + phrase[4:]
     enumerator = _ENUMERATOR_RE.match(phrase)
