@@ -1290,3 +1290,26 @@ def test_a_name_left_out_of_the_list_leaves_what_it_does() -> None:
     assert derive_title(abstract, find_method(abstract)) == (
         "Introducing a Temporal Evolution Semantic Space as an intermediate bottleneck between…"
     )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "In this setting, where space (memory) is the limiting resource, all known algorithms "
+            "require space that is polynomial in the dimension of the matrix. We address this "
+            "challenge by providing the first algorithms whose space requirement is independent "
+            "of the matrix dimension, assuming the matrix is doubly-sparse.",
+            "The first algorithms whose space requirement is independent of the matrix dimension",
+        ),
+        (
+            "Unfortunately, there are no good methods for estimating the contamination factor "
+            "itself. We address this need from a Bayesian perspective, introducing a method for "
+            "estimating the posterior distribution of the contamination factor for a given "
+            "unlabeled dataset. We leverage several anomaly detectors.",
+            "A method for estimating the posterior distribution of the contamination factor…",
+        ),
+    ],
+)
+def test_a_sentence_that_points_back_is_titled_by_what_it_makes(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

@@ -1148,8 +1148,10 @@ _FRAGMENT_START = frozenset(_FRAGMENT_START_NAMES.split())
 # "this challenge by proposing", "it by introducing": what points back is made by what follows
 _BY_MAKING_RE = re.compile(
     r"(?:(?:this|that|these|the|such|it|them|both)\b[\w\s-]{0,30}?\s)?by\s+(?:proposing|introducing|"
-    r"presenting|developing|designing|building|constructing|devising|creating)\s+"
+    r"presenting|developing|designing|building|constructing|devising|creating|providing|deriving"
+    r"|formulating)\s+"
 )
+_COMMA_MAKING_RE = re.compile(r",\s+(?:proposing|introducing|presenting|developing|providing)\s")
 _VERBS_IN_LY = frozenset(("apply", "rely", "reply", "supply", "multiply", "imply", "comply"))
 _POINTING_NAMES = """
     this these those such it its their them they our above aforementioned said latter former
@@ -1283,6 +1285,10 @@ def _readable_own(sentence: str) -> str | None:
     by = _BY_MAKING_RE.match(rest)
     if by is not None:  # "We address this challenge by proposing X": X
         return _object_phrase(rest, by.end())
+    if ", " in rest:  # "We address this need from a Bayesian perspective, introducing X": X
+        making = _COMMA_MAKING_RE.search(rest, 0, 80)
+        if making is not None and not _POINTING.isdisjoint(rest[: making.start()].split()):
+            return _object_phrase(rest, making.end())
     if sentence[0] == "T" and verb.endswith("s") and verb not in _PRESENTING_VERBS:
         # "This paper combines X" -> "Combining X", as "We combine X" reads
         return _readable_own(f"We {m.group('adverb') or ''}{verb[:-1]}{m.group('on') or ''} {rest}")
