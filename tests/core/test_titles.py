@@ -944,6 +944,13 @@ def test_title_starts_past_a_problem_it_only_points_back_to(abstract: str, title
             "PLM on the few-shot samples. It works.",
             "Few-shot learning with PLMs from a different perspective",
         ),
+        (  # "for the first time" is an aside as "in this paper" is
+            "Although LoRA is simple, its convergence is poorly understood. In this work, we "
+            "provide for the first time a non-asymptotic convergence analysis of the *original "
+            "LoRA gradient descent* algorithm, which reflects widespread practice, without such "
+            "assumptions. It works.",
+            "A non-asymptotic convergence analysis of the original LoRA gradient descent algorithm",
+        ),
     ],
 )
 def test_title_leaves_out_asides_and_first_person(abstract: str, title: str) -> None:

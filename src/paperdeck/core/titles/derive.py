@@ -866,7 +866,7 @@ _VAGUE_HEAD_RE = re.compile(
 def _object_phrase(flat: str, verb_end: int) -> str | None:
     """What the contribution verb at verb_end is about, or None when it names nothing."""
     phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
-    if phrase[:1] in ("i", "t", "h"):  # "we propose in this paper a new attack": a new attack
+    if phrase[:1] in ("i", "t", "h", "f"):  # "we propose in this paper a new attack": a new attack
         aside = _ASIDE_RE.match(phrase)
         if aside is not None:
             phrase = phrase[aside.end() :]
@@ -958,8 +958,8 @@ _HEAD_END_RE = re.compile(r",|\s(?:which|that|to|for)\s")
 _WH_WORDS = ("what ", "which ", "whom ", "whose ", "how ", "where ", "when ", "whether ")
 # "in this paper", "to the best of our knowledge": an aside between the verb and its object
 _ASIDE_RE = re.compile(
-    r"(?:in\s+this\s+(?:paper|work|article|note|study)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge)"
-    r"\s*,?\s+"
+    r"(?:in\s+this\s+(?:paper|work|article|note|study)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge"
+    r"|for\s+the\s+first\s+time)\s*,?\s+"
 )
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
 # how an expansion that stops before its noun ends: "removal-enabled", "robust", "convex"
