@@ -1320,3 +1320,28 @@ def test_a_name_left_out_of_the_list_leaves_what_it_does() -> None:
 )
 def test_a_sentence_that_points_back_is_titled_by_what_it_makes(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "In this paper, we show how the mixture components cooperate when they jointly adapt "
+            "to maximize the ELBO. We build upon recent advances in the multiple and adaptive "
+            "importance sampling literature. We then model the mixture components using separate "
+            "encoder networks.",
+            "The mixture components cooperate when they jointly adapt to maximize the ELBO",
+        ),
+        (
+            "A formal framework for memorization in generative models, called ``data-copying'' "
+            "was proposed by Meehan et. al (2020). We build upon their work to show that their "
+            "framework may fail to detect certain kinds of blatant memorization. Motivated by "
+            "this and the theory of non-parametric methods, we provide an alternative definition "
+            "of data-copying that applies more locally. We provide a method to detect "
+            "data-copying.",
+            "An alternative definition of data-copying that applies more locally",
+        ),
+    ],
+)
+def test_building_on_others_work_is_no_contribution(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

@@ -870,6 +870,8 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
         aside = _ASIDE_RE.match(phrase)
         if aside is not None:
             phrase = phrase[aside.end() :]
+    if phrase.startswith(("upon ", "on ")):  # "we build upon X and extend Y": no contribution
+        return None
     lead = _PHRASE_LEAD_RE.match(phrase)
     assert lead is not None  # every part of the pattern is optional
     phrase = phrase[lead.end() :]
@@ -1280,6 +1282,7 @@ def _readable_own(sentence: str) -> str | None:
         or m.group().rstrip().endswith(("that", "how"))
         or lead in _FRAGMENT_START  # "We assemble and categorize X"
         or lead.endswith("ly")  # "We show, analytically and empirically, that"
+        or (verb in ("build", "builds") and (m.group("on") or lead == "upon"))  # on others' work
     ):
         return None  # no doing, or a claim: claims make fragments more often than titles
     by = _BY_MAKING_RE.match(rest)
