@@ -1014,7 +1014,7 @@ def test_expansion_is_the_whole_name(abstract: str, method: str, title: str) -> 
             "can be easily adopted in existing differentiable architectures. In our experiments, "
             "we empirically validate D-Struct with respect to edge accuracy.",
             "D-Struct",
-            "D-Struct: Recovering transportability in the discovered structures through a novel…",
+            "D-Struct: Recovering transportability in the discovered structures through…",
         ),
         (  # past a purpose that points back ("to address these challenges")
             "When transferring from a model zoo, applying classic single-model-based transfer "
@@ -1344,4 +1344,31 @@ def test_a_sentence_that_points_back_is_titled_by_what_it_makes(abstract: str, t
     ],
 )
 def test_building_on_others_work_is_no_contribution(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "Training VAEs often requires considerable hyperparameter tuning. We propose a simple "
+            "but novel modification to the commonly used Gaussian decoder, which computes the "
+            "prediction variance analytically. It works.",
+            "A simple modification to the commonly used Gaussian decoder",
+        ),
+        (
+            "Current strategies to overcome slow prediction require high order automatic "
+            "differentiation. We propose two novel algorithms that change the exponent of the "
+            "compute requirements. It works.",
+            "Two algorithms that change the exponent of the compute requirements",
+        ),
+        (  # "a novel perspective" is a new one: the word says something there
+            "Constrained reinforcement learning is hard. We study constrained reinforcement "
+            "learning from a novel perspective by setting constraints directly on state density "
+            "functions. It works.",
+            "Constrained reinforcement learning from a novel perspective by setting constraints…",
+        ),
+    ],
+)
+def test_title_leaves_out_praise_for_its_subject(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title

@@ -691,6 +691,24 @@ def _without_pointing_purpose(title: str) -> str:
     return left
 
 
+# "a novel X", "Two novel X", "simple but novel X", "Novel X": what _PUFFERY_RE does not reach
+_NOVEL_RE_ANYWHERE = re.compile(
+    r"\b(?:(?P<article>[Aa]n?)|(?P<count>[Tt]wo|[Tt]hree|[Ss]everal))\s+novel(?:\s*,)?"
+    r"(?:\s+(?:and|but|yet))?\s+(?=\w)(?!(?:lens|perspective|setting|view|viewpoint|angle|way)\b)"
+    r"|\s+(?:but|yet|and)\s+novel(?=\s)|^Novel\s+(?=[a-z])"
+)
+
+
+def _without_novel(m: re.Match[str]) -> str:
+    if m.group("count"):
+        return m.group("count") + " "
+    if m.group("article"):  # the article agrees with what now follows it
+        following = m.string[m.end() :]
+        wanted = "an" if _takes_an(following) else "a"
+        return (wanted.capitalize() if m.group("article")[0] == "A" else wanted) + " "
+    return ""
+
+
 _SPACE_BEFORE_COMMA_RE = re.compile(r"(?<=,)(?:\s*,)+|\s+(?=,)")
 """What a parenthesis or a name taken out leaves: "hypothesis , showing", "an approach, , that"."""
 
@@ -714,6 +732,8 @@ def _tidied(title: str) -> str:
     listed = title.find(": First", 20)  # "two key modifications: First, it uses ..."
     if listed > 0:
         title = title[:listed]
+    if "ovel" in title:  # praise no title of the paper's own would give it
+        title = _NOVEL_RE_ANYWHERE.sub(_without_novel, title)
     semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
     if semicolon > 0:
         title = title[:semicolon]
