@@ -1372,3 +1372,16 @@ def test_building_on_others_work_is_no_contribution(abstract: str, title: str) -
 )
 def test_title_leaves_out_praise_for_its_subject(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_a_short_head_keeps_its_clause_without_a_comma() -> None:
+    abstract = (
+        "We study Bayesian optimization (BO) in high-dimensional and non-stationary scenarios. "
+        "We propose a framework, called BALLET, which adaptively filters for a high-confidence "
+        "region of interest (ROI) as a superlevel-set of a nonparametric probabilistic model. "
+        "BALLET is easy to tune. We show that BALLET works."
+    )
+    assert find_method(abstract) == "BALLET"
+    assert derive_title(abstract, "BALLET") == (
+        "BALLET: A framework which adaptively filters for a high-confidence region of interest…"
+    )

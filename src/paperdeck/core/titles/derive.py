@@ -709,6 +709,8 @@ def _without_novel(m: re.Match[str]) -> str:
     return ""
 
 
+# a head of a few words whose clause a comma parts from it: no aside, a restriction
+_SHORT_HEAD_RE = re.compile(r"(?:[^\s:]+: )?(?:An?|The)(?: [\w-]+){1,5}(,)(?= (?:which|that) )")
 _SPACE_BEFORE_COMMA_RE = re.compile(r"(?<=,)(?:\s*,)+|\s+(?=,)")
 """What a parenthesis or a name taken out leaves: "hypothesis , showing", "an approach, , that"."""
 
@@ -719,6 +721,10 @@ def _tidied(title: str) -> str:
     if " ," in title:
         title = _SPACE_BEFORE_COMMA_RE.sub("", title)
     title = plain_title_text(title[:400])
+    if ", that " in title or ", which " in title:  # "BiGG: An autoregressive model, that X"
+        short = _SHORT_HEAD_RE.match(title)
+        if short is not None and short.start(1) < 30:  # past that, the clause is cut (below)
+            title = title[: short.start(1)] + title[short.end(1) :]
     # a trailing ", which ..." adds detail a skimmer's title leaves out
     relative = _RELATIVE_RE.search(title, 30)
     if relative:
