@@ -944,6 +944,13 @@ def test_title_starts_past_a_problem_it_only_points_back_to(abstract: str, title
             "PLM on the few-shot samples. It works.",
             "Few-shot learning with PLMs from a different perspective",
         ),
+        (  # "for the first time" is an aside as "in this paper" is
+            "Although LoRA is simple, its convergence is poorly understood. In this work, we "
+            "provide for the first time a non-asymptotic convergence analysis of the *original "
+            "LoRA gradient descent* algorithm, which reflects widespread practice, without such "
+            "assumptions. It works.",
+            "A non-asymptotic convergence analysis of the original LoRA gradient descent algorithm",
+        ),
     ],
 )
 def test_title_leaves_out_asides_and_first_person(abstract: str, title: str) -> None:
@@ -1007,7 +1014,7 @@ def test_expansion_is_the_whole_name(abstract: str, method: str, title: str) -> 
             "can be easily adopted in existing differentiable architectures. In our experiments, "
             "we empirically validate D-Struct with respect to edge accuracy.",
             "D-Struct",
-            "D-Struct: Recovering transportability in the discovered structures through a novel…",
+            "D-Struct: Recovering transportability in the discovered structures through…",
         ),
         (  # past a purpose that points back ("to address these challenges")
             "When transferring from a model zoo, applying classic single-model-based transfer "
@@ -1131,6 +1138,13 @@ def test_an_argued_claim_is_titled_past_its_lead_clause(abstract: str, title: st
             "XR-1: A framework for versatile and scalable VLA learning across diverse robots, "
             "tasks…",
         ),
+        (  # nor does ", and" before a list's last item
+            "Reasoning with LLMs increasingly unfolds inside a broader verification loop. We "
+            "introduce metrics capturing incorrect acceptance, incorrect rejection, and "
+            "strong-verification frequency. Over population, we show that optimal policies admit "
+            "a two-threshold structure.",
+            "Metrics capturing incorrect acceptance, incorrect rejection, and strong-verification…",
+        ),
     ],
 )
 def test_a_title_cut_at_a_comma_ends_a_clause(abstract: str, title: str) -> None:
@@ -1242,3 +1256,132 @@ def test_a_sentence_run_into_the_last_one_is_read_as_a_sentence() -> None:
 )
 def test_a_study_or_the_present_work_is_the_paper(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_a_first_sentence_led_by_a_contrast_is_titled_past_it() -> None:
+    abstract = (
+        "In contrast to traditional weight optimization in a continuous space, we demonstrate "
+        "the existence of effective random networks whose weights are never updated. By "
+        "selecting a weight among a fixed set of random values for each individual connection, "
+        "our method uncovers combinations of random weights that match the performance of "
+        "traditionally-trained networks of the same capacity."
+    )
+    assert derive_title(abstract, find_method(abstract)) == (
+        "The existence of effective random networks whose weights are never updated"
+    )
+
+
+def test_a_name_written_as_a_macro_leads_its_title() -> None:
+    # "\UCRLnew" is the authors' macro for their name; ", following ..." is what it does
+    abstract = (
+        "The upper confidence reinforcement learning (\\UCRL) strategy introduced in "
+        "\\citep{jaksch2010near} is a popular method to perform regret minimization. In pursuit "
+        "of practical efficiency, we present \\UCRLnew, following the lines of \\UCRL, but with "
+        "two key modifications: First, it uses state-of-the-art time-uniform concentration "
+        "inequalities. We demonstrate that \\UCRLnew\\ improves on \\UCRL."
+    )
+    assert find_method(abstract) == "UCRLnew"
+    assert derive_title(abstract, "UCRLnew") == (
+        "UCRLnew: Following the lines of UCRL, but with two key modifications"
+    )
+
+
+def test_a_name_left_out_of_the_list_leaves_what_it_does() -> None:
+    # "\method{}": the list dropped the name; "which introduces X" is what it does
+    abstract = (
+        "Incorporating textual information into time-series forecasting holds promise. To bridge "
+        "this gap, we propose \\method{}, which introduces a Temporal Evolution Semantic Space as "
+        "an intermediate bottleneck between modalities. This space consists of interpretable "
+        "temporal primitives."
+    )
+    assert derive_title(abstract, find_method(abstract)) == (
+        "Introducing a Temporal Evolution Semantic Space as an intermediate bottleneck between…"
+    )
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "In this setting, where space (memory) is the limiting resource, all known algorithms "
+            "require space that is polynomial in the dimension of the matrix. We address this "
+            "challenge by providing the first algorithms whose space requirement is independent "
+            "of the matrix dimension, assuming the matrix is doubly-sparse.",
+            "The first algorithms whose space requirement is independent of the matrix dimension",
+        ),
+        (
+            "Unfortunately, there are no good methods for estimating the contamination factor "
+            "itself. We address this need from a Bayesian perspective, introducing a method for "
+            "estimating the posterior distribution of the contamination factor for a given "
+            "unlabeled dataset. We leverage several anomaly detectors.",
+            "A method for estimating the posterior distribution of the contamination factor…",
+        ),
+    ],
+)
+def test_a_sentence_that_points_back_is_titled_by_what_it_makes(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "In this paper, we show how the mixture components cooperate when they jointly adapt "
+            "to maximize the ELBO. We build upon recent advances in the multiple and adaptive "
+            "importance sampling literature. We then model the mixture components using separate "
+            "encoder networks.",
+            "The mixture components cooperate when they jointly adapt to maximize the ELBO",
+        ),
+        (
+            "A formal framework for memorization in generative models, called ``data-copying'' "
+            "was proposed by Meehan et. al (2020). We build upon their work to show that their "
+            "framework may fail to detect certain kinds of blatant memorization. Motivated by "
+            "this and the theory of non-parametric methods, we provide an alternative definition "
+            "of data-copying that applies more locally. We provide a method to detect "
+            "data-copying.",
+            "An alternative definition of data-copying that applies more locally",
+        ),
+    ],
+)
+def test_building_on_others_work_is_no_contribution(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title"),
+    [
+        (
+            "Training VAEs often requires considerable hyperparameter tuning. We propose a simple "
+            "but novel modification to the commonly used Gaussian decoder, which computes the "
+            "prediction variance analytically. It works.",
+            "A simple modification to the commonly used Gaussian decoder",
+        ),
+        (
+            "Current strategies to overcome slow prediction require high order automatic "
+            "differentiation. We propose two novel algorithms that change the exponent of the "
+            "compute requirements. It works.",
+            "Two algorithms that change the exponent of the compute requirements",
+        ),
+        (  # "a novel perspective" is a new one: the word says something there
+            "Constrained reinforcement learning is hard. We study constrained reinforcement "
+            "learning from a novel perspective by setting constraints directly on state density "
+            "functions. It works.",
+            "Constrained reinforcement learning from a novel perspective by setting constraints…",
+        ),
+    ],
+)
+def test_title_leaves_out_praise_for_its_subject(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_a_short_head_keeps_its_clause_without_a_comma() -> None:
+    abstract = (
+        "We study Bayesian optimization (BO) in high-dimensional and non-stationary scenarios. "
+        "We propose a framework, called BALLET, which adaptively filters for a high-confidence "
+        "region of interest (ROI) as a superlevel-set of a nonparametric probabilistic model. "
+        "BALLET is easy to tune. We show that BALLET works."
+    )
+    assert find_method(abstract) == "BALLET"
+    assert derive_title(abstract, "BALLET") == (
+        "BALLET: A framework which adaptively filters for a high-confidence region of interest…"
+    )

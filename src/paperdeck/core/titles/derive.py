@@ -68,11 +68,10 @@ def plain_title_text(text: str) -> str:
 
 # any command's braced argument (\\textsc{X}, \\algname{FedNL}, \\mathtt{X}) and {\\em X}
 _MARKUP_RE = re.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}|\{\\(?:em|it|bf|sc|tt|rm|sf)\s+([^{}]*)\}")
+# a backslash before a macro named with two capitals or more (\\UCRL, \\ourMethod), not \\Gamma
+_NAME_MACRO_RE = re.compile(r"\\(?=[A-Za-z]*[A-Z][a-z]*[A-Z])(?=[A-Za-z]+\b)")
 # led by the literal "_" (the look-behind after it) so that the engine skips ahead to each "_"
 _UNDERSCORE_EMPHASIS_RE = re.compile(r"_(?<![\w\\]_)([A-Za-z][\w-]*)_(?!\w)")
-
-
-_RUN_TOGETHER_RE = re.compile(r"\.(?=(?:We|Our|In this|Here) )")
 
 
 def _flatten(abstract: str) -> str:
@@ -83,6 +82,8 @@ def _flatten(abstract: str) -> str:
             if flat == abstract:
                 break
             abstract = flat
+    if "\\" in abstract:  # a name the authors made a macro of: "we present \\UCRLnew"
+        abstract = _NAME_MACRO_RE.sub("", abstract)
     if "*" in abstract:
         abstract = abstract.replace("*", "")
     if "$" in abstract:
@@ -91,17 +92,14 @@ def _flatten(abstract: str) -> str:
         abstract = _UNDERSCORE_EMPHASIS_RE.sub(r"\1", abstract)
     if "~" in abstract:
         abstract = abstract.replace("~", " ")
-    # "a hard problem.We propose X": a sentence a scraped list ran into the last one (one search
-    # led by the literal ".", which the engine finds faster than str.find finds ".We ")
-    if _RUN_TOGETHER_RE.search(abstract):
-        abstract = _RUN_TOGETHER_RE.sub(". ", abstract)
     return abstract
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.")
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$)")
+# (also "a hard problem.We propose X": a sentence a scraped list ran into the last one)
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) )")
 # the same led by the literal ".", which the engine finds faster, for text with no "!" or "?"
-_PERIOD_END_RE = re.compile(r"\.(?=\s+[A-Z0-9\"“(\\$]|\s*$)")
+_PERIOD_END_RE = re.compile(r"\.(?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) )")
 
 
 def _sentence_end(text: str, pos: int) -> int:
@@ -144,7 +142,7 @@ _CALLED_HEADS = (
     r"|dataset|tool|estimator|optimizer|agent)s?,"
 )
 _CALLED_RE = re.compile(
-    r" (?:(?:call|nam|dubb|term|coin|propos)ed|(?:propos|introduc)ing|namely|referred to as|"
+    r"[ .](?:(?:call|nam|dubb|term|coin|propos)ed|(?:propos|introduc)ing|namely|referred to as|"
     r"we (?:call|name|term)|to (?:further )?(?:propose|introduce)|[Oo]ur (?:proposed |novel |new "
     r"|resulting )?" + _CALLED_HEADS + r") (?:as )?"
 )
@@ -163,12 +161,12 @@ _PAPER = r"(?:position )?(?:paper|work|article|study) "
 _VERB = _VERB_AT_RE.pattern
 _SCAN_PASSES = (
     (re.compile(r"we (?<= we )(?:" + _VERB + r"|(?P<call>(?:call|name|term) ))"), 1),
-    (re.compile(r"We (?<= We )" + _VERB), 1),
+    (re.compile(r"We (?<=[ .]We )" + _VERB), 1),  # ".We": see _SENTENCE_END_RE
     (re.compile(r"his (?<= this )" + _PAPER + _VERB), 2),
     (re.compile(r"This (?<= This )" + _PAPER + _VERB), 1),
     (re.compile(r"The (?<= The )(?:paper|article) " + _VERB), 1),  # "The paper presents X"
     (re.compile(r"ur (?<= our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 2),
-    (re.compile(r"Our (?<= Our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 1),
+    (re.compile(r"Our (?<=[ .]Our )(?:(?:paper|work) " + _VERB + _OUR_CALLED + ")"), 1),
     # "... and introduce SDPO" (after "and" only the introducing verbs count); "called", "named" ...
     (re.compile(
         r"d (?:(?<= and )" + _ADVERBS + r"(?P<intro>" + _INTRO_VERBS + r")(?:s|d)?\b|(?P<call>"
@@ -635,7 +633,7 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
         at = head.rfind(cut, limit // 2)
         if at >= 0:
             kept = head[:at]
-            if cut == ", " and ", " in kept:
+            if cut in (", ", ", and ") and ", " in kept:
                 inside = _inside_list_or_aside(title, kept, at)
                 if inside < 0:
                     break  # "robots, tasks, and environments": no clause ends in a list
@@ -693,6 +691,26 @@ def _without_pointing_purpose(title: str) -> str:
     return left
 
 
+# "a novel X", "Two novel X", "simple but novel X", "Novel X": what _PUFFERY_RE does not reach
+_NOVEL_RE_ANYWHERE = re.compile(
+    r"\b(?:(?P<article>[Aa]n?)|(?P<count>[Tt]wo|[Tt]hree|[Ss]everal))\s+novel(?:\s*,)?"
+    r"(?:\s+(?:and|but|yet))?\s+(?=\w)(?!(?:lens|perspective|setting|view|viewpoint|angle|way)\b)"
+    r"|\s+(?:but|yet|and)\s+novel(?=\s)|^Novel\s+(?=[a-z])"
+)
+
+
+def _without_novel(m: re.Match[str]) -> str:
+    if m.group("count"):
+        return m.group("count") + " "
+    if m.group("article"):  # the article agrees with what now follows it
+        following = m.string[m.end() :]
+        wanted = "an" if _takes_an(following) else "a"
+        return (wanted.capitalize() if m.group("article")[0] == "A" else wanted) + " "
+    return ""
+
+
+# a head of a few words whose clause a comma parts from it: no aside, a restriction
+_SHORT_HEAD_RE = re.compile(r"(?:[^\s:]+: )?(?:An?|The)(?: [\w-]+){1,5}(,)(?= (?:which|that) )")
 _SPACE_BEFORE_COMMA_RE = re.compile(r"(?<=,)(?:\s*,)+|\s+(?=,)")
 """What a parenthesis or a name taken out leaves: "hypothesis , showing", "an approach, , that"."""
 
@@ -703,6 +721,10 @@ def _tidied(title: str) -> str:
     if " ," in title:
         title = _SPACE_BEFORE_COMMA_RE.sub("", title)
     title = plain_title_text(title[:400])
+    if ", that " in title or ", which " in title:  # "BiGG: An autoregressive model, that X"
+        short = _SHORT_HEAD_RE.match(title)
+        if short is not None and short.start(1) < 30:  # past that, the clause is cut (below)
+            title = title[: short.start(1)] + title[short.end(1) :]
     # a trailing ", which ..." adds detail a skimmer's title leaves out
     relative = _RELATIVE_RE.search(title, 30)
     if relative:
@@ -713,6 +735,11 @@ def _tidied(title: str) -> str:
     listed = title.find(": (", 60)
     if listed > 0 and _ENUMERATOR_RE.match(title, listed + 2):
         title = title[:listed]
+    listed = title.find(": First", 20)  # "two key modifications: First, it uses ..."
+    if listed > 0:
+        title = title[:listed]
+    if "ovel" in title:  # praise no title of the paper's own would give it
+        title = _NOVEL_RE_ANYWHERE.sub(_without_novel, title)
     semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
     if semicolon > 0:
         title = title[:semicolon]
@@ -735,16 +762,20 @@ def _cut(tidy: str, limit: int) -> str:
     return _capitalised(title)
 
 
+_PARENTHESIS_RE = re.compile(r"[()]")
+
+
 def _open_aside(text: str) -> int:
     """Where an aside that `text` leaves open starts ("Markov Random Fields (including the
     prototypical example": the parenthesis), else -1. An aside's parenthesis follows a space and
     comes before a letter: "α∈(0,1/2]", "c(x)" and "∈ (0,1]" are maths."""
     opened: list[int] = []
-    for at, char in enumerate(text):
-        if char == "(":
+    for m in _PARENTHESIS_RE.finditer(text):  # only the parentheses: a title has few
+        at = m.start()
+        if text[at] == "(":
             aside = at > 0 and text[at - 1] == " " and text[at + 1 : at + 2].isalpha()
             opened.append(at if aside else -1)
-        elif char == ")" and opened:
+        elif opened:
             opened.pop()
     return next((at for at in opened if at >= 0), -1)
 
@@ -861,10 +892,12 @@ _VAGUE_HEAD_RE = re.compile(
 def _object_phrase(flat: str, verb_end: int) -> str | None:
     """What the contribution verb at verb_end is about, or None when it names nothing."""
     phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
-    if phrase[:1] in ("i", "t", "h"):  # "we propose in this paper a new attack": a new attack
+    if phrase[:1] in ("i", "t", "h", "f"):  # "we propose in this paper a new attack": a new attack
         aside = _ASIDE_RE.match(phrase)
         if aside is not None:
             phrase = phrase[aside.end() :]
+    if phrase.startswith(("upon ", "on ")):  # "we build upon X and extend Y": no contribution
+        return None
     lead = _PHRASE_LEAD_RE.match(phrase)
     assert lead is not None  # every part of the pattern is optional
     phrase = phrase[lead.end() :]
@@ -879,6 +912,11 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
             verb, space, rest = rest.partition(" ")
         if verb.isalpha() and verb.islower():
             phrase = adverb + _gerund(verb) + space + rest
+    if phrase.startswith(("which ", ", which ")):  # "we propose \method{}, which adds X"
+        verb, _, rest = phrase.removeprefix(", ").removeprefix("which ").partition(" ")
+        if not verb.endswith("s") or verb.endswith("ss") or verb in _AUXILIARY:
+            return None
+        phrase = _gerund(_base_verb(verb)) + " " + rest
     if phrase.startswith("our ") and not phrase.startswith("our own "):  # no "Our" in a title
         phrase = "the " + phrase[4:]
     enumerator = _ENUMERATOR_RE.match(phrase)
@@ -948,8 +986,8 @@ _HEAD_END_RE = re.compile(r",|\s(?:which|that|to|for)\s")
 _WH_WORDS = ("what ", "which ", "whom ", "whose ", "how ", "where ", "when ", "whether ")
 # "in this paper", "to the best of our knowledge": an aside between the verb and its object
 _ASIDE_RE = re.compile(
-    r"(?:in\s+this\s+(?:paper|work|article|note|study)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge)"
-    r"\s*,?\s+"
+    r"(?:in\s+this\s+(?:paper|work|article|note|study)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge"
+    r"|for\s+the\s+first\s+time)\s*,?\s+"
 )
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
 # how an expansion that stops before its noun ends: "removal-enabled", "robust", "convex"
@@ -1096,7 +1134,15 @@ _OWN_FRAME_RE = re.compile(
     r"|Instead|To\s+this\s+end|In\s+contrast)\s*,?\s*)?"
 )
 # "To address this shortcoming, we ...": a purpose that leads into what the paper does
-_PURPOSE_RE = re.compile(r"To\s+[a-z]+\b[^,.;:()]{3,100},\s*")
+_PURPOSE_RE = re.compile(
+    r"(?:To\s+[a-z]+\b|In\s+contrast\s+to|Unlike|Building\s+on|Inspired\s+by|Motivated\s+by"
+    r"|Based\s+on|Despite|Towards?)[^,.;:()]{3,100},\s*"
+)
+# "In contrast to X, we show Y": a sentence whose lead clause comes before what the paper does
+_PURPOSE_LEADS = (
+    "To ", "In contrast to ", "Unlike ", "Building on ", "Inspired by ", "Motivated by ",
+    "Based on ", "Despite ", "Toward",
+)  # fmt: skip
 _OWN_SUBJECT_RE = re.compile(
     r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note|study)"
     r"|The\s+(?:present|current)\s+(?:paper|work|study))\s+"
@@ -1130,8 +1176,10 @@ _FRAGMENT_START = frozenset(_FRAGMENT_START_NAMES.split())
 # "this challenge by proposing", "it by introducing": what points back is made by what follows
 _BY_MAKING_RE = re.compile(
     r"(?:(?:this|that|these|the|such|it|them|both)\b[\w\s-]{0,30}?\s)?by\s+(?:proposing|introducing|"
-    r"presenting|developing|designing|building|constructing|devising|creating)\s+"
+    r"presenting|developing|designing|building|constructing|devising|creating|providing|deriving"
+    r"|formulating)\s+"
 )
+_COMMA_MAKING_RE = re.compile(r",\s+(?:proposing|introducing|presenting|developing|providing)\s")
 _VERBS_IN_LY = frozenset(("apply", "rely", "reply", "supply", "multiply", "imply", "comply"))
 _POINTING_NAMES = """
     this these those such it its their them they our above aforementioned said latter former
@@ -1260,11 +1308,16 @@ def _readable_own(sentence: str) -> str | None:
         or m.group().rstrip().endswith(("that", "how"))
         or lead in _FRAGMENT_START  # "We assemble and categorize X"
         or lead.endswith("ly")  # "We show, analytically and empirically, that"
+        or (verb in ("build", "builds") and (m.group("on") or lead == "upon"))  # on others' work
     ):
         return None  # no doing, or a claim: claims make fragments more often than titles
     by = _BY_MAKING_RE.match(rest)
     if by is not None:  # "We address this challenge by proposing X": X
         return _object_phrase(rest, by.end())
+    if ", " in rest:  # "We address this need from a Bayesian perspective, introducing X": X
+        making = _COMMA_MAKING_RE.search(rest, 0, 80)
+        if making is not None and not _POINTING.isdisjoint(rest[: making.start()].split()):
+            return _object_phrase(rest, making.end())
     if sentence[0] == "T" and verb.endswith("s") and verb not in _PRESENTING_VERBS:
         # "This paper combines X" -> "Combining X", as "We combine X" reads
         return _readable_own(f"We {m.group('adverb') or ''}{verb[:-1]}{m.group('on') or ''} {rest}")
@@ -1316,7 +1369,7 @@ _NAME_LED_RE = re.compile(
     r"(?:\s+to\s+[a-z]+\s+(?:this|these|those|such)\b[^,]*)?"  # "to address these challenges"
     r"(?:,?\s+(?:which|that)\s+(?:(?P<modal>can|could|will|may)\s+)?"
     r"(?:(?P<adverb>[a-z]+ly)\s+)?(?P<verb>[a-z]+)\b"
-    r"|\s*(?:,|-+|—|\s+as)\s+(?P<desc>(?:an?|the)\s)|(?P<end>$))"
+    r"|\s*(?:,|-+|—|\s+as)\s+(?P<desc>(?:an?|the)\s)|,\s+(?P<participle>[a-z]+ing\s)|(?P<end>$))"
 )
 # a later sentence led by the name and its verb: "VFlow augments the data with ..."
 _NAME_VERB_RE = re.compile(r"\s+(?:(?P<adverb>[a-z]+ly)\s+)?(?P<verb>[a-z]+s)\s")
@@ -1349,6 +1402,8 @@ def _name_led(flat: str, verb_end: int, phrase: str, method: str) -> str | None:
     alias = m.group("alias")
     if alias and alias.count(" ") >= 2 and _spells(alias, method):
         return f"{method}: {alias}"  # "CONFIG (CONstrained efFIcient Global Optimization)"
+    if m.group("participle") is not None:  # "UCRLnew, following the lines of UCRL, but ..."
+        return f"{method}: {_capitalised(phrase[m.start('participle') :])}"
     if m.group("desc") is not None:
         desc = phrase[m.start("desc") :]
         novel = _NOVEL_RE.match(desc)
@@ -1488,7 +1543,15 @@ def _draft(abstract: str, method: str | None) -> _Draft:
     # later one about the paper
     frame = _OWN_FRAME_RE.match(flat)
     assert frame is not None  # every part of the pattern is optional
-    if _OWN_SUBJECT_RE.match(flat, frame.end()) is None and not flat.startswith(_OWN_LEADS):
+    own = _OWN_SUBJECT_RE.match(flat, frame.end()) is not None or flat.startswith(_OWN_LEADS)
+    if not own and flat.startswith(_PURPOSE_LEADS):
+        # "In contrast to X, we demonstrate Y": the sentence is the paper's, past its lead
+        purpose = _PURPOSE_RE.match(flat, 0, end)
+        if purpose is not None and flat.startswith(("we ", "We "), purpose.end()):
+            readable = _readable_own("We " + flat[purpose.end() + 3 : end].rstrip(".!? "))
+            if readable is not None:
+                first, own = readable, True
+    if not own:
         first = _own_sentence_title(flat, end) or first
     return _tidied(first), first
 
