@@ -589,6 +589,18 @@ def test_a_paper_of_unknown_venue_is_not_called_a_preprint(notes: Path, tmp_path
     assert "Preprint." in run("2", str(listed), "--format", "chicago", notes=notes).stdout
 
 
+def test_bibtex_keeps_the_capital_after_a_question_in_a_title(notes: Path) -> None:
+    """Paper 17's "How Does the Pretraining Distribution Shape In-Context Learning? A
+    Fundamental Trade-Off": BibTeX's change.case$ (and pybtex, biblatex) lowered the "A" after
+    the question mark, "learning? a fundamental trade-off"; braced, it stays."""
+    result = run("17", notes=notes)
+    assert result.returncode == 0, result.stderr
+    entry = pybtex_parse(result.stdout, "bibtex").entries["pmlr-v306-azizian26a"]
+    assert entry.fields["title"].endswith("Learning? {A} Fundamental Trade-Off")
+    printed = Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+    assert printed.endswith("in-context learning? A fundamental trade-off")
+
+
 def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     from paperdeck.core.citations.styles import OFFERED_STYLES
 

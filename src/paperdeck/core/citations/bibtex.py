@@ -25,7 +25,7 @@ BIBTEX_NEEDS = ("title (derived)", "authors", "year", "venue", "pages")
 # `$...$` math the way pandoc finds it: no space just inside the dollars, no digit after.
 _MATH = re.compile(r"\$(?=[^\s$])(?:\\\$|[^$])*?(?<=[^\s\\])\$(?!\d)|\\\(.+?\\\)")
 _WORD = re.compile(r"[^\W_]+")
-_AFTER_COLON = re.compile(r":\s+$")
+_PART_START = re.compile(r"[:?!]\s+$")
 
 
 def _balanced(text: str) -> bool:
@@ -114,7 +114,7 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
     In Title Case, capitals are the case's, so only acronyms, names with inner capitals,
     known proper nouns ("Bayesian", "Gaussian", proper_nouns.txt), the names joined to one
     ("{Moreau}-{Yosida}") or by an en dash ("{Wang}--{Landau}"), and the first word after a
-    colon are braced: bracing every word would keep a Title Case title in Title Case
+    colon, ? or ! are braced: bracing every word would keep a Title Case title in Title Case
     everywhere.
     """
     segments = _title_segments(title)
@@ -146,9 +146,10 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
             word = match.group(0)
             protect = _protect_word(word, proper_noun=sentence_case and not first_word, kept=kept)
             # BibTeX's change.case$ keeps a capital after a colon and a space; biblatex's
-            # \MakeSentenceCase and pybtex lower it unless braced ("…: {A} Gaussian process").
-            after_colon = _AFTER_COLON.search("".join(out[-2:])) is not None
-            protect = protect or (after_colon and word[0].isupper()) or match.start() in named
+            # \MakeSentenceCase and pybtex lower it unless braced ("…: {A} Gaussian process"),
+            # and all three lower one after a question ("Learning? a fundamental trade-off").
+            starts_part = _PART_START.search("".join(out[-2:])) is not None
+            protect = protect or (starts_part and word[0].isupper()) or match.start() in named
             glued = (math_before and match.start() == 0) or (
                 math_after and match.end() == len(text)
             )
