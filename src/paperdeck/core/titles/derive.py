@@ -721,23 +721,27 @@ def _tidied(title: str) -> str:
     if " ," in title:
         title = _SPACE_BEFORE_COMMA_RE.sub("", title)
     title = plain_title_text(title[:400])
-    if ", that " in title or ", which " in title:  # "BiGG: An autoregressive model, that X"
+    # "BiGG: An autoregressive model, that X" (past 30 characters the clause is cut, below)
+    comma = title.find(", ", 0, 31)
+    if comma > 0 and title.startswith(("that ", "which "), comma + 2):
         short = _SHORT_HEAD_RE.match(title)
-        if short is not None and short.start(1) < 30:  # past that, the clause is cut (below)
-            title = title[: short.start(1)] + title[short.end(1) :]
+        if short is not None and short.start(1) == comma:
+            title = title[:comma] + title[comma + 1 :]
     # a trailing ", which ..." adds detail a skimmer's title leaves out
     relative = _RELATIVE_RE.search(title, 30)
     if relative:
         title = title[: relative.start()]
     if " to " in title:
         title = _without_pointing_purpose(title)
-    # "two key modules: (1) inferring ...": a list whose first item the cut would leave half
-    listed = title.find(": (", 60)
-    if listed > 0 and _ENUMERATOR_RE.match(title, listed + 2):
-        title = title[:listed]
-    listed = title.find(": First", 20)  # "two key modifications: First, it uses ..."
-    if listed > 0:
-        title = title[:listed]
+    colon = title.find(": ", 20)
+    while colon > 0:
+        if title.startswith("First", colon + 2) or (  # "two key modifications: First, it ..."
+            # "two key modules: (1) inferring ...": a list whose first item the cut would leave half
+            colon >= 60 and _ENUMERATOR_RE.match(title, colon + 2)
+        ):
+            title = title[:colon]
+            break
+        colon = title.find(": ", colon + 2)
     if "ovel" in title:  # praise no title of the paper's own would give it
         title = _NOVEL_RE_ANYWHERE.sub(_without_novel, title)
     semicolon = title.find("; ", 20)  # "a method for X; and (b) ...": the first part
