@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from paperdeck.core.titles import UNTITLED
+
 MAX_TITLE = 90
 CITED_TITLE = 200
 """How long a made-up title may grow in a citation, where a cut ("…") would stand in the
@@ -1447,7 +1449,7 @@ def _cut_draft(draft: _Draft, method: str | None, limit: int) -> str:
         return title
     if method and method not in title:  # not said, or said past the cut
         title = _cut(_tidied(f"{method}: {_capitalised(first)}"), limit)
-    return title or "(untitled)"
+    return title or UNTITLED
 
 
 # a claim's lead clause ("when X, Y"), and what does not start a claim that reads as a title
