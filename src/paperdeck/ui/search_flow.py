@@ -389,15 +389,14 @@ def _unmatched(result: SearchResult) -> str:
     """The query's phrases and words that no paper has, with no near spelling shown instead
     (`no paper has "DC programming"`), when other words found papers: without it the list said
     only that no paper has every word, not which of them."""
-    from paperdeck.core.search.near import NONE_HAS
+    from paperdeck.core.search.near import NONE_HAS, none_has
 
-    said: dict[str, list[str]] = {}
-    for term, count in result.found.items():
+    return none_has(
+        (term.field, f'"{one_line(term.text)}"' + (f" ({SLASH_HINT})" if "/" in term.text else ""))
+        for term, count in result.found.items()
         # The empty list says why, but not that a "/" glued two searches.
-        if count == 0 and term.field in NONE_HAS and (result.indices or "/" in term.text):
-            glued = f" ({SLASH_HINT})" if "/" in term.text else ""
-            said.setdefault(term.field, []).append(f'"{one_line(term.text)}"{glued}')
-    return "; ".join(f"{NONE_HAS[field]} {' or '.join(terms)}" for field, terms in said.items())
+        if count == 0 and term.field in NONE_HAS and (result.indices or "/" in term.text)
+    )
 
 
 def _cut(text: str, cells: int) -> str:

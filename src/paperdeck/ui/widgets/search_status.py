@@ -42,16 +42,15 @@ def _shown_for(near: Sequence[NearSpelling]) -> str:
 def _bracketed(near: Sequence[NearSpelling], shown: int) -> str:
     """The words no paper has, each followed by up to `shown` of its near spellings in
     brackets; the words looked for in the same place said together."""
-    from paperdeck.core.search.near import NONE_HAS, named
+    from paperdeck.core.search.near import named, none_has
 
-    groups: list[tuple[str, list[str]]] = []
-    for item in near:
-        said = f'"{item.word}"' + (f" (showing {named(item, shown, more='')})" if shown else "")
-        if groups and groups[-1][0] == item.field:
-            groups[-1][1].append(said)
-        else:
-            groups.append((item.field, [said]))
-    return "; ".join(f"{NONE_HAS[field]} {' or '.join(words)}" for field, words in groups)
+    return none_has(
+        (
+            item.field,
+            f'"{item.word}"' + (f" (showing {named(item, shown, more='')})" if shown else ""),
+        )
+        for item in near
+    )
 
 
 def status_text(message: str, near: Sequence[NearSpelling], width: int) -> str:
