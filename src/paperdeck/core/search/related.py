@@ -132,15 +132,23 @@ def _related(index: WordIndex, seeds: Sequence[int], limit: int) -> list[Related
     ]
 
 
+def paper_words(index: WordIndex, paper: int) -> Counter[str]:
+    """The words `related` reads of one paper (indices into the index's papers), with how
+    often: its abstract's, its method's, and a title's it was given (one made from the
+    abstract says nothing more) counted more."""
+    entry = index.papers[paper]
+    uses = Counter(words(index.abstracts.text(paper)))
+    if entry.method:
+        uses.update(words(entry.method))
+    if not entry.title_derived:
+        for word in words(entry.title):
+            uses[word] += _TITLE_BOOST
+    return uses
+
+
 def _seed_weights(index: WordIndex, seed: int, count: int) -> dict[str, float]:
     """Each word of one paper: its BM25 rarity in the list times its saturated use count."""
-    paper = index.papers[seed]
-    uses = Counter(words(index.abstracts.text(seed)))
-    if paper.method:
-        uses.update(words(paper.method))
-    if not paper.title_derived:
-        for word in words(paper.title):
-            uses[word] += _TITLE_BOOST
+    uses = paper_words(index, seed)
     weights: dict[str, float] = {}
     limit = max(3, count // _TOO_COMMON)
     for word, used in uses.items():
