@@ -269,6 +269,10 @@ def test_acronyms_and_method_names_are_brace_protected(bundled: list[Paper]) -> 
     assert bibtex_title("Calibrating Mari adapters", method="Mari") == "Calibrating {Mari} adapters"
     # In a sentence-case title a capital marks a proper noun that styles must not lower.
     assert "linear {Markov} games" in cite(by_pmlr(bundled, "viano26a"), key="k").text
+    # A capital before a digit too: a sentence-case style lowered "L2" to "l2" (APA keeps it).
+    assert bibtex_title("Robust L2 Regularization of Word2vec Models on 50 Graphs") == (
+        "Robust {L2} Regularization of {Word2vec} Models on 50 Graphs"
+    )
 
 
 def test_special_characters_are_escaped_and_math_kept() -> None:
