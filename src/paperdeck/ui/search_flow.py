@@ -7,12 +7,11 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from rich.cells import cell_len, set_cell_size
 from textual.worker import Worker, get_current_worker
 
 from paperdeck.ui.loading import freeze_long_lived
 from paperdeck.ui.related_view import RelatedView, SharedWordsHints, related_view, words_query
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.safe_text import cut, one_line
 from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
 from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER
@@ -329,8 +328,8 @@ class SearchFlow:
             title = one_line(seed.title)
             names = [
                 f"papers like {number} “{title}”, sharing its rarest words",
-                f"like {number} “{_cut(title, 40)}”",
-                f"like {number} “{_cut(title, 20)}”",
+                f"like {number} “{cut(title, 40)}”",
+                f"like {number} “{cut(title, 20)}”",
                 f"like {number}",
             ]
         else:
@@ -353,7 +352,7 @@ class SearchFlow:
             back = short = f"like #{self.app.papers[like].position}"
         else:
             back = f"“{before}”" if before else "every paper"
-            short = f"“{_cut(before, 12)}”" if before else "all"
+            short = f"“{cut(before, 12)}”" if before else "all"
         # The paper's title is worth more than the whole of the search Esc goes back to.
         return [f"{name} · Esc: back to {said}" for name in names for said in (back, short)]
 
@@ -397,10 +396,6 @@ def _unmatched(result: SearchResult) -> str:
         # The empty list says why, but not that a "/" glued two searches.
         if count == 0 and term.field in NONE_HAS and (result.indices or "/" in term.text)
     )
-
-
-def _cut(text: str, cells: int) -> str:
-    return text if cell_len(text) <= cells else set_cell_size(text, cells - 1).rstrip() + "…"
 
 
 def highlighter(query: Query | str, field: str = "title") -> Highlighter:

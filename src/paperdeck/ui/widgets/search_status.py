@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from textual.content import Content
 from textual.widget import Widget
 
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.safe_text import cut, one_line
 
 if TYPE_CHECKING:
     from paperdeck.core.search.near import NearSpelling
@@ -63,7 +63,7 @@ def status_text(message: str, near: Sequence[NearSpelling], width: int) -> str:
         if cell_len(text) <= width:
             return text
     text = one_line("; ".join(filter(None, [message, forms[-1]])))
-    return set_cell_size(text, width - 1).rstrip() + "…"
+    return cut(text, width)
 
 
 class SearchStatus(Widget):
