@@ -919,3 +919,16 @@ def test_what_a_citation_lacks_said_in_full_or_briefly() -> None:
     assert describe_missing(lacks, brief=True) == "title from abstract; no authors, year, link"
     assert describe_missing(("pages",), brief=True) == "no pages"
     assert describe_missing(("title (derived)",), brief=True) == "title from abstract"
+
+
+def test_sentence_case_lowers_after_an_abbreviation_and_a_verb_spelt_like_a_name() -> None:
+    from paperdeck.core.citations.case import sentence_case
+
+    # "e.g." ends no part of the title; "Lies" is no plural of Lie's name, "Gaussians" is.
+    assert sentence_case("Learning with Noise, e.g. Label Flips") == (
+        "Learning with noise, e.g. label flips"
+    )
+    assert sentence_case("Where the Robustness Lies: Lie Groups and Gaussians") == (
+        "Where the robustness lies: Lie groups and Gaussians"
+    )
+    assert sentence_case("St. Petersburg Paradox Revisited") == "St. Petersburg paradox revisited"
