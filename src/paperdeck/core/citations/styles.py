@@ -329,7 +329,7 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
             bibliography = registered(items)
             ordered = list(items)
             if len(items) > 1:
-                # Sorting renders each item's sort keys (half of Chicago's time): not for one.
+                # Sorting renders every item's sort keys as well: one item has no order to find.
                 bibliography.sort()
                 by_id = {item["id"]: item for item in items}
                 ordered = [by_id[key] for key in bibliography.keys]
