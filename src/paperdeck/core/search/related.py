@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -73,10 +74,10 @@ def like_seeds(
     return [] if seed is None else [seed]
 
 
-_last: tuple[WordIndex, int, tuple[int, ...], int, list[Related]] | None = None
+_last: tuple[weakref.ref[WordIndex], int, tuple[int, ...], int, list[Related]] | None = None
 """The last answer, with its index, that index's size, seeds and limit: the reader asks again
 for the words each paper of a `like:` search shares (at 100,000 papers an answer takes as long
-as the search)."""
+as the search). The index is weakly held: a list closed for another frees its own."""
 
 
 def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Related]:
@@ -89,10 +90,10 @@ def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Rel
     global _last
     key = (len(index), tuple(seeds), limit)
     last = _last
-    if last is not None and last[0] is index and last[1:4] == key:
+    if last is not None and last[0]() is index and last[1:4] == key:
         return list(last[4])
     found = _related(index, seeds, limit)
-    _last = (index, *key, found)
+    _last = (weakref.ref(index), *key, found)
     return list(found)
 
 
