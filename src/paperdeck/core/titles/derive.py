@@ -1140,11 +1140,6 @@ _PURPOSE_RE = re.compile(
     r"(?:To\s+[a-z]+\b|In\s+contrast\s+to|Unlike|Building\s+on|Inspired\s+by|Motivated\s+by"
     r"|Based\s+on|Despite|Towards?)[^,.;:()]{3,100},\s*"
 )
-# "In contrast to X, we show Y": a sentence whose lead clause comes before what the paper does
-_PURPOSE_LEADS = (
-    "To ", "In contrast to ", "Unlike ", "Building on ", "Inspired by ", "Motivated by ",
-    "Based on ", "Despite ", "Toward",
-)  # fmt: skip
 _OWN_SUBJECT_RE = re.compile(
     r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note|study)"
     r"|The\s+(?:present|current)\s+(?:paper|work|study))\s+"
@@ -1546,13 +1541,12 @@ def _draft(abstract: str, method: str | None) -> _Draft:
     frame = _OWN_FRAME_RE.match(flat)
     assert frame is not None  # every part of the pattern is optional
     own = _OWN_SUBJECT_RE.match(flat, frame.end()) is not None or flat.startswith(_OWN_LEADS)
-    if not own and flat.startswith(_PURPOSE_LEADS):
-        # "In contrast to X, we demonstrate Y": the sentence is the paper's, past its lead
-        purpose = _PURPOSE_RE.match(flat, 0, end)
-        if purpose is not None and flat.startswith(("we ", "We "), purpose.end()):
-            readable = _readable_own("We " + flat[purpose.end() + 3 : end].rstrip(".!? "))
-            if readable is not None:
-                first, own = readable, True
+    # "In contrast to X, we demonstrate Y": the sentence is the paper's, past its lead
+    purpose = None if own else _PURPOSE_RE.match(flat, 0, end)
+    if purpose is not None and flat.startswith(("we ", "We "), purpose.end()):
+        readable = _readable_own("We " + flat[purpose.end() + 3 : end].rstrip(".!? "))
+        if readable is not None:
+            first, own = readable, True
     if not own:
         first = _own_sentence_title(flat, end) or first
     return _tidied(first), first
