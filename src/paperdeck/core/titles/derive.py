@@ -523,21 +523,23 @@ def find_method(abstract: str) -> str | None:
 # --- derived titles -----------------------------------------------------------------------------
 
 _PARENTHETICAL_RE = re.compile(r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^()]*\d{4})[^()]*\)")
+# "and theoretically show", ", empirically characterize": how a second verb's claim is made
+_EVIDENCE_ADVERB = r"(?:theoretical|empirical|experimental)ly\s+"
 # ", and discuss ...": led by the literal "and" (the engine skips ahead to each), the comma and
 # spaces before it found after; the same tail as `,?\s+and\s+(?:then\s+)?VERB\w*\b` searched for
 _TAIL_VERB_RE = re.compile(
-    r"and(?<=\sand)\s+(?:then\s+|(?:theoretical|empirical|experimental)ly\s+)?(?:(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
-    r"establish|derive|stud(?:y|ie)|use|apply|present|propose|introduce|develop|find|obtain|give|"
-    r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate|identify|describe|"
-    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify|argue)\w*(?<!able)|applies"
-    r"|(?:perform|offer)s?)\b"
+    r"and(?<=\sand)\s+(?:then\s+|" + _EVIDENCE_ADVERB + r")?(?:(?:discuss|show|provide|demonstrate"
+    r"|prove|analy[sz]e|evaluate|establish|derive|stud(?:y|ie)|use|apply|present|propose|introduce"
+    r"|develop|find|obtain|give|validate|test|verify|compare|explore|investigate|conduct|design"
+    r"|illustrate|identify|describe|revisit|characterize|outline|highlight|uncover|reveal|examine"
+    r"|quantify|argue)\w*(?<!able)|applies|(?:perform|offer)s?)\b"
 )
 # "a link model, develop an estimator, and ...": a second verb after a comma (apart: the engine
 # skips ahead to each literal "and" in the pattern above, not with an alternative led by ",")
 _TAIL_COMMA_VERB_RE = re.compile(
-    r",(?<=\w,)\s+(?:(?:theoretical|empirical|experimental)ly\s+)?(?:develop|derive|prove|propose|introduce|establish|demonstrate"
-    r"|analy[sz]e|show|provide|obtain|study|characterize)s?\s+(?:an?|the|new|novel|that|how|its"
-    r"|their)\b"
+    r",(?<=\w,)\s+(?:" + _EVIDENCE_ADVERB + r")?(?:develop|derive|prove|propose|introduce|establish"
+    r"|demonstrate|analy[sz]e|show|provide|obtain|study|characterize)s?\s+(?:an?|the|new|novel"
+    r"|that|how|its|their)\b"
 )
 
 _TO_VERB_LIST_RE = re.compile(r" to [a-z]+(?:, [a-z]+)+,?$")
