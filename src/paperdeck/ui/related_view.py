@@ -34,6 +34,8 @@ class RelatedView:
     """Every shared word, those most papers listed share first: what the seeds' rows name."""
     seed_words: Mapping[int, frozenset[str]]
     """Each seed's own words, as `related` read them."""
+    starred: bool
+    """The seeds are the starred papers (`like:starred`), not papers named by id or number."""
 
     def words_of(self, index: int) -> tuple[str, ...]:
         """The words to show and highlight for a paper of the list: a seed's are the shared
@@ -65,7 +67,9 @@ def related_view(
     # Most shared first; a tie keeps the order of the first paper's words (the rarest first).
     shared_words = tuple(word for word, _ in counts.most_common())
     own = {seed: frozenset(paper_words(words, seed)) for seed in seeds}
-    return RelatedView(seeds, {like.index: like.shared for like in found}, shared_words, own)
+    starred = all(term.text.strip().lower() == "starred" for term in likes)
+    shared = {like.index: like.shared for like in found}
+    return RelatedView(seeds, shared, shared_words, own, starred)
 
 
 def words_query(words: tuple[str, ...], typed: Query | None = None) -> Query:

@@ -332,11 +332,19 @@ class SearchFlow:
                 f"like {number} “{cut(title, 20)}”",
                 f"like {number}",
             ]
-        else:
+        elif related.starred:
             count = f"{len(related.seeds):,}"
             names = [
                 f"papers like the {count} starred ones, sharing their rarest words",
                 f"like the {count} starred",
+            ]
+        else:
+            numbers = [f"#{papers[seed].position}" for seed in related.seeds]
+            said = ", ".join(numbers[:-1]) + " and " + numbers[-1]
+            names = [
+                f"papers like {said}, sharing their rarest words",
+                f"like {said}",
+                f"like {len(numbers):,} papers",
             ]
         step = next((s for s in reversed(self._likes) if s.like == query.strip()), None)
         if step is None:
