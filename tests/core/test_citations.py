@@ -269,6 +269,10 @@ def test_acronyms_and_method_names_are_brace_protected(bundled: list[Paper]) -> 
     assert bibtex_title("Calibrating Mari adapters", method="Mari") == "Calibrating {Mari} adapters"
     # In a sentence-case title a capital marks a proper noun that styles must not lower.
     assert "linear {Markov} games" in cite(by_pmlr(bundled, "viano26a"), key="k").text
+    # A capital before a digit too: a sentence-case style lowered "L2" to "l2" (APA keeps it).
+    assert bibtex_title("Robust L2 Regularization of Word2vec Models on 50 Graphs") == (
+        "Robust {L2} Regularization of {Word2vec} Models on 50 Graphs"
+    )
 
 
 def test_special_characters_are_escaped_and_math_kept() -> None:
@@ -915,3 +919,16 @@ def test_what_a_citation_lacks_said_in_full_or_briefly() -> None:
     assert describe_missing(lacks, brief=True) == "title from abstract; no authors, year, link"
     assert describe_missing(("pages",), brief=True) == "no pages"
     assert describe_missing(("title (derived)",), brief=True) == "title from abstract"
+
+
+def test_sentence_case_lowers_after_an_abbreviation_and_a_verb_spelt_like_a_name() -> None:
+    from paperdeck.core.citations.case import sentence_case
+
+    # "e.g." ends no part of the title; "Lies" is no plural of Lie's name, "Gaussians" is.
+    assert sentence_case("Learning with Noise, e.g. Label Flips") == (
+        "Learning with noise, e.g. label flips"
+    )
+    assert sentence_case("Where the Robustness Lies: Lie Groups and Gaussians") == (
+        "Where the robustness lies: Lie groups and Gaussians"
+    )
+    assert sentence_case("St. Petersburg Paradox Revisited") == "St. Petersburg paradox revisited"

@@ -947,6 +947,14 @@ def test_related_papers_share_the_seeds_rarest_words() -> None:
     assert related(index, [0], limit=3) == found
     other = SearchIndex(papers[:4] + papers[5:]).word_index
     assert related(other, [0], limit=3) == related(other, [0], limit=3) != []
+    # The answer kept does not keep its index: a list closed for another frees its index.
+    import gc
+    import weakref
+
+    closed = weakref.ref(other)
+    del other, index
+    gc.collect()
+    assert closed() is None
 
 
 def test_like_lists_the_paper_then_those_like_it() -> None:

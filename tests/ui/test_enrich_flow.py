@@ -197,3 +197,27 @@ async def test_answers_that_cannot_be_read_are_counted_in_the_last_notice(
         assert last.endswith("; 2 answers could not be read (OpenAlex 2)")
         toast = next(n for n in app._notifications if n.message == last)
         assert toast.severity == "warning"
+
+
+async def test_a_failed_lookup_says_its_error_as_written(
+    web: ScholarlyServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An error's text can quote a web answer: its brackets are text, never markup."""
+    from textual.widgets._toast import Toast
+
+    from paperdeck.core.enrich import online
+
+    def fails(*_: object, **__: object) -> None:
+        raise ValueError("answer [/b] [red]not JSON")
+
+    monkeypatch.setattr(online, "enrich_online", fails)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await run_from_palette(app, pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        [failed] = [n for n in app._notifications if n.message.startswith("Online lookup")]
+        # What its toast shows: the error as written, not styled by its brackets.
+        shown = Toast(failed).render()
+        assert str(shown) == "Online lookup failed: ValueError: answer [/b] [red]not JSON"

@@ -204,3 +204,16 @@ async def test_words_typed_beside_like_are_highlighted_too(tmp_path: Path) -> No
         pane = app.detail.rich_style.bgcolor
         lines = [app.detail.render_line(y) for y in range(3)]
         assert "Synchronous" in set().union(*(_highlighted(line, pane) for line in lines))
+
+
+async def test_papers_like_two_named_papers_are_said_to_be_like_those_two(
+    tmp_path: Path,
+) -> None:
+    app = _app(tmp_path)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("slash", *"like:4 | like:16", "enter")
+        await _settle(app, pilot)
+        assert set(app.paper_list.rows[:2]) == {3, 15}
+        # Neither is starred: the line names them, as it names one.
+        assert _status(app).startswith("papers like #4 and #16, sharing their rarest words")

@@ -97,6 +97,11 @@ def test_the_notice_names_fewer_spellings_to_fit_one_line() -> None:
     assert (
         status_text("", near, 60) == 'no paper has "reversal" or "atention"; no author named "ben…'
     )
+    # Words looked for in one place are said together, whatever the order they were typed in.
+    apart = [near[0], near[2], near[1]]
+    assert status_text("", apart, 78) == (
+        'no paper has "reversal" or "atention"; no author named "bengoi"'
+    )
     # Too narrow for even the shortest form: cut, and said to be cut.
     assert status_text("", near, 12) == "no paper ha…"
     # A parse message comes first, on the same line.

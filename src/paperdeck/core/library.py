@@ -200,7 +200,7 @@ def _papers_of(
     offset: int,
 ) -> list[Paper]:
     from paperdeck.core.text.render import find_links
-    from paperdeck.core.titles.parts import UNTITLED
+    from paperdeck.core.titles import UNTITLED
 
     venue = raw.venue or None
     papers: list[Paper] = []

@@ -386,8 +386,7 @@ class PaperdeckApp(App[int]):
         whole = None if paper is None else self.library.with_abstract(paper)
         if related is not None and index is not None and query and whole is not None:
             # Highlighted: the words that make it like the paper searched from.
-            text = f"{whole.title}\n{whole.method or ''}\n{whole.abstract}"
-            shares = Shares(related.words_of(index, lambda: text), index in related.seeds)
+            shares = Shares(related.words_of(index), index in related.seeds)
             query = words_query(shares.words, query if not isinstance(query, str) else None)
         elif whole is not None and query and not isinstance(query, str):
             found = words_found(query, whole.whole_title, ", ".join(whole.authors), whole.abstract)

@@ -120,7 +120,9 @@ class EnrichFlow:
         app.update_header()
         if report is None or not app.is_running:
             if failure:
-                app.notify(one_line(f"Online lookup failed: {failure}"), severity="error")
+                # An error can quote a web answer: its brackets are not markup.
+                message = one_line(f"Online lookup failed: {failure}")
+                app.notify(message, severity="error", markup=False)
             return
         unreadable = report.unreadable_summary()
         garbled = f"; {unreadable}" if unreadable else ""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.safe_text import cut, one_line
 
 if TYPE_CHECKING:
     from paperdeck.core.search.query import Query, Term
@@ -73,7 +73,4 @@ def _said(term: Term, text: str, spans: Sequence[tuple[int, int]]) -> str:
     wanted = typed.casefold()
     if any(form.casefold().startswith(wanted) for form in forms):
         return typed
-    form = forms[0]
-    if len(form) > FORM_CELLS:
-        form = form[: FORM_CELLS - 1].rstrip() + "…"
-    return f"{form} ({typed})"
+    return f"{cut(forms[0], FORM_CELLS)} ({typed})"

@@ -32,16 +32,17 @@ class RelatedView:
     """Each listed paper's shared words, the rarest in the seeds first."""
     words: tuple[str, ...]
     """Every shared word, those most papers listed share first: what the seeds' rows name."""
+    seed_words: Mapping[int, frozenset[str]]
+    """Each seed's own words, as `related` read them."""
+    starred: bool
+    """The seeds are the starred papers (`like:starred`), not papers named by id or number."""
 
-    def words_of(self, index: int, text: Callable[[], str]) -> tuple[str, ...]:
+    def words_of(self, index: int) -> tuple[str, ...]:
         """The words to show and highlight for a paper of the list: a seed's are the shared
-        words it has (of several seeds, each has its own), those most papers share first;
-        `text` gives its title and abstract, read only for a seed."""
-        if index not in self.seeds:
+        words it has (of several seeds, each has its own), those most papers share first."""
+        own = self.seed_words.get(index)
+        if own is None:
             return self.shared.get(index, ())
-        from paperdeck.core.text.fold import words
-
-        own = set(words(text()))
         return tuple(word for word in self.words if word in own)[:SEED_WORDS]
 
 
@@ -50,7 +51,7 @@ def related_view(
 ) -> RelatedView | None:
     """The view of a query with `like:` in it, or None for one without."""
     from paperdeck.core.search.evaluate import LIKE_LIMIT
-    from paperdeck.core.search.related import like_seeds, related
+    from paperdeck.core.search.related import like_seeds, paper_words, related
 
     likes = [term for term in parsed.positive_terms() if term.field == "like"]
     if not likes:
@@ -65,7 +66,10 @@ def related_view(
     counts = Counter(word for like in found for word in like.shared)
     # Most shared first; a tie keeps the order of the first paper's words (the rarest first).
     shared_words = tuple(word for word, _ in counts.most_common())
-    return RelatedView(seeds, {like.index: like.shared for like in found}, shared_words)
+    own = {seed: frozenset(paper_words(words, seed)) for seed in seeds}
+    starred = all(term.text.strip().lower() == "starred" for term in likes)
+    shared = {like.index: like.shared for like in found}
+    return RelatedView(seeds, shared, shared_words, own, starred)
 
 
 def words_query(words: tuple[str, ...], typed: Query | None = None) -> Query:
@@ -91,7 +95,7 @@ class SharedWordsHints:
         self, index: int, title: str, authors: str, abstract: Callable[[], str]
     ) -> Hint | None:
         seed = index in self.view.seeds
-        words = self.view.words_of(index, lambda: f"{title}\n{abstract()}")
+        words = self.view.words_of(index)
         if not words:
             return None
         text = SEED_SAYS if seed else SHARES

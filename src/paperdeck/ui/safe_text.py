@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.cells import cell_len, set_cell_size
 from textual.content import Content
 from textual.style import Style
 
@@ -39,7 +40,14 @@ def with_spans(
     return content
 
 
+def cut(text: str, cells: int) -> str:
+    """`text` in at most `cells` terminal cells, cut with "…" when longer (a wide character
+    takes two)."""
+    if cell_len(text) <= cells:
+        return text
+    return set_cell_size(text, max(0, cells - 1)).rstrip() + "…"
+
+
 def short(title: str, length: int = 40) -> str:
-    """A title cut to `length` characters on one line, for messages."""
-    text = one_line(title)
-    return text if len(text) <= length else text[: length - 1].rstrip() + "…"
+    """A title cut to `length` cells on one line, for messages."""
+    return cut(one_line(title), length)

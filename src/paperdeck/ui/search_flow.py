@@ -7,12 +7,11 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from rich.cells import cell_len, set_cell_size
 from textual.worker import Worker, get_current_worker
 
 from paperdeck.ui.loading import freeze_long_lived
 from paperdeck.ui.related_view import RelatedView, SharedWordsHints, related_view, words_query
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.safe_text import cut, one_line
 from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
 from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER
@@ -329,15 +328,23 @@ class SearchFlow:
             title = one_line(seed.title)
             names = [
                 f"papers like {number} “{title}”, sharing its rarest words",
-                f"like {number} “{_cut(title, 40)}”",
-                f"like {number} “{_cut(title, 20)}”",
+                f"like {number} “{cut(title, 40)}”",
+                f"like {number} “{cut(title, 20)}”",
                 f"like {number}",
             ]
-        else:
+        elif related.starred:
             count = f"{len(related.seeds):,}"
             names = [
                 f"papers like the {count} starred ones, sharing their rarest words",
                 f"like the {count} starred",
+            ]
+        else:
+            numbers = [f"#{papers[seed].position}" for seed in related.seeds]
+            said = ", ".join(numbers[:-1]) + " and " + numbers[-1]
+            names = [
+                f"papers like {said}, sharing their rarest words",
+                f"like {said}",
+                f"like {len(numbers):,} papers",
             ]
         step = next((s for s in reversed(self._likes) if s.like == query.strip()), None)
         if step is None:
@@ -353,7 +360,7 @@ class SearchFlow:
             back = short = f"like #{self.app.papers[like].position}"
         else:
             back = f"“{before}”" if before else "every paper"
-            short = f"“{_cut(before, 12)}”" if before else "all"
+            short = f"“{cut(before, 12)}”" if before else "all"
         # The paper's title is worth more than the whole of the search Esc goes back to.
         return [f"{name} · Esc: back to {said}" for name in names for said in (back, short)]
 
@@ -389,19 +396,14 @@ def _unmatched(result: SearchResult) -> str:
     """The query's phrases and words that no paper has, with no near spelling shown instead
     (`no paper has "DC programming"`), when other words found papers: without it the list said
     only that no paper has every word, not which of them."""
-    from paperdeck.core.search.near import NONE_HAS
+    from paperdeck.core.search.near import NONE_HAS, none_has
 
-    said: dict[str, list[str]] = {}
-    for term, count in result.found.items():
+    return none_has(
+        (term.field, f'"{one_line(term.text)}"' + (f" ({SLASH_HINT})" if "/" in term.text else ""))
+        for term, count in result.found.items()
         # The empty list says why, but not that a "/" glued two searches.
-        if count == 0 and term.field in NONE_HAS and (result.indices or "/" in term.text):
-            glued = f" ({SLASH_HINT})" if "/" in term.text else ""
-            said.setdefault(term.field, []).append(f'"{one_line(term.text)}"{glued}')
-    return "; ".join(f"{NONE_HAS[field]} {' or '.join(terms)}" for field, terms in said.items())
-
-
-def _cut(text: str, cells: int) -> str:
-    return text if cell_len(text) <= cells else set_cell_size(text, cells - 1).rstrip() + "…"
+        if count == 0 and term.field in NONE_HAS and (result.indices or "/" in term.text)
+    )
 
 
 def highlighter(query: Query | str, field: str = "title") -> Highlighter:

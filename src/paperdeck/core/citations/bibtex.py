@@ -8,8 +8,8 @@ from functools import lru_cache
 from typing import Any
 
 from paperdeck.core.citations.case import (
-    is_proper_noun,
     is_sentence_case,
+    keeps_capitals,
     method_words,
     named_compound_starts,
 )
@@ -97,9 +97,9 @@ def bibtex_escape(text: str, *, latex: bool = False) -> str:
 
 
 def _protect_word(word: str, *, proper_noun: bool, kept: frozenset[str]) -> bool:
-    if any(char.isupper() for char in word[1:]):
-        return True
-    if word in kept or is_proper_noun(word):
+    # The words APA's sentence case keeps, so that a style's change of case keeps them too
+    # ("L2" was cited "l2"); one with no capital has none to lose.
+    if any(char.isupper() for char in word) and keeps_capitals(word, kept):
         return True
     return proper_noun and word[0].isupper()
 
@@ -111,11 +111,11 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
     word but the first is a name or an acronym, and braced: a sentence-case style keeps it.
     That includes the first word after a colon ("methods: {Sobolev}, physics-informed"):
     BibTeX's change.case$ keeps that capital anyway, biblatex's \\MakeSentenceCase does not.
-    In Title Case, capitals are the case's, so only acronyms, names with inner capitals,
-    known proper nouns ("Bayesian", "Gaussian", proper_nouns.txt), the names joined to one
-    ("{Moreau}-{Yosida}") or by an en dash ("{Wang}--{Landau}"), and the first word after a
-    colon, ? or ! are braced: bracing every word would keep a Title Case title in Title Case
-    everywhere.
+    In Title Case, capitals are the case's, so only acronyms, names with inner capitals or
+    digits ("{L2}", "{Word2vec}"), known proper nouns ("Bayesian", "Gaussian",
+    proper_nouns.txt), the names joined to one ("{Moreau}-{Yosida}") or by an en dash
+    ("{Wang}--{Landau}"), and the first word after a colon, ? or ! are braced: bracing every
+    word would keep a Title Case title in Title Case everywhere.
     """
     segments = _title_segments(title)
     texts = [

@@ -11,6 +11,9 @@ _WORD = re.compile(r"[^\W_]+")
 # or an exclamation, a full stop, an em dash ("—", "---", or a spaced " -- " or " – ";
 # "Wang--Landau" is a name).
 _PART_END = re.compile(r"(?:[:?!.]|—|---|\s--|\s–)\s*$")
+# A full stop that ends an abbreviation, not a part: "Noise, e.g. label flips" (after "St." or
+# "Dr." a name follows, which keeps its capital either way).
+_ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|vs|cf|etc|al|approx|resp)\.\s*$")
 
 
 @lru_cache(maxsize=1)
@@ -29,7 +32,12 @@ def is_proper_noun(word: str) -> bool:
 
     folded = anyascii(word).lower()
     names = _proper_nouns()
-    return folded in names or (folded.endswith("s") and folded[:-1] in names)
+    # A plural only of a word made from a name ("Gaussians", "Hamiltonians"): "Lies" is a
+    # verb, not Lie's groups.
+    return folded in names or (folded.endswith(_NAMED_PLURALS) and folded[:-1] in names)
+
+
+_NAMED_PLURALS = ("ians", "eans")
 
 
 _COMPOUND = re.compile(r"[^\W_]+(?:(?:--?|–)[^\W_]+)+")
@@ -95,7 +103,7 @@ def sentence_case(title: str, *, method: str | None = None) -> str:
         position = match.end()
         if not written.strip():
             written += word
-        elif _PART_END.search(written) is not None:
+        elif _PART_END.search(written) is not None and not _ABBREVIATION_END.search(written):
             # "…: linear Markov games" -> "…: Linear Markov games"; "k-means" stays.
             plain = word.isalpha() and word.islower() and (len(word) > 1 or word == "a")
             written += word[0].upper() + word[1:] if plain else word

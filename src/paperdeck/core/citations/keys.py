@@ -93,8 +93,9 @@ def own_key(paper: Paper) -> str | None:
     return f"pmlr-v{found.group(1)}-{found.group(2)}" if found else None
 
 
-def _letters(index: int) -> str:
-    # a, b, ..., z, aa, ab, ...
+def letter_suffix(index: int) -> str:
+    """The `index`th (from 0) of a, b, ..., z, aa, ab, ...: a key's suffix, as CSL 1.0.2
+    counts year suffixes too."""
     text = ""
     index += 1
     while index:
@@ -194,7 +195,7 @@ def citation_keys(papers: Sequence[Paper], notes: KeyNotes | None = None) -> dic
             # The letters tried for this base before were taken, and still are: a title-less
             # list's thousands of `anon...` keys are not each tried from `a` again.
             at = tried.get(base, 0)
-            while (found := base + _letters(at - 1) if at else base) in taken:
+            while (found := base + letter_suffix(at - 1) if at else base) in taken:
                 at += 1
             tried[base] = at + 1
             key = found

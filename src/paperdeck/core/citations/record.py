@@ -13,6 +13,7 @@ from paperdeck.core.model import Paper
 from paperdeck.core.names import PersonName, parse_name
 from paperdeck.core.text.render import latex_to_text
 from paperdeck.core.text.sanitize import clean_line
+from paperdeck.core.titles import UNTITLED
 
 # What each missing piece is called where the user reads it (a toast, stderr, a % comment).
 _MISSING_TEXT = {
@@ -66,10 +67,6 @@ def describe_missing(missing: Iterable[str], *, brief: bool = False) -> str:
     if lacking:
         parts.append("no " + ", ".join(lacking))
     return "; ".join(parts)
-
-
-UNTITLED = "(untitled)"
-"""The title of a paper with neither a title nor an abstract to make one from."""
 
 
 @dataclass(frozen=True)

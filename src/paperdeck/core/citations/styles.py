@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from paperdeck.core.citations.keys import letter_suffix
 from paperdeck.core.citations.substitute import substitute_as_csl_says
 
 OFFERED_STYLES: dict[str, str] = {
@@ -328,7 +329,7 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
             bibliography = registered(items)
             ordered = list(items)
             if len(items) > 1:
-                # Sorting renders each item's sort keys (half of Chicago's time): not for one.
+                # Sorting renders every item's sort keys as well: one item has no order to find.
                 bibliography.sort()
                 by_id = {item["id"]: item for item in items}
                 ordered = [by_id[key] for key in bibliography.keys]
@@ -372,7 +373,7 @@ def _with_year_suffixes(items: Sequence[dict[str, Any]]) -> list[dict[str, Any]]
     for indices in groups.values():
         if len(indices) > 1:
             for number, index in enumerate(indices):
-                suffixed[index]["year-suffix"] = _suffix(number)
+                suffixed[index]["year-suffix"] = letter_suffix(number)
     return suffixed
 
 
@@ -409,16 +410,6 @@ def _substitute_repeated_authors(
         if found and text.startswith(before) and text.endswith(after):
             out[index] = before + substitute + after
     return out
-
-
-def _suffix(number: int) -> str:
-    # a ... z, aa, ab ... as CSL 1.0.2 counts year suffixes.
-    text = ""
-    number += 1
-    while number:
-        number, rest = divmod(number - 1, 26)
-        text = chr(ord("a") + rest) + text
-    return text
 
 
 # A group citeproc-py closes with its delimiter when the parts after it are missing (IEEE's

@@ -109,6 +109,15 @@ def notice(near: Sequence[NearSpelling], shown: int = SHOWN) -> str:
     )
 
 
+def none_has(words: Iterable[tuple[str, str]]) -> str:
+    """(field, word as said) pairs as one notice, the words looked for in the same place said
+    together: `no paper has "domian" or "zebra"; no title has "agregation"`."""
+    by_field: dict[str, list[str]] = {}
+    for field, said in words:
+        by_field.setdefault(field, []).append(said)
+    return "; ".join(f"{NONE_HAS[field]} {' or '.join(said)}" for field, said in by_field.items())
+
+
 def named(item: NearSpelling, shown: int, more: str = " more") -> str:
     """Up to `shown` of a word's near spellings, then how many are left unsaid: `reverse,
     reversed +2 more`."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -73,10 +74,10 @@ def like_seeds(
     return [] if seed is None else [seed]
 
 
-_last: tuple[WordIndex, int, tuple[int, ...], int, list[Related]] | None = None
+_last: tuple[weakref.ref[WordIndex], int, tuple[int, ...], int, list[Related]] | None = None
 """The last answer, with its index, that index's size, seeds and limit: the reader asks again
 for the words each paper of a `like:` search shares (at 100,000 papers an answer takes as long
-as the search)."""
+as the search). The index is weakly held: a list closed for another frees its own."""
 
 
 def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Related]:
@@ -89,10 +90,10 @@ def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Rel
     global _last
     key = (len(index), tuple(seeds), limit)
     last = _last
-    if last is not None and last[0] is index and last[1:4] == key:
+    if last is not None and last[0]() is index and last[1:4] == key:
         return list(last[4])
     found = _related(index, seeds, limit)
-    _last = (index, *key, found)
+    _last = (weakref.ref(index), *key, found)
     return list(found)
 
 
@@ -132,15 +133,23 @@ def _related(index: WordIndex, seeds: Sequence[int], limit: int) -> list[Related
     ]
 
 
+def paper_words(index: WordIndex, paper: int) -> Counter[str]:
+    """The words `related` reads of one paper (indices into the index's papers), with how
+    often: its abstract's, its method's, and a title's it was given (one made from the
+    abstract says nothing more) counted more."""
+    entry = index.papers[paper]
+    uses = Counter(words(index.abstracts.text(paper)))
+    if entry.method:
+        uses.update(words(entry.method))
+    if not entry.title_derived:
+        for word in words(entry.title):
+            uses[word] += _TITLE_BOOST
+    return uses
+
+
 def _seed_weights(index: WordIndex, seed: int, count: int) -> dict[str, float]:
     """Each word of one paper: its BM25 rarity in the list times its saturated use count."""
-    paper = index.papers[seed]
-    uses = Counter(words(index.abstracts.text(seed)))
-    if paper.method:
-        uses.update(words(paper.method))
-    if not paper.title_derived:
-        for word in words(paper.title):
-            uses[word] += _TITLE_BOOST
+    uses = paper_words(index, seed)
     weights: dict[str, float] = {}
     limit = max(3, count // _TOO_COMMON)
     for word, used in uses.items():

@@ -116,7 +116,7 @@ class ShortTexts(Protocol):
         ...
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class WordIndex:
     """What a query is evaluated against; built by `build`, kept and reopened by `stored`."""
 

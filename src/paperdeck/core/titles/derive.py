@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from paperdeck.core.titles import UNTITLED
+
 MAX_TITLE = 90
 CITED_TITLE = 200
 """How long a made-up title may grow in a citation, where a cut ("…") would stand in the
@@ -521,21 +523,23 @@ def find_method(abstract: str) -> str | None:
 # --- derived titles -----------------------------------------------------------------------------
 
 _PARENTHETICAL_RE = re.compile(r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^()]*\d{4})[^()]*\)")
+# "and theoretically show", ", empirically characterize": how a second verb's claim is made
+_EVIDENCE_ADVERB = r"(?:theoretical|empirical|experimental)ly\s+"
 # ", and discuss ...": led by the literal "and" (the engine skips ahead to each), the comma and
 # spaces before it found after; the same tail as `,?\s+and\s+(?:then\s+)?VERB\w*\b` searched for
 _TAIL_VERB_RE = re.compile(
-    r"and(?<=\sand)\s+(?:then\s+|(?:theoretical|empirical|experimental)ly\s+)?(?:(?:discuss|show|provide|demonstrate|prove|analy[sz]e|evaluate|"
-    r"establish|derive|stud(?:y|ie)|use|apply|present|propose|introduce|develop|find|obtain|give|"
-    r"validate|test|verify|compare|explore|investigate|conduct|design|illustrate|identify|describe|"
-    r"revisit|characterize|outline|highlight|uncover|reveal|examine|quantify|argue)\w*(?<!able)|applies"
-    r"|(?:perform|offer)s?)\b"
+    r"and(?<=\sand)\s+(?:then\s+|" + _EVIDENCE_ADVERB + r")?(?:(?:discuss|show|provide|demonstrate"
+    r"|prove|analy[sz]e|evaluate|establish|derive|stud(?:y|ie)|use|apply|present|propose|introduce"
+    r"|develop|find|obtain|give|validate|test|verify|compare|explore|investigate|conduct|design"
+    r"|illustrate|identify|describe|revisit|characterize|outline|highlight|uncover|reveal|examine"
+    r"|quantify|argue)\w*(?<!able)|applies|(?:perform|offer)s?)\b"
 )
 # "a link model, develop an estimator, and ...": a second verb after a comma (apart: the engine
 # skips ahead to each literal "and" in the pattern above, not with an alternative led by ",")
 _TAIL_COMMA_VERB_RE = re.compile(
-    r",(?<=\w,)\s+(?:(?:theoretical|empirical|experimental)ly\s+)?(?:develop|derive|prove|propose|introduce|establish|demonstrate"
-    r"|analy[sz]e|show|provide|obtain|study|characterize)s?\s+(?:an?|the|new|novel|that|how|its"
-    r"|their)\b"
+    r",(?<=\w,)\s+(?:" + _EVIDENCE_ADVERB + r")?(?:develop|derive|prove|propose|introduce|establish"
+    r"|demonstrate|analy[sz]e|show|provide|obtain|study|characterize)s?\s+(?:an?|the|new|novel"
+    r"|that|how|its|their)\b"
 )
 
 _TO_VERB_LIST_RE = re.compile(r" to [a-z]+(?:, [a-z]+)+,?$")
@@ -1142,11 +1146,6 @@ _PURPOSE_RE = re.compile(
     r"(?:To\s+[a-z]+\b|In\s+contrast\s+to|Unlike|Building\s+on|Inspired\s+by|Motivated\s+by"
     r"|Based\s+on|Despite|Towards?)[^,.;:()]{3,100},\s*"
 )
-# "In contrast to X, we show Y": a sentence whose lead clause comes before what the paper does
-_PURPOSE_LEADS = (
-    "To ", "In contrast to ", "Unlike ", "Building on ", "Inspired by ", "Motivated by ",
-    "Based on ", "Despite ", "Toward",
-)  # fmt: skip
 _OWN_SUBJECT_RE = re.compile(
     r"(?:[Ww]e|Th(?:is|e)\s+(?:paper|article)|This\s+(?:work|note|study)"
     r"|The\s+(?:present|current)\s+(?:paper|work|study))\s+"
@@ -1451,7 +1450,7 @@ def _cut_draft(draft: _Draft, method: str | None, limit: int) -> str:
         return title
     if method and method not in title:  # not said, or said past the cut
         title = _cut(_tidied(f"{method}: {_capitalised(first)}"), limit)
-    return title or "(untitled)"
+    return title or UNTITLED
 
 
 # a claim's lead clause ("when X, Y"), and what does not start a claim that reads as a title
@@ -1548,13 +1547,12 @@ def _draft(abstract: str, method: str | None) -> _Draft:
     frame = _OWN_FRAME_RE.match(flat)
     assert frame is not None  # every part of the pattern is optional
     own = _OWN_SUBJECT_RE.match(flat, frame.end()) is not None or flat.startswith(_OWN_LEADS)
-    if not own and flat.startswith(_PURPOSE_LEADS):
-        # "In contrast to X, we demonstrate Y": the sentence is the paper's, past its lead
-        purpose = _PURPOSE_RE.match(flat, 0, end)
-        if purpose is not None and flat.startswith(("we ", "We "), purpose.end()):
-            readable = _readable_own("We " + flat[purpose.end() + 3 : end].rstrip(".!? "))
-            if readable is not None:
-                first, own = readable, True
+    # "In contrast to X, we demonstrate Y": the sentence is the paper's, past its lead
+    purpose = None if own else _PURPOSE_RE.match(flat, 0, end)
+    if purpose is not None and flat.startswith(("we ", "We "), purpose.end()):
+        readable = _readable_own("We " + flat[purpose.end() + 3 : end].rstrip(".!? "))
+        if readable is not None:
+            first, own = readable, True
     if not own:
         first = _own_sentence_title(flat, end) or first
     return _tidied(first), first

@@ -12,6 +12,7 @@ from types import TracebackType
 from typing import IO, TYPE_CHECKING
 
 from paperdeck.core.plumbing import helper_process
+from paperdeck.core.titles import UNTITLED
 from paperdeck.core.titles.derive import method_and_titles
 
 if TYPE_CHECKING:  # a helper that does not index has no use for them
@@ -27,8 +28,6 @@ own part shares the GIL with the reader's first paint."""
 OWN_WEIGHT_INDEXING = 0.8
 """This process's part against a helper's when the helpers index theirs too: besides its
 own, this process makes every paper and paints the reader meanwhile."""
-UNTITLED = "(untitled)"
-"""The title of a paper with neither a title nor an abstract."""
 _BATCH = 2048
 _PROTOCOL = "paperdeck-titles-3"
 

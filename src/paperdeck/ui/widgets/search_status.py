@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 from textual.content import Content
 from textual.widget import Widget
 
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.safe_text import cut, one_line
 
 if TYPE_CHECKING:
     from paperdeck.core.search.near import NearSpelling
@@ -42,16 +42,15 @@ def _shown_for(near: Sequence[NearSpelling]) -> str:
 def _bracketed(near: Sequence[NearSpelling], shown: int) -> str:
     """The words no paper has, each followed by up to `shown` of its near spellings in
     brackets; the words looked for in the same place said together."""
-    from paperdeck.core.search.near import NONE_HAS, named
+    from paperdeck.core.search.near import named, none_has
 
-    groups: list[tuple[str, list[str]]] = []
-    for item in near:
-        said = f'"{item.word}"' + (f" (showing {named(item, shown, more='')})" if shown else "")
-        if groups and groups[-1][0] == item.field:
-            groups[-1][1].append(said)
-        else:
-            groups.append((item.field, [said]))
-    return "; ".join(f"{NONE_HAS[field]} {' or '.join(words)}" for field, words in groups)
+    return none_has(
+        (
+            item.field,
+            f'"{item.word}"' + (f" (showing {named(item, shown, more='')})" if shown else ""),
+        )
+        for item in near
+    )
 
 
 def status_text(message: str, near: Sequence[NearSpelling], width: int) -> str:
@@ -64,7 +63,7 @@ def status_text(message: str, near: Sequence[NearSpelling], width: int) -> str:
         if cell_len(text) <= width:
             return text
     text = one_line("; ".join(filter(None, [message, forms[-1]])))
-    return set_cell_size(text, width - 1).rstrip() + "…"
+    return cut(text, width)
 
 
 class SearchStatus(Widget):
