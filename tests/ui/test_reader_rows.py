@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
@@ -1098,3 +1099,38 @@ async def test_a_matched_method_name_reads_in_the_detail_panes_title_in_every_th
                 background = solid(segment.style.bgcolor, pane)
                 assert contrast(background, pane) >= 3, theme
                 assert contrast(color, background) >= 3, (theme, color, background)
+
+
+async def test_a_hint_that_could_not_be_read_once_shows_when_the_abstract_reads_again(
+    make_app: MakeApp,
+) -> None:
+    app = make_app(DERIVED_LIST)
+    async with app.run_test(size=(120, 70)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        read = paper_list.abstract_of
+        failed: set[int] = set()
+
+        def busy_once(index: int) -> str:
+            # The list store busy (another process writing it) on each paper's first read:
+            # every other reading of an abstract gives it.
+            if index not in failed:
+                failed.add(index)
+                if len(failed) % 2:
+                    raise sqlite3.OperationalError("database is locked")
+                return ""
+            return read(index)
+
+        paper_list.abstract_of = busy_once
+        app.search_box.value = "adversarial"
+        await settle(app, pilot)
+        rows = list(paper_list.rows)
+        # The rows painted whose titles lack the word: their hints were asked for, and failed.
+        abstract_only = [r for r, i in enumerate(rows) if i in failed]
+        assert len(abstract_only) >= 3
+        await pilot.pause(0.8)  # the rows are painted again once the store may answer
+        screen = [paper_list.render_line(y).text for y in range(paper_list.size.height)]
+        for row in abstract_only:
+            text = "".join(s.text for s in quiet_line(app, row))
+            assert "…" in text and "adversar" in text.lower(), (row, text)
+            assert text.rstrip() in [line.rstrip() for line in screen], (row, text)
