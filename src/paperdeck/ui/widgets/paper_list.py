@@ -31,6 +31,7 @@ from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
     RowFacts,
     render_row,
+    shown_title,
     title_cells_name,
     title_cells_of,
 )
@@ -247,7 +248,7 @@ class PaperList(ScrollView, can_focus=True):
             try:
                 found = self._hints_of.row_hint(
                     index,
-                    paper.title,
+                    shown_title(paper),
                     ", ".join(paper.authors),
                     functools.partial(self.abstract_of, index),
                 )

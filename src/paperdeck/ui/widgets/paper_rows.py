@@ -68,9 +68,17 @@ class RowFacts:
     """The abstract around the first word of the search that title and authors lack."""
 
 
+def shown_title(paper: Paper) -> str:
+    """The title a row shows: a made-up title whole when the list kept it so, the row cutting
+    it to the room it has (the list's cut, for rows of old, loses what a wide row can show)."""
+    if paper.uncut_title is not None and paper.cut_title:
+        return paper.whole_title
+    return paper.title
+
+
 def title_text(paper: Paper) -> str:
     """The title as the list shows it (a derived one behind its marker)."""
-    title = one_line(paper.title)
+    title = one_line(shown_title(paper))
     return DERIVED_MARKER + title if paper.title_derived else title
 
 
