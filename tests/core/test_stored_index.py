@@ -253,6 +253,26 @@ def test_abstracts_read_ahead_a_chunk_at_a_time_are_those_read_alone(
     assert expected and list(reopened.search(query).indices) == expected
 
 
+def test_an_abstract_the_busy_store_could_not_give_is_read_again(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store busy once (another process writing it) reads as no abstract that time only."""
+    library = load_library([listing])
+    SearchIndex(library.papers, library.index_key())
+    light = load_library([listing], abstracts=False)
+    abstracts = SearchIndex(light.papers, light.index_key()).word_index.abstracts
+    assert isinstance(abstracts, stored.StoredAbstracts)
+    real = database.ListStore.abstract_bytes
+
+    def busy(self: database.ListStore, rowid: int, start: int, stop: int) -> bytes:
+        raise database.StoreUnavailable("database is locked")
+
+    monkeypatch.setattr(database.ListStore, "abstract_bytes", busy)
+    assert abstracts.text(3) == ""
+    monkeypatch.setattr(database.ListStore, "abstract_bytes", real)
+    assert abstracts.text(3) == library.papers[3].abstract != ""
+
+
 RACE = """
 import sys, threading
 from array import array

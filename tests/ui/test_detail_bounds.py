@@ -3,6 +3,7 @@ wrapping it; a short pane shows the abstract first."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from paperdeck.core.library import load_library
@@ -160,3 +161,36 @@ async def test_a_fact_that_wraps_goes_on_under_its_value_not_under_the_labels(
             else:
                 paper = library.papers[3]
                 assert ", ".join(paper.authors[-2:]) in joined, facts
+
+
+async def test_a_wrapped_fact_is_drawn_under_its_value_in_a_screenshot_too(
+    tmp_path: Path,
+) -> None:
+    """A screenshot (SVG) draws each run of one style as a text at its column: the authors
+    wrapping at 200x60 start their own text at the value column, as the first line does, not
+    with the indent's spaces, which some SVG viewers drop (drawing them at the pane's edge)."""
+    library = load_library([bundled_list()])
+    for size in ((200, 60), (120, 40)):
+        app = PaperdeckApp(library, NotesStore(tmp_path / "n.json"), settings_file=tmp_path / "s")
+        async with app.run_test(size=size) as pilot:
+            await app.workers.wait_for_complete()
+            await pilot.press("slash", *"learning", "enter")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            paper = app.current_paper
+            assert paper is not None and paper.authors[0] == "Yuhang Xu"
+            svg = app.export_screenshot()
+            texts = re.findall(r'<text [^>]*x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg)
+            # The detail pane's, right of the list's row that names them too.
+            first = max(
+                ((x, y) for x, y, text in texts if text.startswith("Yuhang")),
+                key=lambda at: float(at[0]),
+            )
+            wrapped = [
+                (x, y, text)
+                for x, y, text in texts
+                if "Guihai" in text and float(y) > float(first[1])
+            ]
+            assert wrapped, size
+            x, _, text = wrapped[0]
+            assert x == first[0] and text.startswith("Shengzhong"), (size, wrapped)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
@@ -1098,3 +1099,72 @@ async def test_a_matched_method_name_reads_in_the_detail_panes_title_in_every_th
                 background = solid(segment.style.bgcolor, pane)
                 assert contrast(background, pane) >= 3, theme
                 assert contrast(color, background) >= 3, (theme, color, background)
+
+
+async def test_a_hint_that_could_not_be_read_once_shows_when_the_abstract_reads_again(
+    make_app: MakeApp,
+) -> None:
+    app = make_app(DERIVED_LIST)
+    async with app.run_test(size=(120, 70)) as pilot:
+        await settle(app, pilot)
+        paper_list = app.paper_list
+        read = paper_list.abstract_of
+        failed: set[int] = set()
+
+        def busy_once(index: int) -> str:
+            # The list store busy (another process writing it) on each paper's first read:
+            # every other reading of an abstract gives it.
+            if index not in failed:
+                failed.add(index)
+                if len(failed) % 2:
+                    raise sqlite3.OperationalError("database is locked")
+                return ""
+            return read(index)
+
+        paper_list.abstract_of = busy_once
+        app.search_box.value = "adversarial"
+        await settle(app, pilot)
+        rows = list(paper_list.rows)
+        # The rows painted whose titles lack the word: their hints were asked for, and failed.
+        abstract_only = [r for r, i in enumerate(rows) if i in failed]
+        assert len(abstract_only) >= 3
+        await pilot.pause(0.8)  # the rows are painted again once the store may answer
+        screen = [paper_list.render_line(y).text for y in range(paper_list.size.height)]
+        for row in abstract_only:
+            text = "".join(s.text for s in quiet_line(app, row))
+            assert "…" in text and "adversar" in text.lower(), (row, text)
+            assert text.rstrip() in [line.rstrip() for line in screen], (row, text)
+
+
+async def test_a_made_up_title_shows_whole_where_its_row_has_room(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """The list cuts a made-up title at about 90 characters; a row with room shows it whole,
+    and at 80x24, one line a row, a word in its tail is the title's, not a hint repeating it."""
+    source = Path(__file__).parent.parent / "data"
+    zoo = (
+        "With the development of deep networks on various large-scale datasets, a large "
+        "zoo of pretrained models are available. We propose \\emph{Zoo-Tuning} to address "
+        "these challenges, which learns to adaptively transfer the parameters of "
+        "pretrained models to the target task. With the learnable channel alignment layer "
+        "and adaptive aggregation layer, Zoo-Tuning adapts source models to downstream "
+        "tasks. Experiments on a zoo of models show it is efficient."
+    )
+    others = (source / "abstracts_sample.txt").read_text(encoding="utf-8").split("\n\n")[1:9]
+    path = write_list(tmp_path, "A list", [zoo, *others])
+    app = make_app(path)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(app, pilot)
+        paper = app.papers[0]
+        assert paper.cut_title and paper.whole_title.endswith("to the target task")
+        shown = app.paper_list.row_text(0)
+        assert "pretrained models to the target task" in shown and "…" not in shown, shown
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "zoo target")
+        assert app.paper_list.compact and app.paper_list.rows[0] == 0
+        line = app.paper_list.row_text(0)
+        # The title has both words: no hint after it saying its own tail again (as "…the
+        # target task. With…" did after the title cut).
+        assert "  …" not in line and "With" not in line, line

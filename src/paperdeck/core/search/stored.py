@@ -246,7 +246,12 @@ class StoredAbstracts:
     def text(self, i: int) -> str:
         kept = self._kept.get(i)
         if kept is None:
-            kept = self._kept[i] = self._read(i)
+            kept = self._read(i)
+            if kept is None:
+                # Ranked as a paper without an abstract: never a crash; and read again next
+                # time, the store may have been busy.
+                return ""
+            self._kept[i] = kept
         return kept
 
     def read_ahead(self, papers: Sequence[int]) -> None:
@@ -280,7 +285,7 @@ class StoredAbstracts:
             if self._places is None:
                 self._places = self._store.abstract_places(self._key)
 
-    def _read(self, i: int) -> str:
+    def _read(self, i: int) -> str | None:
         try:
             if self._places is None:
                 self._places = self._store.abstract_places(self._key)
@@ -289,7 +294,7 @@ class StoredAbstracts:
             start = ends[local - 1] + 1 if local else 0
             data = self._store.abstract_bytes(rowid, start, ends[local])
         except (Damaged, StoreUnavailable, IndexError):
-            return ""  # ranked as a paper without an abstract: never a crash
+            return None
         # Matched and counted, never shown: a damaged byte costs a word, not the terminal.
         return data.decode("utf-8", "replace")
 

@@ -610,7 +610,10 @@ def _laid_out(block: Block, width: int) -> Content:
         return block
     if width < LABEL_WIDTH + LEAST_VALUE_WIDTH:
         return _facts_content(block)
-    indent = Content(" " * LABEL_WIDTH)
+    # Styled as the labels' column, not as the value: one run of the same style would start
+    # with the indent's spaces, which a screenshot's SVG drawn by some viewers (rsvg) drops,
+    # drawing the wrapped words at the pane's left edge.
+    indent = Content.styled(" " * LABEL_WIDTH, LABEL_STYLE)
     lines: list[Content] = []
     for fact in block:
         label = Content.styled(f"{fact.label:<{LABEL_WIDTH}}", LABEL_STYLE)

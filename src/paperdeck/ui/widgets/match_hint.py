@@ -165,6 +165,11 @@ def fit(hint: Hint, room: int) -> tuple[str, list[tuple[int, int]]]:
     return prefix + body + suffix, [(s, e) for s, e in spans if e > s]
 
 
+class HintUnavailable(Exception):
+    """A row's hint could not be worked out now (its abstract unread or empty: a store busy,
+    a list still loading); asked again at the row's next paint, never kept as no hint."""
+
+
 class RowHints(Protocol):
     """What gives each row of a search its hint."""
 
@@ -172,7 +177,7 @@ class RowHints(Protocol):
         self, index: int, title: str, authors: str, abstract: Callable[[], str]
     ) -> Hint | None:
         """The hint of paper `index`, with this title and authors (`abstract` reads its
-        abstract), or None."""
+        abstract), or None; `HintUnavailable` when it cannot be told now."""
         ...
 
 
@@ -209,7 +214,9 @@ class HintFinder:
 
     def hint(self, title: str, authors: str, abstract: Callable[[], str]) -> Hint | None:
         """The hint of a paper with this title and authors (`abstract` reads its abstract only
-        when a word of the query is missing from both), or None."""
+        when a word of the query is missing from both), or None; `HintUnavailable` when the
+        abstract cannot be read now (or reads empty: a paper shown for a word its row lacks
+        has one)."""
         try:
             lacking = [
                 not in_title(title) and not (authors and in_authors(authors))
@@ -221,8 +228,17 @@ class HintFinder:
                 bonus + (1.0 if lacks and bonus else 0.0)
                 for bonus, lacks in zip(self._bonus, lacking, strict=True)
             ]
-            return hint_of(abstract(), self._each, weights)
         except Exception:  # a hint is decoration: never let it break a paint
+            return None
+        try:
+            text = abstract()
+        except Exception as error:
+            raise HintUnavailable(str(error)) from None
+        if not text.strip():
+            raise HintUnavailable("no abstract")
+        try:
+            return hint_of(text, self._each, weights)
+        except Exception:
             return None
 
 

@@ -20,16 +20,18 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.strip import Strip
+from textual.timer import Timer
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.ui.contrast import BLACK, WHITE, match_style, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
-from paperdeck.ui.widgets.match_hint import Hint, RowHints
+from paperdeck.ui.widgets.match_hint import Hint, HintUnavailable, RowHints
 from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
     RowFacts,
     render_row,
+    shown_title,
     title_cells_name,
     title_cells_of,
 )
@@ -61,6 +63,10 @@ DIVIDER_LABEL = "some of the words"
 NO_FULL_MATCH_LABEL = "no paper has every word"
 RowLayout = Literal["auto", "two-line", "compact"]
 ROW_LAYOUTS: tuple[RowLayout, ...] = ("auto", "two-line", "compact")
+HINT_TRIES = 3
+"""Paints that look for a row's hint before its row is kept without one."""
+HINT_RETRY_DELAY = 0.5
+"""Seconds before a row whose hint could not be found yet is painted again."""
 AUTO_COMPACT_BELOW = 16
 """Lines of list under which the automatic layout shows one line per paper (80x24 has ~8)."""
 PART_NAMES = (
@@ -157,8 +163,14 @@ class PaperList(ScrollView, can_focus=True):
         self._highlight: Highlighter = no_highlight
         self._highlight_authors: Highlighter = no_highlight
         self._hints_of: RowHints | None = None
-        # A row repainted (the cursor came or went) keeps its hint: found once per query.
-        self._hints: LRUCache[tuple[int, str], tuple[Hint | None]] = LRUCache(maxsize=512)
+        self._hints_version = 0
+        """Counts the highlighters set: a search run again with the same query (the list has
+        loaded further, its index changed) finds its hints anew."""
+        # A row repainted (the cursor came or went) keeps its hint: found once per search.
+        self._hints: LRUCache[tuple[int, int], tuple[Hint | None]] = LRUCache(maxsize=512)
+        self._hint_misses: dict[tuple[int, int], int] = {}
+        self._hint_missed = False
+        self._hint_retry: Timer | None = None
         self._cache: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize=256)
         self._style_cache: dict[tuple[bool, bool], dict[str, RichStyle]] = {}
         self._last_posted: int | None = -1
@@ -216,29 +228,46 @@ class PaperList(ScrollView, can_focus=True):
     ) -> None:
         """Highlight what `highlight` finds in each title, and `authors` in the authors shown;
         a row whose title and authors lack some word of the query shows its abstract around
-        it, as `hints` finds (`query` identifies them for the caches)."""
+        it, as `hints` finds (`query`: the search they are for)."""
         self._query = query
         self._highlight = highlight
         self._highlight_authors = authors
         self._hints_of = hints
+        self._hints_version += 1
+        self._hint_misses.clear()
         self.refresh()
 
     def _hint(self, index: int) -> Hint | None:
         """The paper's abstract around the first word of the query its row lacks, if any."""
         if self._hints_of is None:
             return None
-        key = (index, self._query)
+        key = (index, self._hints_version)
         kept = self._hints.get(key)
         if kept is None:
             paper = self.papers[index]
-            found = self._hints_of.row_hint(
-                index,
-                paper.title,
-                ", ".join(paper.authors),
-                functools.partial(self.abstract_of, index),
-            )
+            try:
+                found = self._hints_of.row_hint(
+                    index,
+                    shown_title(paper),
+                    ", ".join(paper.authors),
+                    functools.partial(self.abstract_of, index),
+                )
+            except HintUnavailable:
+                misses = self._hint_misses[key] = self._hint_misses.get(key, 0) + 1
+                if misses < HINT_TRIES:
+                    # Neither the hint nor the row drawn without it is kept: painted again
+                    # soon, it is looked for again.
+                    self._hint_missed = True
+                    if self._hint_retry is None:
+                        self._hint_retry = self.set_timer(HINT_RETRY_DELAY, self._retry_hints)
+                    return None
+                found = None  # a paper without an abstract: its row says no more
             kept = self._hints[key] = (found,)
         return kept[0]
+
+    def _retry_hints(self) -> None:
+        self._hint_retry = None
+        self.refresh()
 
     def set_row_layout(self, layout: RowLayout) -> None:
         """Two lines per paper, one, or "auto" (one when the list is short of lines)."""
@@ -500,11 +529,12 @@ class PaperList(ScrollView, can_focus=True):
             is_cursor,
             index in self.marked,
             signature,
-            self._query,
+            self._hints_version,
             self.has_focus,
         )
         strips = self._cache.get(key)
         if strips is None:
+            self._hint_missed = False
             facts = RowFacts(
                 annotation,
                 index in self.marked,
@@ -522,7 +552,8 @@ class PaperList(ScrollView, can_focus=True):
                 compact=self._compact,
                 height=height,
             )
-            self._cache[key] = strips
+            if not self._hint_missed:
+                self._cache[key] = strips
         return strips
 
     def row_text(self, row: int) -> str:

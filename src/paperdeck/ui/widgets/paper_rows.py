@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import compress, pairwise, repeat
 from operator import methodcaller, not_
 
@@ -68,9 +68,25 @@ class RowFacts:
     """The abstract around the first word of the search that title and authors lack."""
 
 
+def shown_title(paper: Paper) -> str:
+    """The title a row shows: a made-up title whole when the list kept it so, the row cutting
+    it to the room it has (the list's cut, for rows of old, loses what a wide row can show)."""
+    if paper.uncut_title is not None and paper.cut_title:
+        return _whole_title(paper.uncut_title, paper.title)
+    return paper.title
+
+
+@lru_cache(maxsize=1024)
+def _whole_title(uncut: str, title: str) -> str:
+    """`Paper.whole_title` of a title kept whole, cleaned once for the rows painted again."""
+    from paperdeck.core.text.sanitize import clean_line
+
+    return clean_line(uncut) or title
+
+
 def title_text(paper: Paper) -> str:
     """The title as the list shows it (a derived one behind its marker)."""
-    title = one_line(paper.title)
+    title = one_line(shown_title(paper))
     return DERIVED_MARKER + title if paper.title_derived else title
 
 
