@@ -76,6 +76,10 @@ NOT_FOUND = "not found"
 SHARES_LABEL = "Shares"
 SEED_LABEL = "Shared"
 SEED_REMARK = " (its words the papers listed share most)"
+GLUE = "\u2800"
+"""A space no line may break at, while the pane wraps its lines (a blank cell that is no
+whitespace to the wrapper), then a space again: the Found line's `outliers (outlires)` and
+`not found:` were cut in two at 80 and 120 columns."""
 
 
 class Fact(NamedTuple):
@@ -326,8 +330,10 @@ class DetailPane(ScrollView, can_focus=True):
             self.content = content
         else:
             self._blocks = [part for at, one in enumerate(content) for part in _spaced(at, one)]
-            self.content = Content("\n\n").join(
-                _facts_content(part) if isinstance(part, list) else part for part in content
+            self.content = _unglued(
+                Content("\n\n").join(
+                    _facts_content(part) if isinstance(part, list) else part for part in content
+                )
             )
         self._key = key
         self._wrapped_width = -1
@@ -576,16 +582,22 @@ def _tells_more(found: WordsFound) -> bool:
 def _where_found(found: WordsFound, match: Style) -> Content:
     """`title: zoo · abstract: transfer, zoo · not found: adaptive`, the words found drawn as
     matches."""
+    # A word found in another form stays with the word typed (`outliers (outlires)`), and a
+    # label with the first word it names.
     parts = [
         Content.assemble(
-            (f"{place}: ", LABEL_STYLE),
-            Content(", ").join(plain(word).stylize(match) for word in words),
+            (_glued(f"{place}: "), LABEL_STYLE),
+            Content(", ").join(
+                plain(word.replace(" (", GLUE + "(")).stylize(match) for word in words
+            ),
         )
         for place, words in found.places
     ]
     if found.missing:
         parts.append(
-            Content.assemble((f"{NOT_FOUND}: ", LABEL_STYLE), plain(", ".join(found.missing)))
+            Content.assemble(
+                (_glued(f"{NOT_FOUND}: "), LABEL_STYLE), plain(", ".join(found.missing))
+            )
         )
     return Content(" · ").join(parts)
 
@@ -607,18 +619,33 @@ def _laid_out(block: Block, width: int) -> Content:
     """A part of the pane as lines that fit `width`; a fact that wraps goes on under its value,
     as a table does, so none of its words stands in the labels' column."""
     if isinstance(block, Content):
+        if GLUE in block.plain:
+            return Content("\n").join(_unglued(line) for line in block.wrap(width))
         return block
     if width < LABEL_WIDTH + LEAST_VALUE_WIDTH:
-        return _facts_content(block)
+        return _unglued(_facts_content(block))
     indent = Content(" " * LABEL_WIDTH)
     lines: list[Content] = []
     for fact in block:
         label = Content.styled(f"{fact.label:<{LABEL_WIDTH}}", LABEL_STYLE)
-        wrapped = fact.value.wrap(width - LABEL_WIDTH) or [Content("")]
+        wrapped = [_unglued(line) for line in fact.value.wrap(width - LABEL_WIDTH)]
+        wrapped = wrapped or [Content("")]
         lines.extend(
             Content.assemble(indent if at else label, line) for at, line in enumerate(wrapped)
         )
     return Content("\n").join(lines)
+
+
+def _glued(text: str) -> str:
+    """`text` as one piece no line breaks within."""
+    return text.replace(" ", GLUE)
+
+
+def _unglued(content: Content) -> Content:
+    """`content` with its glued spaces plain spaces again, its styles kept."""
+    if GLUE not in content.plain:
+        return content
+    return Content(content.plain.replace(GLUE, " "), list(content.spans))
 
 
 def _spaced(at: int, part: Block) -> list[Block]:
