@@ -204,3 +204,31 @@ async def test_words_typed_beside_like_are_highlighted_too(tmp_path: Path) -> No
         pane = app.detail.rich_style.bgcolor
         lines = [app.detail.render_line(y) for y in range(3)]
         assert "Synchronous" in set().union(*(_highlighted(line, pane) for line in lines))
+
+
+async def test_l_on_a_paper_scrolled_to_its_match_shows_it_from_its_top_at_80x24(
+    tmp_path: Path,
+) -> None:
+    # Seen in tmux at 80x24 on the 5,000-paper list: a search result whose match lies deep in
+    # its abstract opens scrolled to it; `l` on it kept that scroll, so the line saying which
+    # words the papers listed share (above the abstract) was never on screen.
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        # The paper found is the one shown before the search: its match, far down, is scrolled
+        # to all the same (it was not: the pane scrolled only for another paper).
+        shown = app.current_paper
+        await pilot.press("slash", *"grounding", "enter")
+        await _settle(app, pilot)
+        assert app.current_paper is shown
+        assert app.detail.scroll_y > 0
+        await pilot.press("l")
+        await _settle(app, pilot)
+        assert app.detail.scroll_y == 0
+        shown = [app.detail.render_line(y).text for y in range(app.detail.size.height)]
+        assert any("shared most:" in line for line in shown), shown
+        # Back to the search, the paper opens at its match again.
+        await pilot.press("escape")
+        await _settle(app, pilot)
+        assert app.search_box.value == "grounding"
+        assert app.detail.scroll_y > 0

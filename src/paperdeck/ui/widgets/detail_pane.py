@@ -165,6 +165,9 @@ class DetailPane(ScrollView, can_focus=True):
         past SHORT_PANE, or the theme changes the matches' colours."""
         self._find_match = False
         """The paper just shown is to be scrolled to its first match once it is wrapped."""
+        self._shown_query = ""
+        """The search the pane's highlights are of: another one shows the paper from its top
+        again (and so from its first match), as another paper is."""
         self.short = False
         """Shown for a short pane: the abstract under a one-line summary, the facts after it."""
 
@@ -217,6 +220,12 @@ class DetailPane(ScrollView, can_focus=True):
         corrections = corrections or {}
         match = self._match_style()
         shown_query = query if fields else ""
+        # A paper kept under the cursor as the search changes around it (`l` on it, Esc back,
+        # a word typed) is shown as if newly: at 80x24 `l` kept the abstract scrolled ten lines
+        # down, where the search before had found its word, the shared words off screen; and a
+        # word typed that the abstract has far down was never scrolled to.
+        new_query = shown_query != self._shown_query
+        self._shown_query = shown_query
         key = (
             paper,
             raw,
@@ -234,8 +243,8 @@ class DetailPane(ScrollView, can_focus=True):
             self._set_virtual_height(self._wrapped_width, len(self._strips))
             self._wrap()  # again only if the width changed since
             self.refresh()
-            if not same_paper:
-                self._scroll_to_top(fields is not None and _abstract_tells(found))
+            if not same_paper or new_query:
+                self._scroll_to_top(_to_match(fields is not None, shares, found))
             return
         # A made-up title cut to fit a row is shown whole here, as a citation gives it.
         title_text = one_line(str(corrections.get("title") or paper.whole_title)[:SHOWN_CHARS])
@@ -282,8 +291,8 @@ class DetailPane(ScrollView, can_focus=True):
         else:
             parts = [title, meta, abstract]
         self._set_content(parts, key)
-        if not same_paper:
-            self._scroll_to_top(fields is not None and _abstract_tells(found))
+        if not same_paper or new_query:
+            self._scroll_to_top(_to_match(fields is not None, shares, found))
 
     def _scroll_to_top(self, matches: bool) -> None:
         """A paper newly shown from its top; with `matches` (its abstract has words of the
@@ -555,6 +564,13 @@ class DetailPane(ScrollView, can_focus=True):
             remark = f" {STAND_IN_REMARK}" if cite_key.stand_in else ""
             parts.append(f"cite {cite_key.key}{remark}")
         return plain(" · ".join(parts), LABEL_STYLE)
+
+
+def _to_match(searched: bool, shares: Shares | None, found: WordsFound | None) -> bool:
+    """Whether a paper newly shown opens at its abstract's first match: during a search, when
+    its abstract has words its title lacks; not in a `like:` view, whose pane names the words
+    shared above the abstract."""
+    return searched and shares is None and _abstract_tells(found)
 
 
 def _abstract_tells(found: WordsFound | None) -> bool:
