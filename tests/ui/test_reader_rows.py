@@ -1098,3 +1098,34 @@ async def test_a_matched_method_name_reads_in_the_detail_panes_title_in_every_th
                 background = solid(segment.style.bgcolor, pane)
                 assert contrast(background, pane) >= 3, theme
                 assert contrast(color, background) >= 3, (theme, color, background)
+
+
+async def test_a_made_up_title_starts_with_its_subject_not_an_aside_or_a_list_mark(
+    tmp_path: Path,
+) -> None:
+    # Seen on the 5,000-paper list at 120x40: rows read "≈ (to our knowledge) the first
+    # theoretical framework to analyze…" and "≈ (i) A lower bound which proves…".
+    path = write_list(
+        tmp_path,
+        "A list",
+        [
+            "Federated Averaging is popular. We provide (to our knowledge) the first theoretical"
+            " framework to analyze the convergence of FedAvg with cyclic client participation."
+            " It works.",
+            "Coresets compress data. In this work we provide: (i) A lower bound which proves"
+            " that there are sets with no small coresets, and (ii) an algorithm. It works.",
+        ],
+    )
+    app = PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "≈ The first theoretical framework to analyze the convergence" in shown, shown
+        assert "≈ A lower bound which proves that there are sets" in shown, shown
+        assert "(to our knowledge)" not in shown.split("Abstract")[0]
+        assert "(i) A lower" not in shown.split("Abstract")[0]
