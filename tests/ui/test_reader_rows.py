@@ -1129,3 +1129,32 @@ async def test_a_made_up_title_starts_with_its_subject_not_an_aside_or_a_list_ma
         assert "≈ A lower bound which proves that there are sets" in shown, shown
         assert "(to our knowledge)" not in shown.split("Abstract")[0]
         assert "(i) A lower" not in shown.split("Abstract")[0]
+
+
+async def test_a_made_up_title_says_what_is_argued_not_the_clause_before_it(
+    tmp_path: Path,
+) -> None:
+    # Seen on the 5,000-paper list: "we argue that, despite the community's emphasis on
+    # large-scale environments, the traditional small-scale environments can still yield
+    # valuable insights" was titled "≈ That, despite the community’s emphasis on large-scale
+    # environments".
+    path = write_list(
+        tmp_path,
+        "A list",
+        [
+            "Benchmarks are costly. In this work we argue that, despite the community's emphasis"
+            " on large-scale environments, the traditional small-scale environments can still"
+            " yield valuable scientific insights. It works.",
+        ],
+    )
+    app = PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "≈ The traditional small-scale environments can still yield" in shown, shown
+        assert "≈ That, despite" not in shown

@@ -786,8 +786,10 @@ def _title_case(phrase: str) -> bool:
     return len(capitals) >= 2 and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words)
 
 
+# "we argue that, despite X, Y": what is argued is Y
 _PHRASE_LEAD_RE = re.compile(
-    r"(?:and\s+(?:[a-z]+ly\s+)?[a-z]+\s+)?(?:(?P<to>to\s+)|that\s+|here\s+)?"
+    r"(?:and\s+(?:[a-z]+ly\s+)?[a-z]+\s+)?(?:(?P<to>to\s+)|here\s+|that"
+    r"(?:\s*,\s*(?:despite|unlike|contrary\s+to|in\s+contrast\s+to)\s[^,;]*,)?\s+)?"
 )
 # "novel", "new, but surprisingly simple": praise that is no part of the contribution's name
 _PUFFERY_RE = re.compile(r"(?:(?:novel|new)(?:\s*,)?(?:\s+(?:and|but|yet))?\s+)+")
