@@ -120,3 +120,48 @@ async def test_a_paper_with_one_word_of_an_or_lacks_neither(tmp_path: Path) -> N
         # BubbleSpec has "speculative", not "diffusion": the either-or is there; the phrase
         # is not (its title says "Rollout Drafts").
         assert 'abstract: speculative · not found: "drafts rollout" Method' in shown
+
+
+async def test_the_found_line_is_not_cut_inside_a_word_and_its_spelling(tmp_path: Path) -> None:
+    # Seen in tmux on the 5,000-paper list: at 80x24 the line read "abstract: Coreset
+    # (coresett), outliers" and, on the next line, "(outlires)"; at 120x40 "· not" then
+    # "found: outlires".
+    from tests.ui.conftest import write_list
+
+    path = write_list(
+        tmp_path,
+        "A list",
+        [
+            "In real world, our datasets often contain outliers. Coreset is a popular approach"
+            " for compressing data. We propose a new variant of coreset technique, layered"
+            " sampling, for clustering with outliers.",
+            "We study reinforcement learning with linear function approximation.",
+        ],
+    )
+    app = PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _search(app, pilot, "coresett outlires clusterng variant zebra")
+        broken: list[tuple[int, str]] = []
+        for width in range(70, 131):
+            await pilot.resize_terminal(width, 40 if width >= 100 else 24)
+            await pilot.pause()
+            lines = [
+                app.detail.render_line(y).text.rstrip()
+                for y in range(app.detail.scrollable_content_region.height)
+            ]
+            said = " ".join(" ".join(line.split()) for line in lines)
+            assert "outliers (outlires)" in said and "not found: zebra" in said, said
+            broken += [
+                (width, line)
+                for line in lines
+                if line.split()
+                and (
+                    line.split()[0] in ("(outlires)", "(outlires),", "(coresett)", "(coresett),")
+                    or line.split()[-1] in ("not", "title:", "abstract:")
+                )
+            ]
+        assert not broken, broken

@@ -135,3 +135,32 @@ async def test_the_header_names_the_order_only_while_a_search_orders_the_list(
         await pilot.press("escape")
         await settle(app, pilot)
         assert "sort:" not in header_text(app)
+
+
+def bottom_line(app: PaperdeckApp) -> str:
+    """The screen's last line as drawn, a dialog over the reader included."""
+    return app.screen._compositor.render_strips()[-1].text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_readers_keys_are_not_named_under_a_dialog(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    # Seen in tmux: with the export dialog's file name being typed, the footer under it still
+    # read "space Mark ... n Note r Read+next s Star+next t Tags c Cite" (and under C's list
+    # of formats "/ Search"), keys the dialog takes as text or not at all.
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        assert "Read+next" in bottom_line(app)
+        for key in ("e", "C", "t"):
+            await pilot.press(key)
+            await settle(app, pilot)
+            assert app.screen is not app.screen_stack[0], key
+            assert "Read+next" not in bottom_line(app), (key, bottom_line(app))
+            assert "Search" not in bottom_line(app), (key, bottom_line(app))
+            await pilot.press("escape")
+            await settle(app, pilot)
+            # Back in the reader, its keys again and the list focused.
+            assert "Read+next" in bottom_line(app), (key, bottom_line(app))
+            assert app.screen.focused is app.paper_list

@@ -1168,3 +1168,63 @@ async def test_a_made_up_title_shows_whole_where_its_row_has_room(
         # The title has both words: no hint after it saying its own tail again (as "…the
         # target task. With…" did after the title cut).
         assert "  …" not in line and "With" not in line, line
+
+
+async def test_a_made_up_title_starts_with_its_subject_not_an_aside_or_a_list_mark(
+    tmp_path: Path,
+) -> None:
+    # Seen on the 5,000-paper list at 120x40: rows read "≈ (to our knowledge) the first
+    # theoretical framework to analyze…" and "≈ (i) A lower bound which proves…".
+    path = write_list(
+        tmp_path,
+        "A list",
+        [
+            "Federated Averaging is popular. We provide (to our knowledge) the first theoretical"
+            " framework to analyze the convergence of FedAvg with cyclic client participation."
+            " It works.",
+            "Coresets compress data. In this work we provide: (i) A lower bound which proves"
+            " that there are sets with no small coresets, and (ii) an algorithm. It works.",
+        ],
+    )
+    app = PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "≈ The first theoretical framework to analyze the convergence" in shown, shown
+        assert "≈ A lower bound which proves that there are sets" in shown, shown
+        assert "(to our knowledge)" not in shown.split("Abstract")[0]
+        assert "(i) A lower" not in shown.split("Abstract")[0]
+
+
+async def test_a_made_up_title_says_what_is_argued_not_the_clause_before_it(
+    tmp_path: Path,
+) -> None:
+    # Seen on the 5,000-paper list: "we argue that, despite the community's emphasis on
+    # large-scale environments, the traditional small-scale environments can still yield
+    # valuable insights" was titled "≈ That, despite the community’s emphasis on large-scale
+    # environments".
+    path = write_list(
+        tmp_path,
+        "A list",
+        [
+            "Benchmarks are costly. In this work we argue that, despite the community's emphasis"
+            " on large-scale environments, the traditional small-scale environments can still"
+            " yield valuable scientific insights. It works.",
+        ],
+    )
+    app = PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "≈ The traditional small-scale environments can still yield" in shown, shown
+        assert "≈ That, despite" not in shown

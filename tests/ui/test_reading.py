@@ -126,3 +126,35 @@ async def test_a_short_note_read_leaves_the_abstract_its_room_at_120x40(
         await pilot.press("n")
         await pilot.pause()
         assert app.notes.region.height >= 12
+
+
+async def test_esc_from_a_note_written_while_reading_goes_back_to_the_abstract_at_80x24(
+    make_app: MakeApp,
+) -> None:
+    # Seen in tmux at 80x24: Enter to read, `n` to note a thought, Esc: the focus went to the
+    # list and the abstract folded back to its few lines under the list's rows.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "enter")
+        await pilot.pause()
+        paper = app.current_paper
+        reading = abstract_lines_shown(app)
+        await pilot.press("n")
+        await type_text(pilot, "compare with layered sampling")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.focused is app.detail
+        assert app.current_paper is paper
+        assert abstract_lines_shown(app) == reading
+        assert screen_text(app)[-1].startswith("esc List"), screen_text(app)[-1]
+        # Esc again goes to the list, as from any reading.
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.focused is app.paper_list
+        # A note opened from the list goes back to the list.
+        await pilot.press("n")
+        await type_text(pilot, " and sensitivity")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.focused is app.paper_list

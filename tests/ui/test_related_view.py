@@ -217,3 +217,31 @@ async def test_papers_like_two_named_papers_are_said_to_be_like_those_two(
         assert set(app.paper_list.rows[:2]) == {3, 15}
         # Neither is starred: the line names them, as it names one.
         assert _status(app).startswith("papers like #4 and #16, sharing their rarest words")
+
+
+async def test_l_on_a_paper_scrolled_to_its_match_shows_it_from_its_top_at_80x24(
+    tmp_path: Path,
+) -> None:
+    # Seen in tmux at 80x24 on the 5,000-paper list: a search result whose match lies deep in
+    # its abstract opens scrolled to it; `l` on it kept that scroll, so the line saying which
+    # words the papers listed share (above the abstract) was never on screen.
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        # The paper found is the one shown before the search: its match, far down, is scrolled
+        # to all the same (it was not: the pane scrolled only for another paper).
+        shown = app.current_paper
+        await pilot.press("slash", *"grounding", "enter")
+        await _settle(app, pilot)
+        assert app.current_paper is shown
+        assert app.detail.scroll_y > 0
+        await pilot.press("l")
+        await _settle(app, pilot)
+        assert app.detail.scroll_y == 0
+        shown = [app.detail.render_line(y).text for y in range(app.detail.size.height)]
+        assert any("shared most:" in line for line in shown), shown
+        # Back to the search, the paper opens at its match again.
+        await pilot.press("escape")
+        await _settle(app, pilot)
+        assert app.search_box.value == "grounding"
+        assert app.detail.scroll_y > 0

@@ -285,3 +285,25 @@ async def test_a_slash_typed_in_the_field_that_glues_words_says_how_to_search_an
         await settle(app, pilot)
         assert app.search_box.value == "privacy"
         assert status_lines(app) == []
+
+
+async def test_a_slash_that_would_begin_the_query_is_not_typed(make_app: MakeApp) -> None:
+    # Seen in tmux at 80x24 on the 5,000-paper list: in the field, emptied with Ctrl+U, "/"
+    # pressed to start a search was typed, and the line under it read 'no paper has
+    # "/title:lanczos" (a new search: Enter, then /)', a '/' that joined nothing.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"privacy", "ctrl+u", "slash", *"speculative")
+        await settle(app, pilot)
+        assert app.search_box.value == "speculative"
+        assert status_lines(app) == []
+        # Pressed again on a query all selected (as `/` leaves it), it stays selected: what is
+        # typed next replaces it.
+        await pilot.press("enter", "slash", "slash", *"privacy")
+        await settle(app, pilot)
+        assert app.search_box.value == "privacy"
+        # Between words it is typed, as ever.
+        await pilot.press("slash", *"federated")
+        await settle(app, pilot)
+        assert app.search_box.value == "privacy/federated"

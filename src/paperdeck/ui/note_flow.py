@@ -30,6 +30,9 @@ class NoteFlow:
         self._detail_before: tuple[Paper, float] | None = None
         """The paper whose note is being written and where its detail pane was scrolled to
         before (a short pane scrolls to the abstract while the note is written)."""
+        self._reading: Paper | None = None
+        """The paper whose abstract was being read (the detail pane focused) when its note was
+        opened: leaving the note goes back to reading it."""
 
     # -- reading the store ------------------------------------------------------------------
 
@@ -84,22 +87,34 @@ class NoteFlow:
         drop_notices(app, "information")
         if self._detail_before is None or self._detail_before[0] is not app.current_paper:
             self._detail_before = (app.current_paper, app.detail.scroll_y)
+        if app.focused is app.detail:
+            self._reading = app.current_paper
+        elif app.focused is not app.notes.editor:
+            self._reading = None
         app.call_after_refresh(app.detail.show_abstract)  # a short pane scrolls to it
         editor = app.notes.editor
         app.focus_now(editor)
         editor.move_cursor(editor.document.end)
 
     def leave(self) -> None:
-        """Save the note and hand the focus to the list."""
+        """Save the note and hand the focus back: to the abstract when the note was opened while
+        reading it (Esc took the reader out of it to the list, at 80x24 folding the abstract
+        back to its few lines), else to the list."""
         self.save_open_note()
-        self.app.paper_list.screen.remove_class("-notes-open")
-        self.app.focus_now(self.app.paper_list)
+        app = self.app
+        app.paper_list.screen.remove_class("-notes-open")
+        reading, self._reading = self._reading, None
+        if reading is not None and reading is app.current_paper:
+            app.focus_now(app.detail)
+        else:
+            app.focus_now(app.paper_list)
 
     def left_results(self, paper: Paper) -> None:
         """The edited paper left the search results: keep its note and close the editor.
 
         So the next keys cannot land in another paper's note.
         """
+        self._reading = None
         self.leave()
         self.app.notify(
             one_line(f"“{short(paper.title)}” is not in the results: its note is saved."),

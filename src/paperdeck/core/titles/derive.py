@@ -794,8 +794,10 @@ def _title_case(phrase: str) -> bool:
     return len(capitals) >= 2 and all(w[0].isupper() or w.lower() in _SMALL_WORDS for w in words)
 
 
+# "we argue that, despite X, Y": what is argued is Y
 _PHRASE_LEAD_RE = re.compile(
-    r"(?:and\s+(?:[a-z]+ly\s+)?[a-z]+\s+)?(?:(?P<to>to\s+)|that\s+|here\s+)?"
+    r"(?:and\s+(?:[a-z]+ly\s+)?[a-z]+\s+)?(?:(?P<to>to\s+)|here\s+|that"
+    r"(?:\s*,\s*(?:despite|unlike|contrary\s+to|in\s+contrast\s+to)\s[^,;]*,)?\s+)?"
 )
 # "novel", "new, but surprisingly simple": praise that is no part of the contribution's name
 _PUFFERY_RE = re.compile(r"(?:(?:novel|new)(?:\s*,)?(?:\s+(?:and|but|yet))?\s+)+")
@@ -900,7 +902,8 @@ _VAGUE_HEAD_RE = re.compile(
 def _object_phrase(flat: str, verb_end: int) -> str | None:
     """What the contribution verb at verb_end is about, or None when it names nothing."""
     phrase = flat[verb_end : _sentence_end(flat, verb_end)].strip().rstrip(".!?")
-    if phrase[:1] in ("i", "t", "h", "f"):  # "we propose in this paper a new attack": a new attack
+    # "we propose in this paper a new attack": a new attack
+    if phrase[:1] in ("i", "t", "h", "f", "("):
         aside = _ASIDE_RE.match(phrase)
         if aside is not None:
             phrase = phrase[aside.end() :]
@@ -927,7 +930,8 @@ def _object_phrase(flat: str, verb_end: int) -> str | None:
         phrase = _gerund(_base_verb(verb)) + " " + rest
     if phrase.startswith("our ") and not phrase.startswith("our own "):  # no "Our" in a title
         phrase = "the " + phrase[4:]
-    enumerator = _ENUMERATOR_RE.match(phrase)
+    # "we provide: (i) a lower bound ...": the first item, without the colon that lists it
+    enumerator = _ENUMERATOR_RE.match(phrase, 2 if phrase.startswith(": ") else 0)
     if enumerator:
         phrase = phrase[enumerator.end() :]
     article = _ARTICLE_RE.match(phrase)
@@ -995,7 +999,7 @@ _WH_WORDS = ("what ", "which ", "whom ", "whose ", "how ", "where ", "when ", "w
 # "in this paper", "to the best of our knowledge": an aside between the verb and its object
 _ASIDE_RE = re.compile(
     r"(?:in\s+this\s+(?:paper|work|article|note|study)|here(?:in)?|to\s+the\s+best\s+of\s+our\s+knowledge"
-    r"|for\s+the\s+first\s+time)\s*,?\s+"
+    r"|for\s+the\s+first\s+time|\(\s*to\s+(?:the\s+best\s+of\s+)?our\s+knowledge\s*\))\s*,?\s+"
 )
 _NEXT_WORD_RE = re.compile(r"\W*([A-Za-z]+)")
 # how an expansion that stops before its noun ends: "removal-enabled", "robust", "convex"

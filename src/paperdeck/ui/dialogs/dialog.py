@@ -11,6 +11,8 @@ from textual.screen import ModalScreen
 from paperdeck.ui.textual_private import drop_notices
 
 Result = TypeVar("Result")
+UNDER_DIALOG = "-under-dialog"
+"""The reader's screen while a dialog is open over it: its footer's keys are not the dialog's."""
 
 
 class Dialog(ModalScreen[Result]):
@@ -29,3 +31,13 @@ class Dialog(ModalScreen[Result]):
     def _drop_stale_notices(self) -> None:
         for severity in self.STALE:
             drop_notices(self.app, severity)
+
+    @on(events.Mount)
+    def _hide_the_readers_keys(self) -> None:
+        self.app.screen_stack[0].add_class(UNDER_DIALOG)
+
+    @on(events.Unmount)
+    def _show_the_readers_keys(self) -> None:
+        stack = self.app.screen_stack
+        if stack and not any(isinstance(screen, Dialog) and screen is not self for screen in stack):
+            stack[0].remove_class(UNDER_DIALOG)

@@ -76,6 +76,10 @@ NOT_FOUND = "not found"
 SHARES_LABEL = "Shares"
 SEED_LABEL = "Shared"
 SEED_REMARK = " (its words the papers listed share most)"
+GLUE = "\u2800"
+"""A space no line may break at, while the pane wraps its lines (a blank cell that is no
+whitespace to the wrapper), then a space again: the Found line's `outliers (outlires)` and
+`not found:` were cut in two at 80 and 120 columns."""
 
 
 class Fact(NamedTuple):
@@ -161,6 +165,9 @@ class DetailPane(ScrollView, can_focus=True):
         past SHORT_PANE, or the theme changes the matches' colours."""
         self._find_match = False
         """The paper just shown is to be scrolled to its first match once it is wrapped."""
+        self._shown_query = ""
+        """The search the pane's highlights are of: another one shows the paper from its top
+        again (and so from its first match), as another paper is."""
         self.short = False
         """Shown for a short pane: the abstract under a one-line summary, the facts after it."""
 
@@ -213,6 +220,12 @@ class DetailPane(ScrollView, can_focus=True):
         corrections = corrections or {}
         match = self._match_style()
         shown_query = query if fields else ""
+        # A paper kept under the cursor as the search changes around it (`l` on it, Esc back,
+        # a word typed) is shown as if newly: at 80x24 `l` kept the abstract scrolled ten lines
+        # down, where the search before had found its word, the shared words off screen; and a
+        # word typed that the abstract has far down was never scrolled to.
+        new_query = shown_query != self._shown_query
+        self._shown_query = shown_query
         key = (
             paper,
             raw,
@@ -230,8 +243,8 @@ class DetailPane(ScrollView, can_focus=True):
             self._set_virtual_height(self._wrapped_width, len(self._strips))
             self._wrap()  # again only if the width changed since
             self.refresh()
-            if not same_paper:
-                self._scroll_to_top(fields is not None and _abstract_tells(found))
+            if not same_paper or new_query:
+                self._scroll_to_top(_to_match(fields is not None, shares, found))
             return
         # A made-up title cut to fit a row is shown whole here, as a citation gives it.
         title_text = one_line(str(corrections.get("title") or paper.whole_title)[:SHOWN_CHARS])
@@ -278,8 +291,8 @@ class DetailPane(ScrollView, can_focus=True):
         else:
             parts = [title, meta, abstract]
         self._set_content(parts, key)
-        if not same_paper:
-            self._scroll_to_top(fields is not None and _abstract_tells(found))
+        if not same_paper or new_query:
+            self._scroll_to_top(_to_match(fields is not None, shares, found))
 
     def _scroll_to_top(self, matches: bool) -> None:
         """A paper newly shown from its top; with `matches` (its abstract has words of the
@@ -326,8 +339,10 @@ class DetailPane(ScrollView, can_focus=True):
             self.content = content
         else:
             self._blocks = [part for at, one in enumerate(content) for part in _spaced(at, one)]
-            self.content = Content("\n\n").join(
-                _facts_content(part) if isinstance(part, list) else part for part in content
+            self.content = _unglued(
+                Content("\n\n").join(
+                    _facts_content(part) if isinstance(part, list) else part for part in content
+                )
             )
         self._key = key
         self._wrapped_width = -1
@@ -551,6 +566,13 @@ class DetailPane(ScrollView, can_focus=True):
         return plain(" · ".join(parts), LABEL_STYLE)
 
 
+def _to_match(searched: bool, shares: Shares | None, found: WordsFound | None) -> bool:
+    """Whether a paper newly shown opens at its abstract's first match: during a search, when
+    its abstract has words its title lacks; not in a `like:` view, whose pane names the words
+    shared above the abstract."""
+    return searched and shares is None and _abstract_tells(found)
+
+
 def _abstract_tells(found: WordsFound | None) -> bool:
     """Whether the abstract has words of the search the title lacks (where to look, then);
     unknown without `found`."""
@@ -576,16 +598,22 @@ def _tells_more(found: WordsFound) -> bool:
 def _where_found(found: WordsFound, match: Style) -> Content:
     """`title: zoo · abstract: transfer, zoo · not found: adaptive`, the words found drawn as
     matches."""
+    # A word found in another form stays with the word typed (`outliers (outlires)`), and a
+    # label with the first word it names.
     parts = [
         Content.assemble(
-            (f"{place}: ", LABEL_STYLE),
-            Content(", ").join(plain(word).stylize(match) for word in words),
+            (_glued(f"{place}: "), LABEL_STYLE),
+            Content(", ").join(
+                plain(word.replace(" (", GLUE + "(")).stylize(match) for word in words
+            ),
         )
         for place, words in found.places
     ]
     if found.missing:
         parts.append(
-            Content.assemble((f"{NOT_FOUND}: ", LABEL_STYLE), plain(", ".join(found.missing)))
+            Content.assemble(
+                (_glued(f"{NOT_FOUND}: "), LABEL_STYLE), plain(", ".join(found.missing))
+            )
         )
     return Content(" · ").join(parts)
 
@@ -607,9 +635,11 @@ def _laid_out(block: Block, width: int) -> Content:
     """A part of the pane as lines that fit `width`; a fact that wraps goes on under its value,
     as a table does, so none of its words stands in the labels' column."""
     if isinstance(block, Content):
+        if GLUE in block.plain:
+            return Content("\n").join(_unglued(line) for line in block.wrap(width))
         return block
     if width < LABEL_WIDTH + LEAST_VALUE_WIDTH:
-        return _facts_content(block)
+        return _unglued(_facts_content(block))
     # Styled as the labels' column, not as the value: one run of the same style would start
     # with the indent's spaces, which a screenshot's SVG drawn by some viewers (rsvg) drops,
     # drawing the wrapped words at the pane's left edge.
@@ -617,11 +647,24 @@ def _laid_out(block: Block, width: int) -> Content:
     lines: list[Content] = []
     for fact in block:
         label = Content.styled(f"{fact.label:<{LABEL_WIDTH}}", LABEL_STYLE)
-        wrapped = fact.value.wrap(width - LABEL_WIDTH) or [Content("")]
+        wrapped = [_unglued(line) for line in fact.value.wrap(width - LABEL_WIDTH)]
+        wrapped = wrapped or [Content("")]
         lines.extend(
             Content.assemble(indent if at else label, line) for at, line in enumerate(wrapped)
         )
     return Content("\n").join(lines)
+
+
+def _glued(text: str) -> str:
+    """`text` as one piece no line breaks within."""
+    return text.replace(" ", GLUE)
+
+
+def _unglued(content: Content) -> Content:
+    """`content` with its glued spaces plain spaces again, its styles kept."""
+    if GLUE not in content.plain:
+        return content
+    return Content(content.plain.replace(GLUE, " "), list(content.spans))
 
 
 def _spaced(at: int, part: Block) -> list[Block]:

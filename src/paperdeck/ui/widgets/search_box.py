@@ -71,6 +71,12 @@ class SearchBox(Input):
             event.prevent_default()
         elif event.key in LEAVING_KEYS:
             self._leaving = True
+        elif event.character == "/" and not self.value[: min(self.selection)].strip():
+            # A '/' that would begin the query joins no words (as in `k-median/means`): pressed
+            # in the field to search anew, it was typed ('no paper has "/title:lanczos"'). It
+            # selects the query instead, as `/` from the list does.
+            event.prevent_default()
+            self.select_all()
 
     def on_focus(self) -> None:
         self._leaving = False
