@@ -245,3 +245,29 @@ async def test_l_on_a_paper_scrolled_to_its_match_shows_it_from_its_top_at_80x24
         await _settle(app, pilot)
         assert app.search_box.value == "grounding"
         assert app.detail.scroll_y > 0
+
+
+async def test_the_footer_says_esc_goes_back_from_a_like_view_at_80x24(tmp_path: Path) -> None:
+    # Seen in tmux at 80x24: in the field of a like: view the line under it said "Esc: back
+    # to “speculative”" and the footer "esc Clear search".
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("slash", *"speculative", "enter")
+        await _settle(app, pilot)
+        await pilot.press("l", "slash")
+        await _settle(app, pilot)
+        footer = app.screen._compositor.render_strips()[-1].text
+        assert "esc Back from like:" in footer and "Clear search" not in footer, footer
+        await pilot.press("escape")
+        await _settle(app, pilot)
+        assert app.search_box.value == "speculative"
+        await pilot.press("slash")
+        await _settle(app, pilot)
+        footer = app.screen._compositor.render_strips()[-1].text
+        assert "esc Clear search" in footer and "Back" not in footer, footer
+        # Edited into another search, Esc clears it: the footer says so as it is typed.
+        await pilot.press("escape", "l", "slash", "end", "space", "x")
+        await _settle(app, pilot)
+        footer = app.screen._compositor.render_strips()[-1].text
+        assert "esc Clear search" in footer, footer

@@ -222,6 +222,7 @@ class PaperdeckApp(App[int]):
         self.notes.editor.on_leave = self.note_flow.leave
         self.search_box.on_leave = lambda: self.focus_now(self.paper_list)
         self.search_box.cleared = self.search.back_from_like
+        self.search_box.goes_back = self.search.goes_back
         self.paper_list.set_papers(self.papers)
         self.notes.set_save_state("saved")
         self._install_signal_handlers()

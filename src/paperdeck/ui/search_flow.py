@@ -306,6 +306,10 @@ class SearchFlow:
         self._likes = [step for step in self._likes if step.like != like][-LIKE_STEPS:]
         self._likes.append(LikeStep(like, before, paper))
 
+    def goes_back(self, query: str) -> bool:
+        """Whether Esc on `query` goes back to the search a `like:` view replaced."""
+        return any(step.like == query.strip() for step in self._likes)
+
     def back_from_like(self) -> str:
         """What Esc puts in the search field: in a `like:` view that `l` opened, the search it
         replaced (whose result then puts the cursor back on the paper `l` was pressed on);

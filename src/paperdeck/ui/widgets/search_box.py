@@ -27,6 +27,9 @@ class SearchBox(Input):
     """An Input with search history on ↑ and keys that return to the list."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        # In a `like:` view Esc goes back to the search before it, as the line under the field
+        # says: the footer said "esc Clear search" beside "Esc: back to “unlearning”".
+        Binding("escape", "back_and_leave", "Back from like:", show=True),
         Binding("escape", "clear_and_leave", "Clear search", show=True),
         Binding("down", "leave", "To the list", show=False),
         Binding("up", "history_back", "Earlier search", show=False),
@@ -52,6 +55,9 @@ class SearchBox(Input):
     _leaving = False
     cleared: Callable[[], str] | None = None
     """What Esc leaves in the field: the search before a `like:` view, else nothing."""
+    goes_back: Callable[[str], bool] | None = None
+    """Whether Esc in the field with this query goes back to an earlier search."""
+    _back = False
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder=placeholder(None), id=id, select_on_focus=False)
@@ -81,8 +87,20 @@ class SearchBox(Input):
     def on_focus(self) -> None:
         self._leaving = False
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("back_and_leave", "clear_and_leave"):
+            return self._goes_back() == (action == "back_and_leave")
+        return True
+
+    def _goes_back(self) -> bool:
+        return self.goes_back is not None and self.goes_back(self.value)
+
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
+        back = self._goes_back()
+        if back != self._back:
+            self._back = back
+            self.refresh_bindings()
         self.post_message(self.QueryChanged(event.value))
 
     def searches(self) -> list[str]:
@@ -104,6 +122,9 @@ class SearchBox(Input):
     def action_leave(self) -> None:
         self.remember()
         self._leave()
+
+    def action_back_and_leave(self) -> None:
+        self.action_clear_and_leave()
 
     def action_clear_and_leave(self) -> None:
         self.remember()
