@@ -1170,6 +1170,19 @@ async def test_a_made_up_title_shows_whole_where_its_row_has_room(
         assert "  …" not in line and "With" not in line, line
 
 
+async def screen_at_120x40(path: Path, tmp_path: Path) -> str:
+    """The reader's screen on the list at `path` once it is loaded, as text."""
+    app = PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
 async def test_a_made_up_title_starts_with_its_subject_not_an_aside_or_a_list_mark(
     tmp_path: Path,
 ) -> None:
@@ -1186,19 +1199,11 @@ async def test_a_made_up_title_starts_with_its_subject_not_an_aside_or_a_list_ma
             " that there are sets with no small coresets, and (ii) an algorithm. It works.",
         ],
     )
-    app = PaperdeckApp(
-        load_library([path]),
-        NotesStore(tmp_path / "notes.json"),
-        settings_file=tmp_path / "settings.json",
-    )
-    async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-        assert "≈ The first theoretical framework to analyze the convergence" in shown, shown
-        assert "≈ A lower bound which proves that there are sets" in shown, shown
-        assert "(to our knowledge)" not in shown.split("Abstract")[0]
-        assert "(i) A lower" not in shown.split("Abstract")[0]
+    shown = await screen_at_120x40(path, tmp_path)
+    assert "≈ The first theoretical framework to analyze the convergence" in shown, shown
+    assert "≈ A lower bound which proves that there are sets" in shown, shown
+    assert "(to our knowledge)" not in shown.split("Abstract")[0]
+    assert "(i) A lower" not in shown.split("Abstract")[0]
 
 
 async def test_a_made_up_title_says_what_is_argued_not_the_clause_before_it(
@@ -1217,14 +1222,6 @@ async def test_a_made_up_title_says_what_is_argued_not_the_clause_before_it(
             " yield valuable scientific insights. It works.",
         ],
     )
-    app = PaperdeckApp(
-        load_library([path]),
-        NotesStore(tmp_path / "notes.json"),
-        settings_file=tmp_path / "settings.json",
-    )
-    async with app.run_test(size=(120, 40)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-        assert "≈ The traditional small-scale environments can still yield" in shown, shown
-        assert "≈ That, despite" not in shown
+    shown = await screen_at_120x40(path, tmp_path)
+    assert "≈ The traditional small-scale environments can still yield" in shown, shown
+    assert "≈ That, despite" not in shown
