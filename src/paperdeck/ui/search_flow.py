@@ -303,7 +303,7 @@ class SearchFlow:
 
     def went_like(self, like: str, before: str, paper: int) -> None:
         """`l` on `paper` searched `like`, in place of the search `before`."""
-        self._likes = [step for step in self._likes if step.like != like][-LIKE_STEPS:]
+        self._likes = [step for step in self._likes if step.like != like][1 - LIKE_STEPS :]
         self._likes.append(LikeStep(like, before, paper))
 
     def goes_back(self, query: str) -> bool:
