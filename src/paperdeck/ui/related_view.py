@@ -4,7 +4,7 @@ seed) that the paper shares, shown on its row and in the detail pane."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from paperdeck.core.model import Annotation
     from paperdeck.core.search.index import SearchIndex
     from paperdeck.core.search.query import Query
+    from paperdeck.core.search.related import Related
 
 SHARES = "shares "
 """Before a related paper's shared words on its row."""
@@ -47,9 +48,14 @@ class RelatedView:
 
 
 def related_view(
-    index: SearchIndex, parsed: Query, annotations: Mapping[str, Annotation] | None
+    index: SearchIndex,
+    parsed: Query,
+    annotations: Mapping[str, Annotation] | None,
+    answered: Mapping[tuple[int, ...], Sequence[Related]],
 ) -> RelatedView | None:
-    """The view of a query with `like:` in it, or None for one without."""
+    """The view of a query with `like:` in it, or None for one without; `answered`: the
+    search's own answers by their seeds (`SearchResult.related`), asked again only for seeds
+    it has none for (several `like:` terms together)."""
     from paperdeck.core.search.evaluate import LIKE_LIMIT
     from paperdeck.core.search.related import like_seeds, paper_words, related
 
@@ -62,7 +68,9 @@ def related_view(
     )
     if not seeds:
         return None
-    found = related(words, seeds, LIKE_LIMIT)
+    found = answered.get(seeds)
+    if found is None:
+        found = related(words, seeds, LIKE_LIMIT)
     counts = Counter(word for like in found for word in like.shared)
     # Most shared first; a tie keeps the order of the first paper's words (the rarest first).
     shared_words = tuple(word for word, _ in counts.most_common())

@@ -222,7 +222,7 @@ class SearchFlow:
             rows = result.indices
             self.filtered = len(rows)
             self.parsed = result.parsed
-            related = self._related_view(result.parsed)
+            related = self._related_view(result)
             status: list[str] = []
             if related is None:
                 paper_list.set_highlighter(
@@ -290,13 +290,13 @@ class SearchFlow:
             return ""
         return f"{DERIVED_MARKER.strip()} titles are made up: drop title: to search abstracts"
 
-    def _related_view(self, parsed: Query) -> RelatedView | None:
+    def _related_view(self, result: SearchResult) -> RelatedView | None:
         """The shown result's `like:` view, if its query has one."""
         index = self.index
         if index is None:
             return None
         try:
-            self.related = related_view(index, parsed, self.app.entries())
+            self.related = related_view(index, result.parsed, self.app.entries(), result.related)
         except Exception:  # decoration: the list is shown without it
             self.related = None
         return self.related

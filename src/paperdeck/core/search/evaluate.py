@@ -31,7 +31,7 @@ from paperdeck.core.search.rank import (
     totals_steps,
 )
 from paperdeck.core.search.ranking import Ranking
-from paperdeck.core.search.related import like_seeds, related
+from paperdeck.core.search.related import Related, like_seeds, related
 from paperdeck.core.search.spans import tokens_match
 from paperdeck.core.search.steps import CHUNK
 from paperdeck.core.search.terms import EXACT, FIELD_WEIGHT, KIND_WEIGHT, TermHits, TermMatcher
@@ -69,6 +69,10 @@ class SearchResult:
     near: tuple[NearSpelling, ...] = ()
     """The query's words no paper has, each with the near spellings matched instead."""
 
+    related: Mapping[tuple[int, ...], tuple[Related, ...]] = field(default_factory=dict)
+    """Each `like:` term's answer by its seeds: the reader shows the words each paper shares
+    (at 100,000 papers an answer takes as long as the search, so it is not asked twice)."""
+
     def __post_init__(self) -> None:
         if self.parsed is _UNPARSED:
             object.__setattr__(self, "parsed", parse_query(self.query))
@@ -87,6 +91,8 @@ class Evaluator:
         """A note's raw tokens by its text: notes change rarely, queries on every keystroke."""
         self._last: tuple[tuple[object, ...], SearchResult] | None = None
         """The last search whose answer depends on its words alone, with what it depended on."""
+        self._related: dict[tuple[int, ...], tuple[Related, ...]] = {}
+        """The `like:` answers of the search under way, by their seeds."""
         self.arrays_prepared = False
         """Whether numpy was imported for this index (`arrays.prepare`): large clauses are then
         scored as arrays (see `arrays.pays_off`); the dicts order the far tail slightly
@@ -114,10 +120,13 @@ class Evaluator:
             # A key that leaves the query as it was (a space after a word): its answer again.
             message = self._message(parsed)
             return replace(last[1], query=parsed.text, message=message, parsed=parsed)
+        self._related = {}
         result = yield from self._search_steps(parsed, annotations, sort, all_terms, shown)
         near = near_spellings(self._index, parsed, self._matched)
         if near:
             result = replace(result, near=near)
+        if self._related:
+            result = replace(result, related=self._related)
         self._last = None if same is None else (same, result)
         return result
 
@@ -394,7 +403,9 @@ class Evaluator:
         seeds = like_seeds(self._index, term.text, annotations)
         if not seeds:
             return {}
-        found = related(self._index, seeds, LIKE_LIMIT)
+        found = self._related.get(tuple(seeds))
+        if found is None:
+            found = self._related[tuple(seeds)] = tuple(related(self._index, seeds, LIKE_LIMIT))
         top = found[0].score if found else 1.0
         scores = {like.index: like.score for like in found}
         scores.update(dict.fromkeys(seeds, 2 * top))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import weakref
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -74,12 +73,6 @@ def like_seeds(
     return [] if seed is None else [seed]
 
 
-_last: tuple[weakref.ref[WordIndex], int, tuple[int, ...], int, list[Related]] | None = None
-"""The last answer, with its index, that index's size, seeds and limit: the reader asks again
-for the words each paper of a `like:` search shares (at 100,000 papers an answer takes as long
-as the search). The index is weakly held: a list closed for another frees its own."""
-
-
 def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Related]:
     """The papers most like the `seeds` (indices into the index's papers), best first.
 
@@ -87,17 +80,6 @@ def related(index: WordIndex, seeds: Sequence[int], limit: int = 20) -> list[Rel
     often the seed uses them; the papers that share the heaviest words come first, a long
     abstract weighed down a little. The seeds themselves are not in the answer.
     """
-    global _last
-    key = (len(index), tuple(seeds), limit)
-    last = _last
-    if last is not None and last[0]() is index and last[1:4] == key:
-        return list(last[4])
-    found = _related(index, seeds, limit)
-    _last = (weakref.ref(index), *key, found)
-    return list(found)
-
-
-def _related(index: WordIndex, seeds: Sequence[int], limit: int) -> list[Related]:
     count = len(index)
     if not seeds or count < 2:
         return []
