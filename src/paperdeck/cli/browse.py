@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gc
 import json
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -234,10 +232,11 @@ def _whole(papers: Sequence[Paper], fill: Fill) -> list[Paper]:
 def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
     """Do `work` on the one stored list the command names, reading only the papers it looks
     at; else, or when the store fails it midway, on the lists loaded whole."""
+    from paperdeck.core.plumbing.collector import collector_paused
     from paperdeck.core.store.columns import Damaged
     from paperdeck.core.store.database import StoreUnavailable
 
-    with stored_list(args) as stored, _collector_paused():
+    with stored_list(args) as stored, collector_paused():
         if stored is not None:
             try:
                 message, text = work(stored.papers, stored.papers.key, False, stored.with_abstracts)
@@ -257,22 +256,6 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
         warn(message)
     sys.stdout.write(text)
     return 0
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    # A search makes tens of thousands of objects and frees them at exit: the cycle collector
-    # scanning them as they pile up cost ~10% of `paperdeck search` at 100,000 papers. They
-    # are frozen before it is on again, or its first collection after would scan them all
-    # (reference counting still frees them; only a cycle among them is left to the exit).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.freeze()
-            gc.enable()
 
 
 def _search(

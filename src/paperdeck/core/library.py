@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +15,7 @@ from paperdeck.core.formats.sidecar import sidecar_for
 from paperdeck.core.ids import assign_ids, identity_text
 from paperdeck.core.model import NO_EXTRA, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
+from paperdeck.core.plumbing.collector import collector_paused
 from paperdeck.core.store import database
 from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
 from paperdeck.core.store.database import PATH_MARK, ListInfo, ListStore, StoreUnavailable
@@ -326,7 +325,7 @@ def load_library(
     store = ListStore.open(messages)
     library: Library | None = None
     try:
-        with _gc_paused():
+        with collector_paused():
             library = _load_library(
                 paths, fmt, list(meta), use_sidecar, store, abstracts, messages, options
             )
@@ -357,23 +356,6 @@ def _once_each(paths: Sequence[Path], messages: list[str]) -> list[Path]:
         else:
             messages.append(f"{path}: the same file as {first}; read once")
     return once
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    # Loading makes millions of acyclic objects; the cycle collector scanning them again and
-    # again as they pile up cost 0.15-0.3 s of a 1.5 s load of 100,000 papers.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            # Else the first allocation after enabling scans every object the load made, all
-            # young (0.24 s at 200,000 papers): they are set aside as the reader does with
-            # what lives as long as it. Refcounting still frees them; they hold no cycles.
-            gc.freeze()
-            gc.enable()
 
 
 def _load_library(
