@@ -234,76 +234,38 @@ class ListStore:
 
     def ids(self, key: str, count: int) -> list[str]:
         """The ids of a stored list's papers in order, checked, without building the papers."""
-        ids: list[str] = []
-        try:
-            for number, row in enumerate(
-                self._query(
-                    f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum "
-                    "FROM chunks WHERE key = ? ORDER BY number",
-                    key,
-                )
-            ):
-                ids.extend(_chunk_ids(row, key, number))
-            if len(ids) != count or len(set(ids)) != count:
-                raise Damaged("a list's count or ids")
-        except Damaged:
-            self.drop(key)
-            raise
-        return ids
+        return self._head_columns(key, count, ids=True)[0]
 
     def ids_and_flags(self, key: str, count: int) -> tuple[list[str], bytes]:
         """The ids of a stored list's papers in order, and per paper 1 when its title was
         derived from its abstract: both checked, without building the papers."""
-        ids: list[str] = []
-        flags = bytearray()
-        try:
-            for number, row in enumerate(
-                self._query(
-                    f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum "
-                    "FROM chunks WHERE key = ? ORDER BY number",
-                    key,
-                )
-            ):
-                ids.extend(_chunk_ids(row, key, number))
-                flags += decode_flags(row[2 + HEAD_COLUMNS.index("flags")], row[1])
-            if len(ids) != count or len(set(ids)) != count:
-                raise Damaged("a list's count or ids")
-        except Damaged:
-            self.drop(key)
-            raise
-        return ids, bytes(flags)
+        ids, _, flags = self._head_columns(key, count, ids=True, flags=True)
+        return ids, flags
 
     def ids_titles_and_flags(self, key: str, count: int) -> tuple[list[str], list[str], bytes]:
         """The ids and titles of a stored list's papers in order, checked and cleaned as
         `papers` has them, and per paper 1 when its title was derived, without building the
         papers (what `paperdeck list` prints)."""
-        ids: list[str] = []
-        titles: list[str] = []
-        flags = bytearray()
-        try:
-            for number, row in enumerate(
-                self._query(
-                    f"SELECT number, count, {_HEAD_SELECT}, head_sum, abstracts_sum "
-                    "FROM chunks WHERE key = ? ORDER BY number",
-                    key,
-                )
-            ):
-                ids.extend(_chunk_ids(row, key, number))
-                titles.extend(decode_titles(row[2 + HEAD_COLUMNS.index("titles")], row[1]))
-                flags += decode_flags(row[2 + HEAD_COLUMNS.index("flags")], row[1])
-            if len(ids) != count or len(set(ids)) != count:
-                raise Damaged("a list's count or ids")
-        except Damaged:
-            self.drop(key)
-            raise
-        return ids, titles, bytes(flags)
+        return self._head_columns(key, count, ids=True, titles=True, flags=True)
 
     def titles_and_flags(self, key: str, count: int) -> tuple[list[str], bytes]:
         """The titles of a stored list's papers in order, cleaned as `papers` has them, and
         per paper 1 when its title was derived: checked, without the ids or the papers (what
         the reader measures its rows by)."""
-        titles: list[str] = []
-        flags = bytearray()
+        _, titles, flags = self._head_columns(key, count, titles=True, flags=True)
+        return titles, flags
+
+    def _head_columns(
+        self, key: str, count: int, *, ids: bool = False, titles: bool = False, flags: bool = False
+    ) -> tuple[list[str], list[str], bytes]:
+        """The ids, titles and derived-title flags asked for, of every chunk in order, each
+        chunk's head checked (and the ids: as many as `count`, none twice); Damaged drops the
+        list."""
+        found_ids: list[str] = []
+        found_titles: list[str] = []
+        found_flags = bytearray()
+        titles_at = HEAD_COLUMNS.index("titles")
+        flags_at = HEAD_COLUMNS.index("flags")
         try:
             for number, row in enumerate(
                 self._query(
@@ -313,15 +275,22 @@ class ListStore:
                 )
             ):
                 chunk = _chunk_of((*row, 0), number)
-                check_head(chunk, key, number)
-                titles.extend(decode_titles(chunk.head[HEAD_COLUMNS.index("titles")], chunk.count))
-                flags += decode_flags(chunk.head[HEAD_COLUMNS.index("flags")], chunk.count)
-            if len(titles) != count:
+                if ids:
+                    found_ids.extend(decode_ids(chunk, key, number))  # checks the head
+                else:
+                    check_head(chunk, key, number)
+                if titles:
+                    found_titles.extend(decode_titles(chunk.head[titles_at], chunk.count))
+                if flags:
+                    found_flags += decode_flags(chunk.head[flags_at], chunk.count)
+            if ids and (len(found_ids) != count or len(set(found_ids)) != count):
+                raise Damaged("a list's count or ids")
+            if titles and len(found_titles) != count:
                 raise Damaged("a list's count")
         except Damaged:
             self.drop(key)
             raise
-        return titles, bytes(flags)
+        return found_ids, found_titles, bytes(found_flags)
 
     def chunk(self, key: str, number: int, list_name: str) -> list[Paper]:
         """The papers of one stored chunk, abstracts and all; Damaged drops the list."""
@@ -751,15 +720,6 @@ def _chunk_of(row: tuple[Any, ...], number: int) -> Chunk:
     if type(head_sum) is not int or type(abstracts_sum) is not int:
         raise Damaged("a chunk's checksum")
     return Chunk(count, tuple(head), abstracts, head_sum, abstracts_sum)
-
-
-def _chunk_ids(row: tuple[Any, ...], key: str, number: int) -> list[str]:
-    width = len(HEAD_COLUMNS)
-    head = tuple(row[2 : 2 + width])
-    if row[0] != number or type(row[1]) is not int or not all(type(p) is bytes for p in head):
-        raise Damaged("a chunk's columns")
-    chunk = Chunk(row[1], head, b"", row[2 + width], row[3 + width])
-    return decode_ids(chunk, key, number)
 
 
 def _info_from_json(text: str) -> ListInfo:
