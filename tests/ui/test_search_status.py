@@ -299,6 +299,44 @@ async def test_title_filter_on_made_up_titles_says_they_are_made_up(tmp_path: Pa
         assert not app.query_one("#search-status").display
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_every_word_no_paper_has_is_said_once_and_the_title_remark_whole(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # Seen at 80x24 on the 3,000-paper ICML list: a title: search with a word glued by "/"
+    # said 'no paper has "forests/strategic" (a new search: Enter, then /) or "zzyzx"; ≈…',
+    # the remark on made-up titles cut to its first letter; and a word with no near spelling
+    # beside one with some read 'no paper has "zzyzx"; no paper has "momentm" (showing ...)'.
+    from paperdeck.core.library import load_library
+    from paperdeck.core.notes.store import NotesStore
+
+    sgd60 = Path(__file__).parent.parent / "data" / "icml-sgd60.txt"
+    app = PaperdeckApp(
+        load_library([sgd60]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "title:decentralized sgd zzyzx sgd/quantum")
+        await settle(app, pilot)
+        assert app.paper_list.rows
+        assert status_lines(app) == [
+            'no paper has "zzyzx" or "sgd/quantum" (a new search: Enter, then /)',
+            "≈ titles are made up: drop title: to search abstracts",
+        ]
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "zzyzx decentralized momentm")
+        await settle(app, pilot)
+        assert status_lines(app) == ['no paper has "zzyzx" or "momentm" (showing momentum)']
+        # The list gets its line back.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "decentralized")
+        await settle(app, pilot)
+        assert status_lines(app) == []
+
+
 async def test_a_slash_typed_in_the_field_that_glues_words_says_how_to_search_anew(
     make_app: MakeApp,
 ) -> None:
