@@ -77,6 +77,7 @@ class LoadingFlow:
         if self.loader is None:
             self.app.session.restore()
             self.app.search.build_index()
+            self.app.call_after_refresh(self.app.rows_painted)
             return
         # A plain line, repainted a few times a second: Textual's loading indicator
         # repaints at 16 frames a second and slows the loader it waits for.
@@ -113,6 +114,7 @@ class LoadingFlow:
         if reported is not None and self.loader is not None:
             self._show_so_far(*reported)
             self.app.call_after_refresh(source.painted)
+            self.app.call_after_refresh(self.app.rows_painted)
         if self.shown_so_far:
             self._index_so_far()
 
@@ -141,6 +143,9 @@ class LoadingFlow:
             paper_list.set_papers(app.papers)
             if query:
                 app.search_box.value = query  # the query typed while loading applies
+                # Emptied and filled again, the field's cursor was left at its start: the keys
+                # still on their way were typed before the first ("robust" became "obustr").
+                app.search_box.cursor_position = len(query)
             self._indexed_so_far = 0
             app.show_current()
         else:
@@ -287,6 +292,7 @@ class LoadingFlow:
             app.set_papers(library)
             if carried is not None:
                 app.search_box.value = carried.query
+                app.search_box.cursor_position = len(carried.query)
         self._left = None
         self._forget_progress()
         self._stop()
@@ -336,6 +342,7 @@ class LoadingFlow:
 
     def _after_list_paint(self, warnings: Sequence[str], grown: Growing | None) -> None:
         self.panes_deferred = False
+        self.app.rows_painted()
         self.app.show_current()
         for message in warnings:
             self.app.notify(one_line(message), severity="warning", markup=False)

@@ -15,7 +15,7 @@ from paperdeck.ui.safe_text import cut, one_line
 from paperdeck.ui.widgets.match_hint import HintFinder
 from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
 from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER
-from paperdeck.ui.widgets.search_status import SearchStatus
+from paperdeck.ui.widgets.search_status import SearchStatus, Unmatched
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
@@ -247,9 +247,12 @@ class SearchFlow:
                     status[0], fallbacks=status[1:]
                 )
             else:
-                made_up = self._made_up_titles(result.parsed)
-                said = "; ".join(filter(None, [result.message, _unmatched(result), made_up]))
-                self.set_status(said, result.near)
+                self.app.query_one("#search-status", SearchStatus).show(
+                    result.message,
+                    result.near,
+                    unmatched=_unmatched(result),
+                    extra=self._made_up_titles(result.parsed),
+                )
         divider = result.matched_all if result is not None and query.strip() else None
         if views:
             rows = app.triage.keep_marked(rows)
@@ -278,17 +281,22 @@ class SearchFlow:
             app.call_after_refresh(self._after_result)
             self._after_result = None
 
-    def _made_up_titles(self, parsed: Query) -> str:
+    def _made_up_titles(self, parsed: Query) -> tuple[str, ...]:
         """Said when `title:` looks in titles most of which paperdeck made up from the
-        abstracts: a real title half remembered is not in them, its abstract may have it."""
+        abstracts: a real title half remembered is not in them, its abstract may have it.
+        Longest form first."""
         index = self.index
         if index is None or not any(term.field == "title" for term in parsed.positive_terms()):
-            return ""
+            return ()
         words = index.word_index
         words.derived_titles()  # counts them, read once
         if 2 * words.derived_count < len(words):
-            return ""
-        return f"{DERIVED_MARKER.strip()} titles are made up: drop title: to search abstracts"
+            return ()
+        marker = DERIVED_MARKER.strip()
+        return (
+            f"{marker} titles are made up: drop title: to search abstracts",
+            f"{marker} titles made up: drop title:",
+        )
 
     def _related_view(self, result: SearchResult) -> RelatedView | None:
         """The shown result's `like:` view, if its query has one."""
@@ -394,20 +402,30 @@ class LikeStep(NamedTuple):
 SLASH_HINT = "a new search: Enter, then /"
 """After a word joined by "/" that no paper has: "/" typed in the field is a character (it joins
 words, as in k-median/means); pressed there to start a new search, it glued the two."""
+SLASH_HINT_SHORT = "new search: Enter, /"
+"""SLASH_HINT where the line is short of room."""
 
 
-def _unmatched(result: SearchResult) -> str:
+def _unmatched(result: SearchResult) -> list[Unmatched]:
     """The query's phrases and words that no paper has, with no near spelling shown instead
     (`no paper has "DC programming"`), when other words found papers: without it the list said
-    only that no paper has every word, not which of them."""
-    from paperdeck.core.search.near import NONE_HAS, none_has
+    only that no paper has every word, not which of them. Each as said, then said shorter."""
+    from paperdeck.core.search.near import NONE_HAS
 
-    return none_has(
-        (term.field, f'"{one_line(term.text)}"' + (f" ({SLASH_HINT})" if "/" in term.text else ""))
-        for term, count in result.found.items()
+    out: list[Unmatched] = []
+    for term, count in result.found.items():
         # The empty list says why, but not that a "/" glued two searches.
-        if count == 0 and term.field in NONE_HAS and (result.indices or "/" in term.text)
-    )
+        if count == 0 and term.field in NONE_HAS and (result.indices or "/" in term.text):
+            said = f'"{one_line(term.text)}"'
+            glued = "/" in term.text
+            out.append(
+                (
+                    term.field,
+                    said + (f" ({SLASH_HINT})" if glued else ""),
+                    said + (f" ({SLASH_HINT_SHORT})" if glued else ""),
+                )
+            )
+    return out
 
 
 def highlighter(query: Query | str, field: str = "title") -> Highlighter:

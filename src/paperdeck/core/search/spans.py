@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from rapidfuzz.distance import OSA
 
-from paperdeck.core.search.query import Query, Term, parse_query
+from paperdeck.core.search.query import FILLERS, Query, Term, parse_query
 from paperdeck.core.search.terms import fuzzy_distance, same_stem
 from paperdeck.core.search.word_index import AUTHORS, FIELDS, TITLE
 from paperdeck.core.text.fold import raw_tokens
@@ -48,6 +48,7 @@ def _token_matches(term: Term, token: str) -> bool:
     limit = fuzzy_distance(word)
     return (
         bool(limit)
+        and candidate not in FILLERS
         and abs(len(candidate) - len(word)) <= limit
         and (OSA.distance(candidate, word, score_cutoff=limit) <= limit)
         and candidate[:1] == word[:1]

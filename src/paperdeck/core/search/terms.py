@@ -18,7 +18,7 @@ from rapidfuzz.distance import OSA, Levenshtein
 
 from paperdeck.core.plumbing.recent import Recent
 from paperdeck.core.plumbing.slices import Clock, finish
-from paperdeck.core.search.query import Term
+from paperdeck.core.search.query import FILLERS, Term
 from paperdeck.core.search.steps import update_steps
 from paperdeck.core.search.word_index import (
     ABSTRACT,
@@ -356,7 +356,10 @@ class TermMatcher:
 
     def _typos(self, word: str, limit: int, firsts: list[str]) -> list[tuple[str, int]]:
         """Words within `limit` edits of `word` (not itself), among those starting with `firsts`,
-        each with its distance (a swap of two letters next to each other is one edit)."""
+        each with its distance (a swap of two letters next to each other is one edit).
+
+        Filler words are left out: "with" is one edit from "width" and in nearly every
+        abstract, so taking it for a typo matched almost the whole list."""
         found: list[tuple[str, int]] = []
         for first in firsts:
             bucket = self._index.buckets.get(first)
@@ -371,7 +374,7 @@ class TermMatcher:
                     for other, distance, _ in process.extract(
                         word, group[low:high], scorer=OSA.distance, score_cutoff=limit, limit=None
                     )
-                    if other != word
+                    if other != word and other not in FILLERS
                 )
         return found
 
@@ -394,7 +397,7 @@ class TermMatcher:
                 score_cutoff=limit - 1,
                 limit=None,
             )
-            if len(other) >= 3
+            if len(other) >= 3 and other not in FILLERS
         ]
 
     def _likely(

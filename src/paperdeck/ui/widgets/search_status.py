@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from textual.content import Content
+from textual.geometry import Size
 from textual.widget import Widget
 
 from paperdeck.ui.safe_text import cut, one_line
@@ -39,31 +41,110 @@ def _shown_for(near: Sequence[NearSpelling]) -> str:
     return "showing " + ", ".join(parts)
 
 
-def _bracketed(near: Sequence[NearSpelling], shown: int) -> str:
+def _bracketed(
+    near: Sequence[NearSpelling], shown: int, unmatched: Sequence[tuple[str, str]] = ()
+) -> str:
     """The words no paper has, each followed by up to `shown` of its near spellings in
-    brackets; the words looked for in the same place said together."""
+    brackets; the words looked for in the same place said together, after the `unmatched`
+    ones ((field, word as said) pairs: words with no near spelling shown)."""
     from paperdeck.core.search.near import named, none_has
 
     return none_has(
-        (
-            item.field,
-            f'"{item.word}"' + (f" (showing {named(item, shown, more='')})" if shown else ""),
-        )
-        for item in near
+        [
+            *unmatched,
+            *(
+                (
+                    item.field,
+                    f'"{item.word}"'
+                    + (f" (showing {named(item, shown, more='')})" if shown else ""),
+                )
+                for item in near
+            ),
+        ]
     )
 
 
-def status_text(message: str, near: Sequence[NearSpelling], width: int) -> str:
+def _words_forms(near: Sequence[NearSpelling], unmatched: Sequence[Unmatched]) -> list[str]:
+    """Ways of saying every word no paper has, longest first. Words with no near spelling
+    shown join those with one in a single `no paper has "zzyzx" or "speculatve" (showing
+    speculative)`, not one "no paper has" after another."""
+    if not unmatched:
+        return near_forms(near) if near else [""]
+    forms: list[str] = []
+    for shown in range(SHOWN_NEAR, -1, -1):
+        for which in (1, 2):
+            said = [(item[0], item[which]) for item in unmatched]
+            forms.append(_bracketed(near, shown, said))
+    return list(dict.fromkeys(forms))
+
+
+SHOWN_NEAR = 3
+"""Near spellings said in brackets beside words with none, at most (see near.SHOWN)."""
+
+Unmatched = tuple[str, str, str]
+"""A word or phrase no paper has, with nothing shown instead: (field, as said, said shorter)."""
+
+
+def status_text(
+    message: str,
+    near: Sequence[NearSpelling],
+    width: int,
+    unmatched: Sequence[Unmatched] = (),
+    extra: Sequence[str] = (),
+) -> str:
     """The status in one line of `width` cells: the message, then the longest way of saying
-    the words no paper has that fits (cut with an ellipsis if none does)."""
-    forms = near_forms(near) if near else [""]
+    the words no paper has that fits, then `extra` (a remark, longest form first) in the
+    longest form that still fits (cut with an ellipsis if none does)."""
+    fits = _one_line(message, near, width, unmatched, extra)
+    if fits is not None:
+        return fits
+    shortest = [message, _words_forms(near, unmatched)[-1], extra[-1] if extra else ""]
+    return cut(one_line("; ".join(filter(None, shortest))), max(1, width))
+
+
+def _one_line(
+    message: str,
+    near: Sequence[NearSpelling],
+    width: int,
+    unmatched: Sequence[Unmatched],
+    extra: Sequence[str],
+) -> str | None:
+    for form in _words_forms(near, unmatched):
+        for remark in extra or [""]:
+            text = one_line("; ".join(filter(None, [message, form, remark])))
+            if cell_len(text) <= max(1, width):
+                return text
+    return None
+
+
+def status_lines(
+    message: str,
+    near: Sequence[NearSpelling],
+    width: int,
+    unmatched: Sequence[Unmatched] = (),
+    extra: Sequence[str] = (),
+) -> list[str]:
+    """The status in one line when some way of saying it fits, else in two: the words no paper
+    has on the first, the remark on the second, each whole where it fits (a remark cut off
+    was an instruction lost: `≈ titles are made up: drop title: to search abstracts`); with no
+    remark, the longest way of saying the words that fits in two lines."""
+    fits = _one_line(message, near, width, unmatched, extra)
+    if fits is not None:
+        return [fits]
+    if extra:
+        first = status_text(message, near, width, unmatched)
+        second = next((r for r in extra if cell_len(one_line(r)) <= width), extra[-1])
+        return [first, cut(one_line(second), max(1, width))]
     width = max(1, width)
-    for form in forms:
-        text = one_line("; ".join(filter(None, [message, form])))
-        if cell_len(text) <= width:
-            return text
-    text = one_line("; ".join(filter(None, [message, forms[-1]])))
-    return cut(text, width)
+    texts = [
+        one_line("; ".join(filter(None, [message, form]))) for form in _words_forms(near, unmatched)
+    ]
+    for text in texts:
+        lines = textwrap.wrap(text, width)
+        if len(lines) <= 2 and all(cell_len(line) <= width for line in lines):
+            return lines
+    lines = textwrap.wrap(texts[-1], width)
+    return [cut(lines[0], width), cut(" ".join(lines[1:]), width)]
 
 
 class SearchStatus(Widget):
@@ -74,6 +155,8 @@ class SearchStatus(Widget):
         self.message = ""
         self.near: tuple[NearSpelling, ...] = ()
         self.fallbacks: tuple[str, ...] = ()
+        self.unmatched: tuple[Unmatched, ...] = ()
+        self.extra: tuple[str, ...] = ()
 
     def show(
         self,
@@ -81,18 +164,26 @@ class SearchStatus(Widget):
         near: Sequence[NearSpelling] = (),
         *,
         fallbacks: Sequence[str] = (),
+        unmatched: Sequence[Unmatched] = (),
+        extra: Sequence[str] = (),
     ) -> None:
         """Say `message` (a line of the query's parse, or of the search) and which words no
-        paper has; hidden when there is neither. `fallbacks`: shorter ways of saying `message`,
-        the first that fits said when it does not."""
-        message, near, fallbacks = message or "", tuple(near), tuple(fallbacks)
-        if (message, near, fallbacks) != (self.message, self.near, self.fallbacks):
-            self.message, self.near, self.fallbacks = message, near, fallbacks
+        paper has (`near`, with what was shown instead; `unmatched`, with nothing); hidden when
+        there is nothing to say. `fallbacks`: shorter ways of saying `message`, the first that
+        fits said when it does not; `extra`: a remark said last, longest form first."""
+        state = (message or "", tuple(near), tuple(fallbacks), tuple(unmatched), tuple(extra))
+        if state != (self.message, self.near, self.fallbacks, self.unmatched, self.extra):
+            self.message, self.near, self.fallbacks, self.unmatched, self.extra = state
             self.refresh(layout=True)
-        self.display = bool(message or near)
+        self.display = any(state[:2]) or bool(state[3] or state[4])
 
-    def render(self) -> Content:
-        width = self.content_region.width
+    def _lines(self, width: int) -> list[str]:
         forms = (self.message, *self.fallbacks)
         message = next((form for form in forms if cell_len(form) <= width), forms[-1])
-        return Content(status_text(message, self.near, width))
+        return status_lines(message, self.near, width, self.unmatched, self.extra)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width))
+
+    def render(self) -> Content:
+        return Content("\n".join(self._lines(self.content_region.width)))
