@@ -932,3 +932,17 @@ def test_sentence_case_lowers_after_an_abbreviation_and_a_verb_spelt_like_a_name
         "Where the robustness lies: Lie groups and Gaussians"
     )
     assert sentence_case("St. Petersburg Paradox Revisited") == "St. Petersburg paradox revisited"
+
+
+def test_acm_gives_the_year_once_and_the_series_volume(bundled: list[Paper]) -> None:
+    # The CSL repository's ACM style dated the conference from the paper's date: "... Machine
+    # Learning (Proceedings of Machine Learning Research), 2026. PMLR, 26319–26340."
+    acm = cite(by_pmlr(bundled, "doumeche26a"), "acm", key="k").text
+    assert acm == (
+        "[1] Nathan Doumèche, Francis Bach, Gérard Biau, and Claire Boyer. 2026. Fast kernel "
+        "methods: Sobolev, physics-informed, and additive models. In Proceedings of the 43rd "
+        "International Conference on Machine Learning (Proceedings of Machine Learning "
+        "Research, Vol. 306). PMLR, 26319–26340. Retrieved from "
+        "https://proceedings.mlr.press/v306/doumeche26a.html"
+    )
+    assert acm.count("2026") == 1
