@@ -524,6 +524,68 @@ def test_names_joined_by_a_hyphen_or_an_en_dash_keep_their_capitals(
     ]
 
 
+def test_common_words_an_en_dash_joins_are_lowered_and_names_kept(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Three ICML titles with an en dash between capitalised words: the abstract writes
+    "fat-tailed" and "security--fidelity" in lower case, so they are no people's names; APA
+    read "Fat–Tailed variational inference" and "Security–Fidelity tradeoffs", and BibTeX
+    braced them. Wilf and Zeilberger, which the abstract never lowers, keep their capitals."""
+    records = [
+        (
+            "Fat–Tailed Variational Inference with Anisotropic Tail Adaptive Flows",
+            ["Feynman Liang", "Michael Mahoney"],
+            2022,
+            "While fat-tailed densities commonly arise as posterior and marginal distributions in "
+            "robust models and scale mixtures, they present a problematic scenario.",
+        ),
+        (
+            "Security–Fidelity Tradeoffs: No Universal Defense Against Prompt Injection",
+            ["Mitchell Hermon", "Rahul Gupta"],
+            2026,
+            "We identify a fundamental tension in securing LLMs: the \\textbf{security--fidelity "
+            "tradeoff}. While defenses against indirect prompt injection are becoming more robust.",
+        ),
+        (
+            "Automated Formal Proofs of Combinatorial Identities via Wilf–Zeilberger Guidance and "
+            "LLMs",
+            ["Beibei Xiong", "Hangyu Lv"],
+            2026,
+            "Symbolic methods such as the Wilf--Zeilberger (WZ) method can achieve a mechanized "
+            "proof of combinatorial identities.",
+        ),
+    ]
+    listed = tmp_path / "dashed.jsonl"
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": authors, "year": year, "abstract": text})
+            + "\n"
+            for title, authors, year, text in records
+        ),
+        "utf-8",
+    )  # fmt: skip
+    apa = run("1", "2", "3", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.splitlines() == [
+        "Hermon, M., & Gupta, R. (2026). Security–fidelity tradeoffs: No universal defense "
+        "against prompt injection.",
+        "Liang, F., & Mahoney, M. (2022). Fat–tailed variational inference with anisotropic "
+        "tail adaptive flows.",
+        "Xiong, B., & Lv, H. (2026). Automated formal proofs of combinatorial identities via "
+        "Wilf–Zeilberger guidance and LLMs.",
+    ]
+    bib = pybtex_parse(run("1", "2", "3", str(listed), notes=notes).stdout, "bibtex")
+    printed = sorted(
+        Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+        for entry in bib.entries.values()
+    )
+    assert printed == [
+        "Automated formal proofs of combinatorial identities via Wilf–Zeilberger guidance and LLMs",
+        "Fat–tailed variational inference with anisotropic tail adaptive flows",
+        "Security–fidelity tradeoffs: No universal defense against prompt injection",
+    ]
+
+
 def test_a_title_ending_in_a_question_mark_takes_no_period_after_it(
     notes: Path, tmp_path: Path
 ) -> None:

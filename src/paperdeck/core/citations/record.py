@@ -89,6 +89,9 @@ class Record:
     missing: tuple[str, ...]
     paper_id: str = ""
     """The paper's id in paperdeck (`paperdeck show ID`)."""
+    abstract: str = ""
+    """The paper's abstract ("" when not loaded): how it writes a title's words tells a
+    name from a common word (case.named_compound_starts)."""
 
     @property
     def plain_title(self) -> str:
@@ -228,6 +231,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
         method=paper.method,
         missing=(),
         paper_id=paper.id,
+        abstract=paper.abstract,
     )
     missing = []
     if record.title_derived:
