@@ -855,3 +855,80 @@ def test_a_sidecar_title_that_is_not_text_is_told_and_never_cited(
     assert f"{meta}:3: title" in result.stderr and "ignored (not text)" in result.stderr
     title = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["title"].value
     assert "Hierarchical Goal Abstractions" not in title
+
+
+def test_a_word_of_the_method_s_name_is_kept_only_where_the_title_names_the_method(
+    notes: Path,
+) -> None:
+    """ICML 2026's "Bounded Log-Likelihood Loss", whose abstract names its method "BLL-Loss":
+    APA read "Bounded log-likelihood Loss" and BibTeX braced "{Loss}"."""
+    data = Path(__file__).parents[1] / "data"
+    lists = [str(data / "icml2026-150.txt"), "--meta", str(data / "icml2026-150.meta.jsonl")]
+    apa = run("34", "--format", "apa", *lists, notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert "Don't force the fit: Bounded log-likelihood loss for enhanced reasoning in " in (
+        apa.stdout
+    )
+    bibtex = run("34", *lists, notes=notes).stdout
+    assert "{Don't Force the Fit: {Bounded} Log-Likelihood Loss for Enhanced" in bibtex
+
+
+def test_names_written_in_capitals_or_in_lower_case_are_cited_capitalised(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ICML 2026's list has "TIANYI LI", "VINH KHANH BUI" and "yibo li" as typed into a form:
+    APA read "Liu, H., LI, T.", Vancouver "BUI VK", MLA "li, yibo"."""
+    records = [
+        {"title": "Conservation Laws for Modern Neural Architectures", "year": 2026,
+         "authors": ["Viet Hoang Tran", "VINH KHANH BUI", "Ngoc Tan Lai"]},
+        {"title": "Just-In-Time Reinforcement Learning: Continual Learning in LLM Agents "
+         "Without Gradient Updates", "year": 2026,
+         "authors": ["yibo li", "Zijie Lin", "Ailin Deng"]},
+        {"title": "Position: Reliable AI Needs to Externalize Implicit Knowledge: A Human–AI "
+         "Collaboration Perspective", "year": 2026,
+         "authors": ["Hengyu Liu", "TIANYI LI", "Zhihong Cui"]},
+    ]  # fmt: skip
+    listed = tmp_path / "cased.jsonl"
+    listed.write_text(
+        "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
+        "utf-8",
+    )
+    apa = run("1", "2", "3", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert [line.split(" (2026)")[0] for line in apa.stdout.splitlines()] == [
+        "Li, Y., Lin, Z., & Deng, A.",
+        "Liu, H., Li, T., & Cui, Z.",
+        "Tran, V. H., Bui, V. K., & Lai, N. T.",
+    ]
+    vancouver = run("1", "--format", "vancouver", str(listed), notes=notes).stdout
+    assert vancouver.startswith("1. Tran VH, Bui VK, Lai NT. Conservation"), vancouver
+    bibtex = run("1", "2", str(listed), notes=notes).stdout
+    assert "= {Tran, Viet Hoang and Bui, Vinh Khanh and Lai, Ngoc Tan}," in bibtex
+    assert "= {Li, Yibo and Lin, Zijie and Deng, Ailin}," in bibtex
+
+
+def test_a_quotation_closed_with_tex_s_quotes_is_one_quotation_in_every_style(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ICML 2026's 'Don't Just "Fix it in Post'': ...' (a straight quote opens, TeX's ''
+    closes): every style printed the '' raw, and IEEE's quoted title nested “ in “."""
+    title = "Position: Don't Just \"Fix it in Post'': A Science of AI Must Study Learning Dynamics"
+    record = {
+        "title": title,
+        "authors": ["Stella Biderman", "Naomi Saphra"],
+        "year": 2026,
+        "venue": "ICML",
+        "abstract": "What would it mean to have a scientific understanding of AI?",
+    }
+    listed = tmp_path / "quoted.jsonl"
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    text = run("1", str(listed), "--format", "text", notes=notes).stdout
+    assert "Position: Don't Just “Fix it in Post”: A Science of AI" in text, text
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert "Position: Don't just “fix it in post”: A science of AI" in apa, apa
+    ieee = run("1", str(listed), "--format", "ieee", notes=notes).stdout
+    assert "“Position: Don't Just ‘Fix it in Post’: A Science of AI Must Study" in ieee, ieee
+    bibtex = run("1", str(listed), notes=notes).stdout
+    assert "Don}'t Just ``Fix it in Post'': {A} Science" in bibtex, bibtex
+    entry = pybtex_parse(bibtex, "bibtex").entries["biderman2026position"]
+    assert "``Fix it in Post''" in entry.fields["title"]

@@ -237,6 +237,33 @@ def _parse_flat(text: str) -> PersonName:
 
 _NOT_PARTICLES = frozenset({"Bin"})
 
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def in_usual_case(name: PersonName) -> PersonName:
+    """A name a list wrote all in capitals or all in lower case ("TIANYI LI", "yibo li", as
+    people type them into a submission form) with each word capitalised ("Tianyi Li",
+    "Zhi-Ming", "O'Brien"), a particle kept lower-case ("de"); any other name as it is. A
+    citation would read "LI, T." or "li, y."; a name without case (Han characters) has
+    neither."""
+    if name.literal or not name.given or not name.family:
+        return name
+    letters = "".join(_LETTERS.findall(f"{name.given} {name.family}"))
+    if not (letters.isupper() and len(letters) > 2) and not letters.islower():
+        return name
+
+    def capitalised(text: str) -> str:
+        return _LETTERS.sub(lambda found: found[0][:1].upper() + found[0][1:].lower(), text)
+
+    family = capitalised(name.family).split()
+    particle = name.particle.split()
+    if letters.isupper():
+        # "VAN DER BERG": capitals hide a particle, which is lower-case as "van der Berg".
+        particle = [word.lower() for word in particle]
+        while len(family) > 1 and is_particle(family[0]):
+            particle.append(family.pop(0).lower())
+    return PersonName(capitalised(name.given), " ".join(family), " ".join(particle), name.suffix)
+
 
 def name_from_json(item: Mapping[str, Any]) -> PersonName | None:
     """A name from CSL-JSON parts ({"family", "given", "non-dropping-particle", ...}), from

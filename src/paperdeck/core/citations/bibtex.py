@@ -128,7 +128,7 @@ def bibtex_title(
     ]
     plain_words = _WORD.findall(" ".join(latex_to_text(text) for text in texts))
     sentence_case = is_sentence_case(plain_words)
-    kept = method_words(method)
+    kept = method_words(method, title)
     out: list[str] = []
     first_word = True
     for index, (is_math, text) in enumerate(segments):

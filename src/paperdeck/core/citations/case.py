@@ -94,9 +94,18 @@ def keeps_capitals(word: str, kept: frozenset[str] = frozenset()) -> bool:
     return word in kept or is_proper_noun(word)
 
 
-def method_words(method: str | None) -> frozenset[str]:
-    """The words of a method's name that have a capital ("BubbleSpec", "Perceiver")."""
-    return frozenset(word for word in _WORD.findall(method or "") if any(c.isupper() for c in word))
+def method_words(method: str | None, title: str = "") -> frozenset[str]:
+    """The words of a method's name that have a capital ("BubbleSpec", "Perceiver"). Of a
+    name of several words, a word that is only capitalised counts where `title` names the
+    method whole ("Hibiki-Zero"): the "Loss" of "BLL-Loss" is an English word in "Bounded
+    Log-Likelihood Loss for ..."."""
+    words = _WORD.findall(method or "")
+    whole = len(words) == 1 or (method is not None and method in title)
+    return frozenset(
+        word
+        for word in words
+        if any(c.isupper() for c in word[1:]) or (word[0].isupper() and whole)
+    )
 
 
 def sentence_case(title: str, *, method: str | None = None, context: str = "") -> str:
@@ -107,7 +116,7 @@ def sentence_case(title: str, *, method: str | None = None, context: str = "") -
     already in sentence case only the parts' first words change: its other capitals are its
     authors' names for things. `context` is the paper's abstract (see named_compound_starts)."""
     lower_words = not is_sentence_case(_WORD.findall(title))
-    kept = method_words(method)
+    kept = method_words(method, title)
     named = named_compound_starts(title, context) if lower_words else frozenset()
     written = ""
     position = 0

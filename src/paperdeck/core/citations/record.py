@@ -10,7 +10,7 @@ from typing import Any
 from paperdeck.core.citations.venues import Edition, known_venue_name, venue_edition
 from paperdeck.core.formats.bibtex_lists import LATEX_TITLE_FIELD
 from paperdeck.core.model import Paper
-from paperdeck.core.names import PersonName, parse_name
+from paperdeck.core.names import PersonName, in_usual_case, parse_name
 from paperdeck.core.text.render import latex_to_text
 from paperdeck.core.text.sanitize import clean_line
 from paperdeck.core.titles import UNTITLED
@@ -130,16 +130,21 @@ def plain_title(title: str) -> str:
     return clean_line(text.replace("---", "\u2014").replace("--", "\u2013"))
 
 
+# A quotation opened with a straight quote and closed with TeX's '' (ICML 2026's
+# 'Don't Just "Fix it in Post'': ...', a TeX ``...'' half turned straight): TeX's pair.
+_HALF_TEX_QUOTE = re.compile(r"\"([^\"\n]{1,200}?)''")
+
+
 def corrected_names(paper: Paper, corrections: Mapping[str, Any]) -> tuple[PersonName, ...]:
     """The authors a correction gives ("A and B", "Family, Given; ...", a list), else the
-    paper's own; each in its parts."""
+    paper's own in their usual case (in_usual_case); each in its parts."""
     value = corrections.get("authors")
     if isinstance(value, str):
         parts = [part.strip() for part in re.split(r"\s+and\s+|;|\n", value)]
     elif isinstance(value, Sequence) and value:
         parts = [str(name).strip() for name in value]
     else:
-        return tuple(name for name in paper.names if name.display)
+        return tuple(in_usual_case(name) for name in paper.names if name.display)
     names = (parse_name(part) for part in parts if part)
     return tuple(name for name in names if name.display)
 
@@ -215,6 +220,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
         or _safe_url(paper.url)
         or _safe_url(paper.extra.get("icml_url"))
     )
+    title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
     record = Record(
         key=key,
         title=title or UNTITLED,

@@ -389,6 +389,7 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
     texts = [_QUESTION_THEN_PERIOD.sub(r"\1", _without_empty_slots(text)) for text in raw]
+    texts = [_NESTED_QUOTE.sub(r"“\1‘\2’\3”", text) for text in texts]
     if style.root.bibliography is not None and style.root.bibliography.get("second-field-align"):
         texts = [_numbered(text, number) for number, text in enumerate(texts, 1)]
     else:
@@ -474,6 +475,12 @@ _ABBREVIATION = re.compile(r"(?:\w\.)+\w?|al|eds?|Eds?|ed|vol|Vol|no|No|pp?")
 # A title's own ? or ! stands for the period a style puts after it, as CSL 1.0.2 says and
 # APA 7 writes ("... from data? In A. Krause ..."); citeproc-py gave "data?. In".
 _QUESTION_THEN_PERIOD = re.compile(r"([?!])\.(?=\s|$)")
+
+
+# A quotation inside a title a style quotes takes single quotes (CSL 1.0.2, as citeproc-js
+# does; citeproc-py does not): IEEE's “Position: Don't Just ‘Fix it in Post’: A Science”,
+# not “... Just “Fix it in Post”: A Science”.
+_NESTED_QUOTE = re.compile(r"“([^“”]*)“([^“”]*)”([^“”]*)”")
 
 
 def _without_empty_slots(text: str) -> str:
