@@ -932,3 +932,50 @@ def test_a_quotation_closed_with_tex_s_quotes_is_one_quotation_in_every_style(
     assert "Don}'t Just ``Fix it in Post'': {A} Science" in bibtex, bibtex
     entry = pybtex_parse(bibtex, "bibtex").entries["biderman2026position"]
     assert "``Fix it in Post''" in entry.fields["title"]
+
+
+def test_a_method_s_name_keeps_its_capitals_only_where_the_title_names_it_whole(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ICML 2026's "Seizure-Semiology-Suite(S$^3$): ... for Seizure Semiology Understanding",
+    whose abstract names the method "Seizure-Semiology-Suite": APA kept "for Seizure Semiology
+    understanding" and BibTeX braced them there too; the name itself keeps its capitals."""
+    title = (
+        "Seizure-Semiology-Suite($S^3$): A Clinically Multimodal Dataset, Benchmark, and Models "
+        "for Seizure Semiology Understanding"
+    )
+    abstract = (
+        "We introduce Seizure-Semiology-Suite, a clinically multimodal dataset and benchmark "
+        "for seizure semiology understanding."
+    )
+    listed = tmp_path / "method.jsonl"
+    record = {"title": title, "authors": ["Lina Zhang"], "year": 2026, "abstract": abstract}
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.startswith(
+        "Zhang, L. (2026). Seizure-Semiology-Suite(S³): A clinically multimodal dataset, "
+        "benchmark, and models for seizure semiology understanding."
+    ), apa.stdout
+    bibtex = run("1", str(listed), notes=notes).stdout
+    assert "and Models for Seizure Semiology Understanding}" in bibtex, bibtex
+
+
+def test_a_power_written_without_math_is_cited_as_one(notes: Path, tmp_path: Path) -> None:
+    """ICML 2026's "BM^2: Coupled Schrödinger Bridge Matching" (a bare caret, no math):
+    every style printed "BM^2", BibTeX "BM{\\textasciicircum}2" (LaTeX's "BMˆ2")."""
+    listed = tmp_path / "power.jsonl"
+    record = {
+        "title": "BM^2: Coupled Schrödinger Bridge Matching",
+        "authors": ["Stefano Peluchetti"],
+        "year": 2026,
+        "venue": "ICML",
+        "abstract": "We introduce a coupled bridge matching method.",
+    }
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert apa.startswith("Peluchetti, S. (2026). BM²: Coupled Schrödinger bridge matching."), apa
+    ris = run("1", str(listed), "--format", "ris", notes=notes).stdout
+    assert "TI  - BM²: Coupled Schrödinger Bridge Matching\n" in ris
+    bibtex = run("1", str(listed), notes=notes).stdout
+    assert "{{BM}{$^{2}$}: {Coupled} {Schrödinger} Bridge Matching}" in bibtex, bibtex

@@ -10,6 +10,7 @@ from typing import Any
 from paperdeck.core.citations.case import (
     is_sentence_case,
     keeps_capitals,
+    method_starts,
     method_words,
     named_compound_starts,
 )
@@ -128,7 +129,7 @@ def bibtex_title(
     ]
     plain_words = _WORD.findall(" ".join(latex_to_text(text) for text in texts))
     sentence_case = is_sentence_case(plain_words)
-    kept = method_words(method, title)
+    kept = method_words(method)
     out: list[str] = []
     first_word = True
     for index, (is_math, text) in enumerate(segments):
@@ -142,7 +143,7 @@ def bibtex_title(
         if "\\" in text or "{" in text:
             text = latex_to_text(text).replace("{", "").replace("}", "")
         position = 0
-        named = named_compound_starts(text, context)
+        named = named_compound_starts(text, context) | method_starts(text, method)
         for match in _WORD.finditer(text):
             between = text[position : match.start()]
             out.append(bibtex_escape(between, latex=latex))

@@ -94,18 +94,34 @@ def keeps_capitals(word: str, kept: frozenset[str] = frozenset()) -> bool:
     return word in kept or is_proper_noun(word)
 
 
-def method_words(method: str | None, title: str = "") -> frozenset[str]:
-    """The words of a method's name that have a capital ("BubbleSpec", "Perceiver"). Of a
-    name of several words, a word that is only capitalised counts where `title` names the
-    method whole ("Hibiki-Zero"): the "Loss" of "BLL-Loss" is an English word in "Bounded
-    Log-Likelihood Loss for ..."."""
+def method_words(method: str | None) -> frozenset[str]:
+    """The words of a method's name that have a capital, wherever a title has them: a name of
+    one word ("BubbleSpec", "Perceiver"), and a word with capitals inside ("CoEvol"). A
+    name's other words are kept only where the title names the method (method_starts)."""
     words = _WORD.findall(method or "")
-    whole = len(words) == 1 or (method is not None and method in title)
     return frozenset(
         word
         for word in words
-        if any(c.isupper() for c in word[1:]) or (word[0].isupper() and whole)
+        if any(c.isupper() for c in word[1:]) or (word[0].isupper() and len(words) == 1)
     )
+
+
+def method_starts(text: str, method: str | None) -> frozenset[int]:
+    """Where the capitalised words of a method's name of several words start in `text`, each
+    time it names the method whole: "Hibiki-Zero: ..." keeps "Zero", but the "Loss" of
+    "BLL-Loss" is an English word in "Bounded Log-Likelihood Loss for ...", and
+    "Seizure-Semiology-Suite(S3): ... for Seizure Semiology Understanding" lowers the last
+    two."""
+    if not method or len(_WORD.findall(method)) < 2:
+        return frozenset()
+    starts: set[int] = set()
+    for found in re.finditer(rf"(?<![^\W_]){re.escape(method)}(?![^\W_])", text):
+        starts.update(
+            found.start() + word.start()
+            for word in _WORD.finditer(found.group(0))
+            if word.group(0)[0].isupper()
+        )
+    return frozenset(starts)
 
 
 def sentence_case(title: str, *, method: str | None = None, context: str = "") -> str:
@@ -116,8 +132,12 @@ def sentence_case(title: str, *, method: str | None = None, context: str = "") -
     already in sentence case only the parts' first words change: its other capitals are its
     authors' names for things. `context` is the paper's abstract (see named_compound_starts)."""
     lower_words = not is_sentence_case(_WORD.findall(title))
-    kept = method_words(method, title)
-    named = named_compound_starts(title, context) if lower_words else frozenset()
+    kept = method_words(method)
+    named = (
+        named_compound_starts(title, context) | method_starts(title, method)
+        if lower_words
+        else frozenset()
+    )
     written = ""
     position = 0
     for match in _WORD.finditer(title):
@@ -133,7 +153,7 @@ def sentence_case(title: str, *, method: str | None = None, context: str = "") -
         elif not lower_words or not word[0].isupper() or keeps_capitals(word, kept):
             written += word
         elif match.start() in named:
-            written += word  # "Moreau-Yosida", "Navier-Stokes"
+            written += word  # "Moreau-Yosida", "Navier-Stokes", the method's name
         elif len(word) == 1 and not (word == "A" and _stands_alone(title, match)):
             written += word  # a variable ("Matrix K"), a Roman "I", the A of "Q&A"
         else:

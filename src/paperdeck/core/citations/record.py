@@ -133,6 +133,17 @@ def plain_title(title: str) -> str:
 # A quotation opened with a straight quote and closed with TeX's '' (ICML 2026's
 # 'Don't Just "Fix it in Post'': ...', a TeX ``...'' half turned straight): TeX's pair.
 _HALF_TEX_QUOTE = re.compile(r"\"([^\"\n]{1,200}?)''")
+# A power written without math in a title that has none ("BM^2: Coupled Schrödinger Bridge
+# Matching"): the math its authors meant, so that it reads "BM²", not "BM^2" or BibTeX's "BMˆ2".
+_BARE_POWER = re.compile(r"(?<=[^\W_])\^(\d{1,3})(?![^\W_])")
+
+
+def _tex_title(title: str) -> str:
+    """A title's source with the TeX its authors half wrote made whole (see above)."""
+    title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
+    if "$" not in title and "\\" not in title:
+        title = _BARE_POWER.sub(r"$^{\1}$", title)
+    return title
 
 
 def corrected_names(paper: Paper, corrections: Mapping[str, Any]) -> tuple[PersonName, ...]:
@@ -220,7 +231,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
         or _safe_url(paper.url)
         or _safe_url(paper.extra.get("icml_url"))
     )
-    title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
+    title = _tex_title(title)
     record = Record(
         key=key,
         title=title or UNTITLED,
