@@ -876,8 +876,8 @@ def test_a_word_of_the_method_s_name_is_kept_only_where_the_title_names_the_meth
 def test_names_written_in_capitals_or_in_lower_case_are_cited_capitalised(
     notes: Path, tmp_path: Path
 ) -> None:
-    """ICML 2026's list has "TIANYI LI", "VINH KHANH BUI" and "yibo li" as typed into a form:
-    APA read "Liu, H., LI, T.", Vancouver "BUI VK", MLA "li, yibo"."""
+    """ICML 2026's list has "TIANYI LI", "VINH KHANH BUI", "Peng TANG" and "yibo li" as typed
+    into a form: APA read "Liu, H., LI, T.", "TANG, P.", Vancouver "BUI VK", MLA "li, yibo"."""
     records = [
         {"title": "Conservation Laws for Modern Neural Architectures", "year": 2026,
          "authors": ["Viet Hoang Tran", "VINH KHANH BUI", "Ngoc Tan Lai"]},
@@ -887,15 +887,19 @@ def test_names_written_in_capitals_or_in_lower_case_are_cited_capitalised(
         {"title": "Position: Reliable AI Needs to Externalize Implicit Knowledge: A Human–AI "
          "Collaboration Perspective", "year": 2026,
          "authors": ["Hengyu Liu", "TIANYI LI", "Zhihong Cui"]},
+        {"title": "CLEAR: Context-Aware Learning with End-to-End Mask-Free Inference for "
+         "Adaptive Subtitle Removal", "year": 2026,
+         "authors": ["Qingdong He", "Chaoyi Wang", "Peng TANG"]},
     ]  # fmt: skip
     listed = tmp_path / "cased.jsonl"
     listed.write_text(
         "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
         "utf-8",
     )
-    apa = run("1", "2", "3", str(listed), "--format", "apa", notes=notes)
+    apa = run("1", "2", "3", "4", str(listed), "--format", "apa", notes=notes)
     assert apa.returncode == 0, apa.stderr
     assert [line.split(" (2026)")[0] for line in apa.stdout.splitlines()] == [
+        "He, Q., Wang, C., & Tang, P.",
         "Li, Y., Lin, Z., & Deng, A.",
         "Liu, H., Li, T., & Cui, Z.",
         "Tran, V. H., Bui, V. K., & Lai, N. T.",
