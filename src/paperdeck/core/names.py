@@ -250,7 +250,10 @@ def in_usual_case(name: PersonName) -> PersonName:
     are two in a given name ("EJ Chichilnisky")."""
     if name.literal or not name.given or not name.family:
         return name
-    letters = "".join(_LETTERS.findall(f"{name.given} {name.family}"))
+    full = f"{name.given} {name.family}"
+    if not full.islower() and not any(len(word) > 1 and word.isupper() for word in full.split()):
+        return name  # nearly every name: decided without the letters' regex
+    letters = "".join(_LETTERS.findall(full))
     if (letters.isupper() and len(letters) > 2) or letters.islower():
         family = _capitalised(name.family).split()
         given = _capitalised(name.given)

@@ -112,7 +112,7 @@ def method_starts(text: str, method: str | None) -> frozenset[int]:
     "BLL-Loss" is an English word in "Bounded Log-Likelihood Loss for ...", and
     "Seizure-Semiology-Suite(S3): ... for Seizure Semiology Understanding" lowers the last
     two."""
-    if not method or len(_WORD.findall(method)) < 2:
+    if not method or method not in text or len(_WORD.findall(method)) < 2:
         return frozenset()
     starts: set[int] = set()
     for found in re.finditer(rf"(?<![^\W_]){re.escape(method)}(?![^\W_])", text):

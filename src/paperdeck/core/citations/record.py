@@ -140,8 +140,9 @@ _BARE_POWER = re.compile(r"(?<=[^\W_])\^(\d{1,3})(?![^\W_])")
 
 def _tex_title(title: str) -> str:
     """A title's source with the TeX its authors half wrote made whole (see above)."""
-    title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
-    if "$" not in title and "\\" not in title:
+    if "''" in title:
+        title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
+    if "^" in title and "$" not in title and "\\" not in title:
         title = _BARE_POWER.sub(r"$^{\1}$", title)
     return title
 
