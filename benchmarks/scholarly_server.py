@@ -391,8 +391,14 @@ def s2_paper(number: int, record: Mapping[str, Any]) -> dict[str, Any]:
 def crossref_item(number: int, record: Mapping[str, Any]) -> dict[str, Any]:
     """A work item as Crossref's /works returns it."""
     people: list[dict[str, Any]] = []
-    for at, name in enumerate(_authors(record)):
-        given, _, family = name.rpartition(" ")
+    # A record's "_crossref_authors" ({"given", "family"} each) are its names in the parts
+    # Crossref gives where the flat names the other APIs give hide them ("Gomez Rodriguez").
+    split = record.get("_crossref_authors") or [
+        dict(zip(("given", "family"), name.rpartition(" ")[::2], strict=True))
+        for name in _authors(record)
+    ]
+    for at, parts in enumerate(split):
+        given, family = parts["given"], parts["family"]
         people.append(
             {
                 "given": given,

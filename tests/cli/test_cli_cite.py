@@ -524,6 +524,68 @@ def test_names_joined_by_a_hyphen_or_an_en_dash_keep_their_capitals(
     ]
 
 
+def test_common_words_an_en_dash_joins_are_lowered_and_names_kept(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Three ICML titles with an en dash between capitalised words: the abstract writes
+    "fat-tailed" and "security--fidelity" in lower case, so they are no people's names; APA
+    read "Fat–Tailed variational inference" and "Security–Fidelity tradeoffs", and BibTeX
+    braced them. Wilf and Zeilberger, which the abstract never lowers, keep their capitals."""
+    records = [
+        (
+            "Fat–Tailed Variational Inference with Anisotropic Tail Adaptive Flows",
+            ["Feynman Liang", "Michael Mahoney"],
+            2022,
+            "While fat-tailed densities commonly arise as posterior and marginal distributions in "
+            "robust models and scale mixtures, they present a problematic scenario.",
+        ),
+        (
+            "Security–Fidelity Tradeoffs: No Universal Defense Against Prompt Injection",
+            ["Mitchell Hermon", "Rahul Gupta"],
+            2026,
+            "We identify a fundamental tension in securing LLMs: the \\textbf{security--fidelity "
+            "tradeoff}. While defenses against indirect prompt injection are becoming more robust.",
+        ),
+        (
+            "Automated Formal Proofs of Combinatorial Identities via Wilf–Zeilberger Guidance and "
+            "LLMs",
+            ["Beibei Xiong", "Hangyu Lv"],
+            2026,
+            "Symbolic methods such as the Wilf--Zeilberger (WZ) method can achieve a mechanized "
+            "proof of combinatorial identities.",
+        ),
+    ]
+    listed = tmp_path / "dashed.jsonl"
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": authors, "year": year, "abstract": text})
+            + "\n"
+            for title, authors, year, text in records
+        ),
+        "utf-8",
+    )  # fmt: skip
+    apa = run("1", "2", "3", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.splitlines() == [
+        "Hermon, M., & Gupta, R. (2026). Security–fidelity tradeoffs: No universal defense "
+        "against prompt injection.",
+        "Liang, F., & Mahoney, M. (2022). Fat–tailed variational inference with anisotropic "
+        "tail adaptive flows.",
+        "Xiong, B., & Lv, H. (2026). Automated formal proofs of combinatorial identities via "
+        "Wilf–Zeilberger guidance and LLMs.",
+    ]
+    bib = pybtex_parse(run("1", "2", "3", str(listed), notes=notes).stdout, "bibtex")
+    printed = sorted(
+        Text.from_latex(entry.fields["title"]).capitalize().render_as("text")
+        for entry in bib.entries.values()
+    )
+    assert printed == [
+        "Automated formal proofs of combinatorial identities via Wilf–Zeilberger guidance and LLMs",
+        "Fat–tailed variational inference with anisotropic tail adaptive flows",
+        "Security–fidelity tradeoffs: No universal defense against prompt injection",
+    ]
+
+
 def test_a_title_ending_in_a_question_mark_takes_no_period_after_it(
     notes: Path, tmp_path: Path
 ) -> None:
@@ -793,3 +855,131 @@ def test_a_sidecar_title_that_is_not_text_is_told_and_never_cited(
     assert f"{meta}:3: title" in result.stderr and "ignored (not text)" in result.stderr
     title = bibtexparser.parse_string(result.stdout).entries[0].fields_dict["title"].value
     assert "Hierarchical Goal Abstractions" not in title
+
+
+def test_a_word_of_the_method_s_name_is_kept_only_where_the_title_names_the_method(
+    notes: Path,
+) -> None:
+    """ICML 2026's "Bounded Log-Likelihood Loss", whose abstract names its method "BLL-Loss":
+    APA read "Bounded log-likelihood Loss" and BibTeX braced "{Loss}"."""
+    data = Path(__file__).parents[1] / "data"
+    lists = [str(data / "icml2026-150.txt"), "--meta", str(data / "icml2026-150.meta.jsonl")]
+    apa = run("34", "--format", "apa", *lists, notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert "Don't force the fit: Bounded log-likelihood loss for enhanced reasoning in " in (
+        apa.stdout
+    )
+    bibtex = run("34", *lists, notes=notes).stdout
+    assert "{Don't Force the Fit: {Bounded} Log-Likelihood Loss for Enhanced" in bibtex
+
+
+def test_names_written_in_capitals_or_in_lower_case_are_cited_capitalised(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ICML 2026's list has "TIANYI LI", "VINH KHANH BUI", "Peng TANG" and "yibo li" as typed
+    into a form: APA read "Liu, H., LI, T.", "TANG, P.", Vancouver "BUI VK", MLA "li, yibo"."""
+    records = [
+        {"title": "Conservation Laws for Modern Neural Architectures", "year": 2026,
+         "authors": ["Viet Hoang Tran", "VINH KHANH BUI", "Ngoc Tan Lai"]},
+        {"title": "Just-In-Time Reinforcement Learning: Continual Learning in LLM Agents "
+         "Without Gradient Updates", "year": 2026,
+         "authors": ["yibo li", "Zijie Lin", "Ailin Deng"]},
+        {"title": "Position: Reliable AI Needs to Externalize Implicit Knowledge: A Human–AI "
+         "Collaboration Perspective", "year": 2026,
+         "authors": ["Hengyu Liu", "TIANYI LI", "Zhihong Cui"]},
+        {"title": "CLEAR: Context-Aware Learning with End-to-End Mask-Free Inference for "
+         "Adaptive Subtitle Removal", "year": 2026,
+         "authors": ["Qingdong He", "Chaoyi Wang", "Peng TANG"]},
+    ]  # fmt: skip
+    listed = tmp_path / "cased.jsonl"
+    listed.write_text(
+        "".join(json.dumps({**r, "abstract": f"About {r['title']}."}) + "\n" for r in records),
+        "utf-8",
+    )
+    apa = run("1", "2", "3", "4", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert [line.split(" (2026)")[0] for line in apa.stdout.splitlines()] == [
+        "He, Q., Wang, C., & Tang, P.",
+        "Li, Y., Lin, Z., & Deng, A.",
+        "Liu, H., Li, T., & Cui, Z.",
+        "Tran, V. H., Bui, V. K., & Lai, N. T.",
+    ]
+    vancouver = run("1", "--format", "vancouver", str(listed), notes=notes).stdout
+    assert vancouver.startswith("1. Tran VH, Bui VK, Lai NT. Conservation"), vancouver
+    bibtex = run("1", "2", str(listed), notes=notes).stdout
+    assert "= {Tran, Viet Hoang and Bui, Vinh Khanh and Lai, Ngoc Tan}," in bibtex
+    assert "= {Li, Yibo and Lin, Zijie and Deng, Ailin}," in bibtex
+
+
+def test_a_quotation_closed_with_tex_s_quotes_is_one_quotation_in_every_style(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ICML 2026's 'Don't Just "Fix it in Post'': ...' (a straight quote opens, TeX's ''
+    closes): every style printed the '' raw, and IEEE's quoted title nested “ in “."""
+    title = "Position: Don't Just \"Fix it in Post'': A Science of AI Must Study Learning Dynamics"
+    record = {
+        "title": title,
+        "authors": ["Stella Biderman", "Naomi Saphra"],
+        "year": 2026,
+        "venue": "ICML",
+        "abstract": "What would it mean to have a scientific understanding of AI?",
+    }
+    listed = tmp_path / "quoted.jsonl"
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    text = run("1", str(listed), "--format", "text", notes=notes).stdout
+    assert "Position: Don't Just “Fix it in Post”: A Science of AI" in text, text
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert "Position: Don't just “fix it in post”: A science of AI" in apa, apa
+    ieee = run("1", str(listed), "--format", "ieee", notes=notes).stdout
+    assert "“Position: Don't Just ‘Fix it in Post’: A Science of AI Must Study" in ieee, ieee
+    bibtex = run("1", str(listed), notes=notes).stdout
+    assert "Don}'t Just ``Fix it in Post'': {A} Science" in bibtex, bibtex
+    entry = pybtex_parse(bibtex, "bibtex").entries["biderman2026position"]
+    assert "``Fix it in Post''" in entry.fields["title"]
+
+
+def test_a_method_s_name_keeps_its_capitals_only_where_the_title_names_it_whole(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ICML 2026's "Seizure-Semiology-Suite(S$^3$): ... for Seizure Semiology Understanding",
+    whose abstract names the method "Seizure-Semiology-Suite": APA kept "for Seizure Semiology
+    understanding" and BibTeX braced them there too; the name itself keeps its capitals."""
+    title = (
+        "Seizure-Semiology-Suite($S^3$): A Clinically Multimodal Dataset, Benchmark, and Models "
+        "for Seizure Semiology Understanding"
+    )
+    abstract = (
+        "We introduce Seizure-Semiology-Suite, a clinically multimodal dataset and benchmark "
+        "for seizure semiology understanding."
+    )
+    listed = tmp_path / "method.jsonl"
+    record = {"title": title, "authors": ["Lina Zhang"], "year": 2026, "abstract": abstract}
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes)
+    assert apa.returncode == 0, apa.stderr
+    assert apa.stdout.startswith(
+        "Zhang, L. (2026). Seizure-Semiology-Suite(S³): A clinically multimodal dataset, "
+        "benchmark, and models for seizure semiology understanding."
+    ), apa.stdout
+    bibtex = run("1", str(listed), notes=notes).stdout
+    assert "and Models for Seizure Semiology Understanding}" in bibtex, bibtex
+
+
+def test_a_power_written_without_math_is_cited_as_one(notes: Path, tmp_path: Path) -> None:
+    """ICML 2026's "BM^2: Coupled Schrödinger Bridge Matching" (a bare caret, no math):
+    every style printed "BM^2", BibTeX "BM{\\textasciicircum}2" (LaTeX's "BMˆ2")."""
+    listed = tmp_path / "power.jsonl"
+    record = {
+        "title": "BM^2: Coupled Schrödinger Bridge Matching",
+        "authors": ["Stefano Peluchetti"],
+        "year": 2026,
+        "venue": "ICML",
+        "abstract": "We introduce a coupled bridge matching method.",
+    }
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert apa.startswith("Peluchetti, S. (2026). BM²: Coupled Schrödinger bridge matching."), apa
+    ris = run("1", str(listed), "--format", "ris", notes=notes).stdout
+    assert "TI  - BM²: Coupled Schrödinger Bridge Matching\n" in ris
+    bibtex = run("1", str(listed), notes=notes).stdout
+    assert "{{BM}{$^{2}$}: {Coupled} {Schrödinger} Bridge Matching}" in bibtex, bibtex

@@ -33,7 +33,7 @@ from paperdeck.core.citations import (
 )
 from paperdeck.core.library import load_library
 from paperdeck.core.model import Paper
-from paperdeck.core.names import parse_name
+from paperdeck.core.names import in_usual_case, parse_name
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.text.render import latex_to_text
@@ -116,6 +116,9 @@ def name_from_parts(parts: Any) -> str:
 
 
 def expected_name(raw: str) -> str:
+    usual = in_usual_case(parse_name(raw))
+    if usual != parse_name(raw):
+        return usual.display  # "REDA ALAMI" is cited "Reda Alami"
     if re.search(r"[\\{}&,()“”]", raw):
         # LaTeX, HTML, "Family, Given" or a nickname ("Zhangyang “Atlas” Wang") in the source
         return parse_name(raw).display
@@ -872,12 +875,12 @@ def test_a_name_after_a_colon_keeps_its_capital_in_a_sentence_case_style(
 
 def test_every_word_of_a_given_name_is_shortened_but_a_particle() -> None:
     # ICML 2021's BibTeX has "jingyuan deng": citeproc-py took "jingyuan" for a particle and
-    # APA read "& deng. jingyuan . (2021)".
+    # APA read "& deng. jingyuan . (2021)". A name all in lower case is cited capitalised.
     paper = make("Incentivized Bandits", ("Tianchen Zhou", "jingyuan deng"), year=2021)
     apa = cite(paper, "apa", key="k").text
-    assert apa.startswith("Zhou, T., & deng, j. (2021). Incentivized bandits."), apa
+    assert apa.startswith("Zhou, T., & Deng, J. (2021). Incentivized bandits."), apa
     ieee = cite(paper, "ieee", key="k").text
-    assert "T. Zhou and j. deng," in ieee, ieee
+    assert "T. Zhou and J. Deng," in ieee, ieee
     # The same ICML 2021 file: a lower-case part after a hyphen, and a name with no case.
     hyphen = make("PID Accelerated Value Iteration", ("Amir-massoud Farahmand",), year=2021)
     assert cite(hyphen, "apa", key="k").text.startswith("Farahmand, A.-m. (2021).")
@@ -932,3 +935,17 @@ def test_sentence_case_lowers_after_an_abbreviation_and_a_verb_spelt_like_a_name
         "Where the robustness lies: Lie groups and Gaussians"
     )
     assert sentence_case("St. Petersburg Paradox Revisited") == "St. Petersburg paradox revisited"
+
+
+def test_acm_gives_the_year_once_and_the_series_volume(bundled: list[Paper]) -> None:
+    # The CSL repository's ACM style dated the conference from the paper's date: "... Machine
+    # Learning (Proceedings of Machine Learning Research), 2026. PMLR, 26319–26340."
+    acm = cite(by_pmlr(bundled, "doumeche26a"), "acm", key="k").text
+    assert acm == (
+        "[1] Nathan Doumèche, Francis Bach, Gérard Biau, and Claire Boyer. 2026. Fast kernel "
+        "methods: Sobolev, physics-informed, and additive models. In Proceedings of the 43rd "
+        "International Conference on Machine Learning (Proceedings of Machine Learning "
+        "Research, Vol. 306). PMLR, 26319–26340. Retrieved from "
+        "https://proceedings.mlr.press/v306/doumeche26a.html"
+    )
+    assert acm.count("2026") == 1

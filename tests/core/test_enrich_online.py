@@ -582,3 +582,34 @@ def test_source_names_are_checked() -> None:
     assert parse_source_names("arxiv, openalex,arxiv") == ["arxiv", "openalex"]
     with pytest.raises(UsageError, match="unknown source dblp"):
         parse_source_names("openalex,dblp")
+
+
+def test_a_family_name_of_two_words_is_cited_as_crossref_splits_it(
+    tmp_path: Path, client: PoliteClient, cache: AnswerCache
+) -> None:
+    from paperdeck.core.citations import cite
+
+    record = {
+        **seed_records()[3],
+        "authors": ["Manuel Gomez Rodriguez", "Daniel Alexander Braun"],
+        "_crossref_authors": [
+            {"given": "Manuel", "family": "Gomez Rodriguez"},
+            {"given": "Daniel Alexander", "family": "Braun"},
+        ],
+    }
+    path = listing(tmp_path, [record["abstract"]])
+    papers = papers_of(path)
+    with ScholarlyServer([record]) as server:
+        crossref = Crossref(server.base_url("crossref"))
+        report = run(papers, [OpenAlex(server.base_url("openalex"))], client, cache, crossref)
+        # OpenAlex gave the DOI and pages: Crossref was asked only to split the names.
+        assert len(server.requests_to("crossref")) == 1
+    [paper] = report.papers
+    apa = "Gomez Rodriguez, M., & Braun, D. A. (2026)."
+    assert cite(paper, "apa", key="k").text.startswith(apa)
+    # As the sidecar keeps it, for the next time the list is opened.
+    add_to_sidecar(path, list(report.matched.values()))
+    [reopened] = load_library([path]).papers
+    assert cite(reopened, "apa", key="k").text.startswith(apa)
+    bibtex = cite(reopened, key="k").text
+    assert "author    = {Gomez Rodriguez, Manuel and Braun, Daniel Alexander}," in bibtex

@@ -151,3 +151,33 @@ def test_a_bibtex_venue_line_names_its_year_once(tmp_path: Path) -> None:
     assert paper.with_changes(venue="ICML").venue_line == "ICML 2021"
     assert paper.with_changes(venue=None).venue_line == "2021"
     assert paper.with_changes(year=None, venue=None).venue_line == ""
+
+
+@pytest.mark.parametrize(
+    ("raw", "usual"),
+    [
+        # As ICML 2026's authors typed them into the submission form.
+        ("TIANYI LI", "Tianyi Li"),
+        ("VINH KHANH BUI", "Vinh Khanh Bui"),
+        ("yibo li", "Yibo Li"),
+        ("Peng TANG", "Peng Tang"),
+        ("Jong Chul YE", "Jong Chul Ye"),
+        ("QIUHAO Zeng", "Qiuhao Zeng"),
+        ("ZHI-MING MA", "Zhi-Ming Ma"),
+        ("SEAN O'BRIEN", "Sean O'Brien"),
+        ("JAN VAN DER BERG", "Jan van der Berg"),
+        ("maarten de hoop", "Maarten de Hoop"),
+        # Initials, and names written as their owners write them, stay.
+        ("Satya Sai Srinath Namburi GNVV", "Satya Sai Srinath Namburi GNVV"),
+        ("EJ Chichilnisky", "EJ Chichilnisky"),
+        ("Theo X. Olausson", "Theo X. Olausson"),
+        ("Amir-massoud Farahmand", "Amir-massoud Farahmand"),
+        ("Luc Van Gool", "Luc Van Gool"),
+        ("岳珩 李", "岳珩 李"),
+        ("YuCheng", "YuCheng"),
+    ],
+)
+def test_a_name_typed_in_capitals_or_lower_case_is_cited_capitalised(raw: str, usual: str) -> None:
+    from paperdeck.core.names import in_usual_case
+
+    assert in_usual_case(parse_name(raw)).display == usual

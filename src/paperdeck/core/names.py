@@ -237,6 +237,51 @@ def _parse_flat(text: str) -> PersonName:
 
 _NOT_PARTICLES = frozenset({"Bin"})
 
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+def in_usual_case(name: PersonName) -> PersonName:
+    """A name a list wrote all in capitals or all in lower case ("TIANYI LI", "yibo li", as
+    people type them into a submission form), or with its family name in capitals ("Peng
+    TANG", "Jong Chul YE"), with each such word capitalised ("Tianyi Li", "Zhi-Ming",
+    "O'Brien", "Tang"), a particle kept lower-case ("de"); any other name as it is. A
+    citation would read "LI, T.", "li, y." or "TANG, P."; a name without case (Han
+    characters) has neither. Capitals without a vowel are initials ("Namburi GNVV"), and so
+    are two in a given name ("EJ Chichilnisky")."""
+    if name.literal or not name.given or not name.family:
+        return name
+    full = f"{name.given} {name.family}"
+    if not full.islower() and not any(len(word) > 1 and word.isupper() for word in full.split()):
+        return name  # nearly every name: decided without the letters' regex
+    letters = "".join(_LETTERS.findall(full))
+    if (letters.isupper() and len(letters) > 2) or letters.islower():
+        family = _capitalised(name.family).split()
+        given = _capitalised(name.given)
+    else:
+        family = [_shouted(word, 2) for word in name.family.split()]
+        given = " ".join(_shouted(word, 3) for word in name.given.split())
+        if family == name.family.split() and given == name.given:
+            return name
+    particle = name.particle.split()
+    if name.family.isupper():
+        # "VAN DER BERG": capitals hide a particle, which is lower-case as "van der Berg".
+        particle = [word.lower() for word in particle]
+        while len(family) > 1 and is_particle(family[0]):
+            particle.append(family.pop(0).lower())
+    return PersonName(given, " ".join(family), " ".join(particle), name.suffix)
+
+
+def _capitalised(text: str) -> str:
+    return _LETTERS.sub(lambda found: found[0][:1].upper() + found[0][1:].lower(), text)
+
+
+def _shouted(word: str, shortest: int) -> str:
+    """A word of a name written in capitals, capitalised ("TANG" -> "Tang"); else as it is."""
+    letters = "".join(_LETTERS.findall(word))
+    if len(letters) < shortest or not letters.isupper() or not re.search("[AEIOUY]", letters):
+        return word
+    return _capitalised(word)
+
 
 def name_from_json(item: Mapping[str, Any]) -> PersonName | None:
     """A name from CSL-JSON parts ({"family", "given", "non-dropping-particle", ...}), from

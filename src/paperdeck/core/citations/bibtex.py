@@ -10,6 +10,7 @@ from typing import Any
 from paperdeck.core.citations.case import (
     is_sentence_case,
     keeps_capitals,
+    method_starts,
     method_words,
     named_compound_starts,
 )
@@ -104,7 +105,9 @@ def _protect_word(word: str, *, proper_noun: bool, kept: frozenset[str]) -> bool
     return proper_noun and word[0].isupper()
 
 
-def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) -> str:
+def bibtex_title(
+    title: str, *, method: str | None = None, latex: bool = False, context: str = ""
+) -> str:
     """A title as a BibTeX value: math kept, specials escaped, acronyms and names in braces.
 
     In a sentence-case title (guessed from its words) every capitalised
@@ -114,8 +117,9 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
     In Title Case, capitals are the case's, so only acronyms, names with inner capitals or
     digits ("{L2}", "{Word2vec}"), known proper nouns ("Bayesian", "Gaussian",
     proper_nouns.txt), the names joined to one ("{Moreau}-{Yosida}") or by an en dash
-    ("{Wang}--{Landau}"), and the first word after a colon, ? or ! are braced: bracing every
-    word would keep a Title Case title in Title Case everywhere.
+    ("{Wang}--{Landau}"; not common words, which the paper's abstract, `context`, writes in
+    lower case: "Fat--Tailed"), and the first word after a colon, ? or ! are braced: bracing
+    every word would keep a Title Case title in Title Case everywhere.
     """
     segments = _title_segments(title)
     texts = [
@@ -139,7 +143,7 @@ def bibtex_title(title: str, *, method: str | None = None, latex: bool = False) 
         if "\\" in text or "{" in text:
             text = latex_to_text(text).replace("{", "").replace("}", "")
         position = 0
-        named = named_compound_starts(text)
+        named = named_compound_starts(text, context) | method_starts(text, method)
         for match in _WORD.finditer(text):
             between = text[position : match.start()]
             out.append(bibtex_escape(between, latex=latex))
@@ -208,7 +212,7 @@ def bibtex_entry(record: Record, *, latex: bool, biblatex: bool) -> str:
         if value:
             fields.append((name, value if raw else "{" + value + "}"))
 
-    title = bibtex_title(record.title, method=record.method, latex=latex)
+    title = bibtex_title(record.title, method=record.method, latex=latex, context=record.abstract)
     if record.marks_made_up_title:
         # Braced: a style's change of case keeps the mark as it is written.
         title += " {" + DERIVED_TITLE_MARK + "}"

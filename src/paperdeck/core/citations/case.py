@@ -45,12 +45,18 @@ _COMPOUND = re.compile(r"[^\W_]+(?:(?:--?|–)[^\W_]+)+")
 _EN_DASHED = re.compile(r"\b[A-Z][^\W_]*(?<!-)(?:--|–)(?!-)(?=[A-Z])")
 
 
-def named_compound_starts(text: str) -> frozenset[int]:
+def named_compound_starts(text: str, context: str = "") -> frozenset[int]:
     """Where the capitalised words of a name made of several start: a hyphenated one with a
     known proper noun in it (the lexicon has "Moreau" but not "Yosida", and "Moreau-Yosida"
-    is one name) or two capitalised words an en dash joins ("Wang--Landau")."""
+    is one name) or two capitalised words an en dash joins ("Wang--Landau"), unless the
+    paper's `context` (its abstract) writes one of them in lower case: then they are common
+    words an en dash joins ("Fat–Tailed", the abstract's "fat-tailed"; "Vision–Language")."""
     starts: set[int] = set()
     for found in _EN_DASHED.finditer(text):
+        pair = [_WORD.match(text, at) for at in (found.start(), found.end())]
+        words = [match.group(0) for match in pair if match is not None]
+        if not any(map(is_proper_noun, words)) and any(_written_lower(w, context) for w in words):
+            continue
         starts.update((found.start(), found.end()))
     for compound in _COMPOUND.finditer(text):
         parts = list(_WORD.finditer(compound.group(0)))
@@ -59,6 +65,14 @@ def named_compound_starts(text: str) -> frozenset[int]:
                 compound.start() + part.start() for part in parts if part.group(0)[0].isupper()
             )
     return frozenset(starts)
+
+
+def _written_lower(word: str, context: str) -> bool:
+    """Whether `context` has `word` in lower case, as a word of its own."""
+    lower = word.lower()
+    if lower == word or lower not in context:
+        return False
+    return re.search(rf"(?<![^\W_]){re.escape(lower)}(?![^\W_])", context) is not None
 
 
 def is_sentence_case(words: list[str]) -> bool:
@@ -81,20 +95,49 @@ def keeps_capitals(word: str, kept: frozenset[str] = frozenset()) -> bool:
 
 
 def method_words(method: str | None) -> frozenset[str]:
-    """The words of a method's name that have a capital ("BubbleSpec", "Perceiver")."""
-    return frozenset(word for word in _WORD.findall(method or "") if any(c.isupper() for c in word))
+    """The words of a method's name that have a capital, wherever a title has them: a name of
+    one word ("BubbleSpec", "Perceiver"), and a word with capitals inside ("CoEvol"). A
+    name's other words are kept only where the title names the method (method_starts)."""
+    words = _WORD.findall(method or "")
+    return frozenset(
+        word
+        for word in words
+        if any(c.isupper() for c in word[1:]) or (word[0].isupper() and len(words) == 1)
+    )
 
 
-def sentence_case(title: str, *, method: str | None = None) -> str:
+def method_starts(text: str, method: str | None) -> frozenset[int]:
+    """Where the capitalised words of a method's name of several words start in `text`, each
+    time it names the method whole: "Hibiki-Zero: ..." keeps "Zero", but the "Loss" of
+    "BLL-Loss" is an English word in "Bounded Log-Likelihood Loss for ...", and
+    "Seizure-Semiology-Suite(S3): ... for Seizure Semiology Understanding" lowers the last
+    two."""
+    if not method or method not in text or len(_WORD.findall(method)) < 2:
+        return frozenset()
+    starts: set[int] = set()
+    for found in re.finditer(rf"(?<![^\W_]){re.escape(method)}(?![^\W_])", text):
+        starts.update(
+            found.start() + word.start()
+            for word in _WORD.finditer(found.group(0))
+            if word.group(0)[0].isupper()
+        )
+    return frozenset(starts)
+
+
+def sentence_case(title: str, *, method: str | None = None, context: str = "") -> str:
     """A plain-text title in sentence case, as APA 7 writes it: the first word of the title
     as given, of each later part (after a colon, ?, ! or an em dash) capitalised, names,
     acronyms and the method kept, every other capitalised word lowered ("Multi-Adapter
     Representation Interventions" -> "Multi-adapter representation interventions"). In a title
     already in sentence case only the parts' first words change: its other capitals are its
-    authors' names for things."""
+    authors' names for things. `context` is the paper's abstract (see named_compound_starts)."""
     lower_words = not is_sentence_case(_WORD.findall(title))
     kept = method_words(method)
-    named = named_compound_starts(title) if lower_words else frozenset()
+    named = (
+        named_compound_starts(title, context) | method_starts(title, method)
+        if lower_words
+        else frozenset()
+    )
     written = ""
     position = 0
     for match in _WORD.finditer(title):
@@ -110,7 +153,7 @@ def sentence_case(title: str, *, method: str | None = None) -> str:
         elif not lower_words or not word[0].isupper() or keeps_capitals(word, kept):
             written += word
         elif match.start() in named:
-            written += word  # "Moreau-Yosida", "Navier-Stokes"
+            written += word  # "Moreau-Yosida", "Navier-Stokes", the method's name
         elif len(word) == 1 and not (word == "A" and _stands_alone(title, match)):
             written += word  # a variable ("Matrix K"), a Roman "I", the A of "Q&A"
         else:

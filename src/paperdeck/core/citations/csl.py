@@ -31,7 +31,7 @@ def csl_item(record: Record, *, in_sentence_case: bool = False) -> dict[str, Any
     """
     title = record.cited_title
     if in_sentence_case:
-        title = sentence_case(record.plain_title, method=record.method)
+        title = sentence_case(record.plain_title, method=record.method, context=record.abstract)
         if record.marks_made_up_title:
             title += " " + DERIVED_TITLE_MARK
     item: dict[str, Any] = {

@@ -10,7 +10,7 @@ from typing import Any
 from paperdeck.core.citations.venues import Edition, known_venue_name, venue_edition
 from paperdeck.core.formats.bibtex_lists import LATEX_TITLE_FIELD
 from paperdeck.core.model import Paper
-from paperdeck.core.names import PersonName, parse_name
+from paperdeck.core.names import PersonName, in_usual_case, parse_name
 from paperdeck.core.text.render import latex_to_text
 from paperdeck.core.text.sanitize import clean_line
 from paperdeck.core.titles import UNTITLED
@@ -89,6 +89,9 @@ class Record:
     missing: tuple[str, ...]
     paper_id: str = ""
     """The paper's id in paperdeck (`paperdeck show ID`)."""
+    abstract: str = ""
+    """The paper's abstract ("" when not loaded): how it writes a title's words tells a
+    name from a common word (case.named_compound_starts)."""
 
     @property
     def plain_title(self) -> str:
@@ -127,16 +130,33 @@ def plain_title(title: str) -> str:
     return clean_line(text.replace("---", "\u2014").replace("--", "\u2013"))
 
 
+# A quotation opened with a straight quote and closed with TeX's '' (ICML 2026's
+# 'Don't Just "Fix it in Post'': ...', a TeX ``...'' half turned straight): TeX's pair.
+_HALF_TEX_QUOTE = re.compile(r"\"([^\"\n]{1,200}?)''")
+# A power written without math in a title that has none ("BM^2: Coupled Schrödinger Bridge
+# Matching"): the math its authors meant, so that it reads "BM²", not "BM^2" or BibTeX's "BMˆ2".
+_BARE_POWER = re.compile(r"(?<=[^\W_])\^(\d{1,3})(?![^\W_])")
+
+
+def _tex_title(title: str) -> str:
+    """A title's source with the TeX its authors half wrote made whole (see above)."""
+    if "''" in title:
+        title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
+    if "^" in title and "$" not in title and "\\" not in title:
+        title = _BARE_POWER.sub(r"$^{\1}$", title)
+    return title
+
+
 def corrected_names(paper: Paper, corrections: Mapping[str, Any]) -> tuple[PersonName, ...]:
     """The authors a correction gives ("A and B", "Family, Given; ...", a list), else the
-    paper's own; each in its parts."""
+    paper's own in their usual case (in_usual_case); each in its parts."""
     value = corrections.get("authors")
     if isinstance(value, str):
         parts = [part.strip() for part in re.split(r"\s+and\s+|;|\n", value)]
     elif isinstance(value, Sequence) and value:
         parts = [str(name).strip() for name in value]
     else:
-        return tuple(name for name in paper.names if name.display)
+        return tuple(in_usual_case(name) for name in paper.names if name.display)
     names = (parse_name(part) for part in parts if part)
     return tuple(name for name in names if name.display)
 
@@ -212,6 +232,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
         or _safe_url(paper.url)
         or _safe_url(paper.extra.get("icml_url"))
     )
+    title = _tex_title(title)
     record = Record(
         key=key,
         title=title or UNTITLED,
@@ -228,6 +249,7 @@ def build_record(paper: Paper, key: str, corrections: Mapping[str, Any] | None) 
         method=paper.method,
         missing=(),
         paper_id=paper.id,
+        abstract=paper.abstract,
     )
     missing = []
     if record.title_derived:

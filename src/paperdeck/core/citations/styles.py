@@ -268,6 +268,7 @@ def _parsed_style(path: str, modified: float) -> Any:
     # Parsing APA's 100 KB of XML costs ~10 ms; a style is parsed once per process.
     style = CitationStylesStyle(path, validate=False)
     _mend_missing_separators(style.root)
+    _mend_acm_proceedings(style.root)
     return style
 
 
@@ -295,6 +296,52 @@ def _mend_missing_separators(root: Any) -> None:
     for element in root.xpath(f"cs:bibliography/{path}", namespaces=_CSL):
         if not element.get("prefix"):
             element.set("prefix", prefix)
+
+
+_ACM_ID = "http://www.zotero.org/styles/association-for-computing-machinery"
+_CS = "{http://purl.org/net/xbiblio/csl}"
+
+
+def _mend_acm_proceedings(root: Any) -> None:
+    """ACM's paper in proceedings as its reference format has it: "2026. Title. In
+    Proceedings of ... (Proceedings of Machine Learning Research, Vol. 306). PMLR." The CSL
+    repository's style dates the conference from the paper's own date, so it printed the year
+    a second time ("..., 2026. PMLR."), and leaves out the series' volume."""
+    if root.xpath("string(cs:info/cs:id)", namespaces=_CSL).strip() != _ACM_ID:
+        return
+    for branch in root.xpath(
+        'cs:bibliography//cs:else-if[@type="paper-conference"]', namespaces=_CSL
+    ):
+        # The slot is for the conference's own dates, which an item gives as event-date; a
+        # sentence ends after the proceedings when there are none ("(...). PMLR").
+        for date in branch.xpath('./cs:group/cs:date[@variable="issued"]', namespaces=_CSL):
+            date.set("variable", "event-date")
+            dated = date.getparent()
+            proceedings = dated.getprevious()
+            if proceedings is None or proceedings.get("suffix") != ", ":
+                continue
+            sentence = dated.makeelement(f"{_CS}group", {"delimiter": ", ", "suffix": ". "})
+            proceedings.addprevious(sentence)
+            del proceedings.attrib["suffix"], dated.attrib["suffix"]
+            sentence.extend([proceedings, dated])
+        for series in branch.xpath(
+            './/cs:text[@variable="collection-title"][@prefix="("]', namespaces=_CSL
+        ):
+            group = series.makeelement(
+                f"{_CS}group", {"prefix": "(", "suffix": ")", "delimiter": ", "}
+            )
+            series.addprevious(group)
+            del series.attrib["prefix"], series.attrib["suffix"]
+            group.append(series)
+            volume = series.makeelement(f"{_CS}group", {"delimiter": " "})
+            group.append(volume)
+            volume.append(
+                series.makeelement(
+                    f"{_CS}text",
+                    {"term": "volume", "form": "short", "text-case": "capitalize-first"},
+                )
+            )
+            volume.append(series.makeelement(f"{_CS}number", {"variable": "volume"}))
 
 
 def load_style(path: Path) -> Any:
@@ -342,6 +389,7 @@ def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str
             message = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
             raise StyleError(f"{path.name}: citeproc-py cannot render it ({message})") from None
     texts = [_QUESTION_THEN_PERIOD.sub(r"\1", _without_empty_slots(text)) for text in raw]
+    texts = [_NESTED_QUOTE.sub(r"“\1‘\2’\3”", text) for text in texts]
     if style.root.bibliography is not None and style.root.bibliography.get("second-field-align"):
         texts = [_numbered(text, number) for number, text in enumerate(texts, 1)]
     else:
@@ -427,6 +475,12 @@ _ABBREVIATION = re.compile(r"(?:\w\.)+\w?|al|eds?|Eds?|ed|vol|Vol|no|No|pp?")
 # A title's own ? or ! stands for the period a style puts after it, as CSL 1.0.2 says and
 # APA 7 writes ("... from data? In A. Krause ..."); citeproc-py gave "data?. In".
 _QUESTION_THEN_PERIOD = re.compile(r"([?!])\.(?=\s|$)")
+
+
+# A quotation inside a title a style quotes takes single quotes (CSL 1.0.2, as citeproc-js
+# does; citeproc-py does not): IEEE's “Position: Don't Just ‘Fix it in Post’: A Science”,
+# not “... Just “Fix it in Post”: A Science”.
+_NESTED_QUOTE = re.compile(r"“([^“”]*)“([^“”]*)”([^“”]*)”")
 
 
 def _without_empty_slots(text: str) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from paperdeck.core.enrich.candidates import Garbage, Record, as_objects, json_object, line
 from paperdeck.core.enrich.client import PoliteClient
 from paperdeck.core.enrich.matcher import normalise_abstract
+from paperdeck.core.names import NAMES_FIELD, name_from_json
 
 ROWS = 5
 SELECT = "DOI,title,container-title,page,author,type"
@@ -26,7 +27,8 @@ class Crossref:
     label: str = "Crossref"
 
     def details(self, client: PoliteClient, title: str, authors: Sequence[str]) -> Record | None:
-        """{"doi", "venue", "pages"} (those it has) of the work with this title, else None."""
+        """{"doi", "venue", "pages"} (those it has) of the work with this title, else None;
+        with NAMES_FIELD, where Crossref gives `authors` in parts."""
         params: dict[str, str | int] = {
             "query.bibliographic": title,
             "rows": ROWS,
@@ -41,7 +43,7 @@ class Crossref:
         wanted = normalise_abstract(title)
         for item in as_objects(message.get("items"), "items"):
             if _same_work(item, wanted, authors):
-                return _details(item)
+                return _details(item, authors)
         return None
 
 
@@ -58,11 +60,45 @@ def _same_work(item: dict[str, Any], wanted: str, authors: Sequence[str]) -> boo
     return family in normalise_abstract(authors[0])
 
 
-def _details(item: dict[str, Any]) -> Record:
+def _details(item: dict[str, Any], authors: Sequence[str]) -> Record:
     venues = item.get("container-title")
     venue = venues[0] if isinstance(venues, list) and venues else venues
     found: Record = {}
     for key, value in (("doi", item.get("DOI")), ("venue", venue), ("pages", item.get("page"))):
         if text := line(value):
             found[key] = text
+    parts = name_parts(item.get("author"), authors)
+    if parts is not None:
+        found[NAMES_FIELD] = parts
     return found
+
+
+def name_parts(people: Any, authors: Sequence[str]) -> list[dict[str, str] | None] | None:
+    """For each of `authors` (a record's flat names) its given and family parts as Crossref
+    splits the same name ("Manuel" and "Gomez Rodriguez", which no parser can tell from
+    "Daniel Alexander" and "Braun"), in the record's own spelling; None for a name Crossref
+    spells otherwise, and None in all when it lists other people or says nothing of use."""
+    if not isinstance(people, list) or len(people) != len(authors) or not authors:
+        return None
+    out: list[dict[str, str] | None] = []
+    for person, display in zip(people, authors, strict=True):
+        out.append(_split_as(person, display) if isinstance(person, dict) else None)
+    return out if any(parts is not None for parts in out) else None
+
+
+def _split_as(person: dict[str, Any], display: str) -> dict[str, str] | None:
+    given, family = (
+        normalise_abstract(line(person.get("given"))),
+        normalise_abstract(line(person.get("family"))),
+    )
+    words = display.split()
+    if not given or not family or len(words) < 2:
+        return None
+    for cut in range(1, len(words)):
+        if (
+            normalise_abstract(" ".join(words[:cut])) == given
+            and normalise_abstract(" ".join(words[cut:])) == family
+        ):
+            name = name_from_json({"given": " ".join(words[:cut]), "family": " ".join(words[cut:])})
+            return name.to_json() if name is not None and name.display == display else None
+    return None

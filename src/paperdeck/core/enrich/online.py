@@ -25,6 +25,7 @@ from paperdeck.core.enrich.query import queries
 from paperdeck.core.enrich.semantic_scholar import SemanticScholar
 from paperdeck.core.errors import UsageError
 from paperdeck.core.model import Paper
+from paperdeck.core.names import NAMES_FIELD
 from paperdeck.core.text.wording import plural
 
 SOURCE_NAMES = ("openalex", "arxiv", "s2", "crossref")
@@ -36,6 +37,7 @@ _DETAIL_FIELDS = ("doi", "venue", "pages")
 _RECORD_FIELDS = (
     "title",
     "authors",
+    NAMES_FIELD,
     "year",
     "venue",
     "pages",
@@ -161,7 +163,9 @@ def enrich_online(
                 report.unmatched.append(paper.id)
             else:
                 record, match = found
-                if crossref is not None and any(not record.get(key) for key in _DETAIL_FIELDS):
+                if crossref is not None and (
+                    any(not record.get(key) for key in _DETAIL_FIELDS) or _unsplit_names(record)
+                ):
                     run.add_details(crossref, record)
                 report.matched[paper.id] = _kept_record(paper, record)
                 report.papers[at] = apply_record(paper, report.matched[paper.id], match)
@@ -262,8 +266,22 @@ class _Run:
         added = [name for name in _DETAIL_FIELDS if details.get(name) and not record.get(name)]
         for name in added:
             record[name] = details[name]
+        if isinstance(details.get(NAMES_FIELD), list) and not record.get(NAMES_FIELD):
+            record[NAMES_FIELD] = details[NAMES_FIELD]
         if added:
             record["online"] = {**record["online"], "details": crossref.label}
+
+
+def _unsplit_names(record: Record) -> bool:
+    """Whether a record names someone in three words or more with no parts: "Manuel Gomez
+    Rodriguez" may be given names "Manuel Gomez" or family name "Gomez Rodriguez", which
+    only a source giving parts (Crossref) can tell."""
+    authors = record.get("authors")
+    return (
+        not record.get(NAMES_FIELD)
+        and isinstance(authors, list)
+        and any(isinstance(name, str) and len(name.split()) > 2 for name in authors)
+    )
 
 
 def _kept_record(paper: Paper, record: Record) -> Record:
