@@ -792,6 +792,73 @@ def test_a_claim_of_the_paper_is_its_title(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
 
 
+# Real abstracts (ICML 2020-23) whose "we" sentence points back ("we address this issue") and
+# says what the paper does after "by" or "and": before, the title was the first sentence, about
+# the field ("The LSTM network was proposed to overcome the difficulty in learning ...").
+_POINTED_THEN_DONE = [
+    (
+        "The LSTM network was proposed to overcome the difficulty in learning long-term "
+        "dependence, and has made significant advancements in applications. With its success and "
+        "drawbacks in mind, this paper raises the question -do RNN and LSTM have long memory? We "
+        "answer it partially by proving that RNN and LSTM do not have long memory from a "
+        "statistical perspective. A new definition for long memory networks is further "
+        "introduced, and it requires the model weights to decay at a polynomial rate.",
+        "RNN and LSTM do not have long memory from a statistical perspective",
+    ),
+    (
+        "Graph neural networks that model 3D data, such as point clouds or atoms, are typically "
+        "desired to be $SO(3)$ equivariant, i.e., equivariant to 3D rotations. Unfortunately "
+        "equivariant convolutions, which are a fundamental operation for equivariant networks, "
+        "increase significantly in computational complexity as higher-order tensors are used. In "
+        "this paper, we address this issue by reducing the $SO(3)$ convolutions or tensor "
+        "products to mathematically equivalent convolutions in $SO(2)$ . This is accomplished by "
+        "aligning the node embeddings' primary axis with the edge vectors.",
+        "Reducing the SO(3) convolutions or tensor products to mathematically equivalent…",
+    ),
+    (
+        "The Bayesian learning rule is a natural-gradient variational inference method, which "
+        "not only contains many existing learning algorithms as special cases but also enables "
+        "the design of new algorithms. Unfortunately, when variational parameters lie in an open "
+        "constraint set, the rule may not satisfy the constraint and requires line-searches which "
+        "could slow down the algorithm. In this work, we address this issue for positive-definite "
+        "constraints by proposing an improved rule that naturally handles the constraints. Our "
+        "method outperforms existing methods without any significant increase in computation.",
+        "An improved rule that naturally handles the constraints",
+    ),
+    (
+        "Mixture of linear regressions is a popular learning theoretic model that is used widely "
+        "to represent heterogeneous data. How many such oracle queries are needed to recover both "
+        "of the models simultaneously? In this work we address this query complexity problem and "
+        "provide efficient algorithms that improves on the previously best known results.",
+        "Efficient algorithms that improves on the previously best known results",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), _POINTED_THEN_DONE)
+def test_what_a_pointing_sentence_does_after_by_or_and_is_the_title(
+    abstract: str, title: str
+) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_the_means_after_by_is_no_title() -> None:
+    # "by leveraging X" says how, not what: the paper's finding stays the title (a guard)
+    abstract = (
+        "Recent work showed that overparameterized autoencoders can be trained to implement "
+        "associative memory via iterative maps, when the trained input-output Jacobian of the "
+        "network has all of its eigenvalue norms strictly below one. Here, we theoretically "
+        "analyze this phenomenon for sigmoid networks by leveraging recent developments in deep "
+        "learning theory, especially the correspondence between training neural networks in the "
+        "infinite-width limit and performing kernel regression with the Neural Tangent Kernel "
+        "(NTK). We find that overparameterized sigmoid autoencoders can have attractors in the NTK "
+        "limit for both training with a single example and multiple examples under certain "
+        "conditions."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title.startswith("Overparameterized sigmoid autoencoders can have attractors")
+
+
 @pytest.mark.parametrize(
     "abstract",
     [

@@ -1292,6 +1292,13 @@ def _readable_claim(sentence: str) -> str | None:
 _SHOWING_HOW = frozenset(("show", "shows", "demonstrate", "demonstrates", "describe", "describes"))
 
 
+# "by leveraging X", "by considering X": the means, not what is done with them
+_BY_DOING_RE = re.compile(
+    r"\sby\s+(?:(?P<showing>showing|proving|demonstrating)\s+(?=that\s)|(?!(?:leverag|us|consider"
+    r"|focus|investigat|exploit|utiliz|employ|adopt|draw|tak|build|rely|relat|look)ing\s)(?=[a-z]+ing\s))"
+)
+
+
 def _readable_own(sentence: str) -> str | None:
     """The sentence without its first person, when what is left reads as a title."""
     m = _FIRST_PERSON_RE.match(sentence)
@@ -1328,6 +1335,23 @@ def _readable_own(sentence: str) -> str | None:
     if sentence[0] == "T" and verb.endswith("s") and verb not in _PRESENTING_VERBS:
         # "This paper combines X" -> "Combining X", as "We combine X" reads
         return _readable_own(f"We {m.group('adverb') or ''}{verb[:-1]}{m.group('on') or ''} {rest}")
+    if not _POINTING.isdisjoint(rest.split(" ", 4)[:4]):
+        # "We address this problem and provide X", "We formalize this problem by establishing X":
+        # what points back is done by what follows
+        then = _TAIL_VERB_RE.search(rest, 0, 100)
+        if then is not None:
+            return _readable_own("We " + rest[then.start() + 4 :])
+        by = _BY_DOING_RE.search(rest, 0, 100)
+        if by is not None:
+            doing = rest[by.end() :]
+            if by.group("showing"):  # "by showing that X": the claim X
+                return _readable_claim("We show " + doing)
+            making = _BY_MAKING_RE.match(rest, by.start() + 1)
+            if making is not None:  # "by proposing X": X
+                return _object_phrase(rest, making.end())
+            words = doing[: MAX_TITLE + 10].lower().split()
+            if len(words) >= 4 and _POINTING.isdisjoint(w.strip(",;:") for w in words):
+                return doing
     title = _without_first_person(sentence)
     words = title[: MAX_TITLE + 10].lower().split()  # what is left past a cut matters not
     if (
