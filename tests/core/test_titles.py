@@ -751,12 +751,12 @@ def test_no_space_is_left_before_a_comma(abstract: str, title: str) -> None:
             "adversarial autoencoders with a denoising objective. Results follow.",
             "Augmenting adversarial autoencoders with a denoising objective",
         ),
-        (  # a plain "We X" sentence after it reads better still (passes before: a guard)
+        (  # a plain "We X" sentence after it reads better still; the name it gives leads
             "Embedding-based entity alignment (EEA) has recently received great attention. To "
             "fill the research gap, we define a typical paradigm abstracted from existing EEA "
             "methods. We mitigate this problem by proposing a new approach, named NeoEA, to "
             "explicitly learn KG-invariant and principled entity embeddings. It works.",
-            "An approach, named NeoEA, to explicitly learn KG-invariant and principled entity…",
+            "NeoEA: An approach to explicitly learn KG-invariant and principled entity embeddings",
         ),
     ],
 )
@@ -1452,3 +1452,61 @@ def test_a_short_head_keeps_its_clause_without_a_comma() -> None:
     assert derive_title(abstract, "BALLET") == (
         "BALLET: A framework which adaptively filters for a high-confidence region of interest…"
     )
+
+
+# Real abstracts (ICML 2020-23) that name their method in a sentence with no contribution verb
+# ("we implement the anchor view, termed SEGA"), under a first sentence about the field: the title
+# was "SEGA: In contrastive learning, the choice of "view" controls the information…".
+_NAMED_IN_A_LATER_SENTENCE = [
+    (
+        'In contrastive learning, the choice of "view" controls the information that the '
+        "representation captures and influences the performance of the model. However, "
+        "leading graph contrastive learning methods generally produce views via random "
+        "corruption or learning, which could lead to the loss of essential information and "
+        "alteration of semantic information. An anchor view that maintains the essential "
+        "information of input graphs for contrastive learning has been hardly investigated. "
+        "In this paper, based on the theory of graph information bottleneck, we deduce the "
+        "definition of this anchor view; put differently, the anchor view with essential "
+        "information of input graph is supposed to have the minimal structural uncertainty. "
+        "Furthermore, guided by structural entropy, we implement the anchor view, termed "
+        "SEGA, for graph contrastive learning. We extensively validate the proposed anchor "
+        "view on various benchmarks regarding graph classification under unsupervised, "
+        "semi-supervised, and transfer learning and achieve significant performance boosts "
+        "compared to the state-of-the-art methods.",
+        "SEGA: The anchor view for graph contrastive learning",
+    ),
+    (  # "..., resulting in a new method named X": what the paper did to make it
+        "Semi-supervised learning (SSL) has been widely explored in recent years, and it is "
+        "an effective way of leveraging unlabeled data to reduce the reliance on labeled data. "
+        "In this work, we adjust neural processes (NPs) to the semi-supervised image "
+        "classification task, resulting in a new method named NP-Match. NP-Match is suited "
+        "to this task for two reasons.",
+        "NP-Match: Adjusting neural processes (NPs) to the semi-supervised image classification…",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), _NAMED_IN_A_LATER_SENTENCE)
+def test_a_method_named_in_a_later_sentence_is_titled_by_that_sentence(
+    abstract: str, title: str
+) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_a_name_after_a_semicolon_does_not_name_what_precedes_it() -> None:
+    # "... based on the information acquired so far; dubbed Active-DPS": Active-DPS is no
+    # "information acquired so far" (a guard)
+    abstract = (
+        "Subsampling a signal of interest can reduce costly data transfer, battery drain, "
+        "radiation exposure and acquisition time in a wide range of problems. The recently "
+        "proposed Deep Probabilistic Subsampling (DPS) method effectively integrates "
+        "subsampling in an end-to-end deep learning model, but learns a static pattern for "
+        "all datapoints. We generalize DPS to a sequential method that actively picks the "
+        "next sample based on the information acquired so far; dubbed Active-DPS (A-DPS). We "
+        "validate that A-DPS improves over DPS for MNIST classification at high subsampling "
+        "rates. Moreover, we demonstrate strong performance in active acquisition Magnetic "
+        "Resonance Image (MRI) reconstruction, outperforming DPS and other deep learning "
+        "methods."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title.startswith("Active-DPS: Generalizing DPS to a sequential method")

@@ -1386,6 +1386,57 @@ def _said_by_the_paper(flat: str, at: int) -> bool:
     return any(subject in head for subject in _PAPER_SUBJECTS)
 
 
+# what names a thing right before its name: ", termed", " - dubbed", "which we call a"
+_NAMING_BEFORE_RE = re.compile(
+    r"(?:,\s*|\s+-+\s+|\s+)(?:(?:which|that)\s+we\s+(?:call|name|term)|we\s+call\s+it|called"
+    r"|named|termed|dubbed|coined)\s+(?:as\s+)?(?:an?\s+|the\s+)?$"
+)
+_ARTICLE_BEFORE_RE = re.compile(r"(?:^|\s)(?:an?|the)\s")
+_PREPOSITION_RE = re.compile(r"\s(?:for|of|to|with|in|on|from|via|under)\s")
+_RESULTING_RE = re.compile(r",\s+(?:resulting\s+in|leading\s+to|yielding)\s+(?:an?|the)\s")
+# what may follow a name and still belong to the thing named: "X for Y", "X, which does Z"
+_NAMED_TAIL_RE = re.compile(r"[\s,)\-—]*((?:for|to|that|which|with)\s.*)")
+
+
+def _naming_sentence_title(flat: str, method: str) -> str | None:
+    """METHOD: the thing the sentence that names it says it is, for an abstract whose first
+    sentence is about the field ("we implement the anchor view, termed SEGA, for graph
+    contrastive learning" -> "SEGA: The anchor view for graph contrastive learning"; "we adjust
+    NPs to X, resulting in a new method named NP-Match" -> "NP-Match: Adjusting NPs to X")."""
+    for at in _occurrences(flat, method):
+        start = max(flat.rfind(". ", 0, at) + 2, at - 200)
+        before = flat[start:at]
+        naming = _NAMING_BEFORE_RE.search(before)
+        if naming is None:
+            continue
+        head = before[: naming.start()]
+        articles = list(_ARTICLE_BEFORE_RE.finditer(head, max(0, len(head) - 70)))
+        if not articles:
+            return None
+        article = articles[-1]  # the thing named is the last noun phrase before its name
+        thing = head[article.start() :].strip(" ,-")
+        if ";" in thing or ":" in thing:  # "X based on Y; dubbed NAME": not Y's name
+            return None
+        end = _sentence_end(flat, at)
+        tail = _NAMED_TAIL_RE.match(flat, at + len(method), end)
+        resulting = _RESULTING_RE.search(head, 0, article.end())
+        if resulting is not None:  # what the paper does makes the thing: that says more
+            subject = _OWN_SUBJECT_RE.search(head, 0, resulting.start())
+            if subject is not None:
+                done = _readable_own(head[subject.start() : resulting.start()])
+                if done is not None:
+                    return f"{method}: {_capitalised(done)}"
+        if tail is None and _PREPOSITION_RE.search(thing) is None:
+            return None  # "a new method", "a simple yet effective approach": says nothing
+        if tail is not None:
+            thing += " " + tail.group(1).rstrip(".!? ")
+        novel = _NOVEL_RE.match(thing)
+        if novel:
+            thing = _agreeing_article(f"{novel.group(1)} {thing[novel.end() :]}")
+        return f"{method}: {_capitalised(thing)}"
+    return None
+
+
 def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> str:
     """A short title naming the contribution, as a person skimming the abstract would write it
     (cut, with "…", past `limit` characters)."""
@@ -1581,6 +1632,10 @@ def _draft(abstract: str, method: str | None) -> _Draft:
         readable = _readable_own("We " + flat[purpose.end() + 3 : end].rstrip(".!? "))
         if readable is not None:
             first, own = readable, True
+    if not own and method:
+        naming = _naming_sentence_title(flat, method)
+        if naming is not None:
+            return _tidied(naming), None
     if not own:
         first = _own_sentence_title(flat, end) or first
     return _tidied(first), first
