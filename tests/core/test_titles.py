@@ -1510,3 +1510,37 @@ def test_a_name_after_a_semicolon_does_not_name_what_precedes_it() -> None:
     )
     title = derive_title(abstract, find_method(abstract))
     assert title.startswith("Active-DPS: Generalizing DPS to a sequential method")
+
+
+# Real abstracts (ICML 2020-23): "we propose X." names nothing more; the next sentence, led by X or
+# "It", says what X does. Before, the title was "X: " and the first sentence, about the field.
+_PROPOSED_THEN_SAID = [
+    (
+        "The safe operation of physical systems typically relies on high-quality models. Due to "
+        "its high computational complexity, Gaussian process regression must be used offline on "
+        "batches of data, which prevents applications, where a fast adaptation through online "
+        "learning is necessary to ensure safety. In order to overcome this issue, we propose the "
+        "LoG-GP. It achieves a logarithmic update and prediction complexity in the number of "
+        "training points through the aggregation of locally active Gaussian process models. "
+        "Under weak assumptions on the aggregation scheme, it inherits safety guarantees from "
+        "exact Gaussian process regression.",
+        "LoG-GP: Achieving a logarithmic update and prediction complexity in the number…",
+    ),
+    (  # a parenthesis with one inside it ("SE(3)") is an aside too, left out
+        "Molecule pretraining has quickly become the go-to schema to boost the performance of "
+        "AI-based drug discovery. Meanwhile, existing molecule multi-modal pretraining approaches "
+        "approximate MI based on the representation space encoded from the topology and "
+        "geometry, thus resulting in the loss of critical structural information of molecules. "
+        "To address this issue, we propose MoleculeSDE. MoleculeSDE leverages group symmetric "
+        "(e.g., SE(3)-equivariant and reflection-antisymmetric) stochastic differential equation "
+        "models to generate the 3D geometries from 2D topologies, and vice versa, directly in the "
+        "input space. It not only obtains tighter MI bound but also enables prosperous downstream "
+        "tasks than the previous work.",
+        "MoleculeSDE: Leveraging group symmetric stochastic differential equation models…",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), _PROPOSED_THEN_SAID)
+def test_a_bare_name_proposed_is_titled_by_the_next_sentence(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title

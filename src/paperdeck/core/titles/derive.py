@@ -522,7 +522,10 @@ def find_method(abstract: str) -> str | None:
 
 # --- derived titles -----------------------------------------------------------------------------
 
-_PARENTHETICAL_RE = re.compile(r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^()]*\d{4})[^()]*\)")
+# (one level of parentheses inside: "(e.g., SE(3)-equivariant)")
+_PARENTHETICAL_RE = re.compile(
+    r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^()]*\d{4})(?:[^()]|\([^()]*\))*\)"
+)
 # "and theoretically show", ", empirically characterize": how a second verb's claim is made
 _EVIDENCE_ADVERB = r"(?:theoretical|empirical|experimental)ly\s+"
 # ", and discuss ...": led by the literal "and" (the engine skips ahead to each), the comma and
@@ -1504,9 +1507,12 @@ def _name_led(flat: str, verb_end: int, phrase: str, method: str) -> str | None:
         rest = phrase[m.end() :]
     else:  # the phrase ends after the name: a later sentence may say what it does
         end = _sentence_end(flat, verb_end)
-        if not flat.startswith(method, end + 1):
+        if flat.startswith(method, end + 1):
+            said = _NAME_VERB_RE.match(flat, end + 1 + len(method))
+        elif flat.startswith("It ", end + 1):  # "we propose the LoG-GP. It achieves X"
+            said = _NAME_VERB_RE.match(flat, end + 3)
+        else:
             return None
-        said = _NAME_VERB_RE.match(flat, end + 1 + len(method))
         if said is None or said.group("verb") in ("is", "has", "was"):
             return None
         verb = _base_verb(said.group("verb"))
@@ -1594,6 +1600,12 @@ def _draft(abstract: str, method: str | None) -> _Draft:
             continue  # "Yet they are slower ... and introduce instability": not the paper's
         phrase = _object_phrase(flat, verb_end)
         if phrase is None:
+            if method and kind >= _MAKES:  # "we propose MoleculeSDE. MoleculeSDE leverages X"
+                at = verb_end + 5 if flat.startswith(" the ", verb_end) else verb_end + 1
+                if flat.startswith(method, at) and flat.startswith(". ", at + len(method)):
+                    led = _name_led(flat, verb_end, method, method)
+                    if led is not None:
+                        return _tidied(led), None
             continue
         if kind == _ARGUES and len(phrase) > MAX_TITLE:
             phrase = _past_lead_clause(phrase)
