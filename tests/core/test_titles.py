@@ -1544,3 +1544,42 @@ _PROPOSED_THEN_SAID = [
 @pytest.mark.parametrize(("abstract", "title"), _PROPOSED_THEN_SAID)
 def test_a_bare_name_proposed_is_titled_by_the_next_sentence(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+# Real abstracts (ICML 2020-23) that say in the passive what they propose: before, the title was
+# the first sentence ("Model-free reinforcement learning is known to be memory and computation…").
+_PROPOSED_IN_THE_PASSIVE = [
+    (
+        "Model-free reinforcement learning is known to be memory and computation efficient and "
+        "more amendable to large scale problems. In this paper, two model-free algorithms are "
+        "introduced for learning infinite-horizon average-reward Markov Decision Processes "
+        "(MDPs). The first algorithm reduces the problem to the discounted-reward version and "
+        "achieves $\\mathcal{O}(T^{2/3})$ regret after $T$ steps, under the minimal assumption "
+        "of weakly communicating MDPs.",
+        "Two model-free algorithms for learning infinite-horizon average-reward Markov Decision…",
+    ),
+    (
+        "Obtaining a useful estimate of an object from highly incomplete imaging measurements "
+        "remains a holy grail of imaging science. Deep learning methods have shown promise in "
+        "learning object priors or constraints to improve the conditioning of an ill-posed "
+        "imaging inverse problem. In this study, a framework for estimating an object of "
+        "interest that is semantically related to a known prior image, is proposed. An "
+        "optimization problem is formulated in the disentangled latent space of a style-based "
+        "generative model.",
+        "A framework for estimating an object of interest that is semantically related to a known…",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), _PROPOSED_IN_THE_PASSIVE)
+def test_what_is_proposed_in_the_passive_is_the_title(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_a_passive_sentence_that_points_back_is_no_title() -> None:
+    # "this approach is proposed" names nothing: the first sentence stays (a guard)
+    abstract = (
+        "Deep learning methods have shown promise in learning object priors for imaging. In this "
+        "study, this approach is proposed for reconstruction of images. Experiments follow."
+    )
+    assert derive_title(abstract, find_method(abstract)).startswith("Deep learning methods")

@@ -1198,6 +1198,35 @@ _POINTING_NAMES = """
 _POINTING = frozenset(_POINTING_NAMES.split())
 
 
+# "a framework for X is proposed", "two algorithms are introduced for Y": what the paper makes
+_PASSIVE_RE = re.compile(
+    r"(?:[Aa]n?|[Tt]wo|[Tt]hree|[Ss]everal)\s[^.;:]{3,160}?,?\s(?:is|are)\s+(?:newly\s+)?"
+    r"(?:proposed|introduced|presented|developed|designed)\b"
+)
+
+
+def _passive_title(flat: str, start: int, end: int) -> str | None:
+    """What a sentence at start says is proposed, as a title ("In this study, a framework for
+    X is proposed" -> "A framework for X"; "two algorithms are introduced for Y" -> "Two
+    algorithms for Y"), or None when it says no such thing."""
+    m = _PASSIVE_RE.match(flat, start, end)
+    if m is None:
+        return None
+    verb = flat.rfind(" is ", start, m.end())
+    verb = max(verb, flat.rfind(" are ", start, m.end()))
+    made = flat[start:verb].rstrip(" ,")
+    rest = flat[m.end() : end].rstrip(".!? ")
+    if rest.startswith((" for ", " to ", " that ", " with ", " which ")):
+        made += rest
+    words = made[: MAX_TITLE + 10].lower().split()
+    if len(words) < 4 or not _POINTING.isdisjoint(w.strip(",;:") for w in words):
+        return None
+    novel = _NOVEL_RE.match(made)
+    if novel:
+        made = _agreeing_article(f"{novel.group(1)} {made[novel.end() :]}")
+    return made
+
+
 def _own_sentence_title(flat: str, start: int) -> str | None:
     """The first later sentence that says what the paper does, as a title ("In this work, we
     combine X with Y" -> "Combining X with Y"), or None when none reads as one."""
@@ -1223,6 +1252,16 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
                 led = subject is not None and subject.group()[0] == "w"
                 if not led:
                     subject = None
+        if subject is None and found is None:  # "In this study, a framework for X is proposed"
+            start = frame.end()
+            if flat.startswith("To ", pos):
+                purpose = _PURPOSE_RE.match(flat, pos, end)
+                start = purpose.end() if purpose is not None else start
+            title = _passive_title(flat, start, end)
+            if title is not None:
+                if frame.group("framed"):
+                    return title
+                found = title
         if subject is not None:
             framed = frame.group("framed") or subject.group()[0] == "T"
             if framed or found is None or (found_led and not led):
