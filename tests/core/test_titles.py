@@ -1583,3 +1583,17 @@ def test_a_passive_sentence_that_points_back_is_no_title() -> None:
         "study, this approach is proposed for reconstruction of images. Experiments follow."
     )
     assert derive_title(abstract, find_method(abstract)).startswith("Deep learning methods")
+
+
+def test_what_the_paper_opts_to_do_is_its_title() -> None:
+    # a real abstract (ICML 2020-23): "we opt to learn X" reads as "we learn X"; before, the title
+    # was the first sentence ("Recent architectures for object detection adopt a Feature…")
+    abstract = (
+        "Recent architectures for object detection adopt a Feature Pyramid Network as a backbone "
+        "for deep feature extraction. Many works focus on the design of pyramid networks which "
+        "produce richer feature representations. In this work, we opt to learn a "
+        "dataset-specific architecture for Feature Pyramid Networks. With the proposed method, "
+        "the network fuses features at multiple scales."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title == "Learning a dataset-specific architecture for Feature Pyramid Networks"

@@ -1102,7 +1102,9 @@ _FIRST_PERSON_RE = re.compile(
 # "We are interested in", "We call X Y if": no contribution to name; the sentence stays
 _KEPT_VERB_NAMES = "am is are was were be been call calls"
 _KEPT_VERBS = frozenset(_KEPT_VERB_NAMES.split())
-_AIMING_VERB_NAMES = "aim aims seek seeks try tries attempt attempts wish want"
+_AIMING_VERB_NAMES = """
+    aim aims seek seeks try tries attempt attempts wish want opt opts strive strives
+"""
 _AIMING_VERBS = frozenset(_AIMING_VERB_NAMES.split())
 # verbs that only present what follows them: "We show that X" says X
 _PRESENTING_VERB_NAMES = """
