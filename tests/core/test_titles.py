@@ -751,12 +751,12 @@ def test_no_space_is_left_before_a_comma(abstract: str, title: str) -> None:
             "adversarial autoencoders with a denoising objective. Results follow.",
             "Augmenting adversarial autoencoders with a denoising objective",
         ),
-        (  # a plain "We X" sentence after it reads better still (passes before: a guard)
+        (  # a plain "We X" sentence after it reads better still; the name it gives leads
             "Embedding-based entity alignment (EEA) has recently received great attention. To "
             "fill the research gap, we define a typical paradigm abstracted from existing EEA "
             "methods. We mitigate this problem by proposing a new approach, named NeoEA, to "
             "explicitly learn KG-invariant and principled entity embeddings. It works.",
-            "An approach, named NeoEA, to explicitly learn KG-invariant and principled entity…",
+            "NeoEA: An approach to explicitly learn KG-invariant and principled entity embeddings",
         ),
     ],
 )
@@ -790,6 +790,73 @@ def test_a_sentence_led_by_a_purpose_says_what_the_paper_does(abstract: str, tit
 )
 def test_a_claim_of_the_paper_is_its_title(abstract: str, title: str) -> None:
     assert derive_title(abstract, find_method(abstract)) == title
+
+
+# Real abstracts (ICML 2020-23) whose "we" sentence points back ("we address this issue") and
+# says what the paper does after "by" or "and": before, the title was the first sentence, about
+# the field ("The LSTM network was proposed to overcome the difficulty in learning ...").
+_POINTED_THEN_DONE = [
+    (
+        "The LSTM network was proposed to overcome the difficulty in learning long-term "
+        "dependence, and has made significant advancements in applications. With its success and "
+        "drawbacks in mind, this paper raises the question -do RNN and LSTM have long memory? We "
+        "answer it partially by proving that RNN and LSTM do not have long memory from a "
+        "statistical perspective. A new definition for long memory networks is further "
+        "introduced, and it requires the model weights to decay at a polynomial rate.",
+        "RNN and LSTM do not have long memory from a statistical perspective",
+    ),
+    (
+        "Graph neural networks that model 3D data, such as point clouds or atoms, are typically "
+        "desired to be $SO(3)$ equivariant, i.e., equivariant to 3D rotations. Unfortunately "
+        "equivariant convolutions, which are a fundamental operation for equivariant networks, "
+        "increase significantly in computational complexity as higher-order tensors are used. In "
+        "this paper, we address this issue by reducing the $SO(3)$ convolutions or tensor "
+        "products to mathematically equivalent convolutions in $SO(2)$ . This is accomplished by "
+        "aligning the node embeddings' primary axis with the edge vectors.",
+        "Reducing the SO(3) convolutions or tensor products to mathematically equivalent…",
+    ),
+    (
+        "The Bayesian learning rule is a natural-gradient variational inference method, which "
+        "not only contains many existing learning algorithms as special cases but also enables "
+        "the design of new algorithms. Unfortunately, when variational parameters lie in an open "
+        "constraint set, the rule may not satisfy the constraint and requires line-searches which "
+        "could slow down the algorithm. In this work, we address this issue for positive-definite "
+        "constraints by proposing an improved rule that naturally handles the constraints. Our "
+        "method outperforms existing methods without any significant increase in computation.",
+        "An improved rule that naturally handles the constraints",
+    ),
+    (
+        "Mixture of linear regressions is a popular learning theoretic model that is used widely "
+        "to represent heterogeneous data. How many such oracle queries are needed to recover both "
+        "of the models simultaneously? In this work we address this query complexity problem and "
+        "provide efficient algorithms that improves on the previously best known results.",
+        "Efficient algorithms that improves on the previously best known results",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), _POINTED_THEN_DONE)
+def test_what_a_pointing_sentence_does_after_by_or_and_is_the_title(
+    abstract: str, title: str
+) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_the_means_after_by_is_no_title() -> None:
+    # "by leveraging X" says how, not what: the paper's finding stays the title (a guard)
+    abstract = (
+        "Recent work showed that overparameterized autoencoders can be trained to implement "
+        "associative memory via iterative maps, when the trained input-output Jacobian of the "
+        "network has all of its eigenvalue norms strictly below one. Here, we theoretically "
+        "analyze this phenomenon for sigmoid networks by leveraging recent developments in deep "
+        "learning theory, especially the correspondence between training neural networks in the "
+        "infinite-width limit and performing kernel regression with the Neural Tangent Kernel "
+        "(NTK). We find that overparameterized sigmoid autoencoders can have attractors in the NTK "
+        "limit for both training with a single example and multiple examples under certain "
+        "conditions."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title.startswith("Overparameterized sigmoid autoencoders can have attractors")
 
 
 @pytest.mark.parametrize(
@@ -1385,3 +1452,148 @@ def test_a_short_head_keeps_its_clause_without_a_comma() -> None:
     assert derive_title(abstract, "BALLET") == (
         "BALLET: A framework which adaptively filters for a high-confidence region of interest…"
     )
+
+
+# Real abstracts (ICML 2020-23) that name their method in a sentence with no contribution verb
+# ("we implement the anchor view, termed SEGA"), under a first sentence about the field: the title
+# was "SEGA: In contrastive learning, the choice of "view" controls the information…".
+_NAMED_IN_A_LATER_SENTENCE = [
+    (
+        'In contrastive learning, the choice of "view" controls the information that the '
+        "representation captures and influences the performance of the model. However, "
+        "leading graph contrastive learning methods generally produce views via random "
+        "corruption or learning, which could lead to the loss of essential information and "
+        "alteration of semantic information. An anchor view that maintains the essential "
+        "information of input graphs for contrastive learning has been hardly investigated. "
+        "In this paper, based on the theory of graph information bottleneck, we deduce the "
+        "definition of this anchor view; put differently, the anchor view with essential "
+        "information of input graph is supposed to have the minimal structural uncertainty. "
+        "Furthermore, guided by structural entropy, we implement the anchor view, termed "
+        "SEGA, for graph contrastive learning. We extensively validate the proposed anchor "
+        "view on various benchmarks regarding graph classification under unsupervised, "
+        "semi-supervised, and transfer learning and achieve significant performance boosts "
+        "compared to the state-of-the-art methods.",
+        "SEGA: The anchor view for graph contrastive learning",
+    ),
+    (  # "..., resulting in a new method named X": what the paper did to make it
+        "Semi-supervised learning (SSL) has been widely explored in recent years, and it is "
+        "an effective way of leveraging unlabeled data to reduce the reliance on labeled data. "
+        "In this work, we adjust neural processes (NPs) to the semi-supervised image "
+        "classification task, resulting in a new method named NP-Match. NP-Match is suited "
+        "to this task for two reasons.",
+        "NP-Match: Adjusting neural processes (NPs) to the semi-supervised image classification…",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), _NAMED_IN_A_LATER_SENTENCE)
+def test_a_method_named_in_a_later_sentence_is_titled_by_that_sentence(
+    abstract: str, title: str
+) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_a_name_after_a_semicolon_does_not_name_what_precedes_it() -> None:
+    # "... based on the information acquired so far; dubbed Active-DPS": Active-DPS is no
+    # "information acquired so far" (a guard)
+    abstract = (
+        "Subsampling a signal of interest can reduce costly data transfer, battery drain, "
+        "radiation exposure and acquisition time in a wide range of problems. The recently "
+        "proposed Deep Probabilistic Subsampling (DPS) method effectively integrates "
+        "subsampling in an end-to-end deep learning model, but learns a static pattern for "
+        "all datapoints. We generalize DPS to a sequential method that actively picks the "
+        "next sample based on the information acquired so far; dubbed Active-DPS (A-DPS). We "
+        "validate that A-DPS improves over DPS for MNIST classification at high subsampling "
+        "rates. Moreover, we demonstrate strong performance in active acquisition Magnetic "
+        "Resonance Image (MRI) reconstruction, outperforming DPS and other deep learning "
+        "methods."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title.startswith("Active-DPS: Generalizing DPS to a sequential method")
+
+
+# Real abstracts (ICML 2020-23): "we propose X." names nothing more; the next sentence, led by X or
+# "It", says what X does. Before, the title was "X: " and the first sentence, about the field.
+_PROPOSED_THEN_SAID = [
+    (
+        "The safe operation of physical systems typically relies on high-quality models. Due to "
+        "its high computational complexity, Gaussian process regression must be used offline on "
+        "batches of data, which prevents applications, where a fast adaptation through online "
+        "learning is necessary to ensure safety. In order to overcome this issue, we propose the "
+        "LoG-GP. It achieves a logarithmic update and prediction complexity in the number of "
+        "training points through the aggregation of locally active Gaussian process models. "
+        "Under weak assumptions on the aggregation scheme, it inherits safety guarantees from "
+        "exact Gaussian process regression.",
+        "LoG-GP: Achieving a logarithmic update and prediction complexity in the number…",
+    ),
+    (  # a parenthesis with one inside it ("SE(3)") is an aside too, left out
+        "Molecule pretraining has quickly become the go-to schema to boost the performance of "
+        "AI-based drug discovery. Meanwhile, existing molecule multi-modal pretraining approaches "
+        "approximate MI based on the representation space encoded from the topology and "
+        "geometry, thus resulting in the loss of critical structural information of molecules. "
+        "To address this issue, we propose MoleculeSDE. MoleculeSDE leverages group symmetric "
+        "(e.g., SE(3)-equivariant and reflection-antisymmetric) stochastic differential equation "
+        "models to generate the 3D geometries from 2D topologies, and vice versa, directly in the "
+        "input space. It not only obtains tighter MI bound but also enables prosperous downstream "
+        "tasks than the previous work.",
+        "MoleculeSDE: Leveraging group symmetric stochastic differential equation models…",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), _PROPOSED_THEN_SAID)
+def test_a_bare_name_proposed_is_titled_by_the_next_sentence(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+# Real abstracts (ICML 2020-23) that say in the passive what they propose: before, the title was
+# the first sentence ("Model-free reinforcement learning is known to be memory and computation…").
+_PROPOSED_IN_THE_PASSIVE = [
+    (
+        "Model-free reinforcement learning is known to be memory and computation efficient and "
+        "more amendable to large scale problems. In this paper, two model-free algorithms are "
+        "introduced for learning infinite-horizon average-reward Markov Decision Processes "
+        "(MDPs). The first algorithm reduces the problem to the discounted-reward version and "
+        "achieves $\\mathcal{O}(T^{2/3})$ regret after $T$ steps, under the minimal assumption "
+        "of weakly communicating MDPs.",
+        "Two model-free algorithms for learning infinite-horizon average-reward Markov Decision…",
+    ),
+    (
+        "Obtaining a useful estimate of an object from highly incomplete imaging measurements "
+        "remains a holy grail of imaging science. Deep learning methods have shown promise in "
+        "learning object priors or constraints to improve the conditioning of an ill-posed "
+        "imaging inverse problem. In this study, a framework for estimating an object of "
+        "interest that is semantically related to a known prior image, is proposed. An "
+        "optimization problem is formulated in the disentangled latent space of a style-based "
+        "generative model.",
+        "A framework for estimating an object of interest that is semantically related to a known…",
+    ),
+]
+
+
+@pytest.mark.parametrize(("abstract", "title"), _PROPOSED_IN_THE_PASSIVE)
+def test_what_is_proposed_in_the_passive_is_the_title(abstract: str, title: str) -> None:
+    assert derive_title(abstract, find_method(abstract)) == title
+
+
+def test_a_passive_sentence_that_points_back_is_no_title() -> None:
+    # "this approach is proposed" names nothing: the first sentence stays (a guard)
+    abstract = (
+        "Deep learning methods have shown promise in learning object priors for imaging. In this "
+        "study, this approach is proposed for reconstruction of images. Experiments follow."
+    )
+    assert derive_title(abstract, find_method(abstract)).startswith("Deep learning methods")
+
+
+def test_what_the_paper_opts_to_do_is_its_title() -> None:
+    # a real abstract (ICML 2020-23): "we opt to learn X" reads as "we learn X"; before, the title
+    # was the first sentence ("Recent architectures for object detection adopt a Feature…")
+    abstract = (
+        "Recent architectures for object detection adopt a Feature Pyramid Network as a backbone "
+        "for deep feature extraction. Many works focus on the design of pyramid networks which "
+        "produce richer feature representations. In this work, we opt to learn a "
+        "dataset-specific architecture for Feature Pyramid Networks. With the proposed method, "
+        "the network fuses features at multiple scales."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title == "Learning a dataset-specific architecture for Feature Pyramid Networks"

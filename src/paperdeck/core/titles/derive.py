@@ -522,7 +522,10 @@ def find_method(abstract: str) -> str | None:
 
 # --- derived titles -----------------------------------------------------------------------------
 
-_PARENTHETICAL_RE = re.compile(r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^()]*\d{4})[^()]*\)")
+# (one level of parentheses inside: "(e.g., SE(3)-equivariant)")
+_PARENTHETICAL_RE = re.compile(
+    r"\((?:e\.g\.|i\.e\.|see|cf\.|[^()]*\bet al\b|[^()]*\d{4})(?:[^()]|\([^()]*\))*\)"
+)
 # "and theoretically show", ", empirically characterize": how a second verb's claim is made
 _EVIDENCE_ADVERB = r"(?:theoretical|empirical|experimental)ly\s+"
 # ", and discuss ...": led by the literal "and" (the engine skips ahead to each), the comma and
@@ -1099,7 +1102,9 @@ _FIRST_PERSON_RE = re.compile(
 # "We are interested in", "We call X Y if": no contribution to name; the sentence stays
 _KEPT_VERB_NAMES = "am is are was were be been call calls"
 _KEPT_VERBS = frozenset(_KEPT_VERB_NAMES.split())
-_AIMING_VERB_NAMES = "aim aims seek seeks try tries attempt attempts wish want"
+_AIMING_VERB_NAMES = """
+    aim aims seek seeks try tries attempt attempts wish want opt opts strive strives
+"""
 _AIMING_VERBS = frozenset(_AIMING_VERB_NAMES.split())
 # verbs that only present what follows them: "We show that X" says X
 _PRESENTING_VERB_NAMES = """
@@ -1195,6 +1200,35 @@ _POINTING_NAMES = """
 _POINTING = frozenset(_POINTING_NAMES.split())
 
 
+# "a framework for X is proposed", "two algorithms are introduced for Y": what the paper makes
+_PASSIVE_RE = re.compile(
+    r"(?:[Aa]n?|[Tt]wo|[Tt]hree|[Ss]everal)\s[^.;:]{3,160}?,?\s(?:is|are)\s+(?:newly\s+)?"
+    r"(?:proposed|introduced|presented|developed|designed)\b"
+)
+
+
+def _passive_title(flat: str, start: int, end: int) -> str | None:
+    """What a sentence at start says is proposed, as a title ("In this study, a framework for
+    X is proposed" -> "A framework for X"; "two algorithms are introduced for Y" -> "Two
+    algorithms for Y"), or None when it says no such thing."""
+    m = _PASSIVE_RE.match(flat, start, end)
+    if m is None:
+        return None
+    verb = flat.rfind(" is ", start, m.end())
+    verb = max(verb, flat.rfind(" are ", start, m.end()))
+    made = flat[start:verb].rstrip(" ,")
+    rest = flat[m.end() : end].rstrip(".!? ")
+    if rest.startswith((" for ", " to ", " that ", " with ", " which ")):
+        made += rest
+    words = made[: MAX_TITLE + 10].lower().split()
+    if len(words) < 4 or not _POINTING.isdisjoint(w.strip(",;:") for w in words):
+        return None
+    novel = _NOVEL_RE.match(made)
+    if novel:
+        made = _agreeing_article(f"{novel.group(1)} {made[novel.end() :]}")
+    return made
+
+
 def _own_sentence_title(flat: str, start: int) -> str | None:
     """The first later sentence that says what the paper does, as a title ("In this work, we
     combine X with Y" -> "Combining X with Y"), or None when none reads as one."""
@@ -1220,6 +1254,16 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
                 led = subject is not None and subject.group()[0] == "w"
                 if not led:
                     subject = None
+        if subject is None and found is None:  # "In this study, a framework for X is proposed"
+            start = frame.end()
+            if flat.startswith("To ", pos):
+                purpose = _PURPOSE_RE.match(flat, pos, end)
+                start = purpose.end() if purpose is not None else start
+            title = _passive_title(flat, start, end)
+            if title is not None:
+                if frame.group("framed"):
+                    return title
+                found = title
         if subject is not None:
             framed = frame.group("framed") or subject.group()[0] == "T"
             if framed or found is None or (found_led and not led):
@@ -1292,6 +1336,13 @@ def _readable_claim(sentence: str) -> str | None:
 _SHOWING_HOW = frozenset(("show", "shows", "demonstrate", "demonstrates", "describe", "describes"))
 
 
+# "by leveraging X", "by considering X": the means, not what is done with them
+_BY_DOING_RE = re.compile(
+    r"\sby\s+(?:(?P<showing>showing|proving|demonstrating)\s+(?=that\s)|(?!(?:leverag|us|consider"
+    r"|focus|investigat|exploit|utiliz|employ|adopt|draw|tak|build|rely|relat|look)ing\s)(?=[a-z]+ing\s))"
+)
+
+
 def _readable_own(sentence: str) -> str | None:
     """The sentence without its first person, when what is left reads as a title."""
     m = _FIRST_PERSON_RE.match(sentence)
@@ -1328,6 +1379,23 @@ def _readable_own(sentence: str) -> str | None:
     if sentence[0] == "T" and verb.endswith("s") and verb not in _PRESENTING_VERBS:
         # "This paper combines X" -> "Combining X", as "We combine X" reads
         return _readable_own(f"We {m.group('adverb') or ''}{verb[:-1]}{m.group('on') or ''} {rest}")
+    if not _POINTING.isdisjoint(rest.split(" ", 4)[:4]):
+        # "We address this problem and provide X", "We formalize this problem by establishing X":
+        # what points back is done by what follows
+        then = _TAIL_VERB_RE.search(rest, 0, 100)
+        if then is not None:
+            return _readable_own("We " + rest[then.start() + 4 :])
+        by = _BY_DOING_RE.search(rest, 0, 100)
+        if by is not None:
+            doing = rest[by.end() :]
+            if by.group("showing"):  # "by showing that X": the claim X
+                return _readable_claim("We show " + doing)
+            making = _BY_MAKING_RE.match(rest, by.start() + 1)
+            if making is not None:  # "by proposing X": X
+                return _object_phrase(rest, making.end())
+            words = doing[: MAX_TITLE + 10].lower().split()
+            if len(words) >= 4 and _POINTING.isdisjoint(w.strip(",;:") for w in words):
+                return doing
     title = _without_first_person(sentence)
     words = title[: MAX_TITLE + 10].lower().split()  # what is left past a cut matters not
     if (
@@ -1360,6 +1428,57 @@ def _said_by_the_paper(flat: str, at: int) -> bool:
         start = dot
     head = " " + flat[start + 1 : at].lower()
     return any(subject in head for subject in _PAPER_SUBJECTS)
+
+
+# what names a thing right before its name: ", termed", " - dubbed", "which we call a"
+_NAMING_BEFORE_RE = re.compile(
+    r"(?:,\s*|\s+-+\s+|\s+)(?:(?:which|that)\s+we\s+(?:call|name|term)|we\s+call\s+it|called"
+    r"|named|termed|dubbed|coined)\s+(?:as\s+)?(?:an?\s+|the\s+)?$"
+)
+_ARTICLE_BEFORE_RE = re.compile(r"(?:^|\s)(?:an?|the)\s")
+_PREPOSITION_RE = re.compile(r"\s(?:for|of|to|with|in|on|from|via|under)\s")
+_RESULTING_RE = re.compile(r",\s+(?:resulting\s+in|leading\s+to|yielding)\s+(?:an?|the)\s")
+# what may follow a name and still belong to the thing named: "X for Y", "X, which does Z"
+_NAMED_TAIL_RE = re.compile(r"[\s,)\-—]*((?:for|to|that|which|with)\s.*)")
+
+
+def _naming_sentence_title(flat: str, method: str) -> str | None:
+    """METHOD: the thing the sentence that names it says it is, for an abstract whose first
+    sentence is about the field ("we implement the anchor view, termed SEGA, for graph
+    contrastive learning" -> "SEGA: The anchor view for graph contrastive learning"; "we adjust
+    NPs to X, resulting in a new method named NP-Match" -> "NP-Match: Adjusting NPs to X")."""
+    for at in _occurrences(flat, method):
+        start = max(flat.rfind(". ", 0, at) + 2, at - 200)
+        before = flat[start:at]
+        naming = _NAMING_BEFORE_RE.search(before)
+        if naming is None:
+            continue
+        head = before[: naming.start()]
+        articles = list(_ARTICLE_BEFORE_RE.finditer(head, max(0, len(head) - 70)))
+        if not articles:
+            return None
+        article = articles[-1]  # the thing named is the last noun phrase before its name
+        thing = head[article.start() :].strip(" ,-")
+        if ";" in thing or ":" in thing:  # "X based on Y; dubbed NAME": not Y's name
+            return None
+        end = _sentence_end(flat, at)
+        tail = _NAMED_TAIL_RE.match(flat, at + len(method), end)
+        resulting = _RESULTING_RE.search(head, 0, article.end())
+        if resulting is not None:  # what the paper does makes the thing: that says more
+            subject = _OWN_SUBJECT_RE.search(head, 0, resulting.start())
+            if subject is not None:
+                done = _readable_own(head[subject.start() : resulting.start()])
+                if done is not None:
+                    return f"{method}: {_capitalised(done)}"
+        if tail is None and _PREPOSITION_RE.search(thing) is None:
+            return None  # "a new method", "a simple yet effective approach": says nothing
+        if tail is not None:
+            thing += " " + tail.group(1).rstrip(".!? ")
+        novel = _NOVEL_RE.match(thing)
+        if novel:
+            thing = _agreeing_article(f"{novel.group(1)} {thing[novel.end() :]}")
+        return f"{method}: {_capitalised(thing)}"
+    return None
 
 
 def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> str:
@@ -1429,9 +1548,12 @@ def _name_led(flat: str, verb_end: int, phrase: str, method: str) -> str | None:
         rest = phrase[m.end() :]
     else:  # the phrase ends after the name: a later sentence may say what it does
         end = _sentence_end(flat, verb_end)
-        if not flat.startswith(method, end + 1):
+        if flat.startswith(method, end + 1):
+            said = _NAME_VERB_RE.match(flat, end + 1 + len(method))
+        elif flat.startswith("It ", end + 1):  # "we propose the LoG-GP. It achieves X"
+            said = _NAME_VERB_RE.match(flat, end + 3)
+        else:
             return None
-        said = _NAME_VERB_RE.match(flat, end + 1 + len(method))
         if said is None or said.group("verb") in ("is", "has", "was"):
             return None
         verb = _base_verb(said.group("verb"))
@@ -1519,6 +1641,12 @@ def _draft(abstract: str, method: str | None) -> _Draft:
             continue  # "Yet they are slower ... and introduce instability": not the paper's
         phrase = _object_phrase(flat, verb_end)
         if phrase is None:
+            if method and kind >= _MAKES:  # "we propose MoleculeSDE. MoleculeSDE leverages X"
+                at = verb_end + 5 if flat.startswith(" the ", verb_end) else verb_end + 1
+                if flat.startswith(method, at) and flat.startswith(". ", at + len(method)):
+                    led = _name_led(flat, verb_end, method, method)
+                    if led is not None:
+                        return _tidied(led), None
             continue
         if kind == _ARGUES and len(phrase) > MAX_TITLE:
             phrase = _past_lead_clause(phrase)
@@ -1557,6 +1685,10 @@ def _draft(abstract: str, method: str | None) -> _Draft:
         readable = _readable_own("We " + flat[purpose.end() + 3 : end].rstrip(".!? "))
         if readable is not None:
             first, own = readable, True
+    if not own and method:
+        naming = _naming_sentence_title(flat, method)
+        if naming is not None:
+            return _tidied(naming), None
     if not own:
         first = _own_sentence_title(flat, end) or first
     return _tidied(first), first
