@@ -77,7 +77,9 @@ class LoadingFlow:
         if self.loader is None:
             self.app.session.restore()
             self.app.search.build_index()
-            self.app.call_after_refresh(self.app.rows_painted)
+            # Loaded before the reader was built (the command never does; tests do): its first
+            # frame shows the rows, and a key is a command from the start.
+            self.app.rows_shown()
             return
         # A plain line, repainted a few times a second: Textual's loading indicator
         # repaints at 16 frames a second and slows the loader it waits for.
@@ -114,7 +116,6 @@ class LoadingFlow:
         if reported is not None and self.loader is not None:
             self._show_so_far(*reported)
             self.app.call_after_refresh(source.painted)
-            self.app.call_after_refresh(self.app.rows_painted)
         if self.shown_so_far:
             self._index_so_far()
 
@@ -342,7 +343,7 @@ class LoadingFlow:
 
     def _after_list_paint(self, warnings: Sequence[str], grown: Growing | None) -> None:
         self.panes_deferred = False
-        self.app.rows_painted()
+        self.app.rows_shown()
         self.app.show_current()
         for message in warnings:
             self.app.notify(one_line(message), severity="warning", markup=False)

@@ -26,6 +26,7 @@ from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.ui.contrast import BLACK, WHITE, match_style, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
+from paperdeck.ui.textual_private import event_clock
 from paperdeck.ui.widgets.match_hint import Hint, HintUnavailable, RowHints
 from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
@@ -146,6 +147,9 @@ class PaperList(ScrollView, can_focus=True):
         """The row above which a rule is drawn (papers with every word above it, with some
         below); a line of its own that the cursor passes over."""
         self.marked: set[int] = set()
+        self.rows_painted_at: float | None = None
+        """When a paper's row was first drawn (`event_clock`): a key read before was typed
+        before the user saw any."""
         self.cursor_moves = 0
         """How many times the cursor has moved: `U` after `r` tells that it has not since."""
         self.empty_text = "No papers"
@@ -508,6 +512,8 @@ class PaperList(ScrollView, can_focus=True):
                     width, style.rich_style
                 )
             return Strip.blank(width, self.rich_style)
+        if self.rows_painted_at is None:
+            self.rows_painted_at = event_clock()
         strips = self._row_strips(row, width)
         return strips[line] if line < len(strips) else Strip.blank(width, self.rich_style)
 
