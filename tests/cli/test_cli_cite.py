@@ -1008,3 +1008,23 @@ def test_nature_and_vancouver_give_titles_in_sentence_case(notes: Path) -> None:
         result = run("34", "--format", style, *lists, notes=notes)
         assert result.returncode == 0, result.stderr
         assert text in result.stdout, (style, result.stdout)
+
+
+def test_a_space_before_a_title_s_colon_is_not_cited(notes: Path, tmp_path: Path) -> None:
+    """ICML 2026's "Effective Model Pruning : Measuring the Redundancy of Model Components":
+    every style printed the space before the colon ("pruning : Measuring")."""
+    listed = tmp_path / "colon.jsonl"
+    record = {
+        "title": "Effective Model Pruning : Measuring the Redundancy of Model Components",
+        "authors": ["Yixuan Wang", "Dan Guralnik", "Saiedeh Akbari", "Warren Dixon"],
+        "year": 2026,
+        "venue": "ICML",
+        "abstract": "We study how redundant the components of a model are.",
+    }
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert "(2026). Effective model pruning: Measuring the redundancy of model components." in apa
+    ieee = run("1", str(listed), "--format", "ieee", notes=notes).stdout
+    assert "“Effective Model Pruning: Measuring the Redundancy of Model Components,”" in ieee
+    bibtex = run("1", str(listed), notes=notes).stdout
+    assert "{Effective Model Pruning: {Measuring} the Redundancy of Model Components}" in bibtex
