@@ -601,7 +601,7 @@ def test_a_title_ending_in_a_question_mark_takes_no_period_after_it(
     assert "Inferred from Data? Proceedings of the 40th" in text, text
     for style in ("ieee", "chicago", "mla", "harvard", "nature", "vancouver", "lncs", "acm"):
         cited = run("1", str(listed), "--format", style, notes=notes).stdout
-        assert "?." not in cited and "Data?" in cited, (style, cited)
+        assert "?." not in cited and ("Data?" in cited or "data?" in cited), (style, cited)
 
 
 def test_apa_keeps_the_names_the_icml_titles_have(notes: Path, tmp_path: Path) -> None:
@@ -669,7 +669,10 @@ def test_every_style_the_reader_offers_by_name_renders(notes: Path) -> None:
     for name, label in OFFERED_STYLES.items():
         result = run("2", "--format", name, notes=notes)
         assert result.returncode == 0, (label, result.stderr)
-        assert "Multi-Adapter Representation Interventions" in result.stdout, label
+        # Nature and Vancouver write it in sentence case.
+        assert "ulti-Adapter Representation Interventions" in result.stdout or (
+            "Multi-adapter representation interventions" in result.stdout
+        ), label
     vancouver = run("2", "--format", "Vancouver", notes=notes)
     assert vancouver.stdout.startswith("1. Yu M, Li H, Chen J, Li X, Singh P, Cao Y, et al. ")
 
@@ -687,7 +690,7 @@ def test_american_styles_put_the_comma_or_period_inside_the_quotes(notes: Path) 
     asked = run("150", "--format", "ieee", *lists, notes=notes).stdout
     assert "“How much can language models memorize?” in Proceedings" in asked
     british = run("2", "--format", "nature", notes=notes).stdout
-    assert "Energy Calibration. in Proceedings" in british
+    assert "energy calibration. in Proceedings" in british
 
 
 def test_an_unknown_style_names_the_choices_in_one_line(notes: Path, tmp_path: Path) -> None:
@@ -983,3 +986,45 @@ def test_a_power_written_without_math_is_cited_as_one(notes: Path, tmp_path: Pat
     assert "TI  - BM²: Coupled Schrödinger Bridge Matching\n" in ris
     bibtex = run("1", str(listed), notes=notes).stdout
     assert "{{BM}{$^{2}$}: {Coupled} {Schrödinger} Bridge Matching}" in bibtex, bibtex
+
+
+def test_nature_and_vancouver_give_titles_in_sentence_case(notes: Path) -> None:
+    """Nature ("Attention is all you need") and the NLM's Vancouver ("Hypertension in
+    pregnancy: a review") write a cited title in sentence case, a subtitle lower-case; both
+    printed the list's Title Case. APA capitalises the subtitle; IEEE keeps the title as given."""
+    data = Path(__file__).parents[1] / "data"
+    lists = [str(data / "icml2026-150.txt"), "--meta", str(data / "icml2026-150.meta.jsonl")]
+    expected = {
+        "nature": "Zhao, F., Zhang, H., Yang, Y., Zhao, R. & Xu, G. Don't force the fit: bounded "
+        "log-likelihood loss for enhanced reasoning in large language models. in Proceedings",
+        "vancouver": "Zhao F, Zhang H, Yang Y, Zhao R, Xu G. Don't force the fit: bounded "
+        "log-likelihood loss for enhanced reasoning in large language models. In: Zhang T",
+        "apa": "Zhao, F., Zhang, H., Yang, Y., Zhao, R., & Xu, G. (2026). Don't force the fit: "
+        "Bounded log-likelihood loss for enhanced reasoning in large language models. In ",
+        "ieee": "“Don't Force the Fit: Bounded Log-Likelihood Loss for Enhanced Reasoning in "
+        "Large Language Models,” in Proceedings",
+    }
+    for style, text in expected.items():
+        result = run("34", "--format", style, *lists, notes=notes)
+        assert result.returncode == 0, result.stderr
+        assert text in result.stdout, (style, result.stdout)
+
+
+def test_a_space_before_a_title_s_colon_is_not_cited(notes: Path, tmp_path: Path) -> None:
+    """ICML 2026's "Effective Model Pruning : Measuring the Redundancy of Model Components":
+    every style printed the space before the colon ("pruning : Measuring")."""
+    listed = tmp_path / "colon.jsonl"
+    record = {
+        "title": "Effective Model Pruning : Measuring the Redundancy of Model Components",
+        "authors": ["Yixuan Wang", "Dan Guralnik", "Saiedeh Akbari", "Warren Dixon"],
+        "year": 2026,
+        "venue": "ICML",
+        "abstract": "We study how redundant the components of a model are.",
+    }
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", str(listed), "--format", "apa", notes=notes).stdout
+    assert "(2026). Effective model pruning: Measuring the redundancy of model components." in apa
+    ieee = run("1", str(listed), "--format", "ieee", notes=notes).stdout
+    assert "“Effective Model Pruning: Measuring the Redundancy of Model Components,”" in ieee
+    bibtex = run("1", str(listed), notes=notes).stdout
+    assert "{Effective Model Pruning: {Measuring} the Redundancy of Model Components}" in bibtex

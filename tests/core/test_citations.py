@@ -389,9 +389,11 @@ def test_a_paper_without_authors_is_not_credited_to_the_proceedings_editors(
     assert "edited by Tong Zhang" in chicago
     for style in ("ieee", "harvard", "vancouver", "nature", "mla"):
         text = cite(paper, style, key="k").text
-        before_title = text[: text.index(title)]
+        # Vancouver and Nature give it in sentence case.
+        given = in_sentence_case if style in ("vancouver", "nature") else title
+        before_title = text[: text.index(given)]
         assert "Zhang" not in before_title and "Eds" not in before_title, (style, text)
-        assert text.count(title) == 1, (style, text)
+        assert text.count(given) == 1, (style, text)
     # A paper with authors keeps them first and its editors in the proceedings' place.
     named = cite(by_pmlr(bundled, "doumeche26a"), "chicago-author-date", key="k").text
     assert named.startswith("Doum\u00e8che, Nathan, Francis Bach")

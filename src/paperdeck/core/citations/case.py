@@ -124,13 +124,18 @@ def method_starts(text: str, method: str | None) -> frozenset[int]:
     return frozenset(starts)
 
 
-def sentence_case(title: str, *, method: str | None = None, context: str = "") -> str:
+def sentence_case(
+    title: str, *, method: str | None = None, context: str = "", subtitles: bool = True
+) -> str:
     """A plain-text title in sentence case, as APA 7 writes it: the first word of the title
     as given, of each later part (after a colon, ?, ! or an em dash) capitalised, names,
     acronyms and the method kept, every other capitalised word lowered ("Multi-Adapter
     Representation Interventions" -> "Multi-adapter representation interventions"). In a title
     already in sentence case only the parts' first words change: its other capitals are its
-    authors' names for things. `context` is the paper's abstract (see named_compound_starts)."""
+    authors' names for things. `context` is the paper's abstract (see named_compound_starts).
+    Without `subtitles` a part after a colon or a dash is not capitalised either, as Nature
+    and the NLM (Vancouver) write titles ("Hypertension in pregnancy: a review"); one after a
+    question or an exclamation still is: it starts a sentence."""
     lower_words = not is_sentence_case(_WORD.findall(title))
     kept = method_words(method)
     named = (
@@ -146,7 +151,11 @@ def sentence_case(title: str, *, method: str | None = None, context: str = "") -
         position = match.end()
         if not written.strip():
             written += word
-        elif _PART_END.search(written) is not None and not _ABBREVIATION_END.search(written):
+        elif (
+            _PART_END.search(written) is not None
+            and not _ABBREVIATION_END.search(written)
+            and (subtitles or written.rstrip()[-1:] in ("?", "!", "."))
+        ):
             # "…: linear Markov games" -> "…: Linear Markov games"; "k-means" stays.
             plain = word.isalpha() and word.islower() and (len(word) > 1 or word == "a")
             written += word[0].upper() + word[1:] if plain else word

@@ -23,15 +23,23 @@ def csl_name(name: PersonName) -> dict[str, str]:
     return item
 
 
-def csl_item(record: Record, *, in_sentence_case: bool = False) -> dict[str, Any]:
+def csl_item(
+    record: Record, *, in_sentence_case: bool = False, subtitles: bool = True
+) -> dict[str, Any]:
     """One paper as a CSL-JSON item; only facts, and that a title was made up.
 
     `in_sentence_case` gives the title in sentence case, names and acronyms kept: APA 7 writes
-    a paper's title so, and its CSL style, as CSL 1.0.2 advises, leaves titles as they are.
+    a paper's title so, and its CSL style, as CSL 1.0.2 advises, leaves titles as they are;
+    `subtitles`: a subtitle after a colon starts with a capital, as in APA 7 (sentence_case).
     """
     title = record.cited_title
     if in_sentence_case:
-        title = sentence_case(record.plain_title, method=record.method, context=record.abstract)
+        title = sentence_case(
+            record.plain_title,
+            method=record.method,
+            context=record.abstract,
+            subtitles=subtitles,
+        )
         if record.marks_made_up_title:
             title += " " + DERIVED_TITLE_MARK
     item: dict[str, Any] = {

@@ -179,8 +179,23 @@ def cite_many(
     elif fmt == "markdown":
         text = "\n".join(_markdown(record) for record in records)
     else:
-        # APA 7 (and its variants, "apa-no-ampersand" ...) writes a paper's title in sentence case.
-        apa = fmt == "apa" or (not is_style_file(fmt) and fmt.startswith("apa-"))
-        items = [csl_item(record, in_sentence_case=apa) for record in records]
+        apa = _is_apa(fmt)
+        lowered = apa or (not is_style_file(fmt) and style_name(fmt) in _SENTENCE_CASE_STYLES)
+        items = [csl_item(record, in_sentence_case=lowered, subtitles=apa) for record in records]
         text = "\n".join(render_bibliography(items, style_path(fmt)))
     return Citation(text=text, key=",".join(key_list), missing=missing, missing_by_key=by_key)
+
+
+_SENTENCE_CASE_STYLES = frozenset({"nature", "vancouver-nlm"})
+"""CSL styles whose journals write a cited paper's title in sentence case, a subtitle after
+a colon not capitalised: Nature's "Attention is all you need", the NLM's (Vancouver)
+"Hypertension in pregnancy: a review". Their CSL files take the title as given, as CSL 1.0.2
+advises."""
+
+
+def _is_apa(fmt: str) -> bool:
+    """APA 7 and its variants ("apa-no-ampersand" ...): sentence case, subtitles capitalised."""
+    if is_style_file(fmt):
+        return False
+    name = style_name(fmt)
+    return name == "apa" or name.startswith("apa-")

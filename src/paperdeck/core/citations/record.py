@@ -136,14 +136,21 @@ _HALF_TEX_QUOTE = re.compile(r"\"([^\"\n]{1,200}?)''")
 # A power written without math in a title that has none ("BM^2: Coupled Schrödinger Bridge
 # Matching"): the math its authors meant, so that it reads "BM²", not "BM^2" or BibTeX's "BMˆ2".
 _BARE_POWER = re.compile(r"(?<=[^\W_])\^(\d{1,3})(?![^\W_])")
+# A space before a title's colon (ICML 2026's "Effective Model Pruning : Measuring the
+# Redundancy ..."): French typography, a typo in an English title, which every style printed.
+_SPACED_COLON = re.compile(r"(?<=[^\W_])\s+:(?=\s)")
 
 
 def _tex_title(title: str) -> str:
-    """A title's source with the TeX its authors half wrote made whole (see above)."""
+    """A title's source with the TeX its authors half wrote made whole and no space before a
+    colon (see above)."""
     if "''" in title:
         title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
-    if "^" in title and "$" not in title and "\\" not in title:
-        title = _BARE_POWER.sub(r"$^{\1}$", title)
+    if "$" not in title and "\\" not in title:
+        if "^" in title:
+            title = _BARE_POWER.sub(r"$^{\1}$", title)
+        if " :" in title:
+            title = _SPACED_COLON.sub(":", title)
     return title
 
 
