@@ -97,6 +97,29 @@ _LETTERS = {
     "þ": "th",
     "∞": " infinity ",
 }
+# Symbols the abstract's renderer draws for commands that fold to their names (`\sqrt` -> √):
+# each folds to the same word, so that a search for `sqrt` finds the rendered √ as the
+# source's command (those met in real abstracts; `\infty`'s ∞ is a letter above).
+_SYMBOL_WORDS = {
+    "√": "sqrt",
+    "∑": "sum",
+    "∏": "prod",
+    "∫": "int",
+    "≲": "lesssim",
+    "≳": "gtrsim",
+    "≍": "asymp",
+    "≜": "triangleq",
+    "†": "dagger",
+    "⊎": "uplus",
+    "⊺": "intercal",
+    "⊘": "oslash",
+    "≼": "preccurlyeq",
+    "≻": "succ",
+    "≐": "doteq",
+    "♯": "sharp",
+    "♮": "natural",
+    "♢": "diamond",
+}
 
 
 def _build_unicode_table() -> dict[int, str | None]:
@@ -108,6 +131,8 @@ def _build_unicode_table() -> dict[int, str | None]:
             table[ord(upper)] = f" {name.capitalize()} "
     for char, repl in _LETTERS.items():
         table[ord(char)] = repl
+    for char, word in _SYMBOL_WORDS.items():
+        table[ord(char)] = f" {word} "
     # Combining marks vanish so that an accented letter folds to its base letter.
     for start, end in ((0x300, 0x370), (0x1AB0, 0x1B00), (0x1DC0, 0x1E00), (0x20D0, 0x2100)):
         for code in range(start, end):
@@ -131,8 +156,9 @@ _ACCENT_CMD = re.compile(
 _LATEX_CMD = re.compile(r"\\([A-Za-z]+)|\\.?", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 # A word for the span tokenizer: letters and digits, with combining marks kept inside it.
+_SYMBOLS = "∞" + "".join(_SYMBOL_WORDS)
 _RAW_TOKEN = re.compile(
-    r"\\([A-Za-z]+)|\\.?|∞|(?:[^\W_]|[" + re.escape(_COMBINING) + r"])+", re.DOTALL
+    rf"\\([A-Za-z]+)|\\.?|[{_SYMBOLS}]|(?:[^\W_]|[{re.escape(_COMBINING)}])+", re.DOTALL
 )
 
 
