@@ -195,3 +195,5 @@ async def test_a_search_for_a_latex_command_marks_the_symbol_it_is_drawn_as(
             shown = " ".join(app.detail.render_line(y).text.strip() for y in range(30))
             assert "regret of O(√(T)) when the bound ∑ᵢ αᵢ ≤ 1 holds" in shown, shown
             assert symbol in "".join(_shown_matches(app)), (query, _shown_matches(app))
+            # Where the words are, as the pane shows them: "∑ (sum)", not "\\sum (sum)".
+            assert f"abstract: {symbol}" in shown and "\\" not in shown, shown

@@ -144,6 +144,9 @@ async def test_a_titles_latex_shows_rendered_and_a_search_marks_the_rendered_wor
         dark = app.current_theme.dark
         assert highlighted_in_row(app, 0, dark) == ["log"]
         assert highlighted_in_pane(app, dark)[0] == "log"  # the heading's, first
+        # The line saying where the words are names them as shown: "log", not "\\log (log)".
+        top = pane_top(app, 6)
+        assert "\\" not in top and ("title: log" in top or size[0] < 120), top
 
 
 async def test_the_tags_dialog_and_a_citations_notice_name_the_paper_by_its_rendered_title(
