@@ -166,3 +166,39 @@ async def test_the_tags_dialog_and_a_citations_notice_name_the_paper_by_its_rend
         said.append(str(app.screen.query_one(".dialog-hint", Static).render()))
         assert any("“Sorting in 𝒪(n log n)" in line for line in said), said
         assert "\\mathcal" in app.screen.query_one(TextArea).text  # the citation keeps its math
+
+
+# A real abstract (ICML 2022): its made-up title is cut at "…for decision…" in the list and
+# kept whole ("…for p,q ∈ {1,2,∞}", 135 characters), which a row of 200x60 shows on two lines.
+NPC = (
+    "Nearest prototype classifiers (NPCs) assign to each input point the label of the nearest "
+    "prototype with respect to a chosen distance metric. A direct advantage of NPCs is that the "
+    "decisions are interpretable. Previous work could provide lower bounds on the minimal "
+    "adversarial perturbation in the $\\ell_p$-threat model when using the same "
+    "$\\ell_p$-distance for the NPCs. In this paper we provide a complete discussion on the "
+    "complexity when using $\\ell_p$-distances for decision and $\\ell_q$-threat models for "
+    "certification for $p,q \\in \\{1,2,\\infty\\}$. In particular we provide scalable "
+    "algorithms for the \\emph{exact} computation of the minimal adversarial perturbation when "
+    "using $\\ell_2$-distance and improved lower bounds in other cases."
+)
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_a_row_is_as_high_as_the_whole_made_up_title_it_shows(
+    make_app: MakeApp, tmp_path: Path, theme: str
+) -> None:
+    """The list's cut title fits one line of a 200x60 row; the whole one it shows does not:
+    the row takes two lines for it, and a word of its end is highlighted there."""
+    path = write_list(tmp_path, "A list", [NPC, *OTHERS])
+    app = make_app(path)
+    async with app.run_test(size=(200, 60)) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        paper = app.papers[0]
+        room = app.paper_list.scrollable_content_region.width - 3
+        assert paper.cut_title and len(paper.title) + 2 < room < len(paper.whole_title)
+        lines = app.paper_list.row_text(0).split("\n")
+        assert len(lines) == 3, lines  # two of title, the quiet line
+        assert lines[1].strip() == "certification for p,q ∈ {1,2,∞}", lines
+        await search(app, pilot, "certification")
+        assert highlighted_in_row(app, 0, app.current_theme.dark) == ["certification"]

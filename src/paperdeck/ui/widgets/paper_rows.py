@@ -95,7 +95,7 @@ def title_text(paper: Paper) -> str:
 
 def title_cells(paper: Paper) -> int:
     """Cells the shown title takes on one line (for the list's row heights)."""
-    title = display_title(paper.title, made_up=paper.title_derived)
+    title = shown_title(paper)
     cells = len(title) if title.isascii() else cell_len(title)
     return cells + (len(DERIVED_MARKER) if paper.title_derived else 0)
 
@@ -112,14 +112,15 @@ def title_cells_name() -> str:
 
     measurer = zlib.crc32(Path(rich.cells.__file__).read_bytes())
     unicode = os.environ.get("UNICODE_VERSION", "auto")
-    return f"title-cells rendered {measurer} {unicode} {DERIVED_MARKER}"
+    return f"title-cells whole rendered {measurer} {unicode} {DERIVED_MARKER}"
 
 
 def title_cells_of(papers: Papers, start: int = 0) -> bytes:
     """`title_cells` of each paper from `start` on, capped at 255, at C speed for ASCII titles
     (a 100,000-paper list is measured once per open, in the time of its first paint); read
-    from the titles alone, without the papers (a stored list makes none)."""
-    titles = papers.titles()[start:]
+    from the titles alone, without the papers (a stored list makes none). A made-up title
+    cut to fit a row is measured whole when kept so, as its row shows it."""
+    titles = papers.row_titles()[start:]
     flags = papers.derived_flags()[start:]
     cells = list(map(len, titles))
     # "…" ends most derived titles and takes one cell: it does not need cell_len.
