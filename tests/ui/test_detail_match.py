@@ -178,7 +178,8 @@ async def test_a_search_for_a_latex_command_marks_the_symbol_it_is_drawn_as(
     path = tmp_path / "list.txt"
     abstracts = [
         "We study online learning with a noisy oracle. Our method attains a regret of "
-        "$O(\\sqrt{T})$ when the bound $\\sum_i \\alpha_i \\le 1$ holds, and we show it is tight.",
+        "$O(\\sqrt{T})$ when the bound $\\sum_i \\alpha_i \\le 1$ holds, and we show it is tight "
+        "up to a factor $\\sigma^2\\log n$.",
         "Graph neural networks on molecules: a message passing scheme that respects symmetry.",
     ]
     path.write_text("A list\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
@@ -189,7 +190,8 @@ async def test_a_search_for_a_latex_command_marks_the_symbol_it_is_drawn_as(
     )
     async with app.run_test(size=size) as pilot:
         app.theme = theme
-        for query, symbol in (("sqrt", "√"), ("sum", "∑"), ("alpha", "α")):
+        # "σ²log": the word after a rendered script is marked too.
+        for query, symbol in (("sqrt", "√"), ("sum", "∑"), ("alpha", "α"), ("log", "log")):
             await _search(app, pilot, query)
             assert list(app.paper_list.rows) == [0], query
             shown = " ".join(app.detail.render_line(y).text.strip() for y in range(30))
@@ -197,3 +199,4 @@ async def test_a_search_for_a_latex_command_marks_the_symbol_it_is_drawn_as(
             assert symbol in "".join(_shown_matches(app)), (query, _shown_matches(app))
             # Where the words are, as the pane shows them: "∑ (sum)", not "\\sum (sum)".
             assert f"abstract: {symbol}" in shown and "\\" not in shown, shown
+        assert "up to a factor σ²log n" in shown, shown

@@ -157,6 +157,13 @@ _LATEX_CMD = re.compile(r"\\([A-Za-z]+)|\\.?", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 # A word for the span tokenizer: letters and digits, with combining marks kept inside it.
 _SYMBOLS = "∞" + "".join(_SYMBOL_WORDS)
+# The letters and digits the abstract's renderer writes scripts in (`$\\sigma^2\\log n$` is
+# "σ²log n"): a run of them is a word of its own, as the source's `^2` is, not glued to its
+# neighbours ("σ²log" was the one word "sigma 2log", and `log` marked nothing there).
+_SCRIPT_RUN = re.compile(
+    "[⁰¹²³⁴⁵⁶⁷⁸⁹ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵅᵝᵞᵟᵋᶿᶥᵠᵡ"
+    "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ]+"
+)
 _RAW_TOKEN = re.compile(
     rf"\\([A-Za-z]+)|\\.?|[{_SYMBOLS}]|(?:[^\W_]|[{re.escape(_COMBINING)}])+", re.DOTALL
 )
@@ -274,7 +281,8 @@ def raw_tokens(text: str) -> Iterator[tuple[str, int, int]]:
     """Folded words (case kept) with the span of `text` each came from, in order.
 
     Yields what `words(text, keep_case=True)` yields, except in rare corners (an accent command
-    such as `\\"o` splits the word here), so that matches can be highlighted in the raw text.
+    such as `\\"o` splits the word here, as does a rendered script: "σ²log" is sigma, 2, log),
+    so that matches can be highlighted in the raw text or the rendered one.
     """
     for match in _RAW_TOKEN.finditer(text):
         name = match.group(1)
@@ -288,6 +296,16 @@ def raw_tokens(text: str) -> Iterator[tuple[str, int, int]]:
         piece = match.group(0)
         if piece.isascii():
             yield piece, start, end
-        else:
-            for word in _fold_unicode(piece).split():
-                yield word, start, end
+            continue
+        at = 0
+        for script in _SCRIPT_RUN.finditer(piece):
+            yield from _piece_tokens(piece[at : script.start()], start + at)
+            yield from _piece_tokens(script.group(), start + script.start())
+            at = script.end()
+        yield from _piece_tokens(piece[at:] if at else piece, start + at)
+
+
+def _piece_tokens(piece: str, start: int) -> Iterator[tuple[str, int, int]]:
+    """The folded words of a non-ASCII piece of a word, each with the piece's span."""
+    for word in _fold_unicode(piece).split():
+        yield word, start, start + len(piece)
