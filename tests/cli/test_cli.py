@@ -100,6 +100,24 @@ def test_show_renders_latex_as_unicode(notes: Path) -> None:
     assert "InteractScience" in shown.stdout
 
 
+def test_search_and_show_print_a_titles_latex_rendered_and_json_as_it_stands(
+    notes: Path, tmp_path: Path
+) -> None:
+    title = "Sorting in $\\mathcal{O}(n \\log n)$ comparisons with \\emph{noisy} oracles"
+    abstract = "We sort $n$ items with a noisy oracle in $\\mathcal{O}(n \\log n)$ queries."
+    path = tmp_path / "sorting.jsonl"
+    path.write_text(json.dumps({"title": title, "abstract": abstract}) + "\n", encoding="utf-8")
+    shown = "Sorting in 𝒪(n log n) comparisons with noisy oracles"
+    found = run("search", "log", str(path), notes=notes)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.rstrip().endswith(shown), found.stdout
+    assert run("show", "1", str(path), notes=notes).stdout.startswith(shown + "\n")
+    assert run("show", "1", "--raw", str(path), notes=notes).stdout.startswith(title + "\n")
+    # Scripts read the title as the list gives it (and a citation keeps its math).
+    found = run("search", "log", str(path), "--json", notes=notes)
+    assert json.loads(found.stdout)[0]["title"] == title
+
+
 def test_several_lists_open_together(notes: Path) -> None:
     result = run("list", "--json", str(SEED), str(MESSY / "crlf.txt"), notes=notes)
     assert result.returncode == 0, result.stderr

@@ -472,6 +472,22 @@ def test_a_stored_list_gives_cut_titles_whole_without_abstracts_or_deriving(
     assert all(p.uncut_title is None for p in light if not p.cut_title)
 
 
+def test_a_stored_list_gives_the_titles_its_rows_show_as_a_list_read_afresh_does(
+    cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the reader measures its rows by: a cut made-up title whole, read from the store
+    without the papers."""
+    fresh = _fresh([listing], monkeypatch).papers
+    load_library([listing])
+    stored = load_library([listing], abstracts=False).papers
+    assert type(stored).__name__ == "StoredPapers"
+    shown = fresh.row_titles()
+    assert stored.row_titles() == shown
+    cut = [at for at, paper in enumerate(fresh) if paper.cut_title]
+    assert cut and all(shown[at] == fresh[at].uncut_title != fresh[at].title for at in cut)
+    assert all(shown[at] == p.title for at, p in enumerate(fresh) if not p.cut_title)
+
+
 def test_a_store_of_the_schema_before_whole_titles_is_started_afresh(
     cache: Path, listing: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -165,3 +165,38 @@ async def test_the_found_line_is_not_cut_inside_a_word_and_its_spelling(tmp_path
                 )
             ]
         assert not broken, broken
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-light"), ((120, 40), "textual-dark")]
+)
+async def test_a_search_for_a_latex_command_marks_the_symbol_it_is_drawn_as(
+    tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """`sqrt` finds `\\sqrt` in the source: the pane marks the √ the reader sees (and `sum`
+    the ∑, `alpha` the α)."""
+    path = tmp_path / "list.txt"
+    abstracts = [
+        "We study online learning with a noisy oracle. Our method attains a regret of "
+        "$O(\\sqrt{T})$ when the bound $\\sum_i \\alpha_i \\le 1$ holds, and we show it is tight "
+        "up to a factor $\\sigma^2\\log n$.",
+        "Graph neural networks on molecules: a message passing scheme that respects symmetry.",
+    ]
+    path.write_text("A list\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    app = PaperdeckApp(
+        load_library([path]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        # "σ²log": the word after a rendered script is marked too.
+        for query, symbol in (("sqrt", "√"), ("sum", "∑"), ("alpha", "α"), ("log", "log")):
+            await _search(app, pilot, query)
+            assert list(app.paper_list.rows) == [0], query
+            shown = " ".join(app.detail.render_line(y).text.strip() for y in range(30))
+            assert "regret of O(√(T)) when the bound ∑ᵢ αᵢ ≤ 1 holds" in shown, shown
+            assert symbol in "".join(_shown_matches(app)), (query, _shown_matches(app))
+            # Where the words are, as the pane shows them: "∑ (sum)", not "\\sum (sum)".
+            assert f"abstract: {symbol}" in shown and "\\" not in shown, shown
+        assert "up to a factor σ²log n" in shown, shown

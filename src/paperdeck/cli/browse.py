@@ -8,6 +8,7 @@ import shutil
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -133,17 +134,27 @@ DERIVED_MARK = "≈ "
 
 
 def marked_title(title: str, derived: bool | int) -> str:
-    """A title as the commands print it: marked when paperdeck made it up."""
-    return DERIVED_MARK + title if derived else title
+    """A title as the commands print it: its LaTeX and markdown rendered, as the reader shows
+    it (`--json` gives it as it stands), and marked when paperdeck made it up."""
+    from paperdeck.core.text.render import display_title
+
+    shown = display_title(title, made_up=bool(derived))
+    return DERIVED_MARK + shown if derived else shown
 
 
 def _print_lines(ids: list[str], titles: list[str], flags: bytes) -> None:
-    """`list`'s lines: position, id, title (marked when derived)."""
+    """`list`'s lines: position, id, title (rendered, marked when derived)."""
+    from paperdeck.core.text.render import display_title, has_title_markup
+
     width = len(str(len(ids)))
+    # Only the few titles with LaTeX or markdown are rendered, each once (not all 100,000).
+    titles = list(titles)
+    for at in compress(range(len(titles)), map(has_title_markup, titles)):
+        titles[at] = display_title(titles[at], made_up=bool(flags[at]))
     # One write: a print per line costs ~0.5 s for 100,000 papers.
     sys.stdout.write(
         "".join(
-            f"{number:>{width}}  {paper_id}  {marked_title(title, derived)}\n"
+            f"{number:>{width}}  {paper_id}  {DERIVED_MARK if derived else ''}{title}\n"
             for number, (paper_id, title, derived) in enumerate(
                 zip(ids, titles, flags, strict=True), start=1
             )
@@ -155,7 +166,7 @@ def run_show(args: argparse.Namespace) -> int:
     from paperdeck.core.text.render import render_abstract
 
     paper = open_paper(args, args.ref)
-    print(paper_header(paper))
+    print(paper_header(paper, raw=args.raw))
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text
     print(_wrap(abstract))
@@ -166,11 +177,16 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def paper_header(paper: Paper) -> str:
-    """The lines `show` prints above the abstract."""
-    lines = [paper.title + ("  (title derived from the abstract)" if paper.title_derived else "")]
-    if paper.method:
-        lines.append(f"Method:  {paper.method}")
+def paper_header(paper: Paper, *, raw: bool = False) -> str:
+    """The lines `show` prints above the abstract: its title rendered as the abstract is,
+    unless `raw` (the source, as `--raw` prints the abstract)."""
+    from paperdeck.core.text.render import display_title
+
+    title = paper.title if raw else paper.rendered_title
+    method = paper.method if raw or not paper.method else display_title(paper.method, made_up=True)
+    lines = [title + ("  (title derived from the abstract)" if paper.title_derived else "")]
+    if method:
+        lines.append(f"Method:  {method}")
     if paper.authors:
         lines.append(f"Authors: {', '.join(paper.authors)}")
     venue = paper.venue_line

@@ -149,7 +149,7 @@ def run_cite(args: argparse.Namespace) -> int:
     with tty_writer() as write:
         report = copy_text(citation.text, terminal_write=write)
     what = f"{format_label(style)} for " + (
-        f'"{_short(chosen[0].title)}"' if len(chosen) == 1 else f"{len(chosen)} papers"
+        f'"{_short(chosen[0].rendered_title)}"' if len(chosen) == 1 else f"{len(chosen)} papers"
     )
     if report.confirmed:
         warn(f"copied {what} to {report.describe()}")

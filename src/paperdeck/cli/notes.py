@@ -381,7 +381,7 @@ def _run_orphans(args: argparse.Namespace) -> int:
         save_store(store)
         by_id = {paper.id: paper for paper in papers}
         for old, new in moves:
-            print(f"moved {old} -> {_label(by_id[new])}  {by_id[new].title}")
+            print(f"moved {old} -> {_label(by_id[new])}  {by_id[new].rendered_title}")
     orphans = store.orphans(papers)
     for entry in orphans:
         when = time.strftime("%Y-%m-%d", time.localtime(entry.updated)) if entry.updated else "-"

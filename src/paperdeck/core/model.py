@@ -80,6 +80,14 @@ class Paper:
         return self.title_derived and self.title.endswith("…")
 
     @property
+    def rendered_title(self) -> str:
+        """Its title as the reader and the commands show it, its LaTeX and markdown rendered
+        (`text.render.display_title`); `title` keeps the source a citation is made of."""
+        from paperdeck.core.text.render import display_title
+
+        return display_title(self.title, made_up=self.title_derived)
+
+    @property
     def whole_title_known(self) -> bool:
         """Whether `whole_title` can be told without the abstract it was loaded without."""
         return not self.cut_title or self.uncut_title is not None or bool(self.abstract)

@@ -24,6 +24,7 @@ from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.core.resources import styles_dir
 from paperdeck.core.settings import Settings, load_settings, save_settings
+from paperdeck.core.text.render import display_title, render_abstract
 from paperdeck.ui.citation_flow import CitationFlow
 from paperdeck.ui.dialogs.help_screen import HelpScreen
 from paperdeck.ui.enrich_flow import EnrichFlow
@@ -429,7 +430,10 @@ class PaperdeckApp(App[int]):
             shares = Shares(related.words_of(index), index in related.seeds)
             query = words_query(shares.words, query if not isinstance(query, str) else None)
         elif whole is not None and query and not isinstance(query, str):
-            found = words_found(query, whole.whole_title, ", ".join(whole.authors), whole.abstract)
+            # The words as the pane shows them: "√ (sqrt)", "log" for a title's "\\log".
+            abstract = whole.abstract if self.detail.raw else render_abstract(whole.abstract).text
+            title = display_title(whole.whole_title, made_up=whole.title_derived)
+            found = words_found(query, title, ", ".join(whole.authors), abstract)
         self.detail.show(
             whole,
             query=query if isinstance(query, str) else self.search.query,

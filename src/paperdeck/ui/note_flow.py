@@ -117,7 +117,7 @@ class NoteFlow:
         self._reading = None
         self.leave()
         self.app.notify(
-            one_line(f"“{short(paper.title)}” is not in the results: its note is saved."),
+            one_line(f"“{short(paper.rendered_title)}” is not in the results: its note is saved."),
             markup=False,
         )
 

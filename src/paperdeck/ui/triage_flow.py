@@ -203,7 +203,7 @@ class TriageFlow:
             for tag in entry.tags if entry is not None else ():
                 if tag not in current:
                     current.append(tag)
-        subject = f"{len(papers)} marked papers" if bulk else papers[0].title
+        subject = f"{len(papers)} marked papers" if bulk else papers[0].rendered_title
 
         def done(edit: TagsEdit | None) -> None:
             if edit is None or not (edit.add or edit.remove):

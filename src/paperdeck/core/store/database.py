@@ -28,6 +28,7 @@ from paperdeck.core.store.columns import (
     check_head,
     decode,
     decode_abstracts,
+    decode_column,
     decode_flags,
     decode_ids,
     decode_titles,
@@ -291,6 +292,32 @@ class ListStore:
             self.drop(key)
             raise
         return found_ids, found_titles, bytes(found_flags)
+
+    def row_titles(self, key: str, count: int) -> list[str]:
+        """The titles of a stored list's papers as its rows show them, checked: a made-up
+        title the list cut, whole when it was kept so (what the reader measures its rows by;
+        `titles_and_flags` gives them cut)."""
+        titles: list[str] = []
+        try:
+            for number, row in enumerate(
+                self._query(
+                    f"SELECT number, count, {_HEAD_SELECT}, head_sum FROM chunks "
+                    "WHERE key = ? ORDER BY number",
+                    key,
+                )
+            ):
+                chunk = _chunk_of((*row, 0), number)
+                check_head(chunk, key, number)
+                cut = decode_titles(chunk.head[HEAD_COLUMNS.index("titles")], chunk.count)
+                # "" where a title was not cut (uncut_title None)
+                whole = decode_column(chunk, "uncut_titles")
+                titles.extend([kept or title for title, kept in zip(cut, whole, strict=True)])
+            if len(titles) != count:
+                raise Damaged("a list's count")
+        except Damaged:
+            self.drop(key)
+            raise
+        return titles
 
     def chunk(self, key: str, number: int, list_name: str) -> list[Paper]:
         """The papers of one stored chunk, abstracts and all; Damaged drops the list."""

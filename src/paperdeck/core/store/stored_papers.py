@@ -173,6 +173,16 @@ class StoredPapers(Papers):
                 self._titles_and_flags = self._by_chunk("title"), flags
         return self._titles_and_flags
 
+    def row_titles(self) -> list[str]:
+        """Every paper's title as its row shows it (see Papers.row_titles), read without
+        decoding the papers."""
+        try:
+            return self.store.row_titles(self.key, self._count)
+        except (Damaged, StoreUnavailable):
+            self._failed()
+            cut, whole = self._by_chunk("title"), self._by_chunk("uncut_title")
+            return [kept or title for title, kept in zip(cut, whole, strict=True)]
+
     def per_paper(self, name: str, make: Callable[[], bytes]) -> bytes:
         """`make()`, kept in the list store under `name` the first time: a reader painting
         the list again reads them instead of every title."""

@@ -97,6 +97,29 @@ _LETTERS = {
     "þ": "th",
     "∞": " infinity ",
 }
+# Symbols the abstract's renderer draws for commands that fold to their names (`\sqrt` -> √):
+# each folds to the same word, so that a search for `sqrt` finds the rendered √ as the
+# source's command (those met in real abstracts; `\infty`'s ∞ is a letter above).
+_SYMBOL_WORDS = {
+    "√": "sqrt",
+    "∑": "sum",
+    "∏": "prod",
+    "∫": "int",
+    "≲": "lesssim",
+    "≳": "gtrsim",
+    "≍": "asymp",
+    "≜": "triangleq",
+    "†": "dagger",
+    "⊎": "uplus",
+    "⊺": "intercal",
+    "⊘": "oslash",
+    "≼": "preccurlyeq",
+    "≻": "succ",
+    "≐": "doteq",
+    "♯": "sharp",
+    "♮": "natural",
+    "♢": "diamond",
+}
 
 
 def _build_unicode_table() -> dict[int, str | None]:
@@ -108,6 +131,8 @@ def _build_unicode_table() -> dict[int, str | None]:
             table[ord(upper)] = f" {name.capitalize()} "
     for char, repl in _LETTERS.items():
         table[ord(char)] = repl
+    for char, word in _SYMBOL_WORDS.items():
+        table[ord(char)] = f" {word} "
     # Combining marks vanish so that an accented letter folds to its base letter.
     for start, end in ((0x300, 0x370), (0x1AB0, 0x1B00), (0x1DC0, 0x1E00), (0x20D0, 0x2100)):
         for code in range(start, end):
@@ -131,8 +156,16 @@ _ACCENT_CMD = re.compile(
 _LATEX_CMD = re.compile(r"\\([A-Za-z]+)|\\.?", re.DOTALL)
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 # A word for the span tokenizer: letters and digits, with combining marks kept inside it.
+_SYMBOLS = "∞" + "".join(_SYMBOL_WORDS)
+# The letters and digits the abstract's renderer writes scripts in (`$\\sigma^2\\log n$` is
+# "σ²log n"): a run of them is a word of its own, as the source's `^2` is, not glued to its
+# neighbours ("σ²log" was the one word "sigma 2log", and `log` marked nothing there).
+_SCRIPT_RUN = re.compile(
+    "[⁰¹²³⁴⁵⁶⁷⁸⁹ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵅᵝᵞᵟᵋᶿᶥᵠᵡ"
+    "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓᵦᵧᵨᵩᵪ]+"
+)
 _RAW_TOKEN = re.compile(
-    r"\\([A-Za-z]+)|\\.?|∞|(?:[^\W_]|[" + re.escape(_COMBINING) + r"])+", re.DOTALL
+    rf"\\([A-Za-z]+)|\\.?|[{_SYMBOLS}]|(?:[^\W_]|[{re.escape(_COMBINING)}])+", re.DOTALL
 )
 
 
@@ -248,7 +281,8 @@ def raw_tokens(text: str) -> Iterator[tuple[str, int, int]]:
     """Folded words (case kept) with the span of `text` each came from, in order.
 
     Yields what `words(text, keep_case=True)` yields, except in rare corners (an accent command
-    such as `\\"o` splits the word here), so that matches can be highlighted in the raw text.
+    such as `\\"o` splits the word here, as does a rendered script: "σ²log" is sigma, 2, log),
+    so that matches can be highlighted in the raw text or the rendered one.
     """
     for match in _RAW_TOKEN.finditer(text):
         name = match.group(1)
@@ -262,6 +296,16 @@ def raw_tokens(text: str) -> Iterator[tuple[str, int, int]]:
         piece = match.group(0)
         if piece.isascii():
             yield piece, start, end
-        else:
-            for word in _fold_unicode(piece).split():
-                yield word, start, end
+            continue
+        at = 0
+        for script in _SCRIPT_RUN.finditer(piece):
+            yield from _piece_tokens(piece[at : script.start()], start + at)
+            yield from _piece_tokens(script.group(), start + script.start())
+            at = script.end()
+        yield from _piece_tokens(piece[at:] if at else piece, start + at)
+
+
+def _piece_tokens(piece: str, start: int) -> Iterator[tuple[str, int, int]]:
+    """The folded words of a non-ASCII piece of a word, each with the piece's span."""
+    for word in _fold_unicode(piece).split():
+        yield word, start, start + len(piece)

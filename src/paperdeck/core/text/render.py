@@ -841,3 +841,49 @@ def _pieces(source: str) -> Iterator[str]:
 def latex_to_text(source: str) -> str:
     """LaTeX/markdown source as plain Unicode text (titles, BibTeX fields)."""
     return render_abstract(source).text
+
+
+# --- titles ----------------------------------------------------------------------------------
+
+# Every character a title's LaTeX, markdown or a made-up title's bare script starts with.
+_TITLE_MARKUP_RE = re.compile(r"[\\$*`~{^_]")
+# A made-up title is cut from its abstract with the math's `$` dropped ("R^d", "P={P_1,⋯,P_n}",
+# "NS^3L"): its scripts are given the Unicode forms the abstract's have. Digits or up to three
+# letters up (not before another script: "β^Tx_i" is β^T x_i), digits or one letter down (more
+# is a name's snake_case); never after a space (an emphasis mark: "a _variable-length sequence").
+_BARE_SCRIPT_RE = re.compile(
+    r"(?<=[^\s^_])"
+    r"(?:(\^)(\d{1,3}|[A-Za-z](?![A-Za-z])|[A-Za-z]{2,3}(?![A-Za-z_^])|[*∗′†‡])"
+    r"|(_)(\d{1,3}|[A-Za-z](?![A-Za-z])))"
+)
+
+
+def _bare_script(match: re.Match[str]) -> str:
+    mark, inner = (match.group(1), match.group(2)) if match.group(1) else match.group(3, 4)
+    table = _SUPERSCRIPTS if mark == "^" else _SUBSCRIPTS
+    # "max_y" stays as it is: no subscript y, and "_(y)" would read worse.
+    return _script(inner, table, mark) if all(c in table for c in inner) else match.group()
+
+
+has_title_markup: Callable[[str], re.Match[str] | None] = _TITLE_MARKUP_RE.search
+"""Whether `display_title` may show a title otherwise than it stands (a match, else None): the
+pattern's own method, called for each title of a list measured."""
+
+
+def display_title(title: str, *, made_up: bool = False) -> str:
+    """A title as the reader and the commands show it: its LaTeX and markdown rendered as an
+    abstract's (`$\\mathcal{O}(n \\log n)$` -> 𝒪(n log n), `\\emph{X}` -> X), and a title
+    paperdeck made up (`made_up`) with its bare scripts too (`R^d` -> Rᵈ). Citations keep a
+    title as it stands (BibTeX keeps its math)."""
+    if has_title_markup(title) is None:
+        return title
+    return _display_title(title, made_up)
+
+
+@lru_cache(maxsize=4096)
+def _display_title(title: str, made_up: bool) -> str:
+    # Kept: a page of rows is painted again at each key, each row's title measured and drawn.
+    text = render_abstract(title).text
+    if made_up and ("^" in text or "_" in text):
+        text = _BARE_SCRIPT_RE.sub(_bare_script, text)
+    return text

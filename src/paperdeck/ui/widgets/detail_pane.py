@@ -19,6 +19,7 @@ from textual.visual import Visual
 
 from paperdeck.core.model import Paper
 from paperdeck.core.reading_list import abstract_links
+from paperdeck.core.text.render import display_title
 from paperdeck.ui.contrast import match_style
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.match_summary import WordsFound
@@ -247,15 +248,23 @@ class DetailPane(ScrollView, can_focus=True):
                 self._scroll_to_top(_to_match(fields is not None, shares, found))
             return
         # A made-up title cut to fit a row is shown whole here, as a citation gives it.
-        title_text = one_line(str(corrections.get("title") or paper.whole_title)[:SHOWN_CHARS])
+        # Its LaTeX rendered as the abstract's under it is ("ℝᵈ" in both, not "R^d" above).
+        corrected = corrections.get("title")
+        title_text = one_line(
+            display_title(
+                str(corrected or paper.whole_title)[:SHOWN_CHARS],
+                made_up=paper.title_derived and not corrected,
+            )
+        )
         title = with_spans(title_text, fields("title")(title_text) if fields else (), match)
         title = title.stylize_before("bold")
         if paper.method:
-            start = title_text.find(paper.method)
+            method = display_title(paper.method, made_up=True)
+            start = title_text.find(method)
             if start >= 0:
                 # Under the matches: a match's colours must win, or the accent letters on the
                 # match's colour read at 1.3:1.
-                end = start + len(paper.method)
+                end = start + len(method)
                 title = title.stylize_before("$text-accent", start, end)
         if paper.title_derived and not corrections.get("title"):
             title = Content.assemble((DERIVED_MARKER, "$text-muted"), title)
@@ -472,7 +481,7 @@ class DetailPane(ScrollView, can_focus=True):
             lines.append(Fact(label, shown))
 
         if paper.method:
-            field("Method", paper.method, "bold $text-accent")
+            field("Method", display_title(paper.method, made_up=True), "bold $text-accent")
         authors = corrections.get("authors") or paper.authors
         if isinstance(authors, str):
             authors = [authors]

@@ -16,6 +16,7 @@ from textual.strip import Strip
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import Papers
+from paperdeck.core.text.render import display_title, has_title_markup
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.match_hint import ELLIPSIS, Hint, fit
 
@@ -69,19 +70,21 @@ class RowFacts:
 
 
 def shown_title(paper: Paper) -> str:
-    """The title a row shows: a made-up title whole when the list kept it so, the row cutting
-    it to the room it has (the list's cut, for rows of old, loses what a wide row can show)."""
+    """The title a row shows: its LaTeX and markdown rendered as the abstract's are; a made-up
+    title whole when the list kept it so, the row cutting it to the room it has (the list's
+    cut, for rows of old, loses what a wide row can show)."""
     if paper.uncut_title is not None and paper.cut_title:
         return _whole_title(paper.uncut_title, paper.title)
-    return paper.title
+    return display_title(paper.title, made_up=paper.title_derived)
 
 
 @lru_cache(maxsize=1024)
 def _whole_title(uncut: str, title: str) -> str:
-    """`Paper.whole_title` of a title kept whole, cleaned once for the rows painted again."""
+    """`Paper.whole_title` of a title kept whole, cleaned and rendered once for the rows
+    painted again."""
     from paperdeck.core.text.sanitize import clean_line
 
-    return clean_line(uncut) or title
+    return display_title(clean_line(uncut) or title, made_up=True)
 
 
 def title_text(paper: Paper) -> str:
@@ -92,7 +95,7 @@ def title_text(paper: Paper) -> str:
 
 def title_cells(paper: Paper) -> int:
     """Cells the shown title takes on one line (for the list's row heights)."""
-    title = paper.title
+    title = shown_title(paper)
     cells = len(title) if title.isascii() else cell_len(title)
     return cells + (len(DERIVED_MARKER) if paper.title_derived else 0)
 
@@ -109,20 +112,25 @@ def title_cells_name() -> str:
 
     measurer = zlib.crc32(Path(rich.cells.__file__).read_bytes())
     unicode = os.environ.get("UNICODE_VERSION", "auto")
-    return f"title-cells {measurer} {unicode} {DERIVED_MARKER}"
+    return f"title-cells whole rendered {measurer} {unicode} {DERIVED_MARKER}"
 
 
 def title_cells_of(papers: Papers, start: int = 0) -> bytes:
     """`title_cells` of each paper from `start` on, capped at 255, at C speed for ASCII titles
     (a 100,000-paper list is measured once per open, in the time of its first paint); read
-    from the titles alone, without the papers (a stored list makes none)."""
-    titles = papers.titles()[start:]
+    from the titles alone, without the papers (a stored list makes none). A made-up title
+    cut to fit a row is measured whole when kept so, as its row shows it."""
+    titles = papers.row_titles()[start:]
+    flags = papers.derived_flags()[start:]
     cells = list(map(len, titles))
     # "…" ends most derived titles and takes one cell: it does not need cell_len.
     plain = map(str.isascii, map(methodcaller("replace", "…", "."), titles))
     for index in compress(range(len(titles)), map(not_, plain)):
         cells[index] = cell_len(titles[index])
-    for index in compress(range(len(titles)), papers.derived_flags()[start:]):
+    # A row shows a title's LaTeX rendered, most often narrower ("$\\mathbb{R}^d$" is "ℝᵈ").
+    for index in compress(range(len(titles)), map(has_title_markup, titles)):
+        cells[index] = cell_len(display_title(titles[index], made_up=bool(flags[index])))
+    for index in compress(range(len(titles)), flags):
         cells[index] += len(DERIVED_MARKER)
     return bytes(map(min, cells, repeat(255)))
 
@@ -168,9 +176,10 @@ def _title(paper: Paper, facts: RowFacts) -> _Title:
     cuts.add(derived_end)
     method: tuple[int, int] | None = None
     if paper.method:
-        start = text.find(paper.method)
+        name = display_title(paper.method, made_up=True)
+        start = text.find(name)
         if start >= 0:
-            method = (start, start + len(paper.method))
+            method = (start, start + len(name))
             cuts.update(method)
     matches: list[tuple[int, int]] = []
     for start, end in facts.highlight(text):

@@ -1,0 +1,204 @@
+"""Titles as the reader shows them: their LaTeX rendered as the abstract under them is (in the
+rows, the detail pane's heading and notices), with a search's matches on the rendered words."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from rich.segment import Segment
+from tests.ui.conftest import write_list
+from tests.ui.test_reader_rows import MakeApp, make_app, search, settle, visible_on_row
+from textual.color import Color
+from textual.widgets import Static, TextArea
+
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.contrast import contrast, solid
+
+__all__ = ["make_app"]  # the fixture, used by name
+
+# A real abstract (ICML 2021): its made-up title lost the math's `$` ("P={P_1,⋯,P_n}",
+# "R^d"), the abstract under it shows "𝒫={P₁,⋯,Pₙ}" and "ℝᵈ".
+SETS_K_MEANS = (
+    "The input to the \\emph{sets-$k$-means} problem is an integer $k\\geq 1$ and a set "
+    "$\\mathcal{P}=\\{P_1,\\cdots,P_n\\}$ of fixed sized sets in $\\mathbb{R}^d$. The goal is "
+    "to compute a set $C$ of $k$ centers (points) in $\\mathbb{R}^d$ that minimizes the sum "
+    "$\\sum_{P\\in \\mathcal{P}} \\min_{p\\in P, c\\in C}\\left\\| p-c \\right\\|^2$ of squared "
+    "distances to these sets. An \\emph{$\\varepsilon$-core-set} for this problem is a weighted "
+    "subset of $\\mathcal{P}$ that approximates this sum up to $1\\pm\\varepsilon$ factor, for "
+    "\\emph{every} set $C$ of $k$ centers in $\\mathbb{R}^d$. We prove that such a core-set of "
+    "$O(\\log^2{n})$ sets always exists, and can be computed in $O(n\\log{n})$ time."
+)
+OTHERS = [
+    "We study graph neural networks on molecules. We propose a message passing scheme that "
+    "respects the symmetries of the molecule and show that it improves property prediction.",
+    "Reinforcement learning agents explore poorly in sparse reward settings. We introduce an "
+    "intrinsic reward based on state novelty and show gains on hard exploration games.",
+]
+SORTING_TITLE = "Sorting in $\\mathcal{O}(n \\log n)$ comparisons with \\emph{noisy} oracles"
+SORTING_ABSTRACT = (
+    "We sort $n$ items with a noisy comparison oracle in $\\mathcal{O}(n \\log n)$ queries, and "
+    "show a regret of $O(\\sqrt{T})$ for the online version. The bound $\\sum_i \\alpha_i \\le 1$ "
+    "holds for every oracle we consider."
+)
+
+
+def jsonl_list(folder: Path) -> Path:
+    """A list whose first title has LaTeX, as a JSONL export gives it."""
+    path = folder / "sorting.jsonl"
+    records = [
+        {"title": SORTING_TITLE, "authors": ["Ada Lovelace"], "year": 2021, "venue": "ICML"},
+        {"title": "Graph neural networks for molecules", "authors": ["Alan Turing"]},
+    ]
+    records[0]["abstract"] = SORTING_ABSTRACT
+    records[1]["abstract"] = OTHERS[0]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def title_lines(app: PaperdeckApp, row: int) -> list[list[Segment]]:
+    """The segments of each line of a row's title (all its lines but the quiet one)."""
+    paper_list = app.paper_list
+    strips = paper_list._row_strips(row, paper_list.scrollable_content_region.width)
+    return [list(strip) for strip in (strips[:-1] if len(strips) > 1 else strips)]
+
+
+def highlighted_in_row(app: PaperdeckApp, row: int, dark: bool) -> list[str]:
+    """The title's words drawn in colours that stand out from the row's."""
+    return [
+        segment.text
+        for line in title_lines(app, row)
+        for segment in line
+        if segment.text.strip() and visible_on_row(segment, line[-1], dark)
+    ]
+
+
+def pane_top(app: PaperdeckApp, lines: int = 3) -> str:
+    """The detail pane's first lines as one line of words (its title, wrapped)."""
+    detail = app.detail
+    return " ".join(" ".join(detail.render_line(y).text for y in range(lines)).split())
+
+
+def highlighted_in_pane(app: PaperdeckApp, dark: bool) -> list[str]:
+    """The pane's text drawn on a background of its own that reads (a search's match)."""
+    detail = app.detail
+    pane = solid(detail.rich_style.bgcolor, Color(0, 0, 0) if dark else Color(255, 255, 255))
+    found = []
+    for y in range(detail.scrollable_content_region.height):
+        for segment in detail.render_line(y):
+            style = segment.style
+            if style is None or style.bgcolor is None or not segment.text.strip():
+                continue
+            background = solid(style.bgcolor, pane)
+            color = solid(style.color, Color(255, 255, 255) if dark else Color(0, 0, 0))
+            if contrast(background, pane) >= 1.5 and contrast(color, background) >= 3:
+                found.append(segment.text)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((120, 40), "textual-dark"), ((200, 60), "textual-light")]
+)
+async def test_a_made_up_titles_math_shows_as_the_abstracts_does(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """ "P={P_1,⋯,P_n}" and "R^d" in a made-up title read as the abstract's P₁ and Rᵈ, and a
+    word past them is highlighted where it stands (a subscript takes one character, not 3)."""
+    path = write_list(tmp_path, "A list", [SETS_K_MEANS, *OTHERS])
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        assert app.papers[0].title_derived and "P_1" in app.papers[0].title
+        row = app.paper_list.row_text(0)
+        assert "P={P₁,⋯,Pₙ}" in row and "_" not in row, row
+        heading = pane_top(app)
+        assert "P={P₁,⋯,Pₙ}" in heading and "_" not in heading, heading
+        if size[0] >= 200:  # room for the whole title: its end, "in Rᵈ", too
+            assert row.split("\n")[0].rstrip().endswith("sets in Rᵈ"), row
+            assert "Rᵈ" in heading and "R^d" not in heading, heading
+        await search(app, pilot, "fixed")
+        dark = app.current_theme.dark
+        assert app.paper_list.rows[0] == 0
+        assert highlighted_in_row(app, 0, dark) == ["fixed"]
+        assert "fixed" in highlighted_in_pane(app, dark)
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-light"), ((120, 40), "textual-dark")]
+)
+async def test_a_titles_latex_shows_rendered_and_a_search_marks_the_rendered_word(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """A list's title "$\\mathcal{O}(n \\log n)$ ... \\emph{noisy}" reads "𝒪(n log n) ...
+    noisy" in its row and the pane's heading; a search for `log` marks "log" there."""
+    app = make_app(jsonl_list(tmp_path))
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        shown = "Sorting in 𝒪(n log n) comparisons with noisy oracles"
+        assert shown in app.paper_list.row_text(0).replace("\n", " ")
+        assert shown in pane_top(app)
+        await search(app, pilot, "log")
+        dark = app.current_theme.dark
+        assert highlighted_in_row(app, 0, dark) == ["log"]
+        assert highlighted_in_pane(app, dark)[0] == "log"  # the heading's, first
+        # The line saying where the words are names them as shown: "log", not "\\log (log)".
+        top = pane_top(app, 6)
+        assert "\\" not in top and ("title: log" in top or size[0] < 120), top
+
+
+async def test_the_tags_dialog_and_a_citations_notice_name_the_paper_by_its_rendered_title(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    app = make_app(jsonl_list(tmp_path))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("t")
+        await settle(app, pilot)
+        heading = app.screen.query_one(".dialog-title", Static).render()
+        assert "Tags for Sorting in 𝒪(n log n) comparisons" in str(heading), heading
+        await pilot.press("escape", "c")
+        await settle(app, pilot)
+        # No clipboard here: the dialog the copy falls back to says which paper it is of.
+        said = [str(notice.message) for notice in app._notifications]
+        said.append(str(app.screen.query_one(".dialog-hint", Static).render()))
+        assert any("“Sorting in 𝒪(n log n)" in line for line in said), said
+        assert "\\mathcal" in app.screen.query_one(TextArea).text  # the citation keeps its math
+
+
+# A real abstract (ICML 2022): its made-up title is cut at "…for decision…" in the list and
+# kept whole ("…for p,q ∈ {1,2,∞}", 135 characters), which a row of 200x60 shows on two lines.
+NPC = (
+    "Nearest prototype classifiers (NPCs) assign to each input point the label of the nearest "
+    "prototype with respect to a chosen distance metric. A direct advantage of NPCs is that the "
+    "decisions are interpretable. Previous work could provide lower bounds on the minimal "
+    "adversarial perturbation in the $\\ell_p$-threat model when using the same "
+    "$\\ell_p$-distance for the NPCs. In this paper we provide a complete discussion on the "
+    "complexity when using $\\ell_p$-distances for decision and $\\ell_q$-threat models for "
+    "certification for $p,q \\in \\{1,2,\\infty\\}$. In particular we provide scalable "
+    "algorithms for the \\emph{exact} computation of the minimal adversarial perturbation when "
+    "using $\\ell_2$-distance and improved lower bounds in other cases."
+)
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_a_row_is_as_high_as_the_whole_made_up_title_it_shows(
+    make_app: MakeApp, tmp_path: Path, theme: str
+) -> None:
+    """The list's cut title fits one line of a 200x60 row; the whole one it shows does not:
+    the row takes two lines for it, and a word of its end is highlighted there."""
+    path = write_list(tmp_path, "A list", [NPC, *OTHERS])
+    app = make_app(path)
+    async with app.run_test(size=(200, 60)) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        paper = app.papers[0]
+        room = app.paper_list.scrollable_content_region.width - 3
+        assert paper.cut_title and len(paper.title) + 2 < room < len(paper.whole_title)
+        lines = app.paper_list.row_text(0).split("\n")
+        assert len(lines) == 3, lines  # two of title, the quiet line
+        assert lines[1].strip() == "certification for p,q ∈ {1,2,∞}", lines
+        await search(app, pilot, "certification")
+        assert highlighted_in_row(app, 0, app.current_theme.dark) == ["certification"]
