@@ -257,11 +257,18 @@ class ListStore:
         return titles, flags
 
     def _head_columns(
-        self, key: str, count: int, *, ids: bool = False, titles: bool = False, flags: bool = False
+        self,
+        key: str,
+        count: int,
+        *,
+        ids: bool = False,
+        titles: bool = False,
+        flags: bool = False,
+        whole: bool = False,
     ) -> tuple[list[str], list[str], bytes]:
         """The ids, titles and derived-title flags asked for, of every chunk in order, each
-        chunk's head checked (and the ids: as many as `count`, none twice); Damaged drops the
-        list."""
+        chunk's head checked (and the ids: as many as `count`, none twice); with `whole`, a
+        title the list cut is whole where it was kept so. Damaged drops the list."""
         found_ids: list[str] = []
         found_titles: list[str] = []
         found_flags = bytearray()
@@ -281,7 +288,11 @@ class ListStore:
                 else:
                     check_head(chunk, key, number)
                 if titles:
-                    found_titles.extend(decode_titles(chunk.head[titles_at], chunk.count))
+                    cut = decode_titles(chunk.head[titles_at], chunk.count)
+                    if whole:  # "" where a title was not cut (uncut_title None)
+                        kept = decode_column(chunk, "uncut_titles")
+                        cut = [title or shown for shown, title in zip(cut, kept, strict=True)]
+                    found_titles.extend(cut)
                 if flags:
                     found_flags += decode_flags(chunk.head[flags_at], chunk.count)
             if ids and (len(found_ids) != count or len(set(found_ids)) != count):
@@ -297,27 +308,7 @@ class ListStore:
         """The titles of a stored list's papers as its rows show them, checked: a made-up
         title the list cut, whole when it was kept so (what the reader measures its rows by;
         `titles_and_flags` gives them cut)."""
-        titles: list[str] = []
-        try:
-            for number, row in enumerate(
-                self._query(
-                    f"SELECT number, count, {_HEAD_SELECT}, head_sum FROM chunks "
-                    "WHERE key = ? ORDER BY number",
-                    key,
-                )
-            ):
-                chunk = _chunk_of((*row, 0), number)
-                check_head(chunk, key, number)
-                cut = decode_titles(chunk.head[HEAD_COLUMNS.index("titles")], chunk.count)
-                # "" where a title was not cut (uncut_title None)
-                whole = decode_column(chunk, "uncut_titles")
-                titles.extend([kept or title for title, kept in zip(cut, whole, strict=True)])
-            if len(titles) != count:
-                raise Damaged("a list's count")
-        except Damaged:
-            self.drop(key)
-            raise
-        return titles
+        return self._head_columns(key, count, titles=True, whole=True)[1]
 
     def chunk(self, key: str, number: int, list_name: str) -> list[Paper]:
         """The papers of one stored chunk, abstracts and all; Damaged drops the list."""
