@@ -132,6 +132,45 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
         held_after_first_batch.set()
 
 
+async def test_a_word_typed_before_the_rows_show_is_a_search_not_commands(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in tmux: "robust" typed as paperdeck started, before its rows were on the screen,
+    was read as commands: r marked a paper read, u showed only unread papers, s starred one,
+    t opened the tags dialog. Typed blind, it is a search."""
+    release = threading.Event()
+
+    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+        release.wait(30)
+        return [method_and_titles(abstract) for abstract in abstracts]
+
+    monkeypatch.setattr(library_module, "methods_and_titles", gated)
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    app = reader_loading(tmp_path, pending)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert not app.paper_list.rows  # nothing to act on yet: "Loading big.txt"
+            await pilot.press(*"rob")
+            assert app.focused is app.search_box
+            release.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            # Typed on as the rows came: after what was typed, not before it ("ustrob").
+            await pilot.press(*"ust")
+            assert app.search_box.value == "robust"
+            await wait_until(pilot, lambda: app.search.filtered is not None)
+            assert len(app.screen_stack) == 1  # no tags dialog
+            assert not app.triage.views
+            assert not any(app.store.get(paper) for paper in app.papers)
+            assert header_text(app).startswith("A big list")
+            assert "0 / 3,000 read" in header_text(app)
+            # Once the rows are on the screen, keys are commands again.
+            await pilot.press("enter", "r")
+            assert "1 / 3,000 read" in header_text(app)
+    finally:
+        release.set()
+
+
 async def test_how_far_loading_is_stays_on_screen_at_80_columns_while_searching(
     tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
 ) -> None:

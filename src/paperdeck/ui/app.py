@@ -38,7 +38,7 @@ from paperdeck.ui.related_view import words_query
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.session import SessionFlow
-from paperdeck.ui.textual_private import notify_in_place
+from paperdeck.ui.textual_private import forward_key, notify_in_place
 from paperdeck.ui.triage_flow import TriageFlow
 from paperdeck.ui.view_fit import RowsSeen, out_of_view
 from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane, Shares
@@ -147,6 +147,9 @@ class PaperdeckApp(App[int]):
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
+        self._rows_shown = loader is None
+        """Whether the list's first rows are shown (see _typed_ahead); a list given loaded is
+        painted before any key is read."""
         self.exit_message: str | None = None
         """The line to print after the reader closed (where unsaved notes went), if any."""
         self._previous_signal_handlers: dict[int, Any] = {}
@@ -173,8 +176,29 @@ class PaperdeckApp(App[int]):
 
     async def _on_key(self, event: events.Key) -> None:
         # Runs before App._on_key (handlers run along the MRO); a key sent on stops there.
-        if follow_focus(self, event):
+        if follow_focus(self, event) or self._typed_ahead(event):
             event.prevent_default()
+
+    def _typed_ahead(self, event: events.Key) -> bool:
+        """A character typed before the list's rows were first painted starts a search.
+
+        Typed blind, before the screen showed what the keys would act on, a word is a search
+        (as in fzf): read as commands, "robust" marked a paper read, opened its page, showed
+        only unread papers, starred one and opened the tags dialog.
+        """
+        if self._rows_shown or not event.is_printable or event.character == "/":
+            return False
+        if len(self.screen_stack) > 1 or isinstance(self.focused, Input | NoteEditor):
+            return False
+        event.stop()
+        self.action_focus_search()
+        forward_key(self.search_box, events.Key(event.key, event.character))
+        return True
+
+    def rows_shown(self) -> None:
+        """The list's first rows (or its final empty state) are shown, painted with the next
+        refresh: keys are commands from now on."""
+        self._rows_shown = True
 
     def focus_now(self, widget: Widget) -> None:
         """Focus `widget` before the next key is handled.

@@ -141,6 +141,9 @@ class LoadingFlow:
             paper_list.set_papers(app.papers)
             if query:
                 app.search_box.value = query  # the query typed while loading applies
+                # Emptied and filled again, the field's cursor was left at its start: the keys
+                # still on their way were typed before the first ("robust" became "obustr").
+                app.search_box.cursor_position = len(query)
             self._indexed_so_far = 0
             app.show_current()
         else:
@@ -149,6 +152,7 @@ class LoadingFlow:
             # Longer, without moving the cursor or the view.
             paper_list.grow(app.papers, show_all=app.search.filtered is None)
         self.shown_so_far, self.expected = len(papers), max(total, len(papers))
+        app.rows_shown()
         app.update_header()
 
     def grown(self) -> Growing | None:
@@ -287,6 +291,7 @@ class LoadingFlow:
             app.set_papers(library)
             if carried is not None:
                 app.search_box.value = carried.query
+                app.search_box.cursor_position = len(carried.query)
         self._left = None
         self._forget_progress()
         self._stop()
@@ -301,6 +306,7 @@ class LoadingFlow:
         else:
             app.session.restore()
         app.update_header()
+        app.rows_shown()
         app.call_after_refresh(self._after_list_paint, library.warnings, grown)
 
     def _note_index_done(self) -> bool:
