@@ -338,6 +338,7 @@ class PaperdeckApp(App[int]):
                 read=self.triage.read_count(),
                 view=self.triage.view_label(),
                 loaded=self.loading.progress(),
+                every=self.paper_list.divider,
             )
         )
 
