@@ -147,9 +147,9 @@ class PaperdeckApp(App[int]):
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
-        self._rows_shown = loader is None
-        """Whether the list's first rows are shown (see _typed_ahead); a list given loaded is
-        painted before any key is read."""
+        self._typed_ahead_ends = loader is None
+        """Whether keys are commands (see _typed_ahead): from the first paint of the list's
+        rows on; a list given loaded is painted before any key is read."""
         self.exit_message: str | None = None
         """The line to print after the reader closed (where unsaved notes went), if any."""
         self._previous_signal_handlers: dict[int, Any] = {}
@@ -186,7 +186,13 @@ class PaperdeckApp(App[int]):
         (as in fzf): read as commands, "robust" marked a paper read, opened its page, showed
         only unread papers, starred one and opened the tags dialog.
         """
-        if self._rows_shown or not event.is_printable or event.character == "/":
+        if self._typed_ahead_ends or not event.is_printable or event.character == "/":
+            return False
+        # Keys typed before the terminal showed anything are read at once when the reader
+        # starts, and handled after its first paint: when they were read tells them apart.
+        painted = self.paper_list.rows_painted_at
+        if painted is not None and event.time >= painted:
+            self._typed_ahead_ends = True
             return False
         if len(self.screen_stack) > 1 or isinstance(self.focused, Input | NoteEditor):
             return False
@@ -194,11 +200,6 @@ class PaperdeckApp(App[int]):
         self.action_focus_search()
         forward_key(self.search_box, events.Key(event.key, event.character))
         return True
-
-    def rows_shown(self) -> None:
-        """The list's first rows (or its final empty state) are shown, painted with the next
-        refresh: keys are commands from now on."""
-        self._rows_shown = True
 
     def focus_now(self, widget: Widget) -> None:
         """Focus `widget` before the next key is handled.

@@ -152,7 +152,6 @@ class LoadingFlow:
             # Longer, without moving the cursor or the view.
             paper_list.grow(app.papers, show_all=app.search.filtered is None)
         self.shown_so_far, self.expected = len(papers), max(total, len(papers))
-        app.rows_shown()
         app.update_header()
 
     def grown(self) -> Growing | None:
@@ -306,7 +305,6 @@ class LoadingFlow:
         else:
             app.session.restore()
         app.update_header()
-        app.rows_shown()
         app.call_after_refresh(self._after_list_paint, library.warnings, grown)
 
     def _note_index_done(self) -> bool:

@@ -175,3 +175,10 @@ def notify_in_place(
     notice = Notification(message, "", severity, app.NOTIFICATION_TIMEOUT, markup=False)
     shown[slot] = notice
     app.post_message(Notify(notice))
+
+
+def event_clock() -> float:
+    """Now, on the clock Textual stamps its events with (`Message.time`)."""
+    from textual import _time
+
+    return _time.get_time()

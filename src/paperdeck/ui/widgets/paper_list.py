@@ -26,6 +26,7 @@ from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.ui.contrast import BLACK, WHITE, match_style, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
+from paperdeck.ui.textual_private import event_clock
 from paperdeck.ui.widgets.match_hint import Hint, HintUnavailable, RowHints
 from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
@@ -143,6 +144,9 @@ class PaperList(ScrollView, can_focus=True):
         self.papers: Papers = LoadedPapers()
         self.rows: Sequence[int] = ()
         self.divider: int | None = None
+        self.rows_painted_at: float | None = None
+        """When rows were first painted (Textual's event clock): keys read before were typed
+        blind (see the app)."""
         """The row above which a rule is drawn (papers with every word above it, with some
         below); a line of its own that the cursor passes over."""
         self.marked: set[int] = set()
@@ -493,6 +497,8 @@ class PaperList(ScrollView, can_focus=True):
     # -- rendering --------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
+        if self.rows and self.rows_painted_at is None:
+            self.rows_painted_at = event_clock()
         width = self.scrollable_content_region.width
         row, line = self._geometry.row_at(y + round(self.scroll_y))
         if row == DIVIDER:
