@@ -76,6 +76,11 @@ def header_text(app: PaperdeckApp) -> str:
     return str(app.query_one("#header").render())
 
 
+def first_rows_painted(app: PaperdeckApp) -> bool:
+    """The first rows are shown and painted: keys typed before that are a search."""
+    return app.loading.shown_so_far > 0 and app.paper_list.rows_painted_at is not None
+
+
 def shown_rows(app: PaperdeckApp) -> list[int]:
     return list(app.paper_list.rows)
 
@@ -97,7 +102,7 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             # The first batch is on screen, the load is still running, the header says how far.
             assert app.loading.loading
             first = app.papers[0]
@@ -180,7 +185,7 @@ async def test_how_far_loading_is_stays_on_screen_at_80_columns_while_searching(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             await wait_until(pilot, lambda: app.search.filtered == 1)
             shown = library_module._FIRST_ROWS
@@ -215,7 +220,7 @@ async def test_the_cursor_kept_while_loading_stays_on_its_paper(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("j", "j", "j")
             chosen = app.current_paper
             assert chosen is app.papers[3]
@@ -252,7 +257,7 @@ async def test_the_rows_so_far_are_indexed_again_only_until_enough(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             await wait_until(pilot, lambda: app.search.filtered == 1)
             builds = app.search.build_index
@@ -307,7 +312,7 @@ async def test_a_cursor_left_on_the_best_result_follows_a_better_one_loaded_late
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             await wait_until(pilot, lambda: app.search.filtered == 2)
             assert shown_rows(app) == [EARLY, EARLY + 1]
@@ -352,7 +357,7 @@ async def test_only_the_whole_lists_index_is_cached(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             await wait_until(pilot, lambda: app.search.filtered == 1)
             held_after_first_batch.set()
@@ -389,7 +394,7 @@ async def test_a_list_read_afresh_is_kept_once_its_search_is_ready(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             held_after_first_batch.set()
             await wait_until(pilot, lambda: app.search.filtered == 2)
@@ -558,7 +563,7 @@ async def test_another_list_opened_shows_its_first_rows_while_the_rest_loads(
             assert left_on is not None and left_on is not app.papers[0]
 
             app.loading.open_file(big_list)
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             # The new list's first rows, while the rest is still being read.
             assert app.loading.loading
             shown = library_module._FIRST_ROWS
