@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual import events
 from textual.color import Color
 
 from paperdeck.core import library as library_module
@@ -77,6 +76,11 @@ def header_text(app: PaperdeckApp) -> str:
     return str(app.query_one("#header").render())
 
 
+def first_rows_painted(app: PaperdeckApp) -> bool:
+    """The first rows are shown and painted: keys typed before that are a search."""
+    return app.loading.shown_so_far > 0 and app.paper_list.rows_painted_at is not None
+
+
 def shown_rows(app: PaperdeckApp) -> list[int]:
     return list(app.paper_list.rows)
 
@@ -98,7 +102,7 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             # The first batch is on screen, the load is still running, the header says how far.
             assert app.loading.loading
             first = app.papers[0]
@@ -122,7 +126,7 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
             assert f"1 / {shown}" in header_text(app).replace(",", "")
 
             held_after_first_batch.set()
-            await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+            await wait_until(pilot, lambda: not app.loading.loading)
             # The whole list: the query stays, and once indexed it finds the later paper too.
             assert app.search_box.value == "quokka"
             assert app.papers[0] is first
@@ -155,7 +159,7 @@ async def test_a_word_typed_before_the_rows_show_is_a_search_not_commands(
             await pilot.press(*"rob")
             assert app.focused is app.search_box
             release.set()
-            await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+            await wait_until(pilot, lambda: not app.loading.loading)
             # Typed on as the rows came: after what was typed, not before it ("ustrob").
             await pilot.press(*"ust")
             assert app.search_box.value == "robust"
@@ -172,32 +176,6 @@ async def test_a_word_typed_before_the_rows_show_is_a_search_not_commands(
         release.set()
 
 
-async def test_keys_read_before_the_first_rows_were_drawn_are_a_search_though_handled_after(
-    tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
-) -> None:
-    """Seen in tmux: "robust" typed 0.05 s after launch waits in the terminal, is read in one
-    burst as the reader starts, before its first frame, and handled after the rows were drawn:
-    still typed blind, so a search. A key read once the rows are drawn is a command."""
-    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
-    app = reader_loading(tmp_path, pending)
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            read_early = events.Key("r", "r")  # stamped now: before any row is drawn
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
-            assert app.paper_list.rows  # drawn, and only now is the burst handled
-            app.post_message(read_early)
-            for key in "obust":
-                app.post_message(events.Key(key, key))
-            await pilot.pause()
-            assert app.search_box.value == "robust"
-            assert "0 / " in header_text(app)
-            assert not any(app.store.get(paper) for paper in app.papers)
-            await pilot.press("enter", "r")
-            assert "1 / " in header_text(app)
-    finally:
-        held_after_first_batch.set()
-
-
 async def test_how_far_loading_is_stays_on_screen_at_80_columns_while_searching(
     tmp_path: Path, big_list: Path, held_after_first_batch: threading.Event
 ) -> None:
@@ -207,7 +185,7 @@ async def test_how_far_loading_is_stays_on_screen_at_80_columns_while_searching(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             await wait_until(pilot, lambda: app.search.filtered == 1)
             shown = library_module._FIRST_ROWS
@@ -228,7 +206,7 @@ async def test_how_far_loading_is_stays_on_screen_at_80_columns_while_searching(
                 color = solid(said[0].style.color, white if dark else black)
                 assert contrast(color, background) >= 4.5, theme
             held_after_first_batch.set()
-            await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+            await wait_until(pilot, lambda: not app.loading.loading)
             await wait_until(pilot, lambda: app.search.filtered == 2)
             assert "loading" not in app.query_one("#header").render_line(0).text
     finally:
@@ -242,12 +220,12 @@ async def test_the_cursor_kept_while_loading_stays_on_its_paper(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("j", "j", "j")
             chosen = app.current_paper
             assert chosen is app.papers[3]
             held_after_first_batch.set()
-            await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+            await wait_until(pilot, lambda: not app.loading.loading)
             await pilot.pause(0.1)
             assert len(app.papers) == PAPERS
             assert app.current_paper is chosen
@@ -279,7 +257,7 @@ async def test_the_rows_so_far_are_indexed_again_only_until_enough(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             await wait_until(pilot, lambda: app.search.filtered == 1)
             builds = app.search.build_index
@@ -334,14 +312,14 @@ async def test_a_cursor_left_on_the_best_result_follows_a_better_one_loaded_late
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             await wait_until(pilot, lambda: app.search.filtered == 2)
             assert shown_rows(app) == [EARLY, EARLY + 1]
             await pilot.press("enter", *(["j"] if moved else []))
             chosen = app.current_paper
             held_after_first_batch.set()
-            await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+            await wait_until(pilot, lambda: not app.loading.loading)
             await wait_until(pilot, lambda: app.search.filtered == 3)
             await pilot.pause(0.1)
             # The paper about quokkas, loaded last, is the best match: first in the list.
@@ -379,7 +357,7 @@ async def test_only_the_whole_lists_index_is_cached(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             await wait_until(pilot, lambda: app.search.filtered == 1)
             held_after_first_batch.set()
@@ -416,7 +394,7 @@ async def test_a_list_read_afresh_is_kept_once_its_search_is_ready(
     app = reader_loading(tmp_path, pending)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             await pilot.press("slash", *"quokka")
             held_after_first_batch.set()
             await wait_until(pilot, lambda: app.search.filtered == 2)
@@ -460,7 +438,7 @@ async def test_the_load_waits_while_its_first_rows_are_painted(
     app = reader_loading(tmp_path, pending)
     async with app.run_test(size=(120, 40)) as pilot:
         mounted.set()
-        await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+        await wait_until(pilot, lambda: not app.loading.loading)
         assert on_screen_when_resumed == [10]
         assert len(app.papers) == PAPERS
 
@@ -492,7 +470,7 @@ async def test_a_long_read_waits_for_the_reader_a_short_one_not(
     app = reader_loading(tmp_path, pending)
     assert read.wait(30)  # the reader is built: a long read goes on as it starts
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+        await wait_until(pilot, lambda: not app.loading.loading)
         assert len(app.papers) == PAPERS
         assert f"{PAPERS:,} papers" in header_text(app)
         assert app.papers[0].title[:25] in app.paper_list.row_text(0)
@@ -544,7 +522,7 @@ async def test_a_session_left_far_down_reopens_with_its_paper_on_screen(
 
     first = reader()
     async with first.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: not first.loading.loading and first.keys_are_commands)
+        await wait_until(pilot, lambda: not first.loading.loading)
         await pilot.press("G", *["k"] * (len(first.papers) - 1 - far))
         left_on = first.current_paper
         assert left_on is first.papers[far]
@@ -552,7 +530,7 @@ async def test_a_session_left_far_down_reopens_with_its_paper_on_screen(
 
     again = reader()
     async with again.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: not again.loading.loading and again.keys_are_commands)
+        await wait_until(pilot, lambda: not again.loading.loading)
         # The panes are shown after the list's paint: a deadline, as a loaded machine is slow.
         await wait_until(pilot, lambda: left_on.title[:30] in again.detail.text)
         paper_list = again.paper_list
@@ -585,7 +563,7 @@ async def test_another_list_opened_shows_its_first_rows_while_the_rest_loads(
             assert left_on is not None and left_on is not app.papers[0]
 
             app.loading.open_file(big_list)
-            await wait_until(pilot, lambda: app.loading.shown_so_far > 0 and app.keys_are_commands)
+            await wait_until(pilot, lambda: first_rows_painted(app))
             # The new list's first rows, while the rest is still being read.
             assert app.loading.loading
             shown = library_module._FIRST_ROWS
@@ -597,7 +575,7 @@ async def test_another_list_opened_shows_its_first_rows_while_the_rest_loads(
             assert app.papers[0].title[:25] in app.paper_list.row_text(0)
 
             held_after_first_batch.set()
-            await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+            await wait_until(pilot, lambda: not app.loading.loading)
             assert len(app.papers) == PAPERS
             assert "A big list" in header_text(app)
 
@@ -622,11 +600,11 @@ def bundled_reader(tmp_path: Path) -> PaperdeckApp:
 async def test_a_list_that_cannot_be_read_leaves_the_list_shown(tmp_path: Path) -> None:
     app = bundled_reader(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+        await wait_until(pilot, lambda: not app.loading.loading)
         await pilot.press("j")
         before, title = app.current_paper, header_text(app)
         app.loading.open_file(tmp_path / "missing.txt")
-        await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+        await wait_until(pilot, lambda: not app.loading.loading)
         await pilot.pause()
         assert app.current_paper is before
         assert header_text(app) == title
@@ -638,7 +616,7 @@ async def test_a_list_left_filtered_to_nothing_keeps_saying_why_when_another_fai
 ) -> None:
     app = bundled_reader(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: not app.loading.loading and app.keys_are_commands)
+        await wait_until(pilot, lambda: not app.loading.loading)
         await pilot.press("slash", *"zzqqxx")
         await wait_until(pilot, lambda: app.search.filtered == 0)
         said = app.paper_list.empty_text

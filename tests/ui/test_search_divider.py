@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.resources import bundled_list
@@ -120,3 +122,24 @@ async def test_filler_words_typed_in_the_search_box_change_nothing(tmp_path: Pat
         assert app.paper_list.divider == 1
         assert f"{len(plain)} / " in str(app.query_one("#header").render())
         assert "BubbleSpec" in _line(app, 0)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_header_counts_the_papers_with_every_word(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # Seen at 120x40 on the 3,000-paper ICML list: "offline reinforcement learning" said
+    # "1,962 / 3,000 shown", as if it matched two thirds of the list; 30 papers have the three
+    # words, the rest only some ("learning"), below the rule thirty rows down.
+    app = _app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await app.workers.wait_for_complete()
+        await _search(app, pilot, "speculative rollout")
+        assert app.paper_list.divider == 1
+        header = str(app.query_one("#header").render())
+        shown = len(app.paper_list.rows)
+        assert f"1 with every word · {shown} / 19" in header, header
+        # No rule (every paper shown has every word): the count alone.
+        await _search(app, pilot, "speculative")
+        header = str(app.query_one("#header").render())
+        assert "every word" not in header and f"{len(app.paper_list.rows)} / 19" in header

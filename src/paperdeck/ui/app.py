@@ -39,7 +39,7 @@ from paperdeck.ui.related_view import words_query
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.search_flow import SearchFlow, highlighter
 from paperdeck.ui.session import SessionFlow
-from paperdeck.ui.textual_private import event_clock, forward_key, notify_in_place
+from paperdeck.ui.textual_private import forward_key, notify_in_place
 from paperdeck.ui.triage_flow import TriageFlow
 from paperdeck.ui.view_fit import RowsSeen, out_of_view
 from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane, Shares
@@ -148,8 +148,9 @@ class PaperdeckApp(App[int]):
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
-        self._shown_at: float | None = None
-        """When the list was shown as it stays (`event_clock`; see keys_are_commands)."""
+        self._typed_ahead_ends = loader is None
+        """Whether keys are commands (see _typed_ahead): from the first paint of the list's
+        rows on; a list given loaded is painted before any key is read."""
         self.exit_message: str | None = None
         """The line to print after the reader closed (where unsaved notes went), if any."""
         self._previous_signal_handlers: dict[int, Any] = {}
@@ -180,13 +181,19 @@ class PaperdeckApp(App[int]):
             event.prevent_default()
 
     def _typed_ahead(self, event: events.Key) -> bool:
-        """A character typed before the list's first rows were painted starts a search.
+        """A character typed before the list's rows were first painted starts a search.
 
         Typed blind, before the screen showed what the keys would act on, a word is a search
         (as in fzf): read as commands, "robust" marked a paper read, opened its page, showed
         only unread papers, starred one and opened the tags dialog.
         """
-        if not event.is_printable or event.character == "/" or self._shown_before(event.time):
+        if self._typed_ahead_ends or not event.is_printable or event.character == "/":
+            return False
+        # Keys typed before the terminal showed anything are read at once when the reader
+        # starts, and handled after its first paint: when they were read tells them apart.
+        painted = self.paper_list.rows_painted_at
+        if painted is not None and event.time >= painted:
+            self._typed_ahead_ends = True
             return False
         if len(self.screen_stack) > 1 or isinstance(self.focused, Input | NoteEditor):
             return False
@@ -194,27 +201,6 @@ class PaperdeckApp(App[int]):
         self.action_focus_search()
         forward_key(self.search_box, events.Key(event.key, event.character))
         return True
-
-    def rows_shown(self) -> None:
-        """The list is shown as it stays (its rows or its final empty state): keys read from
-        now on are commands."""
-        if self._shown_at is None:
-            self._shown_at = event_clock()
-
-    @property
-    def keys_are_commands(self) -> bool:
-        """Whether a key read now is a command: the list's rows have been drawn, or it is
-        shown as it stays."""
-        return self._shown_before(event_clock())
-
-    def _shown_before(self, read_at: float) -> bool:
-        """Whether rows were drawn, or the list shown as it stays, before a key read at
-        `read_at`: keys typed ahead are read in a burst when the reader starts, before its
-        first frame, and handled after it."""
-        return any(
-            at is not None and at <= read_at
-            for at in (self._shown_at, self.paper_list.rows_painted_at)
-        )
 
     def focus_now(self, widget: Widget) -> None:
         """Focus `widget` before the next key is handled.
@@ -354,6 +340,7 @@ class PaperdeckApp(App[int]):
                 read=self.triage.read_count(),
                 view=self.triage.view_label(),
                 loaded=self.loading.progress(),
+                every=self.paper_list.divider,
             )
         )
 

@@ -77,9 +77,6 @@ class LoadingFlow:
         if self.loader is None:
             self.app.session.restore()
             self.app.search.build_index()
-            # Loaded before the reader was built (the command never does; tests do): its first
-            # frame shows the rows, and a key is a command from the start.
-            self.app.rows_shown()
             return
         # A plain line, repainted a few times a second: Textual's loading indicator
         # repaints at 16 frames a second and slows the loader it waits for.
@@ -343,7 +340,6 @@ class LoadingFlow:
 
     def _after_list_paint(self, warnings: Sequence[str], grown: Growing | None) -> None:
         self.panes_deferred = False
-        self.app.rows_shown()
         self.app.show_current()
         for message in warnings:
             self.app.notify(one_line(message), severity="warning", markup=False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import IO, Any
 
-from textual import _time, events
+from textual import events
 from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.css.query import NoMatches
@@ -19,12 +19,6 @@ from textual.widget import Widget
 from textual.widgets._toast import ToastRack
 
 from paperdeck.ui.paste_text import PasteFilter
-
-
-def event_clock() -> float:
-    """Now, on the clock Textual stamps its events with (`Message.time`): a key's stamp is when
-    the terminal's input was read, which may be well before the key is handled."""
-    return _time.get_time()
 
 
 def forward_key(widget: Widget, key: events.Key) -> None:
@@ -181,3 +175,10 @@ def notify_in_place(
     notice = Notification(message, "", severity, app.NOTIFICATION_TIMEOUT, markup=False)
     shown[slot] = notice
     app.post_message(Notify(notice))
+
+
+def event_clock() -> float:
+    """Now, on the clock Textual stamps its events with (`Message.time`)."""
+    from textual import _time
+
+    return _time.get_time()

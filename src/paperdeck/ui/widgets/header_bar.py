@@ -45,6 +45,9 @@ class HeaderFacts:
     """The views narrowing the list ("unread", "starred", "marked"), joined; "" for none."""
     out_of_view: int = 0
     """Rows shown that the view no longer fits (read in place), kept until the next search."""
+    every: int | None = None
+    """Of the papers shown, how many have every word of the search, when papers with only some
+    of them follow (below the list's rule); None otherwise."""
     loaded: tuple[int, int] | None = None
     """While a list loads with its first rows shown: how many papers are loaded, of how many."""
 
@@ -92,6 +95,11 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
         if facts.out_of_view:
             kept = f"+{facts.out_of_view:,}"
             out.append(("counts", _fact(f"{shown} shown {kept} left in place", f"{shown} {kept}")))
+        elif facts.every is not None:
+            # "1,962 / 3,000 shown" for "offline reinforcement learning" read as a search that
+            # matched two thirds of the list: 30 have the three words, the rest only some.
+            every = f"{facts.every:,} with every word"
+            out.append(("counts", _fact(f"{every} · {shown} shown", f"{every} · {shown}", shown)))
         else:
             out.append(("counts", _fact(f"{shown} shown", shown)))
     else:

@@ -144,12 +144,12 @@ class PaperList(ScrollView, can_focus=True):
         self.papers: Papers = LoadedPapers()
         self.rows: Sequence[int] = ()
         self.divider: int | None = None
+        self.rows_painted_at: float | None = None
+        """When rows were first painted (Textual's event clock): keys read before were typed
+        blind (see the app)."""
         """The row above which a rule is drawn (papers with every word above it, with some
         below); a line of its own that the cursor passes over."""
         self.marked: set[int] = set()
-        self.rows_painted_at: float | None = None
-        """When a paper's row was first drawn (`event_clock`): a key read before was typed
-        before the user saw any."""
         self.cursor_moves = 0
         """How many times the cursor has moved: `U` after `r` tells that it has not since."""
         self.empty_text = "No papers"
@@ -497,6 +497,8 @@ class PaperList(ScrollView, can_focus=True):
     # -- rendering --------------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
+        if self.rows and self.rows_painted_at is None:
+            self.rows_painted_at = event_clock()
         width = self.scrollable_content_region.width
         row, line = self._geometry.row_at(y + round(self.scroll_y))
         if row == DIVIDER:
@@ -512,8 +514,6 @@ class PaperList(ScrollView, can_focus=True):
                     width, style.rich_style
                 )
             return Strip.blank(width, self.rich_style)
-        if self.rows_painted_at is None:
-            self.rows_painted_at = event_clock()
         strips = self._row_strips(row, width)
         return strips[line] if line < len(strips) else Strip.blank(width, self.rich_style)
 
