@@ -1201,6 +1201,8 @@ _POINTING = frozenset(_POINTING_NAMES.split())
 
 
 # "a framework for X is proposed", "two algorithms are introduced for Y": what the paper makes
+_PASSIVE_LEAD_NAMES = "A An a an Two two Three three Several several"
+_PASSIVE_LEADS = tuple(f"{word} " for word in _PASSIVE_LEAD_NAMES.split())
 _PASSIVE_RE = re.compile(
     r"(?:[Aa]n?|[Tt]wo|[Tt]hree|[Ss]everal)\s[^.;:]{3,160}?,?\s(?:is|are)\s+(?:newly\s+)?"
     r"(?:proposed|introduced|presented|developed|designed)\b"
@@ -1247,6 +1249,7 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
         assert frame is not None  # every part of the pattern is optional
         subject = _OWN_SUBJECT_RE.match(flat, frame.end())
         led = False  # "To remedy this, we augment X": taken when no plain "We X" reads better
+        purpose = None
         if subject is None and flat.startswith("To ", pos):
             purpose = _PURPOSE_RE.match(flat, pos, end)
             if purpose is not None:
@@ -1255,11 +1258,10 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
                 if not led:
                     subject = None
         if subject is None and found is None:  # "In this study, a framework for X is proposed"
-            start = frame.end()
-            if flat.startswith("To ", pos):
-                purpose = _PURPOSE_RE.match(flat, pos, end)
-                start = purpose.end() if purpose is not None else start
-            title = _passive_title(flat, start, end)
+            start = purpose.end() if purpose is not None else frame.end()
+            title = None
+            if flat.startswith(_PASSIVE_LEADS, start):  # (the pattern's first words, found faster)
+                title = _passive_title(flat, start, end)
             if title is not None:
                 if frame.group("framed"):
                     return title
