@@ -659,8 +659,12 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
 
 def _capitalised(text: str) -> str:
     """First letter up, unless the first word is a name with its own case (mSOP-765k, dnaHNet)."""
-    first = text.split(" ", 1)[0]
-    if not first[:1].islower() or any(c.isupper() or c.isdigit() for c in first):
+    if not text[:1].islower():
+        return text
+    space = text.find(" ")
+    first = text if space < 0 else text[:space]
+    # (a lower-case first letter: islower() is False only for a capital further on)
+    if not first.islower() or (not first.isalpha() and any(c.isdigit() for c in first)):
         return text
     return text[:1].upper() + text[1:]
 
