@@ -659,8 +659,12 @@ def _shorten(title: str, limit: int = MAX_TITLE) -> str:
 
 def _capitalised(text: str) -> str:
     """First letter up, unless the first word is a name with its own case (mSOP-765k, dnaHNet)."""
-    first = text.split(" ", 1)[0]
-    if not first[:1].islower() or any(c.isupper() or c.isdigit() for c in first):
+    if not text[:1].islower():
+        return text
+    space = text.find(" ")
+    first = text if space < 0 else text[:space]
+    # (a lower-case first letter: islower() is False only for a capital further on)
+    if not first.islower() or (not first.isalpha() and any(c.isdigit() for c in first)):
         return text
     return text[:1].upper() + text[1:]
 
@@ -1201,6 +1205,8 @@ _POINTING = frozenset(_POINTING_NAMES.split())
 
 
 # "a framework for X is proposed", "two algorithms are introduced for Y": what the paper makes
+_PASSIVE_LEAD_NAMES = "A An a an Two two Three three Several several"
+_PASSIVE_LEADS = tuple(f"{word} " for word in _PASSIVE_LEAD_NAMES.split())
 _PASSIVE_RE = re.compile(
     r"(?:[Aa]n?|[Tt]wo|[Tt]hree|[Ss]everal)\s[^.;:]{3,160}?,?\s(?:is|are)\s+(?:newly\s+)?"
     r"(?:proposed|introduced|presented|developed|designed)\b"
@@ -1247,6 +1253,7 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
         assert frame is not None  # every part of the pattern is optional
         subject = _OWN_SUBJECT_RE.match(flat, frame.end())
         led = False  # "To remedy this, we augment X": taken when no plain "We X" reads better
+        purpose = None
         if subject is None and flat.startswith("To ", pos):
             purpose = _PURPOSE_RE.match(flat, pos, end)
             if purpose is not None:
@@ -1255,11 +1262,10 @@ def _own_sentence_title(flat: str, start: int) -> str | None:
                 if not led:
                     subject = None
         if subject is None and found is None:  # "In this study, a framework for X is proposed"
-            start = frame.end()
-            if flat.startswith("To ", pos):
-                purpose = _PURPOSE_RE.match(flat, pos, end)
-                start = purpose.end() if purpose is not None else start
-            title = _passive_title(flat, start, end)
+            start = purpose.end() if purpose is not None else frame.end()
+            title = None
+            if flat.startswith(_PASSIVE_LEADS, start):  # (the pattern's first words, found faster)
+                title = _passive_title(flat, start, end)
             if title is not None:
                 if frame.group("framed"):
                     return title
