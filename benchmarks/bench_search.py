@@ -279,7 +279,8 @@ def _helper_peak(papers: list[Paper]) -> float:
     Run from a small wrapper: a child's maxrss counts the memory of the process it was
     started from, and the benchmark holds every paper.
     """
-    helpers = index_parts.helper_count(len(papers))
+    # At least one helper's part, however busy the machine is now (a busy one starts none).
+    helpers = max(1, index_parts.helper_count(len(papers)))
     start, stop = helper_process.plan(len(papers), helpers, index_parts.OWN_WEIGHT)[1]
     wrapper = (
         "import resource, subprocess, sys\n"
