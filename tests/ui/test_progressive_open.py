@@ -413,6 +413,55 @@ async def test_a_list_read_afresh_is_kept_once_its_search_is_ready(
     assert sorted(index.search("quokka").indices) == [EARLY, LATE]
 
 
+async def test_rows_are_measured_once_on_a_first_open_and_not_on_the_reopen(
+    tmp_path: Path,
+    big_list: Path,
+    held_after_first_batch: threading.Event,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from paperdeck.core.store.database import ListStore
+    from paperdeck.ui.widgets import paper_list as paper_list_module
+    from paperdeck.ui.widgets.paper_rows import title_cells_name, title_cells_of
+
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    measured: list[int] = []
+
+    def counted(papers: Any, start: int = 0) -> bytes:
+        measured.append(len(papers) - start)
+        return title_cells_of(papers, start)
+
+    monkeypatch.setattr(paper_list_module, "title_cells_of", counted)
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    app = reader_loading(tmp_path, pending)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: first_rows_painted(app))
+            held_after_first_batch.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            await wait_until(pilot, lambda: app.search.index is not None)
+            await app.workers.wait_for_complete()
+            heights = [app.paper_list.row_lines(row).stop for row in range(PAPERS)]
+    finally:
+        held_after_first_batch.set()
+    # Each paper's title measured as its rows arrived, none again when the load finished.
+    assert sum(measured) == PAPERS
+    # Kept beside the list: the reopen reads them, the same widths, and measures nothing.
+    reopened = load_library([big_list], abstracts=False)
+    store = ListStore.open([])
+    assert store is not None and reopened.index_key() is not None
+    kept = store.get_blob(reopened.index_key() or "", title_cells_name())
+    store.close()
+    assert kept == title_cells_of(reopened.papers)
+    measured.clear()
+    again = PaperdeckApp(
+        reopened, NotesStore(tmp_path / "notes.json"), settings_file=tmp_path / "settings.json"
+    )
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert [again.paper_list.row_lines(row).stop for row in range(PAPERS)] == heights
+    assert measured == []
+
+
 async def test_the_load_waits_while_its_first_rows_are_painted(
     tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

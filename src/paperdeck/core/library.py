@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from paperdeck.core.errors import LoadError, RefError
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from paperdeck.core.formats.plain_text import TextParagraphs
     from paperdeck.core.search.index_parts import Growing
 
+NO_BLOBS: Mapping[str, bytes] = MappingProxyType({})
 _KNOWN_KEYS = frozenset({"title", "authors", "abstract", "year", "venue", "url"})
 _MADE_UP = (True, "yes", "true")
 """A record's `title_derived` that says its title is paperdeck's (JSON, then CSV)."""
@@ -54,15 +56,23 @@ class Library:
     store: ListStore | None = field(default=None, repr=False, compare=False)
     """The list store its papers are read from as they are asked for (a stored list reopened
     without abstracts), kept open while the library lives; else None."""
-    _unkept: list[Callable[[], list[str]]] = field(
+    _unkept: list[Callable[[Mapping[str, bytes]], list[str]]] = field(
         default_factory=list, init=False, repr=False, compare=False
     )
 
-    def keep(self) -> list[str]:
+    def keep(self, beside: Mapping[str, bytes] = NO_BLOBS) -> list[str]:
         """Keep in the list store the lists read afresh by a load asked to keep them later
-        (see `LoadOptions`); what went wrong, one line each. Once is enough."""
+        (see `LoadOptions`); what went wrong, one line each. Once is enough.
+
+        `beside`: bytes a client worked out from the papers (one per paper) by name, kept
+        with the one list as `Papers.per_paper` keeps what it makes, for its reopen to read.
+        """
         unkept, self._unkept = self._unkept, []
-        return [f"paperdeck: {message}" for keep in unkept for message in keep()]
+        # Only for the papers as kept: one list, not changed by metadata.
+        whole = len(unkept) == 1 and self.index_key() is not None
+        if not whole or any(len(data) != len(self.papers) for data in beside.values()):
+            beside = NO_BLOBS
+        return [f"paperdeck: {message}" for keep in unkept for message in keep(beside)]
 
     @property
     def abstracts_loaded(self) -> bool:
@@ -482,7 +492,7 @@ def _open_list(
     )
     if keeping is not None:
         stored_as = key
-        keeping._unkept.append(lambda: _keep(path, fmt, stored_as, info, papers))
+        keeping._unkept.append(lambda beside: _keep(path, fmt, stored_as, info, papers, beside))
         return raw, papers, key, store
     if list_key(path, fmt, store) != key:
         return raw, papers, None, store  # it changed while it was read
@@ -496,8 +506,16 @@ def _open_list(
     return raw, papers, key, store
 
 
-def _keep(path: Path, fmt: str | None, key: str, info: ListInfo, papers: list[Paper]) -> list[str]:
-    """Keep a list read afresh in the list store, unless it changed since; what went wrong."""
+def _keep(
+    path: Path,
+    fmt: str | None,
+    key: str,
+    info: ListInfo,
+    papers: list[Paper],
+    beside: Mapping[str, bytes],
+) -> list[str]:
+    """Keep a list read afresh in the list store, with `beside` (see Library.keep), unless it
+    changed since; what went wrong."""
     messages: list[str] = []
     store = ListStore.open(messages)
     if store is None:
@@ -505,6 +523,8 @@ def _keep(path: Path, fmt: str | None, key: str, info: ListInfo, papers: list[Pa
     try:
         if list_key(path, fmt, store) == key:
             store.save(key, info, papers)
+            for name, data in beside.items():
+                store.put_blob(key, name, data)
     except ValueError:
         pass  # a value the store cannot hold: this list is read each time
     except StoreUnavailable as error:

@@ -61,7 +61,7 @@ def run_app(
     app.error_console = Console(file=errors, width=120, markup=False, highlight=False)
     result = app.run()
     # A list read afresh is kept once its search is ready: if the user quit before, now.
-    for line in app.library.keep():
+    for line in app.library.keep(app.paper_list.measures()):
         with contextlib.suppress(OSError):
             print(one_line(line), file=sys.stderr)
     if app.load_error is not None:

@@ -445,7 +445,7 @@ def _save(app: PaperdeckApp, library: Library, index: SearchIndex) -> None:
     """Keep a list read afresh, then its freshly built index, in the list store; stopped
     (nothing kept) if the reader quits first."""
     worker = get_current_worker()
-    for message in library.keep():
+    for message in library.keep(app.paper_list.measures()):
         app.call_from_thread(app.notify, one_line(message), severity="warning", markup=False)
     steps = index.save_steps()
     for _ in steps:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from math import ceil
+from operator import is_
 from typing import ClassVar, Literal
 
 from rich.color import Color as RichColor
@@ -189,11 +190,12 @@ class PaperList(ScrollView, can_focus=True):
 
     def set_papers(self, papers: Papers) -> None:
         """Show a new set of papers, all of them, in order, cursor on the first."""
+        if not _begins_with(papers, self.papers, len(self._title_cells)):
+            self._title_cells = b""
         self.papers = papers
         self.marked.clear()
         self._cache.clear()
         self._hints.clear()
-        self._title_cells = b""
         self._heights = None
         self._last_posted = -1  # the same row may now hold another paper
         self.set_rows(range(len(papers)))
@@ -336,6 +338,15 @@ class PaperList(ScrollView, can_focus=True):
             table = bytes(2 if cells <= room else 3 for cells in range(256))
             self._heights = (key, self._title_cells.translate(table))
         return self._heights[1]
+
+    def measures(self) -> dict[str, bytes]:
+        """What the rows measured of every paper, by the name a stored list keeps it under
+        (`Papers.per_paper`), for a list read afresh to be kept with: empty until each paper
+        is measured."""
+        cells = self._title_cells
+        if not cells or len(cells) != len(self.papers):
+            return {}
+        return {title_cells_name(): cells}
 
     def _measure(self) -> None:
         """Work out the rows' lines again (rows, width or layout changed)."""
@@ -647,6 +658,14 @@ def _thumb(bar: ScrollBar, position: float) -> list[Segment]:
         bar.size.height, ceil(virtual), ceil(window), position, bar.thickness, vertical=True
     )
     return list(drawn.segments)
+
+
+def _begins_with(papers: Papers, shown: Papers, count: int) -> bool:
+    """Whether `papers` begin with the first `count` of `shown`, the same papers (a list that
+    finished loading): their rows' measures stay true. Told only of papers held in memory."""
+    if not count or not isinstance(papers, list) or not isinstance(shown, list):
+        return False
+    return len(papers) >= count <= len(shown) and all(map(is_, papers[:count], shown))
 
 
 def _find(rows: Sequence[int], paper_index: int) -> int:
