@@ -18,8 +18,8 @@ from paperdeck.ui.contrast import contrast, solid
 
 __all__ = ["make_app"]  # the fixture, used by name
 
-# A real abstract (ICML 2021): its made-up title lost the math's `$` ("P={P_1,⋯,P_n}",
-# "R^d"), the abstract under it shows "𝒫={P₁,⋯,Pₙ}" and "ℝᵈ".
+# A real abstract (ICML 2021): its made-up title is cut from "$\mathcal{P}=\{P_1,\cdots,P_n\}$
+# ... in $\mathbb{R}^d$", which the abstract under it shows "𝒫={P₁,⋯,Pₙ}" and "ℝᵈ".
 SETS_K_MEANS = (
     "The input to the \\emph{sets-$k$-means} problem is an integer $k\\geq 1$ and a set "
     "$\\mathcal{P}=\\{P_1,\\cdots,P_n\\}$ of fixed sized sets in $\\mathbb{R}^d$. The goal is "
@@ -103,8 +103,9 @@ def highlighted_in_pane(app: PaperdeckApp, dark: bool) -> list[str]:
 async def test_a_made_up_titles_math_shows_as_the_abstracts_does(
     make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
 ) -> None:
-    """ "P={P_1,⋯,P_n}" and "R^d" in a made-up title read as the abstract's P₁ and Rᵈ, and a
-    word past them is highlighted where it stands (a subscript takes one character, not 3)."""
+    """A made-up title's maths read as the abstract's ("𝒫={P₁,⋯,Pₙ}", "ℝᵈ": not "P={P₁,⋯,Pₙ}"
+    and "Rᵈ", their fonts lost), and a word past them is highlighted where it stands (a
+    subscript takes one character, not 3)."""
     path = write_list(tmp_path, "A list", [SETS_K_MEANS, *OTHERS])
     app = make_app(path)
     async with app.run_test(size=size) as pilot:
@@ -112,12 +113,12 @@ async def test_a_made_up_titles_math_shows_as_the_abstracts_does(
         await settle(app, pilot)
         assert app.papers[0].title_derived and "P_1" in app.papers[0].title
         row = app.paper_list.row_text(0)
-        assert "P={P₁,⋯,Pₙ}" in row and "_" not in row, row
+        assert "set 𝒫={P₁,⋯,Pₙ} of" in row and "_" not in row, row
         heading = pane_top(app)
-        assert "P={P₁,⋯,Pₙ}" in heading and "_" not in heading, heading
-        if size[0] >= 200:  # room for the whole title: its end, "in Rᵈ", too
-            assert row.split("\n")[0].rstrip().endswith("sets in Rᵈ"), row
-            assert "Rᵈ" in heading and "R^d" not in heading, heading
+        assert "a set 𝒫={P₁,⋯,Pₙ} of" in heading and "_" not in heading, heading
+        if size[0] >= 200:  # room for the whole title: its end, "in ℝᵈ", too
+            assert row.split("\n")[0].rstrip().endswith("sets in ℝᵈ"), row
+            assert "ℝᵈ" in heading and "R^d" not in heading, heading
         await search(app, pilot, "fixed")
         dark = app.current_theme.dark
         assert app.paper_list.rows[0] == 0
@@ -199,6 +200,7 @@ async def test_a_row_is_as_high_as_the_whole_made_up_title_it_shows(
         assert paper.cut_title and len(paper.title) + 2 < room < len(paper.whole_title)
         lines = app.paper_list.row_text(0).split("\n")
         assert len(lines) == 3, lines  # two of title, the quiet line
-        assert lines[1].strip() == "certification for p,q ∈ {1,2,∞}", lines
+        # (the abstract's math as the abstract under it shows it)
+        assert lines[1].strip() == "certification for p,q ∈{1,2,∞}", lines
         await search(app, pilot, "certification")
         assert highlighted_in_row(app, 0, app.current_theme.dark) == ["certification"]
