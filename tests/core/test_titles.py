@@ -177,6 +177,21 @@ def test_plain_title_text_strips_latex_and_markdown() -> None:
 
 
 @pytest.mark.parametrize(
+    ("source", "plain"),
+    [
+        ('the Nystr\\"om method', "the Nyström method"),
+        ("Szepesv\\'ari and Gy\\\"{o}rgy", "Szepesvári and György"),
+        ('{\\"o}ur \\c{c}a \\v{s}', "öur ça š"),
+        ('na\\"\\i ve, Nystr\\"o m', "naïve, Nyströ m"),  # `\i` takes the space, `o` not
+        ("the ''price of opacity'' and (''what?'')", "the “price of opacity” and (“what?”)"),
+        ("``this'' and ''that''", "“this” and “that”"),
+    ],
+)
+def test_plain_title_text_writes_accents_and_quotes_as_letters(source: str, plain: str) -> None:
+    assert plain_title_text(source) == plain
+
+
+@pytest.mark.parametrize(
     ("abstract", "title"),
     [
         (

@@ -204,3 +204,54 @@ async def test_a_row_is_as_high_as_the_whole_made_up_title_it_shows(
         assert lines[1].strip() == "certification for p,q ∈{1,2,∞}", lines
         await search(app, pilot, "certification")
         assert highlighted_in_row(app, 0, app.current_theme.dark) == ["certification"]
+
+
+# Real abstracts (ICML 2020-23), cut after the sentence their made-up titles come from: a TeX
+# accent ("Nystr\"om") and quotes written ''price of opacity'' for ``price of opacity''.
+NYSTROM = (
+    "Kernel-based models such as kernel ridge regression and Gaussian processes are ubiquitous "
+    "in machine learning applications for regression and optimization. It is well known that a "
+    "major downside for kernel-based models is the high computational cost; given a dataset of "
+    "$n$ samples, the cost grows as $\\mathcal{O}(n^3)$. Existing sparse approximation methods "
+    "can yield a significant reduction in the computational cost, effectively reducing the "
+    "actual cost down to as low as $\\mathcal{O}(n)$ in certain cases. Despite this remarkable "
+    "empirical success, significant gaps remain in the existing results for the analytical "
+    "bounds on the error due to approximation. In this work, we provide novel confidence "
+    'intervals for the Nystr\\"om method and the sparse variational Gaussian process '
+    "approximation method, which we establish using novel interpretations of the approximate "
+    "(surrogate) posterior variance of the models."
+)
+OPACITY = (
+    "Strategic classification studies the interaction between a classification rule and the "
+    "strategic agents it governs. Agents respond by manipulating their features, under the "
+    "assumption that the classifier is known. However, in many real-life scenarios of "
+    "high-stake classification (e.g., credit scoring), the classifier is not revealed to the "
+    "agents, which leads agents to attempt to learn the classifier and game it too. In this "
+    "paper we generalize the strategic classification model to such scenarios and analyze the "
+    "effect of an unknown classifier. We define the ''price of opacity'' as the difference "
+    "between the prediction error under the opaque and transparent policies, characterize it, "
+    "and give a sufficient condition for it to be strictly positive, in which case "
+    "transparency is the recommended policy."
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-light"), ((120, 40), "textual-dark")]
+)
+async def test_a_made_up_titles_accents_and_quotes_read_as_written(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """ "Nyström" (not Nystr"om) and “price of opacity” (not ”price of opacity”), in the rows
+    and the detail pane's heading."""
+    path = write_list(tmp_path, "A list", [NYSTROM, OPACITY])
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        rows = [app.paper_list.row_text(row).replace("\n", " ") for row in range(2)]
+        assert "Confidence intervals for the Nyström method" in " ".join(rows[0].split()), rows
+        assert "The “price of opacity”" in rows[1], rows
+        assert "Nyström method" in pane_top(app)
+        await pilot.press("j")
+        await settle(app, pilot)
+        assert pane_top(app).startswith("≈ The “price of opacity” as the"), pane_top(app)

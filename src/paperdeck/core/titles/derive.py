@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from paperdeck.core.text.dollars import closing_dollar
@@ -34,12 +35,27 @@ _DROP_MACRO_NAMES = """
     ensuremath quad qquad
 """
 _DROP_MACROS = frozenset(_DROP_MACRO_NAMES.split())
-_LATEX_TOKEN_RE = re.compile(r"\\([A-Za-z]+|.)\s?|\*\*?|[${}~]|``|''")
+# An accent over a letter (`Nystr\"om`, `Szepesv\'{a}ri`, `\c{c}`) as the letter and the
+# combining mark that composes with it.
+_ACCENTS = {
+    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
+    ".": "\u0307", "v": "\u030c", "u": "\u0306", "H": "\u030b", "c": "\u0327", "k": "\u0328",
+    "r": "\u030a",
+}  # fmt: skip
+_LATEX_TOKEN_RE = re.compile(
+    r"\\(?:([\"'`^~=.])|([vuHckr])(?=\s*\{))\s*"
+    r"(?:\{\s*(\\i|[A-Za-z])\s*\}|(\\i(?![A-Za-z])\s?|[A-Za-z]))"
+    r"|\\([A-Za-z]+|.)\s?|\*\*?|[${}~]|``|''"
+)
 
 
 def _plain_token(m: re.Match[str]) -> str:
     token = m.group()
-    name = m.group(1)
+    letter = m.group(3) or m.group(4)
+    if letter is not None:
+        mark = _ACCENTS[m.group(1) or m.group(2)]
+        return unicodedata.normalize("NFC", ("i" if letter[0] == "\\" else letter) + mark)
+    name = m.group(5)
     if name is not None:
         if name in _SYMBOLS:
             return _SYMBOLS[name] + (" " if token[-1].isspace() else "")
@@ -51,7 +67,9 @@ def _plain_token(m: re.Match[str]) -> str:
     if token == "``":
         return "“"
     if token == "''":
-        return "”"
+        # opening where a word starts: sources write ''price of opacity'' for ``...''
+        at = m.start()
+        return "“" if at == 0 or m.string[at - 1] in "([" or m.string[at - 1].isspace() else "”"
     return " "  # `~`
 
 
