@@ -255,3 +255,41 @@ async def test_a_made_up_titles_accents_and_quotes_read_as_written(
         await pilot.press("j")
         await settle(app, pilot)
         assert pane_top(app).startswith("≈ The “price of opacity” as the"), pane_top(app)
+
+
+# A real abstract (ICML 2020-23) from a scraped list that ran its sentences together
+# ("…a nearly optimal algorithm.Furthermore, we empirically verify…").
+KERNELIZED_BANDITS = (
+    "The kernelized bandit problem is a theoretically justified framework and has solid "
+    "applications to various fields. Recently, there is a growing interest in generalizing "
+    "the problem to the optimization of risk-averse metrics such as Conditional "
+    "Value-at-Risk (CVaR) or Mean-Variance (MV).However, due to the model assumption, most "
+    "existing methods need explicit design of environment random variables and can incur "
+    "large regret because of possible high dimensionality of them.To address the issues, in "
+    "this paper, we model environments using a family of the output distributions (or more "
+    "precisely, probability kernel) and Kernel Mean Embeddings (KME), and provide novel "
+    "UCB-type algorithms for CVaR and MV.Moreover, we provide algorithm-independent lower "
+    "bounds for CVaR in the case of Mat\\'ern kernels, and propose a nearly optimal "
+    "algorithm.Furthermore, we empirically verify our theoretical result in synthetic "
+    "environments, and demonstrate that our proposed method significantly outperforms a "
+    "baseline in many cases."
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-dark"), ((200, 60), "textual-light")]
+)
+async def test_a_made_up_title_ends_where_a_run_in_sentence_does(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """The title is what the paper proposes, "a nearly optimal algorithm", not that and the
+    next sentence glued to it ("algorithm.Furthermore, we empirically verify…")."""
+    path = write_list(tmp_path, "A list", [KERNELIZED_BANDITS, *OTHERS])
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        row = app.paper_list.row_text(0)
+        assert row.split("\n")[0].rstrip().endswith("A nearly optimal algorithm"), row
+        assert "Furthermore" not in row, row
+        assert pane_top(app, 1) == "≈ A nearly optimal algorithm", pane_top(app, 1)

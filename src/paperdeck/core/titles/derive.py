@@ -117,10 +117,16 @@ def _flatten(abstract: str) -> str:
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.")
-# (also "a hard problem.We propose X": a sentence a scraped list ran into the last one)
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) )")
+# (also "a hard problem.We propose X", "a nearly optimal algorithm.Furthermore, we": a sentence a
+# scraped list ran into the last one, told as the renderer tells it: a word of three lowercase
+# letters or more before the mark, a capitalised word after it; not "e.g.", "U.S.", "nn.Module")
+_SENTENCE_END_RE = re.compile(
+    r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) |(?<=[a-z]{3}[.!?])[A-Z][a-z])"
+)
 # the same led by the literal ".", which the engine finds faster, for text with no "!" or "?"
-_PERIOD_END_RE = re.compile(r"\.(?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) )")
+_PERIOD_END_RE = re.compile(
+    r"\.(?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) |(?<=[a-z]{3}\.)[A-Z][a-z])"
+)
 
 
 def _sentence_end(text: str, pos: int) -> int:
