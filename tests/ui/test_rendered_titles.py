@@ -293,3 +293,47 @@ async def test_a_made_up_title_ends_where_a_run_in_sentence_does(
         assert row.split("\n")[0].rstrip().endswith("A nearly optimal algorithm"), row
         assert "Furthermore" not in row, row
         assert pane_top(app, 1) == "≈ A nearly optimal algorithm", pane_top(app, 1)
+
+
+# A real abstract (ICML 2026), cut after the sentence its made-up title comes from: TeX's em
+# dash, "Transformer---a novel architecture".
+DISTRIBUTION_TRANSFORMER = (
+    "While Bayesian inference provides a principled framework for reasoning under uncertainty, "
+    "its widespread adoption is limited by the intractability of exact posterior computation, "
+    "necessitating the use of approximate inference. However, existing methods are often "
+    "computationally expensive, or demand costly retraining when priors change, limiting their "
+    "utility, particularly in sequential inference problems such as real-time sensor fusion. To "
+    "address these challenges, we introduce the Distribution Transformer---a novel "
+    "architecture that can learn arbitrary distribution-to-distribution mappings."
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-light"), ((200, 60), "textual-dark")]
+)
+async def test_tex_dashes_in_titles_read_as_dashes(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """A made-up title's "---" reads "—" in its row and the pane's heading, and a list's title
+    "Wang--Landau" reads "Wang–Landau", as their citations give them."""
+    path = write_list(tmp_path, "A list", [DISTRIBUTION_TRANSFORMER, *OTHERS])
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        row = " ".join(app.paper_list.row_text(0).split())
+        assert "The Distribution Transformer—an" in row and "--" not in row, row
+        heading = pane_top(app)
+        assert "The Distribution Transformer—an architecture" in heading, heading
+    records = [
+        {"title": "Wang--Landau sampling of Ising models", "abstract": OTHERS[0]},
+        {"title": "Graph neural networks for molecules", "abstract": OTHERS[1]},
+    ]
+    listed = tmp_path / "dashes.jsonl"
+    listed.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    app = make_app(listed)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        assert "Wang–Landau sampling" in app.paper_list.row_text(0)
+        assert pane_top(app).startswith("Wang–Landau sampling of Ising models"), pane_top(app)

@@ -817,8 +817,12 @@ def latex_to_text(source: str) -> str:
 
 # --- titles ----------------------------------------------------------------------------------
 
-# Every character a title's LaTeX, markdown or a made-up title's bare script starts with.
-_TITLE_MARKUP_RE = re.compile(r"[\\$*`~{^_]")
+# Every character a title's LaTeX, markdown or a made-up title's bare script starts with, and
+# TeX's dashes ("--"; led by a class of characters, so that the engine scans for them at once).
+_TITLE_MARKUP_RE = re.compile(r"[-\\$*`~{^_](?:(?<=-)-|(?<!-))")
+# TeX's dashes: "---" an em dash, "--" an en dash ("Wang--Landau", "2--CNF", "a -- b"); not a
+# command-line option ("--help")
+_TEX_DASH_RE = re.compile(r"(?<=\S)---?|---?(?![a-z-])")
 # A made-up title is cut from its abstract with the math's `$` dropped ("R^d", "P={P_1,⋯,P_n}",
 # "NS^3L"): its scripts are given the Unicode forms the abstract's have. Digits or up to three
 # letters up (not before another script: "β^Tx_i" is β^T x_i), digits or one letter down (more
@@ -844,9 +848,10 @@ pattern's own method, called for each title of a list measured."""
 
 def display_title(title: str, *, made_up: bool = False) -> str:
     """A title as the reader and the commands show it: its LaTeX and markdown rendered as an
-    abstract's (`$\\mathcal{O}(n \\log n)$` -> 𝒪(n log n), `\\emph{X}` -> X), and a title
-    paperdeck made up (`made_up`) with its bare scripts too (`R^d` -> Rᵈ). Citations keep a
-    title as it stands (BibTeX keeps its math)."""
+    abstract's (`$\\mathcal{O}(n \\log n)$` -> 𝒪(n log n), `\\emph{X}` -> X), TeX's dashes
+    as dashes (`Wang--Landau` -> Wang–Landau, `X---a method` -> X—a method, as a citation
+    gives them), and a title paperdeck made up (`made_up`) with its bare scripts too (`R^d` ->
+    Rᵈ). Citations keep a title as it stands (BibTeX keeps its math)."""
     if has_title_markup(title) is None:
         return title
     return _display_title(title, made_up)
@@ -858,4 +863,10 @@ def _display_title(title: str, made_up: bool) -> str:
     text = render_abstract(title).text
     if made_up and ("^" in text or "_" in text):
         text = _BARE_SCRIPT_RE.sub(_bare_script, text)
+    if "--" in text:
+        text = _TEX_DASH_RE.sub(_dash, text)
     return text
+
+
+def _dash(match: re.Match[str]) -> str:
+    return "—" if len(match.group()) == 3 else "–"
