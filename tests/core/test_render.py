@@ -457,3 +457,16 @@ def test_spacing_sentences_apart_moves_the_styles_with_their_words() -> None:
 def test_a_titles_tex_dashes_read_as_dashes(title: str, shown: str) -> None:
     assert display_title(title) == shown
     assert bool(has_title_markup(title)) == ("--" in title)
+
+
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        ("Don't Just \"Fix it in Post'': A Science", "Don't Just \"Fix it in Post”: A Science"),
+        ("The ''price of opacity'' of it", "The “price of opacity” of it"),
+        ("``Paired'' quotes", "“Paired” quotes"),
+        ("Don't stop", "Don't stop"),
+    ],
+)
+def test_a_titles_tex_quotes_read_as_quotes(title: str, shown: str) -> None:
+    assert display_title(title) == shown

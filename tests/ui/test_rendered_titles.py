@@ -337,3 +337,30 @@ async def test_tex_dashes_in_titles_read_as_dashes(
         await settle(app, pilot)
         assert "Wang–Landau sampling" in app.paper_list.row_text(0)
         assert pane_top(app).startswith("Wang–Landau sampling of Ising models"), pane_top(app)
+
+
+async def test_a_titles_tex_quote_reads_as_a_quote_in_the_rows_pane_and_dialogs(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """A real title (ICML 2026) closes a quote TeX's way, `"Fix it in Post''`: it reads
+    `"Fix it in Post”` in its row, the pane's heading and the tags dialog."""
+    records = [
+        {
+            "title": "Position: Don't Just \"Fix it in Post'': A Science of AI Must Study "
+            "Learning Dynamics",
+            "abstract": OTHERS[0],
+        },
+        {"title": "Graph neural networks for molecules", "abstract": OTHERS[1]},
+    ]
+    listed = tmp_path / "quotes.jsonl"
+    listed.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    app = make_app(listed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        shown = "Position: Don't Just \"Fix it in Post”: A Science of AI"
+        assert shown in app.paper_list.row_text(0), app.paper_list.row_text(0)
+        assert shown in pane_top(app), pane_top(app)
+        await pilot.press("t")
+        await settle(app, pilot)
+        heading = str(app.screen.query_one(".dialog-title", Static).render())
+        assert "Fix it in Post”" in heading and "''" not in heading, heading

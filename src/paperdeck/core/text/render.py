@@ -817,9 +817,10 @@ def latex_to_text(source: str) -> str:
 
 # --- titles ----------------------------------------------------------------------------------
 
-# Every character a title's LaTeX, markdown or a made-up title's bare script starts with, and
-# TeX's dashes ("--"; led by a class of characters, so that the engine scans for them at once).
-_TITLE_MARKUP_RE = re.compile(r"[-\\$*`~{^_](?:(?<=-)-|(?<!-))")
+# Every character a title's LaTeX, markdown or a made-up title's bare script starts with, TeX's
+# dashes ("--") and quotes ("''"), led by a class of characters so that the engine scans for
+# them at once.
+_TITLE_MARKUP_RE = re.compile(r"[-\\$*`~{^_'](?:(?<=-)-|(?<=')'|(?<![-']))")
 # TeX's dashes: "---" an em dash, "--" an en dash ("Wang--Landau", "2--CNF", "a -- b"); not a
 # command-line option ("--help")
 _TEX_DASH_RE = re.compile(r"(?<=\S)---?|---?(?![a-z-])")
@@ -850,8 +851,8 @@ def display_title(title: str, *, made_up: bool = False) -> str:
     """A title as the reader and the commands show it: its LaTeX and markdown rendered as an
     abstract's (`$\\mathcal{O}(n \\log n)$` -> 𝒪(n log n), `\\emph{X}` -> X), TeX's dashes
     as dashes (`Wang--Landau` -> Wang–Landau, `X---a method` -> X—a method, as a citation
-    gives them), and a title paperdeck made up (`made_up`) with its bare scripts too (`R^d` ->
-    Rᵈ). Citations keep a title as it stands (BibTeX keeps its math)."""
+    gives them) and its `''` as a quote, and a title paperdeck made up (`made_up`) with its
+    bare scripts too (`R^d` -> Rᵈ). Citations keep a title as it stands (BibTeX keeps its math)."""
     if has_title_markup(title) is None:
         return title
     return _display_title(title, made_up)
@@ -865,8 +866,19 @@ def _display_title(title: str, made_up: bool) -> str:
         text = _BARE_SCRIPT_RE.sub(_bare_script, text)
     if "--" in text:
         text = _TEX_DASH_RE.sub(_dash, text)
+    if "''" in text:  # what the renderer's ``…'' pairs left: Just "Fix it in Post'', ''X''
+        text = _TEX_QUOTE_RE.sub(_quote, text)
     return text
+
+
+_TEX_QUOTE_RE = re.compile("''")
 
 
 def _dash(match: re.Match[str]) -> str:
     return "—" if len(match.group()) == 3 else "–"
+
+
+def _quote(match: re.Match[str]) -> str:
+    at = match.start()
+    before = match.string[at - 1] if at else " "
+    return "“" if before.isspace() or before in "([" else "”"
