@@ -400,14 +400,16 @@ class _Analysis:
     """What find_method and derive_title both read: the flattened abstract, its contribution
     verbs in order (subject start, verb end, kind), and the method name it introduces."""
 
-    __slots__ = ("abstract", "contributions", "flat", "maths", "method")
+    __slots__ = ("abstract", "contributions", "flat", "math_spans", "maths", "method")
 
     def __init__(self, abstract: str) -> None:
         self.abstract = abstract
         self.flat = flat = _flatten(abstract).strip()
         self.contributions, points = _scan(flat)
         self.method = _method(abstract, flat, self.contributions, points)
-        self.maths: list[_Math] | None = None  # read when a title is made (_with_math)
+        # read when a title is made (_with_math): where the maths are, each math once asked
+        self.math_spans: list[tuple[int, int]] | None = None
+        self.maths: dict[int, _Math] = {}
 
 
 @lru_cache(maxsize=8)
@@ -431,16 +433,19 @@ _KEPT_MATH_RE = re.compile(
     r"|\\(?:" + "|".join(name for name in _SYMBOLS if name.isalpha()) + r")(?:[_^][A-Za-z0-9])?"
 )
 _PAREN_MATH_RE = re.compile(r"\\\((.{1,400}?)\\\)", re.S)
-# what a math's text in a title has and a title's words alone have not: a symbol, a digit, a
-# script, a bracket, a letter alone ("in R^d", "H-consistency"; "a", "A" and "I" are words)
-_MATHISH_RE = re.compile(r"[^\sA-Za-z,.;:'\"“”‘’!?…-]|(?<![A-Za-z])[B-HJ-Zb-z](?![A-Za-z])")
+# what a math's text in a title has and a title's words alone have not: a symbol, a script, a
+# letter alone ("in R^d", "H-consistency", "O(n)"; "a", "A" and "I" are words). A math of
+# digits and brackets alone reads as its text does.
+# (two patterns: each is scanned faster than the two as one)
+_SYMBOL_RE = re.compile(r"[^\sA-Za-z0-9(),.;:'\"“”‘’!?…-]")
+_LONE_LETTER_RE = re.compile(r"(?<![A-Za-z])[B-HJ-Zb-z](?![A-Za-z])")
 
 
 class _Math:
     """A math of the abstract: where it starts, its source, its text in a title (flattened
     as the title's is) and in the flattened abstract, and whether a word is glued to it."""
 
-    __slots__ = ("flat", "glued_after", "glued_before", "source", "start", "text")
+    __slots__ = ("flat", "glued_after", "glued_before", "near", "source", "start", "text")
 
     def __init__(self, abstract: str, start: int, end: int) -> None:
         self.start = start
@@ -450,11 +455,13 @@ class _Math:
         self.text = plain_title_text(self.flat)
         self.glued_before = start > 0 and abstract[start - 1].isalnum()  # Note$_{EM}$
         self.glued_after = end < len(abstract) and abstract[end].isalnum()  # $^p$GNN
+        self.near = -1  # where it stands in the flattened abstract, once asked (_math_at)
 
 
-def _maths(abstract: str) -> list[_Math]:
-    """The abstract's maths that flattening changes, paired as the renderer pairs their `$`."""
-    found: list[_Math] = []
+def _math_spans(abstract: str) -> list[tuple[int, int]]:
+    """Where the abstract's maths that flattening changes start and end, their `$` paired as
+    the renderer pairs them."""
+    found: list[tuple[int, int]] = []
     n = len(abstract)
     at = abstract.find("$")
     while at >= 0:
@@ -469,23 +476,56 @@ def _maths(abstract: str) -> list[_Math]:
         if end < 0:
             at = abstract.find("$", at + 1)
             continue
-        _add_math(found, abstract, at, end, 1 if end - at > 2 and abstract[at + 1] != "$" else 2)
+        mark = 1 if end - at > 2 and abstract[at + 1] != "$" else 2
+        if _changed_math(abstract[at + mark : end - mark]):
+            found.append((at, end))
         at = abstract.find("$", end)
     if "\\(" in abstract:
         for m in _PAREN_MATH_RE.finditer(abstract):
-            _add_math(found, abstract, m.start(), m.end(), 2)
+            if _changed_math(m.group(1)):
+                found.append(m.span())
     return found
 
 
-def _add_math(found: list[_Math], abstract: str, start: int, end: int, mark: int) -> None:
-    inner = abstract[start + mark : end - mark]
-    if not inner.strip() or _MATH_MARKUP_RE.search(inner) is None:
-        return
-    if _KEPT_MATH_RE.fullmatch(inner.strip()) is not None:
-        return
-    math = _Math(abstract, start, end)
-    if math.text:
-        found.append(math)
+def _changed_math(inner: str) -> bool:
+    inner = inner.strip()
+    if not inner or _MATH_MARKUP_RE.search(inner) is None:
+        return False
+    return _KEPT_MATH_RE.fullmatch(inner) is None
+
+
+# three words or more of lowercase letters: a stretch of a title as its abstract writes it
+_PLAIN_RUN_RE = re.compile(r"[a-z]+(?: [a-z]+){2,}")
+
+
+def _title_maths(analysis: _Analysis, title: str) -> list[_Math]:
+    """The abstract's maths the title can hold: those near where a stretch of the title stands
+    in the flattened abstract (every one when no stretch stands there once)."""
+    spans = analysis.math_spans
+    if spans is None:
+        spans = analysis.math_spans = _math_spans(analysis.abstract)
+    if not spans:
+        return []
+    flat = analysis.flat
+    low, high = 0, len(analysis.abstract)
+    for run in _PLAIN_RUN_RE.finditer(title):
+        at = flat.find(run.group())
+        if at >= 0 and flat.find(run.group(), at + 1) < 0:
+            # a math stands at least as far into the abstract as into the flattened one, and
+            # at most as much further as flattening took out
+            low = at - len(title)
+            high = at + len(title) + len(analysis.abstract) - len(flat)
+            break
+    maths = analysis.maths
+    found = []
+    for start, end in spans:
+        if low <= start <= high:
+            math = maths.get(start)
+            if math is None:
+                math = maths[start] = _Math(analysis.abstract, start, end)
+            if math.text:
+                found.append(math)
+    return found
 
 
 def _last_word(text: str) -> str:
@@ -508,8 +548,10 @@ def _math_at(analysis: _Analysis, math: _Math, title: str, at: int, end: int) ->
     if end < len(title) and title[end].isalnum() != math.glued_after:
         return False
     flat = analysis.flat
-    # (the flattened abstract's start is stripped as the analysis strips it)
-    near = len(_flatten(analysis.abstract[: math.start]).lstrip())
+    near = math.near
+    if near < 0:
+        # (the flattened abstract's start is stripped as the analysis strips it)
+        near = math.near = len(_flatten(analysis.abstract[: math.start]).lstrip())
     where = flat.find(math.flat, max(0, near - 4), near + len(math.flat) + 4)
     if where < 0:
         return False
@@ -526,15 +568,19 @@ def _math_at(analysis: _Analysis, math: _Math, title: str, at: int, end: int) ->
 def _with_math(analysis: _Analysis, title: str) -> str:
     """The title with each math it took whole from the abstract as the abstract writes it,
     and cut before a math its cut would end in ("of the form min_xmax_y langle…")."""
-    maths = analysis.maths
-    if maths is None:
-        abstract = analysis.abstract
-        if "$" not in abstract and "\\(" not in abstract:
-            maths = analysis.maths = []
-        elif _MATHISH_RE.search(title) is None:  # most titles: the maths are not read
-            return title
-        else:
-            maths = analysis.maths = _maths(abstract)
+    if analysis.math_spans == []:
+        return title
+    abstract = analysis.abstract
+    if "$" not in abstract and ("\\" not in abstract or "\\(" not in abstract):
+        analysis.math_spans = []
+        return title
+    if (
+        not analysis.maths  # (a title whole read them first: its cut one is read alike)
+        and _SYMBOL_RE.search(title) is None
+        and _LONE_LETTER_RE.search(title) is None
+    ):
+        return title  # most titles: the maths are not read
+    maths = _title_maths(analysis, title)
     if not maths:
         return title
     if title.endswith("…"):
