@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from paperdeck.core.text.render import (
     RenderedText,
     Span,
+    display_title,
     find_links,
+    has_title_markup,
     latex_to_text,
     render_abstract,
 )
@@ -435,3 +437,36 @@ def test_spacing_sentences_apart_moves_the_styles_with_their_words() -> None:
     assert _styled(rendered, "bold") == ["sparse. Attention"]
     assert _styled(rendered, "math") == ["x²"]
     assert _styled(rendered, "italic") == ["it"]
+
+
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        ("Wang--Landau sampling", "Wang–Landau sampling"),
+        (
+            "The Distribution Transformer---an architecture",
+            "The Distribution Transformer—an architecture",
+        ),
+        ("SSD--CPU--GPU offloading", "SSD–CPU–GPU offloading"),
+        ("Harm reduced by 78--89%", "Harm reduced by 78–89%"),
+        ("Mixed strategies -- when aligned", "Mixed strategies – when aligned"),
+        ("A tool run with --help", "A tool run with --help"),  # an option, not a dash
+        ("State-of-the-art pre-training", "State-of-the-art pre-training"),
+    ],
+)
+def test_a_titles_tex_dashes_read_as_dashes(title: str, shown: str) -> None:
+    assert display_title(title) == shown
+    assert bool(has_title_markup(title)) == ("--" in title)
+
+
+@pytest.mark.parametrize(
+    ("title", "shown"),
+    [
+        ("Don't Just \"Fix it in Post'': A Science", "Don't Just \"Fix it in Post”: A Science"),
+        ("The ''price of opacity'' of it", "The “price of opacity” of it"),
+        ("``Paired'' quotes", "“Paired” quotes"),
+        ("Don't stop", "Don't stop"),
+    ],
+)
+def test_a_titles_tex_quotes_read_as_quotes(title: str, shown: str) -> None:
+    assert display_title(title) == shown

@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from paperdeck.core.text.render import display_title, render_abstract
 from paperdeck.core.titles.derive import (
     MAX_TITLE,
     derive_title,
     find_method,
     method_and_title,
+    method_and_titles,
     plain_title_text,
 )
 
@@ -42,7 +44,7 @@ SEED_EXPECTED: list[tuple[str | None, tuple[str, ...]]] = [
     ("SPRINT", ("SPRINT", "training-free plug-and-play framework")),
     ("SDPO", ("SDPO", "Self-Distillation Policy Optimization")),
     (None, ("pretraining distribution", "ICL")),
-    (None, ("kernel regression", "O(n log n)")),
+    (None, ("kernel regression", "𝒪(n log n)")),  # as the abstract shows its math
     ("Dune", ("Dune", "unitary GNN", "edge features")),
 ]
 
@@ -56,7 +58,7 @@ def test_seed_method_and_title(index: int, expected: tuple[str | None, tuple[str
     abstract = _seed_abstracts()[index]
     method, phrases = expected
     assert find_method(abstract) == method
-    title = derive_title(abstract, method)
+    title = display_title(derive_title(abstract, method), made_up=True)
     for phrase in phrases:
         assert phrase in title, title
     if method is not None:
@@ -64,7 +66,10 @@ def test_seed_method_and_title(index: int, expected: tuple[str | None, tuple[str
 
 
 def test_seed_titles_are_distinct_short_and_clean() -> None:
-    titles = [derive_title(a, find_method(a)) for a in _seed_abstracts()]
+    # as shown: a title keeps the maths it took as the abstract writes them, to render them
+    titles = [
+        display_title(derive_title(a, find_method(a)), made_up=True) for a in _seed_abstracts()
+    ]
     assert len(set(titles)) == 19
     for title in titles:
         assert 20 <= len(title) <= MAX_TITLE, title
@@ -133,8 +138,12 @@ def test_title_from_contribution_clause() -> None:
         "Kernel methods are slow. In this work, we introduce a scalable framework for kernel "
         "regression with $\\mathcal{O}(n \\log n)$ complexity, and designed to use GPUs."
     )
-    assert derive_title(abstract, None) == (
-        "A scalable framework for kernel regression with O(n log n) complexity"
+    title = derive_title(abstract, None)
+    assert title == (
+        "A scalable framework for kernel regression with $\\mathcal{O}(n \\log n)$ complexity"
+    )
+    assert display_title(title, made_up=True) == (
+        "A scalable framework for kernel regression with 𝒪(n log n) complexity"
     )
 
 
@@ -165,6 +174,21 @@ def test_plain_title_text_strips_latex_and_markdown() -> None:
     assert plain_title_text(r"**Fast** $\mathcal{O}(n \log n)$ \emph{kernel} ~ 50\% $\tau$") == (
         "Fast O(n log n) kernel 50% τ"
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "plain"),
+    [
+        ('the Nystr\\"om method', "the Nyström method"),
+        ("Szepesv\\'ari and Gy\\\"{o}rgy", "Szepesvári and György"),
+        ('{\\"o}ur \\c{c}a \\v{s}', "öur ça š"),
+        ('na\\"\\i ve, Nystr\\"o m', "naïve, Nyströ m"),  # `\i` takes the space, `o` not
+        ("the ''price of opacity'' and (''what?'')", "the “price of opacity” and (“what?”)"),
+        ("``this'' and ''that''", "“this” and “that”"),
+    ],
+)
+def test_plain_title_text_writes_accents_and_quotes_as_letters(source: str, plain: str) -> None:
+    assert plain_title_text(source) == plain
 
 
 @pytest.mark.parametrize(
@@ -1597,3 +1621,83 @@ def test_what_the_paper_opts_to_do_is_its_title() -> None:
     )
     title = derive_title(abstract, find_method(abstract))
     assert title == "Learning a dataset-specific architecture for Feature Pyramid Networks"
+
+
+# Real abstracts (ICML 2020-23) whose made-up titles lost what their maths show: the font of
+# "ℝᵈ", the braces of an exponent (K^{2/3} read K²/3), a script glued to a name.
+_HALFSPACES = (
+    "We study {\\em online} active learning of homogeneous halfspaces in $\\mathbb{R}^d$ with "
+    "adversarial noise where the overall probability of a noisy label is constrained to be at "
+    "most $\\nu$. Our main contribution is a Perceptron-like online active learning algorithm "
+    "that runs in polynomial time."
+)
+_MARKOV_GAMES = (
+    "We study online learning in unknown Markov games, a problem that arises in episodic "
+    "multi-agent reinforcement learning where the actions of the opponents are unobservable. We "
+    "then consider a weaker notion of regret by competing with the \\emph{minimax value} of the "
+    "game, and present an algorithm that achieves a sublinear $\\tilde{\\mathcal{O}}(K^{2/3})$ "
+    "regret after $K$ episodes. This is the first sublinear regret bound for online learning in "
+    "unknown Markov games."
+)
+_NOTE_EM = (
+    "Automatic music transcription is hard without aligned data. We present Note$_{EM}$, a "
+    "method for simultaneously training a transcriber and aligning the scores to their "
+    "corresponding performances, in a fully-automated process."
+)
+
+
+@pytest.mark.parametrize(
+    ("abstract", "title", "shown"),
+    [
+        (
+            _HALFSPACES,
+            "Online active learning of homogeneous halfspaces in $\\mathbb{R}^d$ with adversarial "
+            "noise",
+            "Online active learning of homogeneous halfspaces in ℝᵈ with adversarial noise",
+        ),
+        (
+            _MARKOV_GAMES,
+            "An algorithm that achieves a sublinear $\\tilde{\\mathcal{O}}(K^{2/3})$ regret after "
+            "K episodes",
+            "An algorithm that achieves a sublinear 𝒪̃(K^(2/3)) regret after K episodes",
+        ),
+        (
+            _NOTE_EM,
+            "Note$_{EM}$, a method for simultaneously training a transcriber and aligning the "
+            "scores…",
+            "Note_(EM), a method for simultaneously training a transcriber and aligning the "
+            "scores…",
+        ),
+    ],
+)
+def test_a_made_up_title_keeps_its_maths_as_the_abstract_writes_them(
+    abstract: str, title: str, shown: str
+) -> None:
+    made_up = derive_title(abstract, find_method(abstract))
+    assert made_up == title
+    assert display_title(made_up, made_up=True) == shown
+    # as the abstract reads (past the first word, which the title capitalised)
+    assert shown.removesuffix("…").split(" ", 1)[1] in render_abstract(abstract).text
+    assert method_and_titles(abstract)[1] == title
+
+
+def test_a_title_cut_inside_a_math_is_cut_before_it() -> None:
+    # a real abstract (ICML 2020-23): the cut left "of the form min_xmax_y langle…"
+    abstract = (
+        "We consider a class of convex-concave saddle-point problems of the form "
+        "$\\min_x\\max_y \\langle Kx,y\\rangle+f_{\\cal P}(x)-h^*(y)$ where $K$ is a linear "
+        "operator, $f_{\\cal P}$ is the sum of a convex function and a proximal-friendly "
+        "function, and $h^*$ is a convex function."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title == "A class of convex-concave saddle-point problems of the form…"
+
+
+def test_a_word_like_the_maths_text_elsewhere_in_the_title_stays_a_word() -> None:
+    # "D" of "D-Struct" is not the abstract's $\mathcal{D}$, which stands elsewhere
+    abstract = (
+        "We propose D-Struct, a method that recovers the structure of a dataset $\\mathcal{D}$ "
+        "from its samples. D-Struct recovers graphs faster than prior work on every benchmark."
+    )
+    title = derive_title(abstract, find_method(abstract))
+    assert title.startswith("D-Struct") and "\\mathcal" in title.split(" ", 1)[1], title

@@ -200,3 +200,26 @@ async def test_a_search_for_a_latex_command_marks_the_symbol_it_is_drawn_as(
             # Where the words are, as the pane shows them: "∑ (sum)", not "\\sum (sum)".
             assert f"abstract: {symbol}" in shown and "\\" not in shown, shown
         assert "up to a factor σ²log n" in shown, shown
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_found_line_names_the_words_of_the_title_the_user_corrected(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """A title the user corrected (the notes file's `corrections`) is the one the pane shows:
+    the Found line says which words of the search that title has, not the made-up one's."""
+    from paperdeck.core.resources import bundled_list
+
+    library = load_library([bundled_list()])
+    notes = NotesStore(tmp_path / "notes.json")
+    bubble = next(paper for paper in library.papers if paper.title.startswith("BubbleSpec"))
+    notes.set_correction(bubble, "title", "Bubble drafts for fast decoding of RL rollouts")
+    app = PaperdeckApp(library, notes, settings_file=tmp_path / "settings.json")
+    async with app.run_test(size=size) as pilot:
+        await _search(app, pilot, "speculative decoding")
+        assert app.current_paper is not None and app.current_paper.id == bubble.id
+        shown = " ".join(app.detail.text.split())
+        assert shown.startswith("Bubble drafts for fast decoding of RL rollouts"), shown
+        # The made-up title ("BubbleSpec: ... speculative ...") is not what the pane shows.
+        assert "title: decoding · abstract: speculative, decoding" in shown, shown
+        assert "title: speculative" not in shown, shown

@@ -18,8 +18,8 @@ from paperdeck.ui.contrast import contrast, solid
 
 __all__ = ["make_app"]  # the fixture, used by name
 
-# A real abstract (ICML 2021): its made-up title lost the math's `$` ("P={P_1,⋯,P_n}",
-# "R^d"), the abstract under it shows "𝒫={P₁,⋯,Pₙ}" and "ℝᵈ".
+# A real abstract (ICML 2021): its made-up title is cut from "$\mathcal{P}=\{P_1,\cdots,P_n\}$
+# ... in $\mathbb{R}^d$", which the abstract under it shows "𝒫={P₁,⋯,Pₙ}" and "ℝᵈ".
 SETS_K_MEANS = (
     "The input to the \\emph{sets-$k$-means} problem is an integer $k\\geq 1$ and a set "
     "$\\mathcal{P}=\\{P_1,\\cdots,P_n\\}$ of fixed sized sets in $\\mathbb{R}^d$. The goal is "
@@ -103,8 +103,9 @@ def highlighted_in_pane(app: PaperdeckApp, dark: bool) -> list[str]:
 async def test_a_made_up_titles_math_shows_as_the_abstracts_does(
     make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
 ) -> None:
-    """ "P={P_1,⋯,P_n}" and "R^d" in a made-up title read as the abstract's P₁ and Rᵈ, and a
-    word past them is highlighted where it stands (a subscript takes one character, not 3)."""
+    """A made-up title's maths read as the abstract's ("𝒫={P₁,⋯,Pₙ}", "ℝᵈ": not "P={P₁,⋯,Pₙ}"
+    and "Rᵈ", their fonts lost), and a word past them is highlighted where it stands (a
+    subscript takes one character, not 3)."""
     path = write_list(tmp_path, "A list", [SETS_K_MEANS, *OTHERS])
     app = make_app(path)
     async with app.run_test(size=size) as pilot:
@@ -112,12 +113,12 @@ async def test_a_made_up_titles_math_shows_as_the_abstracts_does(
         await settle(app, pilot)
         assert app.papers[0].title_derived and "P_1" in app.papers[0].title
         row = app.paper_list.row_text(0)
-        assert "P={P₁,⋯,Pₙ}" in row and "_" not in row, row
+        assert "set 𝒫={P₁,⋯,Pₙ} of" in row and "_" not in row, row
         heading = pane_top(app)
-        assert "P={P₁,⋯,Pₙ}" in heading and "_" not in heading, heading
-        if size[0] >= 200:  # room for the whole title: its end, "in Rᵈ", too
-            assert row.split("\n")[0].rstrip().endswith("sets in Rᵈ"), row
-            assert "Rᵈ" in heading and "R^d" not in heading, heading
+        assert "a set 𝒫={P₁,⋯,Pₙ} of" in heading and "_" not in heading, heading
+        if size[0] >= 200:  # room for the whole title: its end, "in ℝᵈ", too
+            assert row.split("\n")[0].rstrip().endswith("sets in ℝᵈ"), row
+            assert "ℝᵈ" in heading and "R^d" not in heading, heading
         await search(app, pilot, "fixed")
         dark = app.current_theme.dark
         assert app.paper_list.rows[0] == 0
@@ -199,6 +200,167 @@ async def test_a_row_is_as_high_as_the_whole_made_up_title_it_shows(
         assert paper.cut_title and len(paper.title) + 2 < room < len(paper.whole_title)
         lines = app.paper_list.row_text(0).split("\n")
         assert len(lines) == 3, lines  # two of title, the quiet line
-        assert lines[1].strip() == "certification for p,q ∈ {1,2,∞}", lines
+        # (the abstract's math as the abstract under it shows it)
+        assert lines[1].strip() == "certification for p,q ∈{1,2,∞}", lines
         await search(app, pilot, "certification")
         assert highlighted_in_row(app, 0, app.current_theme.dark) == ["certification"]
+
+
+# Real abstracts (ICML 2020-23), cut after the sentence their made-up titles come from: a TeX
+# accent ("Nystr\"om") and quotes written ''price of opacity'' for ``price of opacity''.
+NYSTROM = (
+    "Kernel-based models such as kernel ridge regression and Gaussian processes are ubiquitous "
+    "in machine learning applications for regression and optimization. It is well known that a "
+    "major downside for kernel-based models is the high computational cost; given a dataset of "
+    "$n$ samples, the cost grows as $\\mathcal{O}(n^3)$. Existing sparse approximation methods "
+    "can yield a significant reduction in the computational cost, effectively reducing the "
+    "actual cost down to as low as $\\mathcal{O}(n)$ in certain cases. Despite this remarkable "
+    "empirical success, significant gaps remain in the existing results for the analytical "
+    "bounds on the error due to approximation. In this work, we provide novel confidence "
+    'intervals for the Nystr\\"om method and the sparse variational Gaussian process '
+    "approximation method, which we establish using novel interpretations of the approximate "
+    "(surrogate) posterior variance of the models."
+)
+OPACITY = (
+    "Strategic classification studies the interaction between a classification rule and the "
+    "strategic agents it governs. Agents respond by manipulating their features, under the "
+    "assumption that the classifier is known. However, in many real-life scenarios of "
+    "high-stake classification (e.g., credit scoring), the classifier is not revealed to the "
+    "agents, which leads agents to attempt to learn the classifier and game it too. In this "
+    "paper we generalize the strategic classification model to such scenarios and analyze the "
+    "effect of an unknown classifier. We define the ''price of opacity'' as the difference "
+    "between the prediction error under the opaque and transparent policies, characterize it, "
+    "and give a sufficient condition for it to be strictly positive, in which case "
+    "transparency is the recommended policy."
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-light"), ((120, 40), "textual-dark")]
+)
+async def test_a_made_up_titles_accents_and_quotes_read_as_written(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """ "Nyström" (not Nystr"om) and “price of opacity” (not ”price of opacity”), in the rows
+    and the detail pane's heading."""
+    path = write_list(tmp_path, "A list", [NYSTROM, OPACITY])
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        rows = [app.paper_list.row_text(row).replace("\n", " ") for row in range(2)]
+        assert "Confidence intervals for the Nyström method" in " ".join(rows[0].split()), rows
+        assert "The “price of opacity”" in rows[1], rows
+        assert "Nyström method" in pane_top(app)
+        await pilot.press("j")
+        await settle(app, pilot)
+        assert pane_top(app).startswith("≈ The “price of opacity” as the"), pane_top(app)
+
+
+# A real abstract (ICML 2020-23) from a scraped list that ran its sentences together
+# ("…a nearly optimal algorithm.Furthermore, we empirically verify…").
+KERNELIZED_BANDITS = (
+    "The kernelized bandit problem is a theoretically justified framework and has solid "
+    "applications to various fields. Recently, there is a growing interest in generalizing "
+    "the problem to the optimization of risk-averse metrics such as Conditional "
+    "Value-at-Risk (CVaR) or Mean-Variance (MV).However, due to the model assumption, most "
+    "existing methods need explicit design of environment random variables and can incur "
+    "large regret because of possible high dimensionality of them.To address the issues, in "
+    "this paper, we model environments using a family of the output distributions (or more "
+    "precisely, probability kernel) and Kernel Mean Embeddings (KME), and provide novel "
+    "UCB-type algorithms for CVaR and MV.Moreover, we provide algorithm-independent lower "
+    "bounds for CVaR in the case of Mat\\'ern kernels, and propose a nearly optimal "
+    "algorithm.Furthermore, we empirically verify our theoretical result in synthetic "
+    "environments, and demonstrate that our proposed method significantly outperforms a "
+    "baseline in many cases."
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-dark"), ((200, 60), "textual-light")]
+)
+async def test_a_made_up_title_ends_where_a_run_in_sentence_does(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """The title is what the paper proposes, "a nearly optimal algorithm", not that and the
+    next sentence glued to it ("algorithm.Furthermore, we empirically verify…")."""
+    path = write_list(tmp_path, "A list", [KERNELIZED_BANDITS, *OTHERS])
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        row = app.paper_list.row_text(0)
+        assert row.split("\n")[0].rstrip().endswith("A nearly optimal algorithm"), row
+        assert "Furthermore" not in row, row
+        assert pane_top(app, 1) == "≈ A nearly optimal algorithm", pane_top(app, 1)
+
+
+# A real abstract (ICML 2026), cut after the sentence its made-up title comes from: TeX's em
+# dash, "Transformer---a novel architecture".
+DISTRIBUTION_TRANSFORMER = (
+    "While Bayesian inference provides a principled framework for reasoning under uncertainty, "
+    "its widespread adoption is limited by the intractability of exact posterior computation, "
+    "necessitating the use of approximate inference. However, existing methods are often "
+    "computationally expensive, or demand costly retraining when priors change, limiting their "
+    "utility, particularly in sequential inference problems such as real-time sensor fusion. To "
+    "address these challenges, we introduce the Distribution Transformer---a novel "
+    "architecture that can learn arbitrary distribution-to-distribution mappings."
+)
+
+
+@pytest.mark.parametrize(
+    ("size", "theme"), [((80, 24), "textual-light"), ((200, 60), "textual-dark")]
+)
+async def test_tex_dashes_in_titles_read_as_dashes(
+    make_app: MakeApp, tmp_path: Path, size: tuple[int, int], theme: str
+) -> None:
+    """A made-up title's "---" reads "—" in its row and the pane's heading, and a list's title
+    "Wang--Landau" reads "Wang–Landau", as their citations give them."""
+    path = write_list(tmp_path, "A list", [DISTRIBUTION_TRANSFORMER, *OTHERS])
+    app = make_app(path)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        row = " ".join(app.paper_list.row_text(0).split())
+        assert "The Distribution Transformer—an" in row and "--" not in row, row
+        heading = pane_top(app)
+        assert "The Distribution Transformer—an architecture" in heading, heading
+    records = [
+        {"title": "Wang--Landau sampling of Ising models", "abstract": OTHERS[0]},
+        {"title": "Graph neural networks for molecules", "abstract": OTHERS[1]},
+    ]
+    listed = tmp_path / "dashes.jsonl"
+    listed.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    app = make_app(listed)
+    async with app.run_test(size=size) as pilot:
+        app.theme = theme
+        await settle(app, pilot)
+        assert "Wang–Landau sampling" in app.paper_list.row_text(0)
+        assert pane_top(app).startswith("Wang–Landau sampling of Ising models"), pane_top(app)
+
+
+async def test_a_titles_tex_quote_reads_as_a_quote_in_the_rows_pane_and_dialogs(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    """A real title (ICML 2026) closes a quote TeX's way, `"Fix it in Post''`: it reads
+    `"Fix it in Post”` in its row, the pane's heading and the tags dialog."""
+    records = [
+        {
+            "title": "Position: Don't Just \"Fix it in Post'': A Science of AI Must Study "
+            "Learning Dynamics",
+            "abstract": OTHERS[0],
+        },
+        {"title": "Graph neural networks for molecules", "abstract": OTHERS[1]},
+    ]
+    listed = tmp_path / "quotes.jsonl"
+    listed.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    app = make_app(listed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        shown = "Position: Don't Just \"Fix it in Post”: A Science of AI"
+        assert shown in app.paper_list.row_text(0), app.paper_list.row_text(0)
+        assert shown in pane_top(app), pane_top(app)
+        await pilot.press("t")
+        await settle(app, pilot)
+        heading = str(app.screen.query_one(".dialog-title", Static).render())
+        assert "Fix it in Post”" in heading and "''" not in heading, heading

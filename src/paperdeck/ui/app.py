@@ -24,7 +24,7 @@ from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.core.resources import styles_dir
 from paperdeck.core.settings import Settings, load_settings, save_settings
-from paperdeck.core.text.render import display_title, render_abstract
+from paperdeck.core.text.render import render_abstract
 from paperdeck.ui.citation_flow import CitationFlow
 from paperdeck.ui.dialogs.help_screen import HelpScreen
 from paperdeck.ui.enrich_flow import EnrichFlow
@@ -42,7 +42,13 @@ from paperdeck.ui.session import SessionFlow
 from paperdeck.ui.textual_private import forward_key, notify_in_place
 from paperdeck.ui.triage_flow import TriageFlow
 from paperdeck.ui.view_fit import RowsSeen, out_of_view
-from paperdeck.ui.widgets.detail_pane import LOOK_UP_COMMAND, DetailPane, Shares
+from paperdeck.ui.widgets.detail_pane import (
+    LOOK_UP_COMMAND,
+    DetailPane,
+    Shares,
+    pane_authors,
+    pane_title,
+)
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
 from paperdeck.ui.widgets.paper_list import ROW_LAYOUTS, PaperList, RowLayout
@@ -412,20 +418,23 @@ class PaperdeckApp(App[int]):
         shares = found = None
         index = self.paper_list.paper_index
         whole = None if paper is None else self.library.with_abstract(paper)
+        corrections = self.note_flow.corrections(paper) if paper else None
         if related is not None and index is not None and query and whole is not None:
             # Highlighted: the words that make it like the paper searched from.
             shares = Shares(related.words_of(index), index in related.seeds)
             query = words_query(shares.words, query if not isinstance(query, str) else None)
         elif whole is not None and query and not isinstance(query, str):
-            # The words as the pane shows them: "√ (sqrt)", "log" for a title's "\\log".
+            # The words as the pane shows them: "√ (sqrt)", "log" for a title's "\\log", in
+            # the title and authors the user corrected.
             abstract = whole.abstract if self.detail.raw else render_abstract(whole.abstract).text
-            title = display_title(whole.whole_title, made_up=whole.title_derived)
-            found = words_found(query, title, ", ".join(whole.authors), abstract)
+            fixes = corrections or {}
+            title = pane_title(whole, fixes)
+            found = words_found(query, title, ", ".join(pane_authors(whole, fixes)), abstract)
         self.detail.show(
             whole,
             query=query if isinstance(query, str) else self.search.query,
             highlight=functools.partial(highlighter, query) if query else None,
-            corrections=self.note_flow.corrections(paper) if paper else None,
+            corrections=corrections,
             raw=self.detail.raw,
             cite_key=self.citations.shown_key(paper),
             shares=shares,

@@ -45,6 +45,7 @@ _KEYED_SOURCES = (
     "library.py",
     "names.py",
     "store/columns.py",
+    "text/dollars.py",
     "text/render.py",
     "text/sanitize.py",
     "titles/derive.py",

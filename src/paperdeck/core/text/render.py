@@ -10,6 +10,10 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any, Literal
 
+from paperdeck.core.text.dollars import MAX_MATH as _MAX_MATH
+from paperdeck.core.text.dollars import MAX_TRIES as _MAX_TRIES
+from paperdeck.core.text.dollars import closing_dollar
+
 SpanStyle = Literal["bold", "italic", "math", "link", "code"]
 
 
@@ -356,13 +360,10 @@ _FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://")
 _PROTECTING_BRACES_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9\- ]*)\}")
 _TEXT_PROTECT = "%&#_^$*`~'"
 _MATH_PROTECT = "%&#$"
-_MAX_MATH = 2000
 _MAX_DEPTH = 16
 """Constructs nested deeper than this are rendered as plain text (300 nested \\emph{ ...)."""
 _MAX_BOLD = 500
 """How far a `**` looks for its closing `**` (bold runs are a few words)."""
-_MAX_TRIES = 16
-"""How many candidate closers (`$`, `*`, `**`) an opener considers before it counts as text."""
 CHUNK_CHARS = 8000
 """A longer source is rendered in pieces of at most this many characters, cut at spaces:
 every construct's search then spans one piece, so the work grows linearly with the text."""
@@ -642,7 +643,7 @@ class _Renderer:
             flush()
             self.math(s[i + 2 : close])
             return close + 2
-        close = _closing_dollar(s, i, end)
+        close = closing_dollar(s, i, end)
         if close < 0:
             return -1
         flush()
@@ -710,35 +711,6 @@ class _Renderer:
         flush()
         self.styled("code", lambda: self.emit(s[i + 1 : close]))
         return close + 1
-
-
-def _closing_dollar(s: str, i: int, end: int) -> int:
-    """The `$` closing inline math opened at i, or -1 when that `$` is a plain dollar sign.
-
-    Pandoc's rule first (no space inside the delimiters, no digit right after the closing one),
-    so "costs $5 and $10" stays text; spaced delimiters count when the content is clearly math.
-    """
-    limit = min(end, i + _MAX_MATH)
-    first_close = -1
-    j = i + 1
-    for _ in range(_MAX_TRIES):
-        j = s.find("$", j, limit)
-        if j < 0:
-            break
-        if s[j - 1] == "\\":
-            j += 1
-            continue
-        if first_close < 0:
-            first_close = j
-        inner_ok = not s[i + 1].isspace() and not s[j - 1].isspace()
-        if inner_ok and j > i + 1 and not (j + 1 < end and s[j + 1].isdigit()):
-            return j
-        if first_close == j:
-            content = s[i + 1 : j]
-            if content.strip() and re.search(r"[\\^_{]", content) and "\n\n" not in content:
-                return j
-        j += 1
-    return -1
 
 
 # Lists scraped from web pages often lost the line break between two sentences
@@ -845,8 +817,13 @@ def latex_to_text(source: str) -> str:
 
 # --- titles ----------------------------------------------------------------------------------
 
-# Every character a title's LaTeX, markdown or a made-up title's bare script starts with.
-_TITLE_MARKUP_RE = re.compile(r"[\\$*`~{^_]")
+# Every character a title's LaTeX, markdown or a made-up title's bare script starts with, TeX's
+# dashes ("--") and quotes ("''"), led by a class of characters so that the engine scans for
+# them at once.
+_TITLE_MARKUP_RE = re.compile(r"[-\\$*`~{^_'](?:(?<=-)-|(?<=')'|(?<![-']))")
+# TeX's dashes: "---" an em dash, "--" an en dash ("Wang--Landau", "2--CNF", "a -- b"); not a
+# command-line option ("--help")
+_TEX_DASH_RE = re.compile(r"(?<=\S)---?|---?(?![a-z-])")
 # A made-up title is cut from its abstract with the math's `$` dropped ("R^d", "P={P_1,⋯,P_n}",
 # "NS^3L"): its scripts are given the Unicode forms the abstract's have. Digits or up to three
 # letters up (not before another script: "β^Tx_i" is β^T x_i), digits or one letter down (more
@@ -872,9 +849,10 @@ pattern's own method, called for each title of a list measured."""
 
 def display_title(title: str, *, made_up: bool = False) -> str:
     """A title as the reader and the commands show it: its LaTeX and markdown rendered as an
-    abstract's (`$\\mathcal{O}(n \\log n)$` -> 𝒪(n log n), `\\emph{X}` -> X), and a title
-    paperdeck made up (`made_up`) with its bare scripts too (`R^d` -> Rᵈ). Citations keep a
-    title as it stands (BibTeX keeps its math)."""
+    abstract's (`$\\mathcal{O}(n \\log n)$` -> 𝒪(n log n), `\\emph{X}` -> X), TeX's dashes
+    as dashes (`Wang--Landau` -> Wang–Landau, `X---a method` -> X—a method, as a citation
+    gives them) and its `''` as a quote, and a title paperdeck made up (`made_up`) with its
+    bare scripts too (`R^d` -> Rᵈ). Citations keep a title as it stands (BibTeX keeps its math)."""
     if has_title_markup(title) is None:
         return title
     return _display_title(title, made_up)
@@ -886,4 +864,21 @@ def _display_title(title: str, made_up: bool) -> str:
     text = render_abstract(title).text
     if made_up and ("^" in text or "_" in text):
         text = _BARE_SCRIPT_RE.sub(_bare_script, text)
+    if "--" in text:
+        text = _TEX_DASH_RE.sub(_dash, text)
+    if "''" in text:  # what the renderer's ``…'' pairs left: Just "Fix it in Post'', ''X''
+        text = _TEX_QUOTE_RE.sub(_quote, text)
     return text
+
+
+_TEX_QUOTE_RE = re.compile("''")
+
+
+def _dash(match: re.Match[str]) -> str:
+    return "—" if len(match.group()) == 3 else "–"
+
+
+def _quote(match: re.Match[str]) -> str:
+    at = match.start()
+    before = match.string[at - 1] if at else " "
+    return "“" if before.isspace() or before in "([" else "”"

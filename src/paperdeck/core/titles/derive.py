@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
+from paperdeck.core.text.dollars import closing_dollar
 from paperdeck.core.titles import UNTITLED
 
 MAX_TITLE = 90
@@ -33,12 +35,27 @@ _DROP_MACRO_NAMES = """
     ensuremath quad qquad
 """
 _DROP_MACROS = frozenset(_DROP_MACRO_NAMES.split())
-_LATEX_TOKEN_RE = re.compile(r"\\([A-Za-z]+|.)\s?|\*\*?|[${}~]|``|''")
+# An accent over a letter (`Nystr\"om`, `Szepesv\'{a}ri`, `\c{c}`) as the letter and the
+# combining mark that composes with it.
+_ACCENTS = {
+    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
+    ".": "\u0307", "v": "\u030c", "u": "\u0306", "H": "\u030b", "c": "\u0327", "k": "\u0328",
+    "r": "\u030a",
+}  # fmt: skip
+_LATEX_TOKEN_RE = re.compile(
+    r"\\(?:([\"'`^~=.])|([vuHckr])(?=\s*\{))\s*"
+    r"(?:\{\s*(\\i|[A-Za-z])\s*\}|(\\i(?![A-Za-z])\s?|[A-Za-z]))"
+    r"|\\([A-Za-z]+|.)\s?|\*\*?|[${}~]|``|''"
+)
 
 
 def _plain_token(m: re.Match[str]) -> str:
     token = m.group()
-    name = m.group(1)
+    letter = m.group(3) or m.group(4)
+    if letter is not None:
+        mark = _ACCENTS[m.group(1) or m.group(2)]
+        return unicodedata.normalize("NFC", ("i" if letter[0] == "\\" else letter) + mark)
+    name = m.group(5)
     if name is not None:
         if name in _SYMBOLS:
             return _SYMBOLS[name] + (" " if token[-1].isspace() else "")
@@ -50,7 +67,9 @@ def _plain_token(m: re.Match[str]) -> str:
     if token == "``":
         return "“"
     if token == "''":
-        return "”"
+        # opening where a word starts: sources write ''price of opacity'' for ``...''
+        at = m.start()
+        return "“" if at == 0 or m.string[at - 1] in "([" or m.string[at - 1].isspace() else "”"
     return " "  # `~`
 
 
@@ -98,10 +117,16 @@ def _flatten(abstract: str) -> str:
 
 
 _ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "Eq.", "resp.", "approx.")
-# (also "a hard problem.We propose X": a sentence a scraped list ran into the last one)
-_SENTENCE_END_RE = re.compile(r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) )")
+# (also "a hard problem.We propose X", "a nearly optimal algorithm.Furthermore, we": a sentence a
+# scraped list ran into the last one, told as the renderer tells it: a word of three lowercase
+# letters or more before the mark, a capitalised word after it; not "e.g.", "U.S.", "nn.Module")
+_SENTENCE_END_RE = re.compile(
+    r"[.!?](?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) |(?<=[a-z]{3}[.!?])[A-Z][a-z])"
+)
 # the same led by the literal ".", which the engine finds faster, for text with no "!" or "?"
-_PERIOD_END_RE = re.compile(r"\.(?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) )")
+_PERIOD_END_RE = re.compile(
+    r"\.(?=\s+[A-Z0-9\"“(\\$]|\s*$|(?:We|Our|In this|Here) |(?<=[a-z]{3}\.)[A-Z][a-z])"
+)
 
 
 def _sentence_end(text: str, pos: int) -> int:
@@ -375,17 +400,231 @@ class _Analysis:
     """What find_method and derive_title both read: the flattened abstract, its contribution
     verbs in order (subject start, verb end, kind), and the method name it introduces."""
 
-    __slots__ = ("contributions", "flat", "method")
+    __slots__ = ("abstract", "contributions", "flat", "math_spans", "maths", "method")
 
     def __init__(self, abstract: str) -> None:
+        self.abstract = abstract
         self.flat = flat = _flatten(abstract).strip()
         self.contributions, points = _scan(flat)
         self.method = _method(abstract, flat, self.contributions, points)
+        # read when a title is made (_with_math): where the maths are, each math once asked
+        self.math_spans: list[tuple[int, int]] | None = None
+        self.maths: dict[int, _Math] = {}
 
 
 @lru_cache(maxsize=8)
 def _analyse(abstract: str) -> _Analysis:
     return _Analysis(abstract)
+
+
+# --- the abstract's maths in a made-up title ---------------------------------------------------
+# A title is cut from the flattened abstract, whose maths lost what the abstract shows: a font
+# ($\mathbb{R}^d$ -> R^d where the abstract reads ℝᵈ), a script's braces (K^{2/3} -> K^2/3, read
+# K²/3), an accent, a symbol. Each math the title took whole is put back as the abstract writes
+# it, so that display_title renders it as the abstract's.
+
+# what flattening may change in a math: a macro, a brace, a superscript (`$C^*$` -> C^); its `$`
+# and a bare subscript (`$x_i$` -> x_i) display_title renders as the abstract does
+_MATH_MARKUP_RE = re.compile(r"[\\{^*]")
+# a math flattening loses nothing of: a word (`$\texttt{FedNL}$`, `$\mathrm{KL}$`), a symbol
+# with a bare script or none (`$\epsilon$`, `$\ell_p$`)
+_KEPT_MATH_RE = re.compile(
+    r"\\(?:text[a-z]*|math(?:rm|tt|sf|it)|operatorname)\{[\w-]+\}"
+    r"|\\(?:" + "|".join(name for name in _SYMBOLS if name.isalpha()) + r")(?:[_^][A-Za-z0-9])?"
+)
+_PAREN_MATH_RE = re.compile(r"\\\((.{1,400}?)\\\)", re.S)
+# what a math's text in a title has and a title's words alone have not: a symbol, a script, a
+# letter alone ("in R^d", "H-consistency", "O(n)"; "a", "A" and "I" are words). A math of
+# digits and brackets alone reads as its text does.
+# (two patterns: each is scanned faster than the two as one)
+_SYMBOL_RE = re.compile(r"[^\sA-Za-z0-9(),.;:'\"“”‘’!?…-]")
+_LONE_LETTER_RE = re.compile(r"(?<![A-Za-z])[B-HJ-Zb-z](?![A-Za-z])")
+
+
+class _Math:
+    """A math of the abstract: where it starts, its source, its text in a title (flattened
+    as the title's is) and in the flattened abstract, and whether a word is glued to it."""
+
+    __slots__ = ("flat", "glued_after", "glued_before", "near", "source", "start", "text")
+
+    def __init__(self, abstract: str, start: int, end: int) -> None:
+        self.start = start
+        source = abstract[start:end]
+        self.source = " ".join(source.split())
+        self.flat = _flatten(source).strip()
+        self.text = plain_title_text(self.flat)
+        self.glued_before = start > 0 and abstract[start - 1].isalnum()  # Note$_{EM}$
+        self.glued_after = end < len(abstract) and abstract[end].isalnum()  # $^p$GNN
+        self.near = -1  # where it stands in the flattened abstract, once asked (_math_at)
+
+
+def _math_spans(abstract: str) -> list[tuple[int, int]]:
+    """Where the abstract's maths that flattening changes start and end, their `$` paired as
+    the renderer pairs them."""
+    found: list[tuple[int, int]] = []
+    n = len(abstract)
+    at = abstract.find("$")
+    while at >= 0:
+        end = -1
+        if at == 0 or abstract[at - 1] != "\\":
+            if abstract.startswith("$$", at):
+                close = abstract.find("$$", at + 2)
+                end = close + 2 if close > 0 else -1
+            else:
+                close = closing_dollar(abstract, at, n)
+                end = close + 1 if close > 0 else -1
+        if end < 0:
+            at = abstract.find("$", at + 1)
+            continue
+        mark = 1 if end - at > 2 and abstract[at + 1] != "$" else 2
+        if _changed_math(abstract[at + mark : end - mark]):
+            found.append((at, end))
+        at = abstract.find("$", end)
+    if "\\(" in abstract:
+        for m in _PAREN_MATH_RE.finditer(abstract):
+            if _changed_math(m.group(1)):
+                found.append(m.span())
+    return found
+
+
+def _changed_math(inner: str) -> bool:
+    inner = inner.strip()
+    if not inner or _MATH_MARKUP_RE.search(inner) is None:
+        return False
+    return _KEPT_MATH_RE.fullmatch(inner) is None
+
+
+# three words or more of lowercase letters: a stretch of a title as its abstract writes it
+_PLAIN_RUN_RE = re.compile(r"[a-z]+(?: [a-z]+){2,}")
+
+
+def _title_maths(analysis: _Analysis, title: str) -> list[_Math]:
+    """The abstract's maths the title can hold: those near where a stretch of the title stands
+    in the flattened abstract (every one when no stretch stands there once)."""
+    spans = analysis.math_spans
+    if spans is None:
+        spans = analysis.math_spans = _math_spans(analysis.abstract)
+    if not spans:
+        return []
+    flat = analysis.flat
+    low, high = 0, len(analysis.abstract)
+    for run in _PLAIN_RUN_RE.finditer(title):
+        at = flat.find(run.group())
+        if at >= 0 and flat.find(run.group(), at + 1) < 0:
+            # a math stands at least as far into the abstract as into the flattened one, and
+            # at most as much further as flattening took out
+            low = at - len(title)
+            high = at + len(title) + len(analysis.abstract) - len(flat)
+            break
+    maths = analysis.maths
+    found = []
+    for start, end in spans:
+        if low <= start <= high:
+            math = maths.get(start)
+            if math is None:
+                math = maths[start] = _Math(analysis.abstract, start, end)
+            if math.text:
+                found.append(math)
+    return found
+
+
+def _last_word(text: str) -> str:
+    space = text.rstrip().rfind(" ")
+    return text[space + 1 :].rstrip().lower()
+
+
+def _first_word(text: str) -> str:
+    text = text.lstrip()
+    space = text.find(" ")
+    return (text if space < 0 else text[:space]).lower()
+
+
+def _math_at(analysis: _Analysis, math: _Math, title: str, at: int, end: int) -> bool:
+    """Whether title[at:end], the math's text or the start of it, was cut from that math: it
+    stands as the math does among the words (glued to one or not), the math's text stands
+    where the math does in the flattened abstract, and a word next to it is the one there."""
+    if at > 0 and title[at - 1].isalnum() != math.glued_before:
+        return False
+    if end < len(title) and title[end].isalnum() != math.glued_after:
+        return False
+    flat = analysis.flat
+    near = math.near
+    if near < 0:
+        # (the flattened abstract's start is stripped as the analysis strips it)
+        near = math.near = len(_flatten(analysis.abstract[: math.start]).lstrip())
+    where = flat.find(math.flat, max(0, near - 4), near + len(math.flat) + 4)
+    if where < 0:
+        return False
+    before = _last_word(title[:at])
+    after = _first_word(title[end:])
+    if not before and not after:
+        return True
+    if before and before == _last_word(plain_title_text(flat[max(0, where - 60) : where])):
+        return True
+    after_flat = plain_title_text(flat[where + len(math.flat) : where + len(math.flat) + 60])
+    return bool(after) and after == _first_word(after_flat)
+
+
+def _with_math(analysis: _Analysis, title: str) -> str:
+    """The title with each math it took whole from the abstract as the abstract writes it,
+    and cut before a math its cut would end in ("of the form min_xmax_y langle…")."""
+    if analysis.math_spans == []:
+        return title
+    abstract = analysis.abstract
+    if "$" not in abstract and ("\\" not in abstract or "\\(" not in abstract):
+        analysis.math_spans = []
+        return title
+    if (
+        not analysis.maths  # (a title whole read them first: its cut one is read alike)
+        and _SYMBOL_RE.search(title) is None
+        and _LONE_LETTER_RE.search(title) is None
+    ):
+        return title  # most titles: the maths are not read
+    maths = _title_maths(analysis, title)
+    if not maths:
+        return title
+    if title.endswith("…"):
+        title = _cut_before_math(analysis, maths, title)
+    taken: list[tuple[int, int, str]] = []
+    for math in maths:
+        text = math.text
+        at = title.find(text)
+        while at >= 0:
+            end = at + len(text)
+            free = all(end <= start or at >= stop for start, stop, _ in taken)
+            if free and _math_at(analysis, math, title, at, end):
+                taken.append((at, end, math.source))
+                break
+            at = title.find(text, at + 1)
+    if not taken:
+        return title
+    taken.sort()
+    pieces: list[str] = []
+    last = 0
+    for start, stop, source in taken:
+        pieces += [title[last:start], source]
+        last = stop
+    pieces.append(title[last:])
+    return "".join(pieces)
+
+
+def _cut_before_math(analysis: _Analysis, maths: list[_Math], title: str) -> str:
+    """A title cut with "…" inside a math's text, cut before that math instead (a math's
+    start reads wrong); as it stands when too little would be left."""
+    body = title[:-1].rstrip()
+    at = body.rfind(" ")
+    while at >= 20:
+        tail = body[at + 1 :]
+        for math in maths:
+            if (
+                len(tail) < len(math.text)
+                and math.text.startswith(tail)
+                and _math_at(analysis, math, body, at + 1, len(body))
+            ):
+                kept = _drop_dangling(body[:at]).rstrip(" ,;:(-")
+                return kept + "…" if len(kept) >= 20 else title
+        at = body.rfind(" ", 0, at)
+    return title
 
 
 def _introduced(flat: str, point: int) -> tuple[str, int] | None:
@@ -1489,8 +1728,8 @@ def _naming_sentence_title(flat: str, method: str) -> str | None:
 
 def derive_title(abstract: str, method: str | None, limit: int = MAX_TITLE) -> str:
     """A short title naming the contribution, as a person skimming the abstract would write it
-    (cut, with "…", past `limit` characters)."""
-    return _cut_draft(_draft(abstract, method), method, limit)
+    (cut, with "…", past `limit` characters), its maths as the abstract writes them."""
+    return _with_math(_analyse(abstract), _cut_draft(_draft(abstract, method), method, limit))
 
 
 # what follows a name that leads the contribution's phrase: its alias or expansion in parentheses,
@@ -1717,8 +1956,11 @@ def cited_title(abstract: str) -> str:
 def method_and_titles(abstract: str) -> tuple[str | None, str, str | None]:
     """method_and_title, and the title cited_title gives when the derived one is cut with "…"
     (None otherwise): a list keeps it, so a citation or JSON never derives it again."""
-    method = _analyse(abstract).method
+    analysis = _analyse(abstract)
+    method = analysis.method
     draft = _draft(abstract, method)
     title = _cut_draft(draft, method, MAX_TITLE)
     whole = _cut_draft(draft, method, CITED_TITLE) if title.endswith("…") else None
-    return method, title, whole
+    if whole is not None:
+        whole = _with_math(analysis, whole)
+    return method, _with_math(analysis, title), whole

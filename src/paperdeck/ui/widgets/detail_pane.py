@@ -108,6 +108,27 @@ SHOWN_CHARS = 20_000
 """Of a longer abstract or title the pane shows this much (real abstracts stay under 5,000)."""
 
 
+def pane_title(paper: Paper, corrections: Mapping[str, Any]) -> str:
+    """The title the pane shows: the one the user corrected it to, else the paper's whole
+    (a made-up title cut to fit a row is shown whole, as a citation gives it), its LaTeX
+    rendered as the abstract's under it is ("ℝᵈ" in both, not "R^d" above)."""
+    corrected = corrections.get("title")
+    return one_line(
+        display_title(
+            str(corrected or paper.whole_title)[:SHOWN_CHARS],
+            made_up=paper.title_derived and not corrected,
+        )
+    )
+
+
+def pane_authors(paper: Paper, corrections: Mapping[str, Any]) -> list[str]:
+    """The authors the pane shows: as the user corrected them, else the paper's."""
+    authors = corrections.get("authors") or paper.authors
+    if isinstance(authors, str):
+        authors = [authors]
+    return [one_line(str(author)) for author in authors]
+
+
 def describe_source(meta_source: str, corrected: Sequence[str] = ()) -> str:
     """Where a paper's title and authors came from, in words."""
     if meta_source == "derived":
@@ -247,15 +268,7 @@ class DetailPane(ScrollView, can_focus=True):
             if not same_paper or new_query:
                 self._scroll_to_top(_to_match(fields is not None, shares, found))
             return
-        # A made-up title cut to fit a row is shown whole here, as a citation gives it.
-        # Its LaTeX rendered as the abstract's under it is ("ℝᵈ" in both, not "R^d" above).
-        corrected = corrections.get("title")
-        title_text = one_line(
-            display_title(
-                str(corrected or paper.whole_title)[:SHOWN_CHARS],
-                made_up=paper.title_derived and not corrected,
-            )
-        )
+        title_text = pane_title(paper, corrections)
         title = with_spans(title_text, fields("title")(title_text) if fields else (), match)
         title = title.stylize_before("bold")
         if paper.method:
@@ -482,11 +495,9 @@ class DetailPane(ScrollView, can_focus=True):
 
         if paper.method:
             field("Method", display_title(paper.method, made_up=True), "bold $text-accent")
-        authors = corrections.get("authors") or paper.authors
-        if isinstance(authors, str):
-            authors = [authors]
+        authors = pane_authors(paper, corrections)
         if authors:
-            field("Authors", ", ".join(one_line(str(a)) for a in authors), spans=author_spans)
+            field("Authors", ", ".join(authors), spans=author_spans)
         else:
             field("Authors", "unknown")
         venue = paper.venue_line
@@ -560,10 +571,7 @@ class DetailPane(ScrollView, can_focus=True):
         cite_key: CiteKey | KeyLater,
     ) -> Content:
         """A short pane's line under the title: the first authors, the venue, the key."""
-        authors = corrections.get("authors") or paper.authors
-        if isinstance(authors, str):
-            authors = [authors]
-        names = [one_line(str(a)) for a in authors]
+        names = pane_authors(paper, corrections)
         more = len(names) - SUMMARY_AUTHORS
         shown = ", ".join(names[:SUMMARY_AUTHORS]) + (f" +{more}" if more > 0 else "")
         parts = [shown or "authors unknown"]
