@@ -571,7 +571,11 @@ async def test_a_session_left_far_down_reopens_with_its_paper_on_screen(
 
     first = reader()
     async with first.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: not first.loading.loading)
+        # Keys pressed before the rows are painted would be a search typed ahead.
+        painted = first.paper_list
+        await wait_until(
+            pilot, lambda: not first.loading.loading and painted.rows_painted_at is not None
+        )
         await pilot.press("G", *["k"] * (len(first.papers) - 1 - far))
         left_on = first.current_paper
         assert left_on is first.papers[far]
