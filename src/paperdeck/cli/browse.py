@@ -33,6 +33,9 @@ DEFAULT_SEARCH_LIMIT = 20
 SOME_WORDS_DIVIDER = "-- papers with some of the words --"
 """The line `search` prints between the papers with every word and those with some."""
 NO_PAPER_HAS_ALL = "-- no paper has every word; papers with some of them --"
+"""The line `search` prints above its papers when none has every word. Both rules are printed
+only to a terminal: in a pipe they would be read as papers (`awk '{print $2}'` took
+"papers" for an id); stderr then says where the papers with some of the words start."""
 
 
 def register(add: AddCommand) -> None:
@@ -48,8 +51,11 @@ def register(add: AddCommand) -> None:
 
     search = add(
         "search",
-        "Search papers and print them best first. When none matches, says so (and why, when "
-        "the list lacks what a filter asks for) in one line on stderr and exits 1, like grep.",
+        "Search papers and print them best first: position, id, score, title. Papers with "
+        "every word come first; on a terminal a rule comes before those with some of them, "
+        "into a pipe stdout holds only papers and stderr says where they start. When none "
+        "matches, says so (and why, when the list lacks what a filter asks for) in one line on "
+        "stderr and exits 1, like grep.",
         run_search,
     )
     search.add_argument("query", metavar="QUERY", help="a query (see the README for the syntax)")
@@ -211,12 +217,12 @@ def run_search(args: argparse.Namespace) -> int:
 Fill = Callable[[Sequence["Paper"]], list["Paper"]]
 """The papers given, with their abstracts read back when they were loaded without."""
 
-Work = Callable[["Papers", str | None, bool, Fill], tuple[str | None, str]]
+Work = Callable[["Papers", str | None, bool, Fill], tuple[list[str], str]]
 """A command's work on the papers of its lists, the list store key of their index (or None),
-whether they hold their abstracts and what reads them back: what it says on stderr (or None)
-and what it prints."""
+whether they hold their abstracts and what reads them back: the lines it says on stderr and
+what it prints."""
 Finding = Callable[
-    [argparse.Namespace, "Papers", str | None, bool, Fill], tuple[str | None, str, bool]
+    [argparse.Namespace, "Papers", str | None, bool, Fill], tuple[list[str], str, bool]
 ]
 """A command's work that also says whether it found anything (search, related)."""
 
@@ -225,10 +231,10 @@ def _run_finding(args: argparse.Namespace, finding: Finding) -> int:
     """`_run_on_papers`, with grep's convention: 1 when nothing is found (2 stays the errors')."""
     found: list[bool] = []
 
-    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:
-        message, text, any_found = finding(args, papers, key, loaded, fill)
+    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[list[str], str]:
+        messages, text, any_found = finding(args, papers, key, loaded, fill)
         found.append(any_found)
-        return message, text
+        return messages, text
 
     status = _run_on_papers(args, work)
     return 1 if status == 0 and not found[-1] else status
@@ -255,20 +261,22 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
     with stored_list(args) as stored, collector_paused():
         if stored is not None:
             try:
-                message, text = work(stored.papers, stored.papers.key, False, stored.with_abstracts)
+                messages, text = work(
+                    stored.papers, stored.papers.key, False, stored.with_abstracts
+                )
             except (Damaged, StoreUnavailable) as error:
                 warn(f"the list store could not be read ({error}); the list is read again")
             else:
-                for warning in [*stored.warnings, *([message] if message else [])]:
+                for warning in [*stored.warnings, *messages]:
                     warn(warning)
                 sys.stdout.write(text)
                 return 0
     # JSON rows carry the abstracts; the lines printed otherwise need none.
     library = open_library(args, abstracts=bool(args.json))
-    message, text = work(
+    messages, text = work(
         library.papers, library.index_key(), library.abstracts_loaded, library.with_abstracts
     )
-    if message:
+    for message in messages:
         warn(message)
     sys.stdout.write(text)
     return 0
@@ -276,8 +284,8 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
 
 def _search(
     args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
-) -> tuple[str | None, str, bool]:
-    """What `search` says on stderr (or None), prints and whether it found a paper, worked
+) -> tuple[list[str], str, bool]:
+    """What `search` says on stderr, prints and whether it found a paper, worked
     out before anything is printed: reading a stored paper may fail, and the command then
     starts again."""
     from paperdeck.cli.notes_file import open_store
@@ -307,17 +315,34 @@ def _search(
             row["matches"] = index.match_spans(result.parsed, paper_index)
             row["near_spellings"] = _near_used(result.near, row["matches"], index, paper_index)
             rows.append(row)
-        return said, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", bool(chosen)
+        return (
+            [said] if said else [],
+            json.dumps(rows, ensure_ascii=False, indent=2) + "\n",
+            bool(chosen),
+        )
     width = len(str(len(papers)))
     lines = []
+    on_terminal = sys.stdout.isatty()
+    messages = [said] if said else []
+    if not on_terminal and result.matched_all < len(chosen):
+        messages.append(_some_words_start(result.matched_all))
     for rank, (paper_index, score) in enumerate(chosen):
-        if rank == result.matched_all:
+        if rank == result.matched_all and on_terminal:
             lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         # A stored list's are read from two columns, mostly of chunks ranking read already.
         paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
         title = marked_title(title, papers.title_derived(paper_index))
         lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
-    return said, "".join(line + "\n" for line in lines), bool(chosen)
+    return messages, "".join(line + "\n" for line in lines), bool(chosen)
+
+
+def _some_words_start(with_all: int) -> str:
+    """Where the papers with some of the words start, said on stderr when stdout is no
+    terminal and carries no rule."""
+    if not with_all:
+        return "no paper has every word of the query; these have some of them"
+    first = "the first paper has" if with_all == 1 else f"the first {with_all:,} papers have"
+    return f"{first} every word of the query, the rest some of them"
 
 
 def _near_used(
@@ -351,7 +376,7 @@ def run_related(args: argparse.Namespace) -> int:
 
 def _related(
     args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
-) -> tuple[str | None, str, bool]:
+) -> tuple[list[str], str, bool]:
     from paperdeck.cli.notes_file import open_store
     from paperdeck.core.errors import UsageError
     from paperdeck.core.library import resolve_index
@@ -368,7 +393,7 @@ def _related(
     index = index_of(args, papers, key, abstracts_loaded)
     limit = args.limit if args.limit and args.limit > 0 else len(papers)
     found = related(index.word_index, seeds, limit)
-    nothing = None if found else "related: no other paper in these lists shares its words"
+    nothing = [] if found else ["related: no other paper in these lists shares its words"]
     if args.json:
         rows = []
         whole = _whole([papers[like.index] for like in found], fill)
