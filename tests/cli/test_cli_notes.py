@@ -153,6 +153,34 @@ def test_a_note_typed_in_a_legacy_encoding_keeps_its_accents(notes: Path) -> Non
     assert ok(*at(notes, "note", "2")) == "naïve café €\n"
 
 
+def piped(command: list[str], data: bytes) -> subprocess.CompletedProcess[bytes]:
+    environment = {key: value for key, value in os.environ.items() if key != "PAPERDECK_NOTES"}
+    return subprocess.run(
+        [sys.executable, "-m", "paperdeck", *command],
+        input=data,
+        capture_output=True,
+        env=environment,
+        timeout=60,
+    )
+
+
+def test_a_note_dash_is_read_from_stdin(notes: Path) -> None:
+    """A script's note of several lines, piped in; before, the note saved was "-"."""
+    written = piped(at(notes, "note", "4", "--set", "-"), b"Key idea: [b]x[/b]\n\nto check\n")
+    assert written.returncode == 0 and written.stderr == b""
+    assert written.stdout.decode().endswith("saved (3 lines)\n")
+    appended = piped(at(notes, "note", "4", "--append", "-"), "café\n".encode())
+    assert appended.returncode == 0 and appended.stderr == b""
+    assert ok(*at(notes, "note", "4")) == "Key idea: [b]x[/b]\n\nto check\ncafé\n"
+    legacy = piped(at(notes, "note", "5", "--set", "-"), b"caf\xe9")
+    assert legacy.returncode == 0
+    assert legacy.stderr.decode() == (
+        "paperdeck: the note on stdin is in a legacy encoding, not UTF-8: read as Windows-1252\n"
+    )
+    assert ok(*at(notes, "note", "5")) == "café\n"
+    assert "- reads it from stdin" in " ".join(ok("note", "--help").split())
+
+
 def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     assert ok(*at(notes, "tag", "3", "+rl", "+todo")).strip().endswith(": rl, todo")
     # "-todo" and "-hard" look like options to argparse; "-h..." even like -h.
