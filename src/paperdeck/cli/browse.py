@@ -38,10 +38,18 @@ only to a terminal: in a pipe they would be read as papers (`awk '{print $2}'` t
 "papers" for an id); stderr then says where the papers with some of the words start."""
 
 
+def json_help(added: str = "") -> str:
+    """--json's help: the keys scripts read most, and where every key is told."""
+    return (
+        f"print a JSON array, an object per paper: position, id, title, authors, ...{added} "
+        '(the README\'s "JSON output" says each key)'
+    )
+
+
 def register(add: AddCommand) -> None:
     """Add `list`, `show`, `search` and `related` to the CLI."""
     listing = add("list", "Print one line per paper: position, id, title.", run_list)
-    listing.add_argument("--json", action="store_true", help="print a JSON array of papers")
+    listing.add_argument("--json", action="store_true", help=json_help())
     add_paths_argument(listing)
 
     show = add("show", "Print one paper: title, method, venue, links, abstract.", run_show)
@@ -62,7 +70,7 @@ def register(add: AddCommand) -> None:
     search.add_argument(
         "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
     )
-    search.add_argument("--json", action="store_true", help="print a JSON array of results")
+    search.add_argument("--json", action="store_true", help=json_help(", score, match"))
     search.add_argument(
         "--all-terms",
         action="store_true",
@@ -90,7 +98,7 @@ def register(add: AddCommand) -> None:
     like.add_argument(
         "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N papers (0: all)"
     )
-    like.add_argument("--json", action="store_true", help="print a JSON array of papers")
+    like.add_argument("--json", action="store_true", help=json_help(", score, shared"))
     add_paths_argument(like)
 
 
