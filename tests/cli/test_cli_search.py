@@ -93,6 +93,25 @@ def test_a_pipe_gets_only_papers_and_stderr_says_where_some_words_start(notes: P
     assert every.stderr == "" and every.stdout.count("\n") == 1
 
 
+@pytest.mark.parametrize("json_output", [False, True], ids=["lines", "json"])
+def test_a_limit_that_leaves_papers_out_says_so(notes: Path, json_output: bool) -> None:
+    """Before, `search learning | wc -l` said 20 with nothing to tell that more matched."""
+    as_json = ["--json"] if json_output else []
+    every = run("search", "learning", "--limit", "0", *as_json, notes=notes)
+    found = len(json.loads(every.stdout)) if json_output else len(every.stdout.splitlines())
+    assert every.stderr == "" and found == 13
+    cut = run("search", "learning", "--limit", "3", *as_json, notes=notes)
+    assert cut.returncode == 0
+    assert len(json.loads(cut.stdout) if json_output else cut.stdout.splitlines()) == 3
+    assert cut.stderr == "paperdeck: printed 3 of 13 papers; --limit 0 prints all\n"
+    # Those with some of the words are not counted when the limit stops before them.
+    some = run("search", "learning model", "--limit", "2", *as_json, notes=notes)
+    assert some.stderr == (
+        "paperdeck: printed 2 of the 10 papers with every word (more have some); "
+        "--limit 0 prints all\n"
+    )
+
+
 def test_related_lists_the_papers_that_share_rare_words(notes: Path) -> None:
     result = run("related", "4", "--json", "--limit", "3", notes=notes)
     assert result.returncode == 0, result.stderr
@@ -149,7 +168,8 @@ def test_a_like_that_names_no_paper_is_said_in_one_line(notes: Path) -> None:
         "paperdeck: like:zzz: no paper with that id or position"
     ]
     found = run("search", "like:4", "--limit", "2", notes=notes)
-    assert found.stderr == "" and len(found.stdout.splitlines()) == 2
+    assert len(found.stdout.splitlines()) == 2
+    assert found.stderr == "paperdeck: printed 2 of 16 papers; --limit 0 prints all\n"
 
 
 def test_filler_words_do_not_decide_what_matches(notes: Path) -> None:

@@ -54,10 +54,11 @@ def _search(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, s
 
 
 GRAPH_NEURAL_SOME = (
-    "paperdeck: the first 12 papers have every word of the query, the rest some of them\n"
+    "paperdeck: printed 20 of 99 papers, the first 12 with every word of the query; "
+    "--limit 0 prints all\n"
 )
-"""What `search "graph neural"` says on stderr when it prints to no terminal: where the papers
-with some of the words start."""
+"""What `search "graph neural"` says on stderr when it prints to no terminal: that it printed
+only some papers, and where the papers with some of the words start."""
 
 
 def _whole_list_output(
@@ -307,7 +308,8 @@ def test_a_lists_warning_is_told_once_when_its_index_is_built_from_the_store(
     for _ in range(2):  # the index built (from the stored list), then opened
         status, out, err = _search(capsys, "learning", str(path))
         assert status == 0 and out
-        assert err.count("skipped") == 1 and len(err.splitlines()) == 1, err
+        assert err.count("skipped") == 1 and len(err.splitlines()) == 2, err
+        assert err.endswith("paperdeck: printed 20 of 168 papers; --limit 0 prints all\n")
 
 
 def test_stored_fields_read_alone_equal_the_papers_fields(cache: Path, tmp_path: Path) -> None:

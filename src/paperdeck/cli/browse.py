@@ -22,10 +22,12 @@ from paperdeck.cli.common import (
     stored_list,
     warn,
 )
+from paperdeck.core.text.wording import plural
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
     from paperdeck.core.papers import Papers
+    from paperdeck.core.search.evaluate import SearchResult
     from paperdeck.core.search.index import SearchIndex
     from paperdeck.core.search.near import NearSpelling
 
@@ -68,7 +70,11 @@ def register(add: AddCommand) -> None:
     )
     search.add_argument("query", metavar="QUERY", help="a query (see the README for the syntax)")
     search.add_argument(
-        "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
+        "--limit",
+        type=_count,
+        default=DEFAULT_SEARCH_LIMIT,
+        help=f"at most N results (default {DEFAULT_SEARCH_LIMIT}; 0: all); stderr says how many "
+        "it left out",
     )
     search.add_argument("--json", action="store_true", help=json_help(", score, match"))
     search.add_argument(
@@ -313,6 +319,10 @@ def _search(
     said = "; ".join(filter(None, [result.message, notice(result.near)])) or None
     if not chosen and said is None:
         said = nothing_found(index.word_index, result.parsed)
+    # --json says which papers have every word in each row.
+    rule_shown = args.json or sys.stdout.isatty()
+    summary = _summary(len(chosen), result, args.all_terms, rule_shown)
+    messages = [line for line in (said, summary) if line]
     if args.json:
         rows = []
         found = _whole([papers[paper_index] for paper_index, _ in chosen], fill)
@@ -323,19 +333,11 @@ def _search(
             row["matches"] = index.match_spans(result.parsed, paper_index)
             row["near_spellings"] = _near_used(result.near, row["matches"], index, paper_index)
             rows.append(row)
-        return (
-            [said] if said else [],
-            json.dumps(rows, ensure_ascii=False, indent=2) + "\n",
-            bool(chosen),
-        )
+        return messages, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", bool(chosen)
     width = len(str(len(papers)))
     lines = []
-    on_terminal = sys.stdout.isatty()
-    messages = [said] if said else []
-    if not on_terminal and result.matched_all < len(chosen):
-        messages.append(_some_words_start(result.matched_all))
     for rank, (paper_index, score) in enumerate(chosen):
-        if rank == result.matched_all and on_terminal:
+        if rank == result.matched_all and rule_shown:
             lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         # A stored list's are read from two columns, mostly of chunks ranking read already.
         paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
@@ -344,13 +346,28 @@ def _search(
     return messages, "".join(line + "\n" for line in lines), bool(chosen)
 
 
-def _some_words_start(with_all: int) -> str:
-    """Where the papers with some of the words start, said on stderr when stdout is no
-    terminal and carries no rule."""
-    if not with_all:
-        return "no paper has every word of the query; these have some of them"
-    first = "the first paper has" if with_all == 1 else f"the first {with_all:,} papers have"
-    return f"{first} every word of the query, the rest some of them"
+def _summary(printed: int, result: SearchResult, all_terms: bool, rule_shown: bool) -> str | None:
+    """The one line said on stderr when --limit left papers out (a script counting or reading
+    the lines would take them for all there are), or when stdout carries no rule before the
+    papers with some of the words, where those start."""
+    found, with_all = len(result.indices), result.matched_all
+    if printed == found:
+        if rule_shown or with_all >= printed:
+            return None
+        if not with_all:
+            return "no paper has every word of the query; these have some of them"
+        first = "the first paper has" if with_all == 1 else f"the first {with_all:,} papers have"
+        return f"{first} every word of the query, the rest some of them"
+    more = "; --limit 0 prints all"
+    if not rule_shown and with_all < printed:
+        which = "none" if not with_all else f"the first {with_all:,}"
+        return (
+            f"printed {printed:,} of {found:,} papers, {which} with every word of the query{more}"
+        )
+    # The search works out the papers with some of the words only when --limit reaches them.
+    if not all_terms and with_all == found and len(result.parsed.positive_terms()) > 1:
+        return f"printed {printed:,} of the {found:,} papers with every word (more have some){more}"
+    return f"printed {printed:,} of {plural(found, 'paper')}{more}"
 
 
 def _near_used(
