@@ -84,6 +84,21 @@ def test_an_unknown_extension_is_refused_not_written_as_markdown(tmp_path: Path)
     assert out.read_text(encoding="utf-8").startswith("title,authors,venue,year")
 
 
+def test_a_format_the_file_name_contradicts_is_refused(tmp_path: Path) -> None:
+    """Before, `-f json -o picks.csv` wrote JSON under a CSV name without a word."""
+    notes = tmp_path / "notes.json"
+    out = tmp_path / "picks.csv"
+    refused = paperdeck("export", "-f", "json", "-o", str(out), notes=notes)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        f"paperdeck: {out} is named as CSV but --format is json: drop --format, or name the "
+        f"file picks.json\n"
+    )
+    assert not out.exists()
+    agreeing = paperdeck("export", "-f", "csv", "-o", str(out.with_name("PICKS.CSV")), notes=notes)
+    assert agreeing.returncode == 0, agreeing.stderr
+
+
 def test_markdown_items_past_nine_keep_their_note_and_show_one_line_each(tmp_path: Path) -> None:
     from markdown_it import MarkdownIt
 

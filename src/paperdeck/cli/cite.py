@@ -53,6 +53,7 @@ def register(add: AddCommand) -> None:
         "-s",
         "--style",
         dest="style",
+        action=_OneStyle,
         metavar="NAME|FILE.csl",
         default=DEFAULT_FORMAT,
         help=(
@@ -73,6 +74,25 @@ def register(add: AddCommand) -> None:
         help="write non-ASCII characters as LaTeX commands in BibTeX and BibLaTeX",
     )
     add_paths_argument(parser)
+
+
+class _OneStyle(argparse.Action):
+    """--format/--style, refused when given twice with two formats: argparse would keep the
+    last quietly (`cite 4 -f bibtex --style ieee`, four spellings of one option)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        value = str(values)
+        given: tuple[str, str] | None = getattr(namespace, "_style_given", None)
+        if given is not None and given[1].casefold() != value.casefold():
+            parser.error(f"{given[0]} {given[1]} and {option_string} {value}: give one format")
+        namespace._style_given = (option_string or "--format", value)
+        setattr(namespace, self.dest, value)
 
 
 def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:

@@ -21,7 +21,7 @@ from paperdeck.cli.common import (
 )
 from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.errors import PaperdeckError, UsageError
-from paperdeck.core.reading_list import EXTENSIONS, FORMATS, export, format_for
+from paperdeck.core.reading_list import EXTENSIONS, FORMATS, SUFFIXES, export, format_for
 from paperdeck.core.text.wording import plural
 
 if TYPE_CHECKING:
@@ -67,6 +67,13 @@ def run_export(args: argparse.Namespace) -> int:
         known = ", ".join(sorted(EXTENSIONS))
         raise UsageError(
             f"{output}: which format is {output.suffix}? Name the file {known}, or give --format"
+        )
+    named = EXTENSIONS.get(output.suffix.lower()) if output is not None else None
+    if output is not None and named is not None and args.export_format not in (None, named):
+        # `-f json -o picks.csv` wrote JSON under a CSV name, which a spreadsheet then misreads.
+        raise UsageError(
+            f"{output} is named as {FORMATS[named]} but --format is {args.export_format}: "
+            f"drop --format, or name the file {output.stem}{SUFFIXES[args.export_format]}"
         )
     fmt = args.export_format or (format_for(output) if output is not None else "markdown")
     refuse_to_replace(output, args.force, fmt)
