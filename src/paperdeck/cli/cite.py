@@ -115,6 +115,8 @@ def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:
 
 
 def _is_path(item: str) -> bool:
+    if item == "-":
+        return True  # the list on stdin
     if not item.strip():
         return False  # Path("") is the current folder, which exists
     if _NUMBER.fullmatch(item) and not Path(item).is_file():

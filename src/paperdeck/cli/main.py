@@ -173,7 +173,7 @@ def build_parser(
         epilog=_commands_epilog(),
     )
     top.add_argument("--version", action="version", version=f"paperdeck {__version__}")
-    add_paths_argument(top)
+    add_paths_argument(top, stdin=False)
     commands: dict[str, argparse.ArgumentParser] = {}
 
     def add(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
@@ -207,6 +207,11 @@ def run_reader(args: argparse.Namespace) -> int:
     from paperdeck.core.resources import bundled_list
 
     paths: list[Path] = list(args.paths) or [bundled_list()]
+    if Path("-") in paths:
+        # The reader reads the keys on stdin.
+        raise UsageError(
+            "-: the reader cannot read a list from stdin; save it to a file and open that"
+        )
     _refuse_mistyped_command(args.paths)
     for path in [*paths, *args.meta]:
         _check_openable(path)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from paperdeck.cli.common import (
+    STDIN,
     AddCommand,
     Command,
     add_output_arguments,
@@ -167,6 +168,10 @@ def _label(paper: Paper) -> str:
 
 
 def run_note(args: argparse.Namespace) -> int:
+    if STDIN in args.paths and "-" in (args.set, args.append):
+        raise UsageError(
+            "note: stdin holds the note or the list, not both: save the list to a file"
+        )
     paper = open_paper(args, args.ref)
     changing = args.set is not None or args.append is not None or args.edit
     store = open_store(args, changing=changing)
@@ -314,6 +319,8 @@ def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
 
 
 def _names_a_path(path: Path) -> bool:
+    if path == STDIN:
+        return True
     try:
         return path.exists() or os.sep in str(path) or bool(path.suffix)
     except OSError:  # a name too long for a file is no file
