@@ -41,14 +41,18 @@ def test_all_terms_keeps_only_full_matches(notes: Path) -> None:
     assert nothing.returncode == 1 and nothing.stdout == ""
 
 
-def on_terminal(*args: str, notes: Path) -> list[str]:
-    """The lines `paperdeck ARGS` prints to a terminal (a pseudo-terminal as its stdout)."""
+def on_terminal(*args: str, notes: Path, stderr: bool = False) -> list[str]:
+    """The lines `paperdeck ARGS` prints to a terminal (a pseudo-terminal as its stdout, and
+    as its stderr too when `stderr`)."""
     import pty
 
     leader, follower = pty.openpty()
     env = dict(os.environ, PAPERDECK_NOTES=str(notes))
     with subprocess.Popen(
-        [sys.executable, "-m", "paperdeck", *args], stdout=follower, stderr=subprocess.PIPE, env=env
+        [sys.executable, "-m", "paperdeck", *args],
+        stdout=follower,
+        stderr=follower if stderr else subprocess.PIPE,
+        env=env,
     ) as process:
         os.close(follower)
         chunks = []
@@ -110,6 +114,18 @@ def test_a_limit_that_leaves_papers_out_says_so(notes: Path, json_output: bool) 
         "paperdeck: printed 2 of the 10 papers with every word (more have some); "
         "--limit 0 prints all\n"
     )
+
+
+def test_on_a_terminal_what_the_limit_left_out_is_said_below_the_papers(notes: Path) -> None:
+    lines = on_terminal("search", "speculatve", "--limit", "1", notes=notes, stderr=True)
+    assert lines[0].startswith('paperdeck: no paper has "speculatve"')
+    assert lines[1].split()[1] == "30b40477"
+    assert lines[2:] == ["paperdeck: printed 1 of 2 papers; --limit 0 prints all"]
+    piped = run("search", "speculatve learning", "--limit", "3", notes=notes)
+    assert piped.stderr.splitlines()[1:] == [
+        "paperdeck: printed 3 of 14 papers, the first with every word of the query; "
+        "--limit 0 prints all"
+    ]
 
 
 def test_related_lists_the_papers_that_share_rare_words(notes: Path) -> None:

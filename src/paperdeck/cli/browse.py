@@ -231,13 +231,13 @@ def run_search(args: argparse.Namespace) -> int:
 Fill = Callable[[Sequence["Paper"]], list["Paper"]]
 """The papers given, with their abstracts read back when they were loaded without."""
 
-Work = Callable[["Papers", str | None, bool, Fill], tuple[list[str], str]]
+Said = tuple[list[str], str, list[str]]
+"""What a command says on stderr before what it prints, what it prints, and what it says
+after it (how much it left out: on a terminal that reads best below the papers)."""
+Work = Callable[["Papers", str | None, bool, Fill], Said]
 """A command's work on the papers of its lists, the list store key of their index (or None),
-whether they hold their abstracts and what reads them back: the lines it says on stderr and
-what it prints."""
-Finding = Callable[
-    [argparse.Namespace, "Papers", str | None, bool, Fill], tuple[list[str], str, bool]
-]
+whether they hold their abstracts and what reads them back: what it says and prints."""
+Finding = Callable[[argparse.Namespace, "Papers", str | None, bool, Fill], tuple[Said, bool]]
 """A command's work that also says whether it found anything (search, related)."""
 
 
@@ -245,10 +245,10 @@ def _run_finding(args: argparse.Namespace, finding: Finding) -> int:
     """`_run_on_papers`, with grep's convention: 1 when nothing is found (2 stays the errors')."""
     found: list[bool] = []
 
-    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[list[str], str]:
-        messages, text, any_found = finding(args, papers, key, loaded, fill)
+    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> Said:
+        said, any_found = finding(args, papers, key, loaded, fill)
         found.append(any_found)
-        return messages, text
+        return said
 
     status = _run_on_papers(args, work)
     return 1 if status == 0 and not found[-1] else status
@@ -275,30 +275,36 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
     with stored_list(args) as stored, collector_paused():
         if stored is not None:
             try:
-                messages, text = work(
-                    stored.papers, stored.papers.key, False, stored.with_abstracts
-                )
+                said = work(stored.papers, stored.papers.key, False, stored.with_abstracts)
             except (Damaged, StoreUnavailable) as error:
                 warn(f"the list store could not be read ({error}); the list is read again")
             else:
-                for warning in [*stored.warnings, *messages]:
+                for warning in stored.warnings:
                     warn(warning)
-                sys.stdout.write(text)
+                _tell(said)
                 return 0
     # JSON rows carry the abstracts; the lines printed otherwise need none.
     library = open_library(args, abstracts=bool(args.json))
-    messages, text = work(
-        library.papers, library.index_key(), library.abstracts_loaded, library.with_abstracts
+    _tell(
+        work(library.papers, library.index_key(), library.abstracts_loaded, library.with_abstracts)
     )
-    for message in messages:
+    return 0
+
+
+def _tell(said: Said) -> None:
+    before, text, after = said
+    for message in before:
         warn(message)
     sys.stdout.write(text)
-    return 0
+    if after:
+        sys.stdout.flush()  # so that on a terminal the lines after come after
+        for message in after:
+            warn(message)
 
 
 def _search(
     args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
-) -> tuple[list[str], str, bool]:
+) -> tuple[Said, bool]:
     """What `search` says on stderr, prints and whether it found a paper, worked
     out before anything is printed: reading a stored paper may fail, and the command then
     starts again."""
@@ -322,7 +328,7 @@ def _search(
     # --json says which papers have every word in each row.
     rule_shown = args.json or sys.stdout.isatty()
     summary = _summary(len(chosen), result, args.all_terms, rule_shown)
-    messages = [line for line in (said, summary) if line]
+    before, after = [said] if said else [], [summary] if summary else []
     if args.json:
         rows = []
         found = _whole([papers[paper_index] for paper_index, _ in chosen], fill)
@@ -333,7 +339,7 @@ def _search(
             row["matches"] = index.match_spans(result.parsed, paper_index)
             row["near_spellings"] = _near_used(result.near, row["matches"], index, paper_index)
             rows.append(row)
-        return messages, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", bool(chosen)
+        return (before, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", after), bool(chosen)
     width = len(str(len(papers)))
     lines = []
     for rank, (paper_index, score) in enumerate(chosen):
@@ -343,7 +349,7 @@ def _search(
         paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
         title = marked_title(title, papers.title_derived(paper_index))
         lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
-    return messages, "".join(line + "\n" for line in lines), bool(chosen)
+    return (before, "".join(line + "\n" for line in lines), after), bool(chosen)
 
 
 def _summary(printed: int, result: SearchResult, all_terms: bool, rule_shown: bool) -> str | None:
@@ -360,7 +366,7 @@ def _summary(printed: int, result: SearchResult, all_terms: bool, rule_shown: bo
         return f"{first} every word of the query, the rest some of them"
     more = "; --limit 0 prints all"
     if not rule_shown and with_all < printed:
-        which = "none" if not with_all else f"the first {with_all:,}"
+        which = {0: "none", 1: "the first"}.get(with_all, f"the first {with_all:,}")
         return (
             f"printed {printed:,} of {found:,} papers, {which} with every word of the query{more}"
         )
@@ -401,7 +407,7 @@ def run_related(args: argparse.Namespace) -> int:
 
 def _related(
     args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
-) -> tuple[list[str], str, bool]:
+) -> tuple[Said, bool]:
     from paperdeck.cli.notes_file import open_store
     from paperdeck.core.errors import UsageError
     from paperdeck.core.library import resolve_index
@@ -427,7 +433,7 @@ def _related(
             row["score"] = round(like.score, 4)
             row["shared"] = list(like.shared)
             rows.append(row)
-        return nothing, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", bool(found)
+        return (nothing, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", []), bool(found)
     width = len(str(len(papers)))
     lines = []
     for like in found:
@@ -437,7 +443,7 @@ def _related(
         lines.append(
             f"{like.index + 1:>{width}}  {paper.id}  {like.score:6.2f}  {title}  [{shared}]"
         )
-    return nothing, "".join(line + "\n" for line in lines), bool(found)
+    return (nothing, "".join(line + "\n" for line in lines), []), bool(found)
 
 
 def _print_json(value: object) -> None:
