@@ -56,7 +56,14 @@ def register(add: AddCommand) -> None:
 
     show = add("show", "Print one paper: title, method, venue, links, abstract.", run_show)
     show.add_argument("ref", metavar="REF", help="a paper id, unique id prefix or position")
-    show.add_argument("--raw", action="store_true", help="print the abstract's source text")
+    shown = show.add_mutually_exclusive_group()
+    shown.add_argument("--raw", action="store_true", help="print the abstract's source text")
+    shown.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON object: the paper as `export --format json` gives it, abstract, "
+        'tags, state and note included (the README\'s "JSON output" says each key)',
+    )
     add_paths_argument(show)
 
     search = add(
@@ -186,6 +193,16 @@ def run_show(args: argparse.Namespace) -> int:
     from paperdeck.core.text.render import render_abstract
 
     paper = open_paper(args, args.ref)
+    if args.json:
+        from paperdeck.cli.notes_file import open_store
+        from paperdeck.core.reading_list import items, records
+
+        entries = open_store(args).entries
+        entry = entries.get(paper.id)
+        fixes = {paper.id: entry.corrections} if entry is not None and entry.corrections else {}
+        (record,) = records(items([paper], entries, fixes))
+        _print_json(record)
+        return 0
     print(paper_header(paper, raw=args.raw))
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text

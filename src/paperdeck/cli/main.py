@@ -69,6 +69,7 @@ COMMAND_EXAMPLES = {
     "show": [
         ("paperdeck show 4", "the paper at position 4"),
         ("paperdeck show 30b40477 --raw", "by its id, the abstract as the list has it"),
+        ("paperdeck show 4 --json | jq -r .abstract", "as JSON, with its tags and note"),
     ],
     "search": [
         ("paperdeck search 'speculative decoding'", "every word first, then some"),
