@@ -103,6 +103,28 @@ def add_paths_argument(parser: argparse.ArgumentParser, *, stdin: bool = True) -
     )
 
 
+REF_LIKE = re.compile(r"[0-9A-Fa-f]+")
+"""A word that may be a position or an id prefix."""
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+def names_a_list(item: str) -> bool:
+    """Whether a word among `REF ... PATH ...` (cite, export) names a list, not a paper."""
+    if item == "-":
+        return True  # the list on stdin
+    if not item.strip():
+        return False  # Path("") is the current folder, which exists
+    if _NUMBER.fullmatch(item) and not Path(item).is_file():
+        return False  # `cite 1.5 LIST`: a mistyped position, not a list
+    if REF_LIKE.fullmatch(item):
+        # A position or an id prefix, unless only a file of that name makes sense.
+        return Path(item).is_file() and not item.isdigit()
+    try:
+        return os.sep in item or "." in item or Path(item).exists()
+    except OSError:  # a name too long for a file is no file
+        return False
+
+
 STDIN = Path("-")
 """The PATH that names the list on stdin (`curl -s URL | paperdeck search words -`)."""
 

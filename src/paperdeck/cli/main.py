@@ -119,6 +119,7 @@ COMMAND_EXAMPLES = {
         ("paperdeck export -q is:starred -o reading.md --force", "the starred, as Markdown"),
         ("paperdeck export -q tag:to-read -o to-read.bib --force", "BibTeX, from the extension"),
         ("paperdeck export -q 'rollout year:2026' -f csv", "CSV on stdout"),
+        ("paperdeck export 4 12 30b4 -o picks.md --force", "the papers named, in that order"),
     ],
 }
 """Each command's examples in its --help, on the bundled list unless they name another (a test
