@@ -37,7 +37,7 @@ SOME_WORDS_DIVIDER = "-- papers with some of the words --"
 NO_PAPER_HAS_ALL = "-- no paper has every word; papers with some of them --"
 """The line `search` prints above its papers when none has every word. Both rules are printed
 only to a terminal: in a pipe they would be read as papers (`awk '{print $2}'` took
-"papers" for an id); stderr then says where the papers with some of the words start."""
+"papers" for an id); `--json` says which papers have every word."""
 
 
 def json_help(added: str = "") -> str:
@@ -69,9 +69,9 @@ def register(add: AddCommand) -> None:
     search = add(
         "search",
         "Search papers and print them best first: position, id, score, title. Papers with "
-        "every word come first; on a terminal a rule comes before those with some of them, "
-        "into a pipe stdout holds only papers and stderr says where they start. When none "
-        "matches, says so (and why, when the list lacks what a filter asks for) in one line on "
+        "every word come first; on a terminal a rule comes before those with some of them "
+        "(--json marks each), and a line below says what --limit left out; into a pipe "
+        "only the papers are printed. When none matches, says so (and why, when the list lacks what a filter asks for) in one line on "
         "stderr and exits 1, like grep.",
         run_search,
     )
@@ -80,8 +80,7 @@ def register(add: AddCommand) -> None:
         "--limit",
         type=_count,
         default=DEFAULT_SEARCH_LIMIT,
-        help=f"at most N results (default {DEFAULT_SEARCH_LIMIT}; 0: all); stderr says how many "
-        "it left out",
+        help=f"at most N results (default {DEFAULT_SEARCH_LIMIT}; 0: all)",
     )
     search.add_argument("--json", action="store_true", help=json_help(", score, match"))
     search.add_argument(
@@ -342,10 +341,11 @@ def _search(
     said = "; ".join(filter(None, [result.message, notice(result.near)])) or None
     if not chosen and said is None:
         said = nothing_found(index.word_index, result.parsed)
-    # --json says which papers have every word in each row.
-    rule_shown = args.json or sys.stdout.isatty()
-    summary = _summary(len(chosen), result, args.all_terms, rule_shown)
-    before, after = [said] if said else [], [summary] if summary else []
+    # Only to a terminal: in a pipe a full-screen reader (fzf, less) shares the terminal with
+    # stderr, and a line there is drawn over it.
+    on_terminal = sys.stdout.isatty()
+    left_out = _left_out(len(chosen), result, args.all_terms) if on_terminal else None
+    before, after = [said] if said else [], [left_out] if left_out else []
     if args.json:
         rows = []
         found = _whole([papers[paper_index] for paper_index, _ in chosen], fill)
@@ -360,7 +360,7 @@ def _search(
     width = len(str(len(papers)))
     lines = []
     for rank, (paper_index, score) in enumerate(chosen):
-        if rank == result.matched_all and rule_shown:
+        if rank == result.matched_all and on_terminal:
             lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         # A stored list's are read from two columns, mostly of chunks ranking read already.
         paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
@@ -369,26 +369,14 @@ def _search(
     return (before, "".join(line + "\n" for line in lines), after), bool(chosen)
 
 
-def _summary(printed: int, result: SearchResult, all_terms: bool, rule_shown: bool) -> str | None:
-    """The one line said on stderr when --limit left papers out (a script counting or reading
-    the lines would take them for all there are), or when stdout carries no rule before the
-    papers with some of the words, where those start."""
-    found, with_all = len(result.indices), result.matched_all
+def _left_out(printed: int, result: SearchResult, all_terms: bool) -> str | None:
+    """The line said below the papers on a terminal when --limit left some out."""
+    found = len(result.indices)
     if printed == found:
-        if rule_shown or with_all >= printed:
-            return None
-        if not with_all:
-            return "no paper has every word of the query; these have some of them"
-        first = "the first paper has" if with_all == 1 else f"the first {with_all:,} papers have"
-        return f"{first} every word of the query, the rest some of them"
+        return None
     more = "; --limit 0 prints all"
-    if not rule_shown and with_all < printed:
-        which = {0: "none", 1: "the first"}.get(with_all, f"the first {with_all:,}")
-        return (
-            f"printed {printed:,} of {found:,} papers, {which} with every word of the query{more}"
-        )
     # The search works out the papers with some of the words only when --limit reaches them.
-    if not all_terms and with_all == found and len(result.parsed.positive_terms()) > 1:
+    if not all_terms and result.matched_all == found and len(result.parsed.positive_terms()) > 1:
         return f"printed {printed:,} of the {found:,} papers with every word (more have some){more}"
     return f"printed {printed:,} of {plural(found, 'paper')}{more}"
 
