@@ -71,8 +71,8 @@ def register(add: AddCommand) -> None:
         "Search papers and print them best first: position, id, score, title. Papers with "
         "every word come first; on a terminal a rule comes before those with some of them "
         "(--json marks each), and a line below says what --limit left out; into a pipe "
-        "only the papers are printed. When none matches, says so (and why, when the list lacks what a filter asks for) in one line on "
-        "stderr and exits 1, like grep.",
+        "only the papers are printed. When none matches, says so (and why, when the list "
+        "lacks what a filter asks for) in one line on stderr and exits 1, like grep.",
         run_search,
     )
     search.add_argument("query", metavar="QUERY", help="a query (see the README for the syntax)")
