@@ -464,3 +464,17 @@ def test_importing_a_notes_file_where_no_note_reads_is_refused(notes: Path, tmp_
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "not a paperdeck notes export" in result.stderr
     assert not (tmp_path / "other.json").exists()
+
+
+def test_a_file_that_notes_import_cannot_use_is_named_as_given(notes: Path, tmp_path: Path) -> None:
+    """Before: '/x/gone.json: No such file or directory', and 'passwd: not a ...' for
+    /etc/passwd (a file of that name in the current folder, read as it was)."""
+    gone = tmp_path / "gone.json"
+    result = run("notes", "import", str(gone), "--notes", str(notes))
+    assert (result.returncode, result.stderr) == (2, f"paperdeck: {gone}: no such file\n")
+    other = tmp_path / "passwd"
+    other.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    result = run("notes", "import", str(other), "--notes", str(notes))
+    assert result.returncode == 2
+    assert result.stderr == f"paperdeck: {other}: not a paperdeck notes export (JSON or markdown)\n"
+    assert not notes.exists()

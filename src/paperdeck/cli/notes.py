@@ -384,10 +384,13 @@ def _run_import(args: argparse.Namespace) -> int:
     try:
         data, _ = read_regular(path, MAX_FILE_BYTES)
         text = data.decode("utf-8-sig")
+    except FileNotFoundError:
+        raise PaperdeckError(f"{path}: no such file") from None  # as the lists are told
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         raise PaperdeckError(f"{path}: {reason}") from None
-    entries, unread = read_export(text, path.name)
+    # Named as given: "passwd: not a paperdeck notes export" named another file than /etc's.
+    entries, unread = read_export(text, str(path))
     if not entries:
         raise PaperdeckError(f"{path}: nothing imported (it holds no complete note)")
     store = open_store(args, changing=True)
