@@ -1028,3 +1028,14 @@ def test_a_space_before_a_title_s_colon_is_not_cited(notes: Path, tmp_path: Path
     assert "“Effective Model Pruning: Measuring the Redundancy of Model Components,”" in ieee
     bibtex = run("1", str(listed), notes=notes).stdout
     assert "{Effective Model Pruning: {Measuring} the Redundancy of Model Components}" in bibtex
+
+
+def test_two_formats_given_are_refused_not_the_last_taken(notes: Path) -> None:
+    """-f, --format, -s and --style are one option: before, the last of two was taken."""
+    refused = run("4", "-f", "bibtex", "--style", "ieee", notes=notes)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        "paperdeck: -f bibtex and --style ieee: give one format (see `paperdeck cite --help`)\n"
+    )
+    same = run("4", "-f", "apa", "--format", "APA", notes=notes)
+    assert same.returncode == 0 and same.stdout.startswith("Xu, Y., Tian, K.")

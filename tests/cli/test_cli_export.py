@@ -84,6 +84,21 @@ def test_an_unknown_extension_is_refused_not_written_as_markdown(tmp_path: Path)
     assert out.read_text(encoding="utf-8").startswith("title,authors,venue,year")
 
 
+def test_a_format_the_file_name_contradicts_is_refused(tmp_path: Path) -> None:
+    """Before, `-f json -o picks.csv` wrote JSON under a CSV name without a word."""
+    notes = tmp_path / "notes.json"
+    out = tmp_path / "picks.csv"
+    refused = paperdeck("export", "-f", "json", "-o", str(out), notes=notes)
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        f"paperdeck: {out} is named as CSV but --format is json: drop --format, or name the "
+        f"file picks.json\n"
+    )
+    assert not out.exists()
+    agreeing = paperdeck("export", "-f", "csv", "-o", str(out.with_name("PICKS.CSV")), notes=notes)
+    assert agreeing.returncode == 0, agreeing.stderr
+
+
 def test_markdown_items_past_nine_keep_their_note_and_show_one_line_each(tmp_path: Path) -> None:
     from markdown_it import MarkdownIt
 
@@ -214,3 +229,33 @@ def test_an_existing_output_file_is_refused_unless_forced_and_kept_as_a_backup(
     assert f"(the file it replaced is {picked}~)" in forced.stderr
     assert len(bibtexparser.parse_string(picked.read_text(encoding="utf-8")).entries) == 1
     assert (tmp_path / "picked.bib~").read_text(encoding="utf-8") == earlier
+
+
+def test_export_the_papers_named(tmp_path: Path) -> None:
+    """Before, only a query chose the papers: `export 4 12` said '4: no such file'."""
+    notes = tmp_path / "notes.json"
+    found = paperdeck("search", "speculative rollout", "--all-terms", notes=notes)
+    ids = [line.split()[1] for line in found.stdout.splitlines()]
+    named = paperdeck("export", "12", *ids, "12", "-f", "json", notes=notes)
+    assert named.returncode == 0, named.stderr
+    assert [row["id"] for row in json.loads(named.stdout)] == ["aa34ca80", "30b40477"]
+    out = tmp_path / "picks.md"
+    from paperdeck.core.resources import bundled_list
+
+    listed = paperdeck("export", "4", str(bundled_list()), "-o", str(out), notes=notes)
+    assert listed.returncode == 0, listed.stderr
+    written = out.read_text(encoding="utf-8")
+    assert "\n1. [BubbleSpec: " in written and "\n2. " not in written
+
+    def refused(*args: str) -> str:
+        result = paperdeck("export", *args, notes=notes)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr.count("\n") == 1
+        return result.stderr
+
+    assert refused("4", "-q", "rollout") == (
+        "paperdeck: export: name the papers (REF ...) or give -q QUERY, not both\n"
+    )
+    assert refused("99") == "paperdeck: 99: no paper at that position (1..19)\n"
+    assert refused("papers") == "paperdeck: papers: no such file, nor a paper's id or position\n"
+    assert refused("papers.txt") == "paperdeck: papers.txt: no such file\n"

@@ -129,7 +129,7 @@ def test_tag_without_a_paper_names_only_the_paper_as_missing(notes: Path) -> Non
     )
 
 
-@pytest.mark.parametrize("word", ["todo", "+-x", "-"])
+@pytest.mark.parametrize("word", ["todo", "+-x"])  # "-" is the list on stdin
 def test_a_tag_without_its_sign_is_not_called_a_missing_file(notes: Path, word: str) -> None:
     """Before: "todo: no such file", as if `tag 3 todo` named a list."""
     result = run("tag", "3", word, str(LIST), "--notes", str(notes))
@@ -151,6 +151,34 @@ def test_a_note_typed_in_a_legacy_encoding_keeps_its_accents(notes: Path) -> Non
         "read as Windows-1252\n"
     )
     assert ok(*at(notes, "note", "2")) == "naïve café €\n"
+
+
+def piped(command: list[str], data: bytes) -> subprocess.CompletedProcess[bytes]:
+    environment = {key: value for key, value in os.environ.items() if key != "PAPERDECK_NOTES"}
+    return subprocess.run(
+        [sys.executable, "-m", "paperdeck", *command],
+        input=data,
+        capture_output=True,
+        env=environment,
+        timeout=60,
+    )
+
+
+def test_a_note_dash_is_read_from_stdin(notes: Path) -> None:
+    """A script's note of several lines, piped in; before, the note saved was "-"."""
+    written = piped(at(notes, "note", "4", "--set", "-"), b"Key idea: [b]x[/b]\n\nto check\n")
+    assert written.returncode == 0 and written.stderr == b""
+    assert written.stdout.decode().endswith("saved (3 lines)\n")
+    appended = piped(at(notes, "note", "4", "--append", "-"), "café\n".encode())
+    assert appended.returncode == 0 and appended.stderr == b""
+    assert ok(*at(notes, "note", "4")) == "Key idea: [b]x[/b]\n\nto check\ncafé\n"
+    legacy = piped(at(notes, "note", "5", "--set", "-"), b"caf\xe9")
+    assert legacy.returncode == 0
+    assert legacy.stderr.decode() == (
+        "paperdeck: the note on stdin is in a legacy encoding, not UTF-8: read as Windows-1252\n"
+    )
+    assert ok(*at(notes, "note", "5")) == "café\n"
+    assert "- reads it from stdin" in " ".join(ok("note", "--help").split())
 
 
 def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
@@ -436,3 +464,17 @@ def test_importing_a_notes_file_where_no_note_reads_is_refused(notes: Path, tmp_
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "not a paperdeck notes export" in result.stderr
     assert not (tmp_path / "other.json").exists()
+
+
+def test_a_file_that_notes_import_cannot_use_is_named_as_given(notes: Path, tmp_path: Path) -> None:
+    """Before: '/x/gone.json: No such file or directory', and 'passwd: not a ...' for
+    /etc/passwd (a file of that name in the current folder, read as it was)."""
+    gone = tmp_path / "gone.json"
+    result = run("notes", "import", str(gone), "--notes", str(notes))
+    assert (result.returncode, result.stderr) == (2, f"paperdeck: {gone}: no such file\n")
+    other = tmp_path / "passwd"
+    other.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    result = run("notes", "import", str(other), "--notes", str(notes))
+    assert result.returncode == 2
+    assert result.stderr == f"paperdeck: {other}: not a paperdeck notes export (JSON or markdown)\n"
+    assert not notes.exists()

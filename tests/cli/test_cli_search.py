@@ -41,13 +41,72 @@ def test_all_terms_keeps_only_full_matches(notes: Path) -> None:
     assert nothing.returncode == 1 and nothing.stdout == ""
 
 
-def test_the_text_output_prints_the_divider(notes: Path) -> None:
-    lines = run("search", "speculative rollout", notes=notes).stdout.splitlines()
+def on_terminal(*args: str, notes: Path, stderr: bool = False) -> list[str]:
+    """The lines `paperdeck ARGS` prints to a terminal (a pseudo-terminal as its stdout, and
+    as its stderr too when `stderr`)."""
+    import pty
+
+    leader, follower = pty.openpty()
+    env = dict(os.environ, PAPERDECK_NOTES=str(notes))
+    with subprocess.Popen(
+        [sys.executable, "-m", "paperdeck", *args],
+        stdout=follower,
+        stderr=follower if stderr else subprocess.PIPE,
+        env=env,
+    ) as process:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal's other end closed with the process
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert process.wait(timeout=60) == 0
+    os.close(leader)
+    return b"".join(chunks).decode().splitlines()
+
+
+def test_a_terminal_is_shown_the_rule_before_the_papers_with_some_words(notes: Path) -> None:
+    lines = on_terminal("search", "speculative rollout", notes=notes)
     assert "BubbleSpec" in lines[0]
     assert lines[1] == SOME_WORDS_DIVIDER
     assert "SafeSpec" in lines[2]
-    lines = run("search", "speculative decoding diffusion", notes=notes).stdout.splitlines()
+    lines = on_terminal("search", "speculative decoding diffusion", notes=notes)
     assert lines[0] == NO_PAPER_HAS_ALL and len(lines) > 1
+
+
+def test_a_pipe_gets_only_papers(notes: Path) -> None:
+    # `paperdeck search ... | awk '{print $2}'` took the rule's "papers" for an id.
+    result = run("search", "speculative rollout", notes=notes)
+    lines = result.stdout.splitlines()
+    assert "BubbleSpec" in lines[0] and "SafeSpec" in lines[1]
+    ids = [line.split()[1] for line in lines]
+    assert all(len(paper_id) == 8 and int(paper_id, 16) >= 0 for paper_id in ids)
+    result = run("search", "speculative decoding diffusion", notes=notes)
+    assert NO_PAPER_HAS_ALL not in result.stdout and result.stdout.startswith(" 4  30b40477")
+    # Nothing on stderr, where it would be drawn over fzf or less reading the pipe.
+    assert result.stderr == ""
+
+
+def test_on_a_terminal_what_the_limit_left_out_is_said_below_the_papers(notes: Path) -> None:
+    """Before, `search learning` printed 20 of 1,946 papers with nothing to tell."""
+    lines = on_terminal("search", "speculatve", "--limit", "1", notes=notes, stderr=True)
+    assert lines[0].startswith('paperdeck: no paper has "speculatve"')
+    assert lines[1].split()[1] == "30b40477"
+    assert lines[2:] == ["paperdeck: printed 1 of 2 papers; --limit 0 prints all"]
+    lines = on_terminal("search", "learning model", "--limit", "2", notes=notes, stderr=True)
+    assert lines[2:] == [
+        "paperdeck: printed 2 of the 10 papers with every word (more have some); "
+        "--limit 0 prints all"
+    ]
+    every = on_terminal("search", "learning", "--limit", "0", notes=notes, stderr=True)
+    assert len(every) == 13 and not any(line.startswith("paperdeck:") for line in every)
+    shown = on_terminal("search", "learning", "--json", "--limit", "3", notes=notes, stderr=True)
+    assert shown[-1] == "paperdeck: printed 3 of 13 papers; --limit 0 prints all"
+    assert run("search", "learning", "--limit", "3", notes=notes).stderr == ""
 
 
 def test_related_lists_the_papers_that_share_rare_words(notes: Path) -> None:
@@ -129,12 +188,11 @@ def test_a_word_no_paper_has_is_said_on_stderr_and_in_the_json(notes: Path) -> N
     result = run("search", "speculatve rollout", notes=notes)
     assert result.returncode == 0, result.stderr
     assert "BubbleSpec" in result.stdout.splitlines()[0]
-    assert result.stderr == (
-        'paperdeck: no paper has "speculatve"; showing near spellings: speculative\n'
-    )
+    near = 'paperdeck: no paper has "speculatve"; showing near spellings: speculative\n'
+    assert result.stderr.startswith(near)
     as_json = run("search", "speculatve rollout", "--json", notes=notes)
     hits = json.loads(as_json.stdout)
-    assert as_json.stderr == result.stderr
+    assert as_json.stderr == near
     # Each row names the near spellings it matched by; the keys it had are as they were.
     assert hits[0]["near_spellings"] == {"speculatve": ["speculative"]}
     assert hits[0]["match"] == "all" and "matches" in hits[0] and "score" in hits[0]

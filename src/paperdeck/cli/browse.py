@@ -22,10 +22,12 @@ from paperdeck.cli.common import (
     stored_list,
     warn,
 )
+from paperdeck.core.text.wording import plural
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
     from paperdeck.core.papers import Papers
+    from paperdeck.core.search.evaluate import SearchResult
     from paperdeck.core.search.index import SearchIndex
     from paperdeck.core.search.near import NearSpelling
 
@@ -33,30 +35,54 @@ DEFAULT_SEARCH_LIMIT = 20
 SOME_WORDS_DIVIDER = "-- papers with some of the words --"
 """The line `search` prints between the papers with every word and those with some."""
 NO_PAPER_HAS_ALL = "-- no paper has every word; papers with some of them --"
+"""The line `search` prints above its papers when none has every word. Both rules are printed
+only to a terminal: in a pipe they would be read as papers (`awk '{print $2}'` took
+"papers" for an id); `--json` says which papers have every word."""
+
+
+def json_help(added: str = "") -> str:
+    """--json's help: the keys scripts read most, and where every key is told."""
+    return (
+        f"print a JSON array, an object per paper: position, id, title, authors, ...{added} "
+        '(the README\'s "JSON output" says each key)'
+    )
 
 
 def register(add: AddCommand) -> None:
     """Add `list`, `show`, `search` and `related` to the CLI."""
     listing = add("list", "Print one line per paper: position, id, title.", run_list)
-    listing.add_argument("--json", action="store_true", help="print a JSON array of papers")
+    listing.add_argument("--json", action="store_true", help=json_help())
     add_paths_argument(listing)
 
     show = add("show", "Print one paper: title, method, venue, links, abstract.", run_show)
     show.add_argument("ref", metavar="REF", help="a paper id, unique id prefix or position")
-    show.add_argument("--raw", action="store_true", help="print the abstract's source text")
+    shown = show.add_mutually_exclusive_group()
+    shown.add_argument("--raw", action="store_true", help="print the abstract's source text")
+    shown.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON object: the paper as `export --format json` gives it, abstract, "
+        'tags, state and note included (the README\'s "JSON output" says each key)',
+    )
     add_paths_argument(show)
 
     search = add(
         "search",
-        "Search papers and print them best first. When none matches, says so (and why, when "
-        "the list lacks what a filter asks for) in one line on stderr and exits 1, like grep.",
+        "Search papers and print them best first: position, id, score, title. Papers with "
+        "every word come first; on a terminal a rule comes before those with some of them "
+        "(--json marks each), and a line below says what --limit left out; into a pipe "
+        "only the papers are printed. When none matches, says so (and why, when the list "
+        "lacks what a filter asks for) in one line on stderr and exits 1, like grep.",
         run_search,
     )
     search.add_argument("query", metavar="QUERY", help="a query (see the README for the syntax)")
     search.add_argument(
-        "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N results (0: all)"
+        "--limit",
+        type=_count,
+        default=DEFAULT_SEARCH_LIMIT,
+        help=f"at most N results (default {DEFAULT_SEARCH_LIMIT}; 0: all)",
     )
-    search.add_argument("--json", action="store_true", help="print a JSON array of results")
+    search.add_argument("--json", action="store_true", help=json_help(", score, match"))
     search.add_argument(
         "--all-terms",
         action="store_true",
@@ -84,7 +110,7 @@ def register(add: AddCommand) -> None:
     like.add_argument(
         "--limit", type=_count, default=DEFAULT_SEARCH_LIMIT, help="at most N papers (0: all)"
     )
-    like.add_argument("--json", action="store_true", help="print a JSON array of papers")
+    like.add_argument("--json", action="store_true", help=json_help(", score, shared"))
     add_paths_argument(like)
 
 
@@ -166,6 +192,16 @@ def run_show(args: argparse.Namespace) -> int:
     from paperdeck.core.text.render import render_abstract
 
     paper = open_paper(args, args.ref)
+    if args.json:
+        from paperdeck.cli.notes_file import open_store
+        from paperdeck.core.reading_list import items, records
+
+        entries = open_store(args).entries
+        entry = entries.get(paper.id)
+        fixes = {paper.id: entry.corrections} if entry is not None and entry.corrections else {}
+        (record,) = records(items([paper], entries, fixes))
+        _print_json(record)
+        return 0
     print(paper_header(paper, raw=args.raw))
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text
@@ -211,13 +247,13 @@ def run_search(args: argparse.Namespace) -> int:
 Fill = Callable[[Sequence["Paper"]], list["Paper"]]
 """The papers given, with their abstracts read back when they were loaded without."""
 
-Work = Callable[["Papers", str | None, bool, Fill], tuple[str | None, str]]
+Said = tuple[list[str], str, list[str]]
+"""What a command says on stderr before what it prints, what it prints, and what it says
+after it (how much it left out: on a terminal that reads best below the papers)."""
+Work = Callable[["Papers", str | None, bool, Fill], Said]
 """A command's work on the papers of its lists, the list store key of their index (or None),
-whether they hold their abstracts and what reads them back: what it says on stderr (or None)
-and what it prints."""
-Finding = Callable[
-    [argparse.Namespace, "Papers", str | None, bool, Fill], tuple[str | None, str, bool]
-]
+whether they hold their abstracts and what reads them back: what it says and prints."""
+Finding = Callable[[argparse.Namespace, "Papers", str | None, bool, Fill], tuple[Said, bool]]
 """A command's work that also says whether it found anything (search, related)."""
 
 
@@ -225,10 +261,10 @@ def _run_finding(args: argparse.Namespace, finding: Finding) -> int:
     """`_run_on_papers`, with grep's convention: 1 when nothing is found (2 stays the errors')."""
     found: list[bool] = []
 
-    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> tuple[str | None, str]:
-        message, text, any_found = finding(args, papers, key, loaded, fill)
+    def work(papers: Papers, key: str | None, loaded: bool, fill: Fill) -> Said:
+        said, any_found = finding(args, papers, key, loaded, fill)
         found.append(any_found)
-        return message, text
+        return said
 
     status = _run_on_papers(args, work)
     return 1 if status == 0 and not found[-1] else status
@@ -255,29 +291,37 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
     with stored_list(args) as stored, collector_paused():
         if stored is not None:
             try:
-                message, text = work(stored.papers, stored.papers.key, False, stored.with_abstracts)
+                said = work(stored.papers, stored.papers.key, False, stored.with_abstracts)
             except (Damaged, StoreUnavailable) as error:
                 warn(f"the list store could not be read ({error}); the list is read again")
             else:
-                for warning in [*stored.warnings, *([message] if message else [])]:
+                for warning in stored.warnings:
                     warn(warning)
-                sys.stdout.write(text)
+                _tell(said)
                 return 0
     # JSON rows carry the abstracts; the lines printed otherwise need none.
     library = open_library(args, abstracts=bool(args.json))
-    message, text = work(
-        library.papers, library.index_key(), library.abstracts_loaded, library.with_abstracts
+    _tell(
+        work(library.papers, library.index_key(), library.abstracts_loaded, library.with_abstracts)
     )
-    if message:
+    return 0
+
+
+def _tell(said: Said) -> None:
+    before, text, after = said
+    for message in before:
         warn(message)
     sys.stdout.write(text)
-    return 0
+    if after:
+        sys.stdout.flush()  # so that on a terminal the lines after come after
+        for message in after:
+            warn(message)
 
 
 def _search(
     args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
-) -> tuple[str | None, str, bool]:
-    """What `search` says on stderr (or None), prints and whether it found a paper, worked
+) -> tuple[Said, bool]:
+    """What `search` says on stderr, prints and whether it found a paper, worked
     out before anything is printed: reading a stored paper may fail, and the command then
     starts again."""
     from paperdeck.cli.notes_file import open_store
@@ -297,6 +341,11 @@ def _search(
     said = "; ".join(filter(None, [result.message, notice(result.near)])) or None
     if not chosen and said is None:
         said = nothing_found(index.word_index, result.parsed)
+    # Only to a terminal: in a pipe a full-screen reader (fzf, less) shares the terminal with
+    # stderr, and a line there is drawn over it.
+    on_terminal = sys.stdout.isatty()
+    left_out = _left_out(len(chosen), result, args.all_terms) if on_terminal else None
+    before, after = [said] if said else [], [left_out] if left_out else []
     if args.json:
         rows = []
         found = _whole([papers[paper_index] for paper_index, _ in chosen], fill)
@@ -307,17 +356,29 @@ def _search(
             row["matches"] = index.match_spans(result.parsed, paper_index)
             row["near_spellings"] = _near_used(result.near, row["matches"], index, paper_index)
             rows.append(row)
-        return said, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", bool(chosen)
+        return (before, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", after), bool(chosen)
     width = len(str(len(papers)))
     lines = []
     for rank, (paper_index, score) in enumerate(chosen):
-        if rank == result.matched_all:
+        if rank == result.matched_all and on_terminal:
             lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         # A stored list's are read from two columns, mostly of chunks ranking read already.
         paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
         title = marked_title(title, papers.title_derived(paper_index))
         lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
-    return said, "".join(line + "\n" for line in lines), bool(chosen)
+    return (before, "".join(line + "\n" for line in lines), after), bool(chosen)
+
+
+def _left_out(printed: int, result: SearchResult, all_terms: bool) -> str | None:
+    """The line said below the papers on a terminal when --limit left some out."""
+    found = len(result.indices)
+    if printed == found:
+        return None
+    more = "; --limit 0 prints all"
+    # The search works out the papers with some of the words only when --limit reaches them.
+    if not all_terms and result.matched_all == found and len(result.parsed.positive_terms()) > 1:
+        return f"printed {printed:,} of the {found:,} papers with every word (more have some){more}"
+    return f"printed {printed:,} of {plural(found, 'paper')}{more}"
 
 
 def _near_used(
@@ -351,7 +412,7 @@ def run_related(args: argparse.Namespace) -> int:
 
 def _related(
     args: argparse.Namespace, papers: Papers, key: str | None, abstracts_loaded: bool, fill: Fill
-) -> tuple[str | None, str, bool]:
+) -> tuple[Said, bool]:
     from paperdeck.cli.notes_file import open_store
     from paperdeck.core.errors import UsageError
     from paperdeck.core.library import resolve_index
@@ -368,7 +429,7 @@ def _related(
     index = index_of(args, papers, key, abstracts_loaded)
     limit = args.limit if args.limit and args.limit > 0 else len(papers)
     found = related(index.word_index, seeds, limit)
-    nothing = None if found else "related: no other paper in these lists shares its words"
+    nothing = [] if found else ["related: no other paper in these lists shares its words"]
     if args.json:
         rows = []
         whole = _whole([papers[like.index] for like in found], fill)
@@ -377,7 +438,7 @@ def _related(
             row["score"] = round(like.score, 4)
             row["shared"] = list(like.shared)
             rows.append(row)
-        return nothing, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", bool(found)
+        return (nothing, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", []), bool(found)
     width = len(str(len(papers)))
     lines = []
     for like in found:
@@ -387,7 +448,7 @@ def _related(
         lines.append(
             f"{like.index + 1:>{width}}  {paper.id}  {like.score:6.2f}  {title}  [{shared}]"
         )
-    return nothing, "".join(line + "\n" for line in lines), bool(found)
+    return (nothing, "".join(line + "\n" for line in lines), []), bool(found)
 
 
 def _print_json(value: object) -> None:

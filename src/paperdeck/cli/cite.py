@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import os
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperdeck.cli.common import AddCommand, add_paths_argument, open_library, warn
+from paperdeck.cli.common import (
+    REF_LIKE,
+    AddCommand,
+    add_paths_argument,
+    names_a_list,
+    open_library,
+    warn,
+)
 from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.citations import (
     DEFAULT_FORMAT,
@@ -27,9 +32,6 @@ from paperdeck.core.clipboard import copy_text, tty_writer
 from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.library import resolve_ref
 from paperdeck.core.model import Paper
-
-_REF = re.compile(r"[0-9A-Fa-f]+")
-_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
 
 
 def register(add: AddCommand) -> None:
@@ -53,6 +55,7 @@ def register(add: AddCommand) -> None:
         "-s",
         "--style",
         dest="style",
+        action=_OneStyle,
         metavar="NAME|FILE.csl",
         default=DEFAULT_FORMAT,
         help=(
@@ -75,13 +78,32 @@ def register(add: AddCommand) -> None:
     add_paths_argument(parser)
 
 
+class _OneStyle(argparse.Action):
+    """--format/--style, refused when given twice with two formats: argparse would keep the
+    last quietly (`cite 4 -f bibtex --style ieee`, four spellings of one option)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        value = str(values)
+        given: tuple[str, str] | None = getattr(namespace, "_style_given", None)
+        if given is not None and given[1].casefold() != value.casefold():
+            parser.error(f"{given[0]} {given[1]} and {option_string} {value}: give one format")
+        namespace._style_given = (option_string or "--format", value)
+        setattr(namespace, self.dest, value)
+
+
 def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:
     """REF ... PATH ...: the paths start at the first item that names a file, not a paper.
 
     A list named first, with no paper before it (`cite --format bibtex talk.txt`), is a
     one-line error that says how to name the papers, not "no paper with that id".
     """
-    if items and not _REF.fullmatch(items[0]) and _is_path(items[0]):
+    if items and not REF_LIKE.fullmatch(items[0]) and names_a_list(items[0]):
         where = items[0]
         raise UsageError(
             "cite: name the papers before the list, by position or id (as `paperdeck search` "
@@ -89,23 +111,9 @@ def split_refs(items: Sequence[str]) -> tuple[list[str], list[Path]]:
             f"`paperdeck export -q 'is:starred' -f bibtex {where}`"
         )
     for index, item in enumerate(items):
-        if index > 0 and _is_path(item):
+        if index > 0 and names_a_list(item):
             return list(items[:index]), [Path(item) for item in items[index:]]
     return list(items), []
-
-
-def _is_path(item: str) -> bool:
-    if not item.strip():
-        return False  # Path("") is the current folder, which exists
-    if _NUMBER.fullmatch(item) and not Path(item).is_file():
-        return False  # `cite 1.5 LIST`: a mistyped position, not a list
-    if _REF.fullmatch(item):
-        # A position or an id prefix, unless only a file of that name makes sense.
-        return Path(item).is_file() and not item.isdigit()
-    try:
-        return os.sep in item or "." in item or Path(item).exists()
-    except OSError:  # a name too long for a file is no file
-        return False
 
 
 def run_cite(args: argparse.Namespace) -> int:

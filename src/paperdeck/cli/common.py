@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import contextlib
+import functools
+import os
 import re
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,8 +88,10 @@ def common_options(*, format_alias: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
-def add_paths_argument(parser: argparse.ArgumentParser) -> None:
-    """The trailing PATH ... every command takes (the bundled list when none)."""
+def add_paths_argument(parser: argparse.ArgumentParser, *, stdin: bool = True) -> None:
+    """The trailing PATH ... every command takes (the bundled list when none); `stdin`: `-`
+    reads a list from stdin (not in the reader, which reads the keys there)."""
+    from_stdin = "; - reads one from stdin" if stdin else ""
     parser.add_argument(
         "paths",
         nargs="*",
@@ -92,8 +99,68 @@ def add_paths_argument(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="PATH",
         type=file_name,
-        help="paper lists to open (default: the bundled ICML 2026 list)",
+        help=f"paper lists to open (default: the bundled ICML 2026 list){from_stdin}",
     )
+
+
+REF_LIKE = re.compile(r"[0-9A-Fa-f]+")
+"""A word that may be a position or an id prefix."""
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+def names_a_list(item: str) -> bool:
+    """Whether a word among `REF ... PATH ...` (cite, export) names a list, not a paper."""
+    if item == "-":
+        return True  # the list on stdin
+    if not item.strip():
+        return False  # Path("") is the current folder, which exists
+    if _NUMBER.fullmatch(item) and not Path(item).is_file():
+        return False  # `cite 1.5 LIST`: a mistyped position, not a list
+    if REF_LIKE.fullmatch(item):
+        # A position or an id prefix, unless only a file of that name makes sense.
+        return Path(item).is_file() and not item.isdigit()
+    try:
+        return os.sep in item or "." in item or Path(item).exists()
+    except OSError:  # a name too long for a file is no file
+        return False
+
+
+STDIN = Path("-")
+"""The PATH that names the list on stdin (`curl -s URL | paperdeck search words -`)."""
+
+
+def list_paths(args: argparse.Namespace) -> list[Path]:
+    """The lists the command names, the bundled one when none; `-` is the list on stdin."""
+    paths: list[Path] = list(args.paths) or [bundled_list()]
+    if STDIN in paths:
+        given = _stdin_list()
+        paths = [given if path == STDIN else path for path in paths]
+    return paths
+
+
+_stdin_file: list[Path] = []
+"""Where the list on stdin was put, once it was: messages name it `-`, as it was given."""
+
+
+@functools.cache
+def _stdin_list() -> Path:
+    """The list on stdin, in a file for as long as the command runs: a list is read more
+    than once (its store, then its abstracts), and by its bytes' hash like any other."""
+    from paperdeck.core.formats.decoding import MAX_LIST_BYTES
+
+    if sys.stdin is None or sys.stdin.isatty():
+        raise UsageError("-: the list on stdin, but none is piped in (`cat LIST | paperdeck ...`)")
+    folder = Path(tempfile.mkdtemp(prefix="paperdeck-stdin-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "stdin"
+    _stdin_file.append(path)
+    with path.open("wb") as out:
+        # One byte past the largest list: loading it then says it is too large.
+        left = MAX_LIST_BYTES + 1
+        while left > 0 and (chunk := os.read(sys.stdin.fileno(), min(left, 1 << 20))):
+            out.write(chunk)
+            left -= len(chunk)
+    return path
 
 
 def open_library(args: argparse.Namespace, *, abstracts: bool = True) -> Library:
@@ -109,7 +176,7 @@ def _load(args: argparse.Namespace, *, abstracts: bool) -> Library:
     """`open_library` without telling its warnings (for a second reading of the same lists)."""
     from paperdeck.core.library import load_library
 
-    paths: list[Path] = list(args.paths) or [bundled_list()]
+    paths = list_paths(args)
     return load_library(
         paths,
         fmt=args.format,
@@ -150,7 +217,7 @@ def stored_list(args: argparse.Namespace) -> Iterator[StoredList | None]:
     from paperdeck.core.store.database import ListStore, StoreUnavailable
     from paperdeck.core.store.stored_papers import open_stored
 
-    paths: list[Path] = list(args.paths) or [bundled_list()]
+    paths = list_paths(args)
     messages: list[str] = []
     store = ListStore.open(messages) if len(paths) == 1 and not args.meta else None
     if store is None:
@@ -173,7 +240,7 @@ def open_paper(args: argparse.Namespace, ref: str) -> Paper:
     """The one paper a command names in the lists it names, reading as little as it can."""
     from paperdeck.core.library import load_paper
 
-    paths: list[Path] = list(args.paths) or [bundled_list()]
+    paths = list_paths(args)
     paper, warnings = load_paper(
         paths, ref, fmt=args.format, meta=list(args.meta), use_sidecar=not args.no_meta
     )
@@ -244,6 +311,8 @@ def warn(message: str) -> None:
     # A name given in bytes that are no UTF-8 is shown with them as \xNN, not without them
     # (`gone\xff.txt` told as "gone.txt: no such file" names another file).
     shown = _UNDECODED.sub(lambda byte: f"\\x{ord(byte[0]) - 0xDC00:02x}", message)
+    for path in _stdin_file:
+        shown = shown.replace(str(path), "-")
     line = clean_line(shown.removeprefix("paperdeck: "))
     if len(line) > MESSAGE_CHARS:
         # A 100,000-character query quoted whole would fill the screen; its ends say which.

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from paperdeck.cli.common import (
+    STDIN,
     AddCommand,
     add_output_arguments,
     add_paths_argument,
@@ -18,7 +19,7 @@ from paperdeck.cli.common import (
     warn,
     write_output,
 )
-from paperdeck.core.errors import PaperdeckError
+from paperdeck.core.errors import PaperdeckError, UsageError
 from paperdeck.core.model import Paper
 
 if TYPE_CHECKING:
@@ -166,6 +167,11 @@ def run_online(args: argparse.Namespace) -> int:
     from paperdeck.core.enrich.client import PoliteClient
     from paperdeck.core.enrich.online import enrich_online, make_sources, parse_source_names
 
+    if STDIN in args.paths and args.output is None:
+        raise UsageError(
+            "enrich --online: the list on stdin has no folder for NAME.meta.jsonl: "
+            "give -o OUT.jsonl"
+        )
     searches, crossref = make_sources(parse_source_names(args.source))
     library = open_library(args)
     cache = AnswerCache(config.cache_dir())

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperdeck.cli.common import (
+    REF_LIKE,
     AddCommand,
     add_output_arguments,
-    add_paths_argument,
+    file_name,
+    names_a_list,
     open_index,
     open_library,
     refuse_empty_query,
@@ -21,7 +23,7 @@ from paperdeck.cli.common import (
 )
 from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.errors import PaperdeckError, UsageError
-from paperdeck.core.reading_list import EXTENSIONS, FORMATS, export, format_for
+from paperdeck.core.reading_list import EXTENSIONS, FORMATS, SUFFIXES, export, format_for
 from paperdeck.core.text.wording import plural
 
 if TYPE_CHECKING:
@@ -32,8 +34,9 @@ def register(add: AddCommand) -> None:
     """Add `export` to the `paperdeck` command."""
     parser = add(
         "export",
-        "Write a reading list: the papers a query finds (every paper without one) with their "
-        "authors, venue, links, tags and notes, as Markdown, BibTeX, CSV or JSON.",
+        "Write a reading list: the papers named, or those a query finds (every paper without "
+        "either), with their authors, venue, links, tags and notes, as Markdown, BibTeX, CSV "
+        "or JSON.",
         run_export,
     )
     parser.add_argument(
@@ -55,7 +58,32 @@ def register(add: AddCommand) -> None:
     parser.add_argument(
         "--copy", action="store_true", help="also copy the reading list to the clipboard"
     )
-    add_paths_argument(parser)
+    parser.add_argument(
+        "items",
+        nargs="*",
+        metavar="REF|PATH",
+        help="the papers to export (positions, ids or unique id prefixes, as `search` prints "
+        "them), then the paper lists to open (default: the bundled ICML 2026 list; - reads one "
+        "from stdin)",
+    )
+
+
+def _named(papers: Sequence[Paper], refs: Sequence[str]) -> list[Paper]:
+    """The papers REF ... name, in that order, each once."""
+    from paperdeck.core.errors import RefError
+    from paperdeck.core.library import resolve_ref
+
+    chosen: dict[str, Paper] = {}
+    for ref in refs:
+        try:
+            paper = resolve_ref(papers, ref)
+        except RefError:
+            if REF_LIKE.fullmatch(ref) or ref.lstrip("-").isdigit():
+                raise
+            # `export papers` with no file `papers`: a list misnamed more likely than a paper.
+            raise UsageError(f"{ref}: no such file, nor a paper's id or position") from None
+        chosen.setdefault(paper.id, paper)
+    return list(chosen.values())
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -68,15 +96,29 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(
             f"{output}: which format is {output.suffix}? Name the file {known}, or give --format"
         )
+    named = EXTENSIONS.get(output.suffix.lower()) if output is not None else None
+    if output is not None and named is not None and args.export_format not in (None, named):
+        # `-f json -o picks.csv` wrote JSON under a CSV name, which a spreadsheet then misreads.
+        raise UsageError(
+            f"{output} is named as {FORMATS[named]} but --format is {args.export_format}: "
+            f"drop --format, or name the file {output.stem}{SUFFIXES[args.export_format]}"
+        )
     fmt = args.export_format or (format_for(output) if output is not None else "markdown")
     refuse_to_replace(output, args.force, fmt)
+    at = next((at for at, item in enumerate(args.items) if names_a_list(item)), len(args.items))
+    refs = args.items[:at]
+    args.paths = [file_name(item) for item in args.items[at:]]
+    if refs and args.query:
+        raise UsageError("export: name the papers (REF ...) or give -q QUERY, not both")
     if args.query.strip():
         refuse_empty_query("export", args.query, "without -q every paper is exported")
     library = open_library(args)
     papers = library.papers
     notes = open_store(args)
     chosen: Sequence[Paper] = papers
-    if args.query.strip():
+    if refs:
+        chosen = _named(papers, refs)
+    elif args.query.strip():
         result = open_index(args, library).search(
             args.query, annotations=notes.entries, sort="list", all_terms=True
         )

@@ -60,6 +60,89 @@ COMMAND_SUMMARIES = {
 """Each command's line in `paperdeck --help`, which imports no command's module."""
 
 
+COMMAND_EXAMPLES = {
+    "list": [
+        ("paperdeck list", "the bundled list: position, id, title"),
+        ("paperdeck list --json | jq -r '.[].title'", "every title, from the JSON"),
+        ("paperdeck list | fzf --filter 'spec decod'", "fzf's matching over the lines"),
+    ],
+    "show": [
+        ("paperdeck show 4", "the paper at position 4"),
+        ("paperdeck show 30b40477 --raw", "by its id, the abstract as the list has it"),
+        ("paperdeck show 4 --json | jq -r .abstract", "as JSON, with its tags and note"),
+    ],
+    "search": [
+        ("paperdeck search 'speculative decoding'", "every word first, then some"),
+        ("paperdeck search 'author:xu year:2026' --all-terms", "fields; only full matches"),
+        ("paperdeck search 'is:starred' --sort list --limit 0", "every starred paper"),
+        ("paperdeck search rollout --json | jq -r '.[].id'", "the ids, for other commands"),
+    ],
+    "related": [
+        ("paperdeck related 4 --limit 5", "the five papers most like #4"),
+        ("paperdeck related --starred", "papers like the starred ones"),
+    ],
+    "note": [
+        ("paperdeck note 4 --set 'read section 3'", "replace #4's note"),
+        ("paperdeck note 4 --append 'compare with SafeSpec'", "add a line to it"),
+        ("echo 'from a script' | paperdeck note 4 --append -", "the text from stdin"),
+        ("paperdeck note 4", "print it"),
+    ],
+    "tag": [
+        ("paperdeck tag 4 +to-read +rl -maybe", "add two tags, remove one"),
+        ("paperdeck tag 4", "print its tags"),
+    ],
+    "mark": [
+        ("paperdeck mark 4 star", "star #4"),
+        ("paperdeck mark 30b40477 read", "mark it read, by its id"),
+    ],
+    "notes": [
+        ("paperdeck notes export -o notes.md --force", "every note, as Markdown"),
+        ("paperdeck notes export --format json | jq 'keys'", "as JSON"),
+        ("paperdeck notes orphans", "notes whose paper is in none of the lists"),
+    ],
+    "cite": [
+        ("paperdeck cite 4", "BibTeX"),
+        ("paperdeck cite 4 12 -f apa >> references.txt", "APA 7, two papers, into a file"),
+        ("paperdeck cite 30b4 -f ieee", "any CSL style, by a unique id prefix"),
+        ("paperdeck cite 4 --copy", "also to the clipboard"),
+        (
+            "paperdeck cite $(paperdeck search 'speculative rollout' --all-terms "
+            "| awk '{print $2}') > found.bib",
+            "what a search finds (its second column is the ids)",
+        ),
+    ],
+    "enrich": [
+        ("paperdeck enrich talks.txt --meta talks.jsonl -o merged.jsonl", "match to a file"),
+        ("paperdeck enrich talks.txt --online", "look up titles online"),
+    ],
+    "export": [
+        ("paperdeck export -q is:starred -o reading.md --force", "the starred, as Markdown"),
+        ("paperdeck export -q tag:to-read -o to-read.bib --force", "BibTeX, from the extension"),
+        ("paperdeck export -q 'rollout year:2026' -f csv", "CSV on stdout"),
+        ("paperdeck export 4 12 30b4 -o picks.md --force", "the papers named, in that order"),
+    ],
+}
+"""Each command's examples in its --help, on the bundled list unless they name another (a test
+runs those)."""
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's, keeping the examples' lines as they are (the description is wrapped)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.startswith("examples:"):
+            return text
+        return super()._fill_text(text, width, indent)
+
+
+def _examples_epilog(name: str) -> str | None:
+    examples = COMMAND_EXAMPLES.get(name)
+    if not examples:
+        return None
+    lines = [text for line, what in examples for text in (f"  # {what}", f"  {line}")]
+    return "\n".join(["examples:", *lines])
+
+
 def _commands_epilog() -> str:
     width = max(map(len, COMMAND_SUMMARIES))
     lines = [f"  {name:<{width}}  {summary}" for name, summary in COMMAND_SUMMARIES.items()]
@@ -92,7 +175,7 @@ def build_parser(
         epilog=_commands_epilog(),
     )
     top.add_argument("--version", action="version", version=f"paperdeck {__version__}")
-    add_paths_argument(top)
+    add_paths_argument(top, stdin=False)
     commands: dict[str, argparse.ArgumentParser] = {}
 
     def add(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
@@ -100,6 +183,8 @@ def build_parser(
             prog=f"paperdeck {name}",
             parents=[common_without_format if name in OUTPUT_FORMAT_COMMANDS else common],
             description=help_text,
+            epilog=_examples_epilog(name),
+            formatter_class=_HelpFormatter,
         )
         parser.set_defaults(run=run)
         commands[name] = parser
@@ -124,6 +209,11 @@ def run_reader(args: argparse.Namespace) -> int:
     from paperdeck.core.resources import bundled_list
 
     paths: list[Path] = list(args.paths) or [bundled_list()]
+    if Path("-") in paths:
+        # The reader reads the keys on stdin.
+        raise UsageError(
+            "-: the reader cannot read a list from stdin; save it to a file and open that"
+        )
     _refuse_mistyped_command(args.paths)
     for path in [*paths, *args.meta]:
         _check_openable(path)

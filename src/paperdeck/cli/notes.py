@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from paperdeck.cli.common import (
+    STDIN,
     AddCommand,
     Command,
     add_output_arguments,
@@ -52,8 +53,14 @@ def register(add: AddCommand) -> None:
     )
     note.add_argument("ref", metavar="REF", help="a paper id, unique id prefix or position")
     change = note.add_mutually_exclusive_group()
-    change.add_argument("--set", metavar="TEXT", help="replace the note with TEXT ('' clears it)")
-    change.add_argument("--append", metavar="TEXT", help="add TEXT as a new line of the note")
+    change.add_argument(
+        "--set",
+        metavar="TEXT",
+        help="replace the note with TEXT ('' clears it; - reads it from stdin)",
+    )
+    change.add_argument(
+        "--append", metavar="TEXT", help="add TEXT as a new line of the note (- reads stdin)"
+    )
     change.add_argument("--edit", action="store_true", help="edit the note in $VISUAL or $EDITOR")
     add_paths_argument(note)
 
@@ -161,6 +168,10 @@ def _label(paper: Paper) -> str:
 
 
 def run_note(args: argparse.Namespace) -> int:
+    if STDIN in args.paths and "-" in (args.set, args.append):
+        raise UsageError(
+            "note: stdin holds the note or the list, not both: save the list to a file"
+        )
     paper = open_paper(args, args.ref)
     changing = args.set is not None or args.append is not None or args.edit
     store = open_store(args, changing=changing)
@@ -173,10 +184,10 @@ def run_note(args: argparse.Namespace) -> int:
             warn(f"{_label(paper)} has no note yet")
         return 0
     if args.set is not None:
-        text = _as_typed(args.set)
+        text = _given(args.set)
     elif args.append is not None:
         joiner = "\n" if current and not current.endswith("\n") else ""
-        text = current + joiner + _as_typed(args.append)
+        text = current + joiner + _given(args.append)
     else:
         text = _edit(current)
     store.set_note(paper, text)
@@ -192,6 +203,28 @@ def run_note(args: argparse.Namespace) -> int:
 
 
 _UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _given(text: str) -> str:
+    """--set/--append TEXT: `-` is the text on stdin, as for cat and most tools (a note
+    written by a script is often several lines, awkward to quote); else TEXT as typed."""
+    if text != "-":
+        return _as_typed(text)
+    try:
+        data = sys.stdin.buffer.read() if sys.stdin is not None else b""
+    except OSError as error:
+        raise PaperdeckError(f"could not read the note from stdin: {error.strerror}") from None
+    return _decoded(data, "the note on stdin").removesuffix("\n")
+
+
+def _decoded(data: bytes, what: str) -> str:
+    """A note's bytes read as UTF-8, or when they are not, as Windows-1252 (as an editor set
+    to a legacy encoding writes them: Latin-1 plus printable characters in 0x80-0x9F)."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        warn(f"{what} is in a legacy encoding, not UTF-8: read as Windows-1252")
+        return data.decode("cp1252", errors="replace")
 
 
 def _as_typed(text: str) -> str:
@@ -228,13 +261,7 @@ def _edit(text: str) -> str:
             data = path.read_bytes()
         except OSError as error:
             raise PaperdeckError(f"could not read the edited note: {error.strerror}") from None
-    try:
-        edited = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        # An editor set to a legacy encoding: what was typed is kept, read the way such
-        # editors write (Windows-1252 is Latin-1 plus printable characters in 0x80-0x9F).
-        edited = data.decode("cp1252", errors="replace")
-        warn("the editor saved the note in a legacy encoding, not UTF-8: read as Windows-1252")
+    edited = _decoded(data, "the note the editor saved")
     # Editors end the last line with a newline the note did not have.
     return edited if text.endswith("\n") else edited.removesuffix("\n")
 
@@ -292,6 +319,8 @@ def _split_tag_arguments(args: argparse.Namespace) -> list[str]:
 
 
 def _names_a_path(path: Path) -> bool:
+    if path == STDIN:
+        return True
     try:
         return path.exists() or os.sep in str(path) or bool(path.suffix)
     except OSError:  # a name too long for a file is no file
@@ -355,10 +384,13 @@ def _run_import(args: argparse.Namespace) -> int:
     try:
         data, _ = read_regular(path, MAX_FILE_BYTES)
         text = data.decode("utf-8-sig")
+    except FileNotFoundError:
+        raise PaperdeckError(f"{path}: no such file") from None  # as the lists are told
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
         raise PaperdeckError(f"{path}: {reason}") from None
-    entries, unread = read_export(text, path.name)
+    # Named as given: "passwd: not a paperdeck notes export" named another file than /etc's.
+    entries, unread = read_export(text, str(path))
     if not entries:
         raise PaperdeckError(f"{path}: nothing imported (it holds no complete note)")
     store = open_store(args, changing=True)

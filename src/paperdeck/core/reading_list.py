@@ -269,7 +269,12 @@ def as_csv(chosen: Sequence[ReadingItem]) -> str:
 
 
 def as_json(chosen: Sequence[ReadingItem]) -> str:
-    records = [
+    return json.dumps(records(chosen), ensure_ascii=False, indent=2) + "\n"
+
+
+def records(chosen: Sequence[ReadingItem]) -> list[dict[str, Any]]:
+    """The items as JSON objects (`export --format json`, `show --json`)."""
+    return [
         {
             "id": item.paper.id,
             "position": item.paper.position,
@@ -290,7 +295,6 @@ def as_json(chosen: Sequence[ReadingItem]) -> str:
         }
         for item in chosen
     ]
-    return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
 
 
 # -- all formats ------------------------------------------------------------------------------

@@ -1,0 +1,90 @@
+"""The commands' --json output: the keys each prints, and that the README names each of them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+PAPER = {
+    "position",
+    "id",
+    "title",
+    "title_derived",
+    "authors",
+    "venue",
+    "year",
+    "url",
+    "links",
+    "list",
+}
+"""What every paper's object has, whichever command prints it."""
+
+LINES = PAPER | {"method", "meta_source"}
+
+KEYS = {
+    ("list", "--json"): LINES,
+    ("search", "speculative rollout", "--json"): LINES
+    | {"score", "match", "matches", "near_spellings"},
+    ("related", "4", "--json"): LINES | {"score", "shared"},
+    ("export", "--format", "json"): PAPER | {"pdf", "tags", "state", "starred", "note", "abstract"},
+    ("show", "4", "--json"): PAPER | {"pdf", "tags", "state", "starred", "note", "abstract"},
+}
+"""The keys of each command's objects: scripts read them, so they are only ever added to."""
+
+
+def json_section() -> str:
+    text = README.read_text(encoding="utf-8")
+    return text.split("### JSON output\n", 1)[1].split("\n### ", 1)[0]
+
+
+@pytest.mark.parametrize("command", list(KEYS), ids=lambda command: command[0])
+def test_each_commands_json_has_the_keys_the_readme_names(
+    command: tuple[str, ...], notes: Path
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdeck", *command, "--notes", str(notes)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    printed = json.loads(result.stdout)
+    rows = [printed] if command[0] == "show" else printed
+    assert rows and all(set(row) == KEYS[command] for row in rows)
+    named = set(re.findall(r"`([a-z_]+)`", json_section()))
+    assert KEYS[command] <= named, KEYS[command] - named
+
+
+def test_the_readme_names_no_key_that_no_command_prints() -> None:
+    table = re.findall(r"^\| `([a-z_]+)`(?:, `([a-z_]+)`)? \|", json_section(), re.M)
+    keys = {key for row in table for key in row if key}
+    assert keys == PAPER
+
+
+def test_show_json_gives_one_papers_abstract_and_notes(notes: Path) -> None:
+    """Before, `show` had no --json: a script had the abstract only wrapped, under a header."""
+
+    def paperdeck(*args: str) -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "paperdeck", *args, "--notes", str(notes)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0 and result.stderr == "", result.stderr
+        return result.stdout
+
+    paperdeck("note", "30b4", "--set", "read §3")
+    paperdeck("tag", "4", "+rl")
+    shown = json.loads(paperdeck("show", "4", "--json"))
+    exported = json.loads(paperdeck("export", "-q", "tag:rl", "-f", "json"))
+    assert shown == exported[0]
+    assert shown["note"] == "read §3" and shown["tags"] == ["rl"]
+    assert shown["abstract"].startswith("Reinforcement Learning (RL) has become")
