@@ -92,7 +92,7 @@ async def test_the_export_dialogs_highlight_is_on_the_papers_it_will_export(
         assert isinstance(app.screen, ExportDialog)
         highlighted = [str(b.label) for b in app.screen.query("RadioButton.-selected")]
         pressed = [str(b.label) for b in app.screen.query(RadioButton) if b.value]
-        assert highlighted == pressed == ["Papers in this view (17)"]
+        assert highlighted == pressed == ["Papers shown: unread (17)"]
         # Tab onto the choices, Enter: still the view, and the 17 papers are written.
         await pilot.press("tab", "enter", "shift+tab")
         assert [str(b.label) for b in app.screen.query(RadioButton) if b.value] == pressed

@@ -536,3 +536,32 @@ async def test_a_list_name_cut_in_the_header_ends_after_a_word(
         assert name.startswith("ICML 2020") and name.endswith("…"), line
         assert not name[-2].isdigit(), line
         assert "with every word · " in line and " shown" in line, line
+
+
+async def test_the_starred_view_during_a_search_says_it_shows_only_the_matching_ones(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Seen in a triage run: 40 papers starred over four searches, then `*` during the last
+    # search showed 15, said as "Showing starred papers"; `e` then offered "Papers in this
+    # view (15)" first, and Enter would have exported 15 of the 40.
+    from paperdeck.ui.dialogs.export_dialog import ScopeButton
+
+    app = make_app(icml_list(tmp_path, 1000))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "s", "s")
+        await pilot.press("slash")
+        await type_text(pilot, "robust")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("asterisk")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 1
+        said = toasts(app)
+        assert "starred papers matching “robust”" in said, said
+        assert "3 papers starred in all" in said and "Esc" in said, said
+        await pilot.press("e")
+        await settle(app, pilot)
+        labels = [str(button.label) for button in app.screen.query(ScopeButton)]
+        assert "Starred papers (3)" in labels, labels
+        assert "Papers shown: starred matching “robust” (1)" in labels, labels

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperdeck.core.text.wording import plural
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.safe_text import one_line, quoted
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
@@ -239,8 +239,25 @@ class TriageFlow:
             self.views.add(view)
         self.picked_last = "view"
         self.apply_views()
+        self.app.notice("view", self.showing())
+
+    def showing(self) -> str:
+        """What the list shows now, said when a view is turned on or off."""
         label = self.view_label()
-        self.app.notice("view", f"Showing {label} papers" if label else "Showing every paper")
+        query = self.app.search.query.strip()
+        if not query:
+            return f"Showing {label} papers" if label else "Showing every paper"
+        matching = f"matching {quoted(query)}"
+        if not label:
+            return f"Showing every paper {matching}"
+        # `*` during a search showed 15 of the 40 papers starred over four searches, said as
+        # "Showing starred papers"; `e` then offered those 15.
+        if "starred" in self.views:
+            _, starred = self.app.note_flow.counts()
+            more = f"{plural(starred, 'paper')} starred in all; Esc in the list clears the search"
+        else:
+            more = "Esc in the list clears the search"
+        return f"Showing {label} papers {matching} ({more})"
 
     def set_views(self, views: Iterable[str]) -> None:
         """Put back the views of an earlier session (no search is run here)."""
