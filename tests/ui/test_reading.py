@@ -146,7 +146,9 @@ async def test_esc_from_a_note_written_while_reading_goes_back_to_the_abstract_a
         await pilot.pause()
         assert app.screen.focused is app.detail
         assert app.current_paper is paper
-        assert abstract_lines_shown(app) == reading
+        # As tall as before, less the line that now says the note above it.
+        assert abstract_lines_shown(app) == reading - 1
+        assert "✎ compare with layered sampling" in app.detail.text
         assert screen_text(app)[-1].startswith("esc List"), screen_text(app)[-1]
         # Esc again goes to the list, as from any reading.
         await pilot.press("escape")

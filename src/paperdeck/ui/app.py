@@ -431,7 +431,12 @@ class PaperdeckApp(App[int]):
             cite_key=self.citations.shown_key(paper),
             shares=shares,
             found=found,
+            note=self._note_of(paper),
         )
+
+    def _note_of(self, paper: Paper | None) -> str:
+        entry = self.note_flow.annotation(paper) if paper is not None else None
+        return entry.note if entry is not None else ""
 
     # -- actions ----------------------------------------------------------------------------
 
