@@ -565,3 +565,25 @@ async def test_the_starred_view_during_a_search_says_it_shows_only_the_matching_
         labels = [str(button.label) for button in app.screen.query(ScopeButton)]
         assert "Starred papers (3)" in labels, labels
         assert "Papers shown: starred matching “robust” (1)" in labels, labels
+
+
+async def test_the_first_r_and_s_say_what_they_did_and_how_to_undo_it(make_app: MakeApp) -> None:
+    # At 80 columns the footer says "r Read": pressed to read the paper, r marked it read and
+    # moved on, and nothing said so.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        said = toasts(app)
+        assert "Marked read, on to the next paper" in said and "U undoes" in said, said
+        assert "Enter reads the abstract" in said, said
+        app.clear_notifications()
+        await pilot.press("r", "r")
+        await settle(app, pilot)
+        assert "Marked read" not in toasts(app)  # once: a walk down pressing r is quiet
+        await pilot.press("s")
+        await settle(app, pilot)
+        said = toasts(app)
+        assert "Starred, on to the next paper" in said and "* shows the starred" in said, said
+        assert state_of(app, 0) == "read" and starred(app, 3)

@@ -34,6 +34,14 @@ class Advance:
     """The list's cursor moves once it had moved on."""
 
 
+FIRST_TOLD = {
+    "read": "Marked read, on to the next paper (U undoes it; Enter reads the abstract)",
+    "starred": "Starred, on to the next paper (S undoes it; * shows the starred papers)",
+}
+"""Said by the first `r` and `s` of a session: at 80 columns the footer names them "r Read"
+and "s Star", and `r` pressed to read a paper marked it read and moved on, unsaid."""
+
+
 class TriageFlow:
     """Read-and-next, star-and-next, skip-and-next; the unread, starred and marked views; marks."""
 
@@ -46,6 +54,8 @@ class TriageFlow:
         """"view" or "marks": which the user chose last (u * m, or marking), for `e` to offer."""
         self.advanced: Advance | None = None
         """The last `r` or `s` on one paper, while nothing else has been done since."""
+        self._told: set[str] = set()
+        """What the first `r` and `s` of the session said they did (FIRST_TOLD)."""
 
     # -- progress ---------------------------------------------------------------------------
 
@@ -172,6 +182,9 @@ class TriageFlow:
             row = paper_list.cursor
             paper_list.move_cursor(row + 1)
             self.advanced = Advance(what, row, paper_list.rows, paper_list.cursor_moves)
+            if what in FIRST_TOLD and what not in self._told:
+                self._told.add(what)
+                app.notice("triage", FIRST_TOLD[what])
 
     def add_tags(self, papers: Iterable[Paper], add: Sequence[str], remove: Sequence[str]) -> int:
         """Add and remove tags on `papers`; how many papers changed."""
