@@ -92,7 +92,7 @@ async def test_the_export_dialogs_highlight_is_on_the_papers_it_will_export(
         assert isinstance(app.screen, ExportDialog)
         highlighted = [str(b.label) for b in app.screen.query("RadioButton.-selected")]
         pressed = [str(b.label) for b in app.screen.query(RadioButton) if b.value]
-        assert highlighted == pressed == ["Papers in this view (17)"]
+        assert highlighted == pressed == ["Papers shown: unread (17)"]
         # Tab onto the choices, Enter: still the view, and the 17 papers are written.
         await pilot.press("tab", "enter", "shift+tab")
         assert [str(b.label) for b in app.screen.query(RadioButton) if b.value] == pressed
@@ -152,15 +152,15 @@ async def test_the_readers_keys_are_not_named_under_a_dialog(
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
-        assert "Read+next" in bottom_line(app)
+        assert "r Read" in bottom_line(app)
         for key in ("e", "C", "t"):
             await pilot.press(key)
             await settle(app, pilot)
             assert app.screen is not app.screen_stack[0], key
-            assert "Read+next" not in bottom_line(app), (key, bottom_line(app))
+            assert "r Read" not in bottom_line(app), (key, bottom_line(app))
             assert "Search" not in bottom_line(app), (key, bottom_line(app))
             await pilot.press("escape")
             await settle(app, pilot)
             # Back in the reader, its keys again and the list focused.
-            assert "Read+next" in bottom_line(app), (key, bottom_line(app))
+            assert "r Read" in bottom_line(app), (key, bottom_line(app))
             assert app.screen.focused is app.paper_list

@@ -360,7 +360,7 @@ async def test_the_export_dialog_offers_the_marks_or_the_view_whichever_was_pick
         await pilot.pause()
         lines = scope_lines(app)
         assert lines["marked"].startswith("● Marked papers (3)"), lines
-        assert lines["view"].startswith("○ Papers in this view (18)"), lines
+        assert lines["view"].startswith("○ Papers shown: unread (18)"), lines
         await pilot.press("enter")  # Enter at once: the three
         await settle(app, pilot)
         text = (tmp_path / "reading-list.md").read_text(encoding="utf-8")
@@ -370,7 +370,7 @@ async def test_the_export_dialog_offers_the_marks_or_the_view_whichever_was_pick
         await settle(app, pilot)
         await pilot.press("e")
         await pilot.pause()
-        assert scope_lines(app)["view"].startswith("● Papers in this view (1)")
+        assert scope_lines(app)["view"].startswith("● Papers shown: starred (1)")
         assert scope_lines(app)["marked"].startswith("○ Marked papers (3)")
         # Marked again after it: the marks.
         await pilot.press("escape", "A", "A", "space", "e")

@@ -81,3 +81,31 @@ async def test_the_list_begins_with_a_title_as_it_is_walked_and_beside_a_note_at
             assert list_begins_with_a_row(app), row
             assert app.current_paper is not None
             assert app.current_paper.title[:20] in on_screen(app, paper_list.content_region)
+
+
+async def test_a_note_left_at_80x24_is_read_again_in_the_detail_pane(make_app: MakeApp) -> None:
+    # Seen in a triage run at 80x24: the notes panel folds away on a narrow screen, so a note
+    # written was seen again only by opening the editor; the row's ✎ said there was one.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("j", "n")
+        await type_text(pilot, "Compare with the DP-SGD baseline")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert "✎ Compare with the DP-SGD baseline" in app.detail.text, app.detail.text
+        # Shown on the pane's first lines, with the title.
+        top = "\n".join(app.detail.render_line(y).text for y in range(4))
+        assert "✎ Compare with the DP-SGD baseline" in top, top
+        await pilot.press("j")
+        await settle(app, pilot)
+        assert "✎" not in app.detail.text
+        await pilot.press("k")
+        await settle(app, pilot)
+        assert "✎ Compare with the DP-SGD baseline" in app.detail.text
+        # Wide, the notes panel shows the note: the pane does not say it twice.
+        await pilot.resize_terminal(120, 40)
+        await settle(app, pilot)
+        await pilot.pause(0.1)
+        assert "Compare with the DP-SGD" not in app.detail.text
+        assert "Compare with the DP-SGD baseline" in app.notes.editor.text

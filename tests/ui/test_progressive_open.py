@@ -571,10 +571,12 @@ async def test_a_session_left_far_down_reopens_with_its_paper_on_screen(
 
     first = reader()
     async with first.run_test(size=(120, 40)) as pilot:
-        # Keys pressed before the rows are painted would be a search typed ahead.
-        painted = first.paper_list
+        # Keys pressed before the rows are painted are a search typed ahead ("Gkkk…"): on a
+        # loaded machine the paint came after the load's end, and the cursor stayed unset.
+        # Before the load's end the list is not yet the session's: quitting saves none.
         await wait_until(
-            pilot, lambda: not first.loading.loading and painted.rows_painted_at is not None
+            pilot,
+            lambda: not first.loading.loading and first.paper_list.rows_painted_at is not None,
         )
         await pilot.press("G", *["k"] * (len(first.papers) - 1 - far))
         left_on = first.current_paper

@@ -688,6 +688,32 @@ def test_the_header_cuts_the_name_first_and_keeps_every_fact(width: int) -> None
         assert "(main track)" in line and "sort: relevance" in line and "812 / 3,000" in line
 
 
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_a_narrow_header_keeps_why_papers_are_shown_and_the_stars(width: int) -> None:
+    """40 papers starred and marked over several searches: each fact gives up a little before
+    any gives up all, and the starred count stays."""
+    picked = facts(
+        title="ICML 2020-2023 paper list",
+        filtered=2135,
+        every=1962,
+        read=1234,
+        starred=40,
+        marked=40,
+        index_progress=None,
+    )
+    line = header_content(picked, width).plain
+    assert len(line) <= width
+    assert "40 starred" in line or "★ 40" in line
+    assert "1,234" in line and "2,135" in line and "e export" in line
+    if width >= 100:
+        assert "1,962 with every word" in line, line
+    # The name ends with a whole word: "ICML 2020-20…" read as "…2 with every word".
+    kept = line.split("  ")[0].removesuffix("…")
+    title = "ICML 2020-2023 paper list"
+    assert kept.startswith("ICML"), line
+    assert kept == title or kept.endswith("-") or title[len(kept)] == " ", line
+
+
 @pytest.mark.parametrize("width", [80, 120, 200])
 def test_how_far_a_big_list_has_loaded_is_a_fact_kept_at_every_width(width: int) -> None:
     """A 100,000-paper list loading, a query over the rows so far: how far loading is was part

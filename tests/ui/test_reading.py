@@ -44,7 +44,7 @@ async def test_enter_opens_the_abstract_and_esc_goes_back_to_the_list_at_80x24(
         assert app.screen.focused is app.paper_list
         assert app.current_paper is paper
         assert app.search_box.value == "speculative"  # Esc in the abstract keeps the search
-        assert "space Mark" in screen_text(app)[-1]
+        assert "esc List" not in screen_text(app)[-1] and "r Read" in screen_text(app)[-1]
         # The next key is the list's again: k moves the cursor, not the abstract.
         await pilot.press("k")
         await pilot.pause()
@@ -146,7 +146,9 @@ async def test_esc_from_a_note_written_while_reading_goes_back_to_the_abstract_a
         await pilot.pause()
         assert app.screen.focused is app.detail
         assert app.current_paper is paper
-        assert abstract_lines_shown(app) == reading
+        # As tall as before, less the line that now says the note above it.
+        assert abstract_lines_shown(app) == reading - 1
+        assert "✎ compare with layered sampling" in app.detail.text
         assert screen_text(app)[-1].startswith("esc List"), screen_text(app)[-1]
         # Esc again goes to the list, as from any reading.
         await pilot.press("escape")

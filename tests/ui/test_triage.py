@@ -463,7 +463,7 @@ async def test_starring_marked_papers_at_80x24_shows_the_starred_count(
         assert "2 starred" in top_line(app) and "2 marked · e export" in top_line(app)
         await pilot.press("s")
         await settle(app, pilot)
-        assert "4 starred" in top_line(app), top_line(app)
+        assert says_starred(top_line(app), 4), top_line(app)
         assert "2 marked · e export" in top_line(app)
         await pilot.press("n")
         await type_text(pilot, "to read first")
@@ -473,3 +473,117 @@ async def test_starring_marked_papers_at_80x24_shows_the_starred_count(
         assert "1 noted · 4 starred" in top_line(app), top_line(app)
         assert "0 / 1,000 read" in top_line(app) and "2 marked · e export" in top_line(app)
         assert top_line(app).startswith(" ICML 2020"), top_line(app)
+
+
+def icml_list(folder: Path, count: int) -> Path:
+    """A list of `count` papers under a name too long for the header at 80 columns."""
+    sample = [
+        f"We study problem {number} of learning with {number % 7} experts and prove a bound "
+        f"of order {number} on the regret of a new method, then test it on {number} tasks."
+        + (" Robust to noise." if number % 5 == 0 else "")
+        for number in range(count)
+    ]
+    listed = folder / "icml-2020-2023.txt"
+    listed.write_text("ICML 2020-2023 paper list\n\n" + "\n\n".join(sample) + "\n")
+    return listed
+
+
+def says_starred(line: str, count: int) -> bool:
+    """The header counts `count` papers starred, in its long or its short form."""
+    return f"{count} starred" in line or f"★ {count}" in line
+
+
+async def test_the_starred_count_stays_in_sight_through_searches_at_80x24(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # A researcher picking 40 papers over several searches counts the stars as they go; a
+    # search's counts took the place of the list's and the starred count went with them.
+    app = make_app(icml_list(tmp_path, 1000))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "robust regret")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "with every word" in top_line(app), top_line(app)
+        assert says_starred(top_line(app), 0), top_line(app)
+        await pilot.press("s", "s", "s")
+        await settle(app, pilot)
+        assert says_starred(top_line(app), 3), top_line(app)
+        # A second search: the stars of the first are still counted.
+        await pilot.press("slash")
+        await type_text(pilot, "experts")
+        await pilot.press("enter", "G", "s")
+        await settle(app, pilot)
+        assert says_starred(top_line(app), 4), top_line(app)
+        assert "0 / 1,000 read" in top_line(app), top_line(app)
+
+
+async def test_a_list_name_cut_in_the_header_ends_after_a_word(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Seen at 80x24: "ICML 2020-20…  2 with every word" read as "…2 with every word", the
+    # name cut inside a number just before the count.
+    app = make_app(icml_list(tmp_path, 1000))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "robust regret")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        line = top_line(app)
+        name = line.split("  ")[0].strip()
+        assert name.startswith("ICML 2020") and name.endswith("…"), line
+        assert not name[-2].isdigit(), line
+        assert "with every word · " in line and " shown" in line, line
+
+
+async def test_the_starred_view_during_a_search_says_it_shows_only_the_matching_ones(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Seen in a triage run: 40 papers starred over four searches, then `*` during the last
+    # search showed 15, said as "Showing starred papers"; `e` then offered "Papers in this
+    # view (15)" first, and Enter would have exported 15 of the 40.
+    from paperdeck.ui.dialogs.export_dialog import ScopeButton
+
+    app = make_app(icml_list(tmp_path, 1000))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("s", "s", "s")
+        await pilot.press("slash")
+        await type_text(pilot, "robust")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await pilot.press("asterisk")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 1
+        said = toasts(app)
+        assert "starred papers matching “robust”" in said, said
+        assert "3 papers starred in all" in said and "Esc" in said, said
+        await pilot.press("e")
+        await settle(app, pilot)
+        labels = [str(button.label) for button in app.screen.query(ScopeButton)]
+        assert "Starred papers (3)" in labels, labels
+        assert "Papers shown: starred matching “robust” (1)" in labels, labels
+
+
+async def test_the_first_r_and_s_say_what_they_did_and_how_to_undo_it(make_app: MakeApp) -> None:
+    # At 80 columns the footer says "r Read": pressed to read the paper, r marked it read and
+    # moved on, and nothing said so.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        said = toasts(app)
+        assert "Marked read, on to the next paper" in said and "U undoes" in said, said
+        assert "Enter reads the abstract" in said, said
+        app.clear_notifications()
+        await pilot.press("r", "r")
+        await settle(app, pilot)
+        assert "Marked read" not in toasts(app)  # once: a walk down pressing r is quiet
+        await pilot.press("s")
+        await settle(app, pilot)
+        said = toasts(app)
+        assert "Starred, on to the next paper" in said and "* shows the starred" in said, said
+        assert state_of(app, 0) == "read" and starred(app, 3)

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.papers import LoadedPapers, Papers
@@ -50,6 +50,7 @@ from paperdeck.ui.widgets.detail_pane import (
     pane_title,
 )
 from paperdeck.ui.widgets.header_bar import HeaderBar, HeaderFacts
+from paperdeck.ui.widgets.keys_footer import KeysFooter
 from paperdeck.ui.widgets.notes_panel import NoteEditor, NotesPanel
 from paperdeck.ui.widgets.paper_list import ROW_LAYOUTS, PaperList, RowLayout
 from paperdeck.ui.widgets.search_box import SearchBox
@@ -79,7 +80,7 @@ class PaperdeckApp(App[int]):
     TITLE = "paperdeck"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_WIDTH, "-wide")]  # noqa: RUF012
 
-    # Help and Quit come first so that the footer never pushes them off its right edge.
+    # The footer shows the keys with show=True in its own order (KeysFooter), as many as fit.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -89,10 +90,10 @@ class PaperdeckApp(App[int]):
         Binding("s", "star_and_next", "Star+next"),
         Binding("U", "toggle_read", "Read/unread (undo r)", show=False),
         Binding("S", "toggle_star", "Star/unstar (undo s)", show=False),
-        Binding("x", "skip_and_next", "Skip to next unread", show=False),
+        Binding("x", "skip_and_next", "Skip to next unread"),
         Binding("t", "edit_tags", "Tags"),
-        Binding("u", "toggle_view('unread')", "Unread only", show=False),
-        Binding("asterisk", "toggle_view('starred')", "Starred only", show=False),
+        Binding("u", "toggle_view('unread')", "Unread only"),
+        Binding("asterisk", "toggle_view('starred')", "Starred only"),
         Binding("m", "toggle_view('marked')", "Marked only", show=False),
         Binding("a", "mark_all", "Mark all shown", show=False),
         Binding("A", "clear_marks", "Clear marks / put back", show=False),
@@ -102,7 +103,7 @@ class PaperdeckApp(App[int]):
         Binding("C", "choose_format", "Cite format", show=False),
         Binding("o", "open_link", "Open page", show=False),
         Binding("p", "open_pdf", "Open PDF", show=False),
-        Binding("e", "export_reading_list", "Export a reading list", show=False),
+        Binding("e", "export_reading_list", "Export a reading list"),
         Binding("R", "toggle_raw", "Raw abstract", show=False),
         Binding("l", "like_this", "Like this", show=False),
         Binding("z", "toggle_compact", "Compact rows", show=False),
@@ -175,7 +176,7 @@ class PaperdeckApp(App[int]):
             with Vertical(id="right"):
                 yield DetailPane(id="detail")
                 yield NotesPanel(id="notes")
-        yield Footer()
+        yield KeysFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # `/` would move the focus out of the text being typed (see _TYPING_HIDES).
@@ -439,7 +440,12 @@ class PaperdeckApp(App[int]):
             cite_key=self.citations.shown_key(paper),
             shares=shares,
             found=found,
+            note=self._note_of(paper),
         )
+
+    def _note_of(self, paper: Paper | None) -> str:
+        entry = self.note_flow.annotation(paper) if paper is not None else None
+        return entry.note if entry is not None else ""
 
     # -- actions ----------------------------------------------------------------------------
 

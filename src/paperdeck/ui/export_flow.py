@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from paperdeck.core.text.wording import plural
 from paperdeck.ui.citation_flow import with_cited_abstracts
 from paperdeck.ui.clipboard_copy import copy_from_worker, unconfirmed_reason
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.safe_text import one_line, quoted
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -58,7 +58,8 @@ class ExportFlow:
         from paperdeck.ui.dialogs.export_dialog import ExportDialog
 
         counts = {scope: len(self.papers(scope)) for scope in SCOPES}
-        scopes = [(scope, label, counts[scope]) for scope, label in SCOPES.items()]
+        labels = {**SCOPES, "view": self._view_label()}
+        scopes = [(scope, labels[scope], counts[scope]) for scope in SCOPES]
         if again is not None:
             chosen, default = again.scope, again.typed
         else:
@@ -76,6 +77,16 @@ class ExportFlow:
                 order = ("marked", "starred")
             chosen = next((scope for scope in order if counts[scope]), "view")
         self.app.push_screen(ExportDialog(scopes, chosen, default, error), self._chosen)
+
+    def _view_label(self) -> str:
+        """The view scope named by what it shows: "Papers in this view (15)" beside "Starred
+        papers (40)" did not say the 15 were the starred ones matching the search."""
+        views = self.app.triage.view_label()
+        query = self.app.search.query.strip()
+        if not query:
+            return f"Papers shown: {views}" if views else SCOPES["view"]
+        matching = f"matching {quoted(query, 24)}"
+        return f"Papers shown: {views} {matching}" if views else f"Papers shown {matching}"
 
     def _next_path(self) -> Path:
         last = self.last_path

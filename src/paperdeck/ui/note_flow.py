@@ -137,6 +137,8 @@ class NoteFlow:
             # Left with Esc, Tab or a click (not for a dialog on top): the narrow layout
             # shows the detail pane again, scrolled back to where it was (its title).
             editor.screen.remove_class("-notes-open")
+            # The note as left, in the detail pane that says it on a narrow screen.
+            self.app.show_current()
             before, self._detail_before = self._detail_before, None
             if before is not None and before[0] is self.app.current_paper:
                 self.app.detail.scroll_to(y=before[1], animate=False)

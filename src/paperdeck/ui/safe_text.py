@@ -51,3 +51,8 @@ def cut(text: str, cells: int) -> str:
 def short(title: str, length: int = 40) -> str:
     """A title cut to `length` cells on one line, for messages."""
     return cut(one_line(title), length)
+
+
+def quoted(query: str, length: int = 30) -> str:
+    """A search in quotes, on one line and cut to `length` cells, for messages."""
+    return f"“{cut(one_line(query), length)}”"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from paperdeck.core.text.wording import plural
-from paperdeck.ui.safe_text import one_line
+from paperdeck.ui.safe_text import one_line, quoted
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
@@ -34,6 +34,14 @@ class Advance:
     """The list's cursor moves once it had moved on."""
 
 
+FIRST_TOLD = {
+    "read": "Marked read, on to the next paper (U undoes it; Enter reads the abstract)",
+    "starred": "Starred, on to the next paper (S undoes it; * shows the starred papers)",
+}
+"""Said by the first `r` and `s` of a session: at 80 columns the footer names them "r Read"
+and "s Star", and `r` pressed to read a paper marked it read and moved on, unsaid."""
+
+
 class TriageFlow:
     """Read-and-next, star-and-next, skip-and-next; the unread, starred and marked views; marks."""
 
@@ -46,6 +54,8 @@ class TriageFlow:
         """"view" or "marks": which the user chose last (u * m, or marking), for `e` to offer."""
         self.advanced: Advance | None = None
         """The last `r` or `s` on one paper, while nothing else has been done since."""
+        self._told: set[str] = set()
+        """What the first `r` and `s` of the session said they did (FIRST_TOLD)."""
 
     # -- progress ---------------------------------------------------------------------------
 
@@ -172,6 +182,9 @@ class TriageFlow:
             row = paper_list.cursor
             paper_list.move_cursor(row + 1)
             self.advanced = Advance(what, row, paper_list.rows, paper_list.cursor_moves)
+            if what in FIRST_TOLD and what not in self._told:
+                self._told.add(what)
+                app.notice("triage", FIRST_TOLD[what])
 
     def add_tags(self, papers: Iterable[Paper], add: Sequence[str], remove: Sequence[str]) -> int:
         """Add and remove tags on `papers`; how many papers changed."""
@@ -239,8 +252,25 @@ class TriageFlow:
             self.views.add(view)
         self.picked_last = "view"
         self.apply_views()
+        self.app.notice("view", self.showing())
+
+    def showing(self) -> str:
+        """What the list shows now, said when a view is turned on or off."""
         label = self.view_label()
-        self.app.notice("view", f"Showing {label} papers" if label else "Showing every paper")
+        query = self.app.search.query.strip()
+        if not query:
+            return f"Showing {label} papers" if label else "Showing every paper"
+        matching = f"matching {quoted(query)}"
+        if not label:
+            return f"Showing every paper {matching}"
+        # `*` during a search showed 15 of the 40 papers starred over four searches, said as
+        # "Showing starred papers"; `e` then offered those 15.
+        if "starred" in self.views:
+            _, starred = self.app.note_flow.counts()
+            more = f"{plural(starred, 'paper')} starred in all; Esc in the list clears the search"
+        else:
+            more = "Esc in the list clears the search"
+        return f"Showing {label} papers {matching} ({more})"
 
     def set_views(self, views: Iterable[str]) -> None:
         """Put back the views of an earlier session (no search is run here)."""

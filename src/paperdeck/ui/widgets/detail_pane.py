@@ -23,7 +23,7 @@ from paperdeck.core.text.render import display_title
 from paperdeck.ui.contrast import match_style
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.match_summary import WordsFound
-from paperdeck.ui.safe_text import clean, one_line, plain, with_spans
+from paperdeck.ui.safe_text import clean, cut, one_line, plain, with_spans
 from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER, Highlighter
 
 # Styles of the renderer's spans; strings so that theme variables resolve when painted.
@@ -70,6 +70,12 @@ class Shares(NamedTuple):
     seed: bool
     """The paper searched from: `words` are the ones the others share most."""
 
+
+NOTE_LABEL = "Note"
+NOTE_MARK = "✎"
+"""Before a note's first words in a short pane: the mark a noted paper's row shows."""
+NOTE_CHARS = 400
+"""Of a note the pane shows this much (`n` shows it whole)."""
 
 FOUND_LABEL = "Found"
 """During a search: where its words match in the paper, and which it lacks."""
@@ -191,6 +197,8 @@ class DetailPane(ScrollView, can_focus=True):
         """The search the pane's highlights are of: another one shows the paper from its top
         again (and so from its first match), as another paper is."""
         self.short = False
+        self.narrow = False
+        """Shown for a narrow screen, whose notes panel is folded away: the note said here."""
         """Shown for a short pane: the abstract under a one-line summary, the facts after it."""
 
     @property
@@ -209,6 +217,7 @@ class DetailPane(ScrollView, can_focus=True):
         cite_key: CiteKey | KeyLater = KeyLater.WORKING,
         shares: Shares | None = None,
         found: WordsFound | None = None,
+        note: str = "",
     ) -> None:
         """Show a paper (None: an empty pane), its matches for `query` highlighted.
 
@@ -216,7 +225,8 @@ class DetailPane(ScrollView, can_focus=True):
         each field shows only the query terms that search in it. `cite_key`: the paper's
         citation key, or why it is not shown yet. `shares`: in a `like:` view, the words
         that put the paper there, said first. `found`: where the search's words match in it and
-        which it lacks, said first.
+        which it lacks, said first. `note`: the paper's note, said here while the notes panel
+        is folded away (below 100 columns).
         """
         same_paper = paper is self.paper
         self.paper = paper
@@ -231,10 +241,15 @@ class DetailPane(ScrollView, can_focus=True):
                 "cite_key": cite_key,
                 "shares": shares,
                 "found": found,
+                "note": note,
             },
         )
         height = self.scrollable_content_region.height
         short = self.short = 0 < height < SHORT_PANE
+        # The notes panel is folded away on a narrow screen: at 80x24 a note written was seen
+        # again only by opening the editor (`n`), the row's ✎ saying there was one.
+        folded = self.narrow = self.screen.has_class("-narrow")
+        note = note.strip() if folded else ""
         if paper is None:
             self._set_content(Content.assemble(("No paper selected", "$text-muted")))
             return
@@ -257,6 +272,7 @@ class DetailPane(ScrollView, can_focus=True):
             short,
             shares,
             found,
+            note,
         )
         cached = self._rendered.get(key)
         if cached is not None:
@@ -293,6 +309,8 @@ class DetailPane(ScrollView, can_focus=True):
         where = _where_found(found, match) if found is not None and fields else None
         if where is not None and not short:
             meta.insert(0, Fact(FOUND_LABEL, where))
+        if note and not short:
+            meta.append(Fact(NOTE_LABEL, plain(cut(one_line(note), NOTE_CHARS))))
         abstract = self._abstract(
             paper, fields("abstract") if fields else None, raw, match, heading=not short
         )
@@ -309,6 +327,11 @@ class DetailPane(ScrollView, can_focus=True):
             if where is not None and found is not None and _tells_more(found):
                 # A line of a short pane only when the title's highlights do not say it all.
                 top.append(where)
+            if note:
+                # Two lines at most: the abstract keeps the pane's other lines.
+                room = max(LEAST_VALUE_WIDTH, 2 * self.scrollable_content_region.width - 4)
+                said = cut(one_line(note), min(room, NOTE_CHARS))
+                top.append(Content.assemble((f"{NOTE_MARK} ", LABEL_STYLE), plain(said)))
             parts = [Content("\n").join(top), abstract, meta]
         else:
             parts = [title, meta, abstract]
@@ -446,7 +469,10 @@ class DetailPane(ScrollView, can_focus=True):
 
     def _on_resize(self, event: events.Resize) -> None:
         height = self.scrollable_content_region.height
-        if self._again is not None and (0 < height < SHORT_PANE) != self.short:
+        narrow = self.screen.has_class("-narrow")
+        if self._again is not None and (
+            (0 < height < SHORT_PANE) != self.short or narrow != self.narrow
+        ):
             self._show_again()
             return
         self._wrap()

@@ -54,7 +54,9 @@ class HeaderFacts:
 
 Fact = tuple[Content, ...]
 """The forms of one fact, styled, from the longest to the shortest."""
-SHORTEN_FIRST = ("sort", "counts", "view", "marked", "read", "index", "loading", "activity")
+SHORTEN_FIRST = (
+    "sort", "counts", "starred", "view", "marked", "read", "index", "loading", "activity"
+)  # fmt: skip
 """The order in which facts give up their long forms (a running job's progress the last)."""
 EXPORT_KEY = "e"
 """The key that exports the marked papers, named beside their count (the footer has no room
@@ -99,9 +101,15 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
             # "1,962 / 3,000 shown" for "offline reinforcement learning" read as a search that
             # matched two thirds of the list: 30 have the three words, the rest only some.
             every = f"{facts.every:,} with every word"
-            out.append(("counts", _fact(f"{every} · {shown} shown", f"{every} · {shown}", shown)))
+            # The total is in the read count beside it: "53 shown" keeps the room for the name.
+            forms = (f"{every} · {shown} shown", f"{every} · {fit:,} shown", shown)
+            out.append(("counts", _fact(*forms)))
         else:
             out.append(("counts", _fact(f"{shown} shown", shown)))
+        # Someone picking 40 papers over several searches counts the stars as they go: the
+        # search's counts take the place of the list's, where the starred count was.
+        starred = facts.starred
+        out.append(("starred", _fact(f"{starred:,} starred", f"★ {starred:,}")))
     else:
         papers = plural(total, "paper")
         counts = f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred"
@@ -110,10 +118,10 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
         # where the header no longer showed it.
         counted = ((facts.noted, "noted"), (facts.starred, "starred"))
         nonzero = [f"{count:,} {what}" for count, what in counted if count]
-        forms = [counts, " · ".join([papers, *nonzero])]
-        if nonzero and facts.read is not None:
-            forms.append(" · ".join(nonzero))
-        out.append(("counts", _fact(*forms, papers)))
+        # Without the total where the read count says it: "1 noted · 4 starred" beside
+        # "2 marked · e export" says more than "1,000 papers · 1 noted · 4 starred" beside "2▍".
+        fewer = nonzero if nonzero and facts.read is not None else [papers, *nonzero]
+        out.append(("counts", _fact(counts, " · ".join(fewer), papers)))
     if facts.loaded is not None:
         # A fact, not part of the name that gives up its room first: at 80 columns "Loading
         # big.txt… 39,168 of 100,000" was cut to "Loading big.txt… 39…".
@@ -139,6 +147,27 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
     return out
 
 
+NAME_BREAKS = " -/_"
+"""Where a list's name is cut when it does not fit: after a word, not inside one."""
+
+
+def cut_name(name: str, room: int) -> str:
+    """`name` in `room` cells, cut after its last word that fits and ended by "…".
+
+    Cut inside a number, the name read as part of the count beside it: at 80 columns "ICML
+    2020-20…  2 with every word" read as "…2 with every word".
+    """
+    if room < 2:
+        return ""
+    cut = set_cell_size(name, room - 1)
+    end = max(cut.rfind(mark) for mark in NAME_BREAKS)
+    # A first word too long for the room is cut where the room ends: a few letters of it say
+    # more than none.
+    if end > 0 and cell_len(cut[:end]) >= min(MIN_TITLE, room) // 2:
+        cut = cut[: end + 1] if cut[end] != " " else cut[:end]
+    return cut.rstrip() + "…"
+
+
 def header_content(facts: HeaderFacts, width: int, styles: Styles | None = None) -> Content:
     """The header's line in `width` cells: the facts whole, the name cut to the room left;
     each part in `styles`' style for its role (ROLES), none where it has none."""
@@ -151,16 +180,27 @@ def header_content(facts: HeaderFacts, width: int, styles: Styles | None = None)
     def facts_cells() -> int:
         return sum(text.cell_length for text in chosen) + len(GAP) * len(chosen)
 
-    # Shorter forms, in SHORTEN_FIRST's order, only while the name would keep under MIN_TITLE.
+    def name_keeps() -> bool:
+        room = width - facts_cells()
+        if cell_len(title) <= room:
+            return True
+        # What the name keeps once cut after a word ("ICML…" of "ICML 2020-2023" in 9 cells).
+        return cell_len(cut_name(title, room)) >= MIN_TITLE
+
+    # Shorter forms only while the name would keep under MIN_TITLE: each fact one form shorter,
+    # in SHORTEN_FIRST's order, then each one shorter again. One fact cut to its last form
+    # before the next was touched dropped "1,962 with every word" at 100 columns, where it
+    # fitted beside "★ 40".
     order = sorted(range(len(named)), key=lambda number: SHORTEN_FIRST.index(named[number][0]))
-    for number in order:
-        for form in parts[number][1:]:
-            if width - facts_cells() >= min(MIN_TITLE, cell_len(title)):
+    for depth in range(1, max((len(fact) for fact in parts), default=1)):
+        for number in order:
+            if name_keeps():
                 break
-            chosen[number] = form
+            if depth < len(parts[number]):
+                chosen[number] = parts[number][depth]
     room = max(0, width - facts_cells())
     if cell_len(title) > room:
-        title = set_cell_size(title, max(0, room - 1)) + "…" if room > 1 else ""
+        title = cut_name(title, room)
     pieces: list[Content | str] = [Content.styled(title, styles.get("title", ""))]
     for text in chosen:
         pieces.append(GAP)

@@ -1,0 +1,135 @@
+"""The footer: the keys a new user needs first, as many as the width holds, each one whole.
+
+Textual's footer shows the keys in the order the bindings are declared and cuts the last ones
+at the right edge: at 80 columns `e` (export), `*` (starred only), `u` and `x` had no room, and a
+new user picking papers to export learned the key only from `?`. Here the keys come in the order
+a triage needs them, with a shorter label on a narrow terminal, and a key that does not fit is
+left out whole while a later, shorter one may still be shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.events import Resize
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+PINNED = ("help", "quit")
+"""Shown first at every width: how to learn the other keys, and how to leave."""
+
+LABELS: dict[str, tuple[str, str]] = {
+    "focus_search": ("Search", "Search"),
+    "read_and_next": ("Read+next", "Read"),
+    "star_and_next": ("Star+next", "Star"),
+    "skip_and_next": ("Skip", "Skip"),
+    "toggle_view('starred')": ("Starred only", "Starred"),
+    "export_reading_list": ("Export", "Export"),
+    "copy_citation": ("Cite", "Cite"),
+    "edit_note": ("Note", "Note"),
+    "toggle_view('unread')": ("Unread only", "Unread"),
+    "edit_tags": ("Tags", "Tags"),
+    "toggle_mark": ("Mark", "Mark"),
+}
+"""The footer's label of each triage key (wide, narrow), in the order they are offered after
+the focused pane's own keys (Esc, Enter) and PINNED: search, act on a paper and move on, pick
+the starred ones and export them, cite. Help and the binding keep the longer description."""
+
+NO_ROOM = "-no-room"
+"""The class of a key left out for want of room (styles: not displayed)."""
+
+
+class KeysFooter(Footer):
+    """Textual's footer, its keys ordered for a triage and left out whole when out of room."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._labels: dict[str, tuple[str, str]] = {}
+        """Each shown key's labels (wide, narrow) by its action."""
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        self._labels = {}
+        for binding, enabled, tooltip in self._ordered():
+            described = binding.description
+            self._labels[binding.action] = LABELS.get(binding.action, (described, described))
+            yield FooterKey(
+                binding.key,
+                self.app.get_key_display(binding),
+                self._labels[binding.action][0],
+                binding.action,
+                disabled=not enabled,
+                tooltip=tooltip,
+            ).data_bind(compact=Footer.compact)
+        palette = self._palette()
+        if palette is not None:
+            yield palette
+
+    def _ordered(self) -> Iterator[tuple[Binding, bool, str]]:
+        """The shown bindings, one per action: the focused pane's own (Esc back from the
+        abstract), then PINNED, then LABELS' in their order."""
+        shown: dict[str, tuple[Binding, bool, str]] = {}
+        for _, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if binding.show:
+                shown.setdefault(binding.action, (binding, enabled, tooltip))
+        order = [*PINNED, *LABELS]
+        own = [action for action in shown if action not in order]
+        for action in [*own, *(action for action in order if action in shown)]:
+            yield shown[action]
+
+    def _palette(self) -> FooterKey | None:
+        """The command palette's key, docked right, as Textual's footer shows it."""
+        if not (self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE):
+            return None
+        found = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if found is None:
+            return None
+        _, binding, enabled, _ = found
+        return FooterKey(
+            binding.key,
+            self.app.get_key_display(binding),
+            binding.description,
+            binding.action,
+            classes="-command-palette",
+            disabled=not enabled,
+            tooltip=binding.tooltip or binding.description,
+        )
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self, event: Resize) -> None:
+        # After the refresh: the screen's breakpoint class (compact keys below 100 columns)
+        # has changed the keys' padding by then.
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The wide labels if every key fits with them, else the narrow ones; then each key
+        the ones before it leave no room for is left out, whole."""
+        keys = [key for key in self.query(FooterKey) if not key.has_class("-command-palette")]
+        room = self.size.width - sum(
+            key.outer_size.width
+            for key in self.query(FooterKey)
+            if key.has_class("-command-palette") and key.display
+        )
+
+        def width(key: FooterKey) -> int:
+            styles = key.styles
+            return key.render().cell_len + styles.gutter.width + styles.margin.width
+
+        for form in (0, 1):
+            for key in keys:
+                key.description = self._labels.get(key.action, (key.description,) * 2)[form]
+            if sum(width(key) for key in keys) <= room:
+                break
+        for key in keys:
+            needs = width(key)
+            fits = needs <= room
+            key.set_class(not fits, NO_ROOM)
+            if fits:
+                room -= needs
+            key.refresh(layout=True)
