@@ -6,7 +6,7 @@ import errno
 import io
 import signal
 import threading
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -153,3 +153,24 @@ async def test_the_reader_runs_on_a_driver_whose_output_survives_a_closed_termin
         for signum, handler in kept.items():
             signal.signal(signum, handler)
     assert isinstance(driver._file, TerminalOutput)
+
+
+async def test_the_footers_keys_are_made_once_it_has_read_the_bindings() -> None:
+    from textual.binding import BindingType
+    from textual.widgets import Footer
+
+    from paperdeck.ui.textual_private import FooterKey, footer_bindings_ready
+
+    class WithFooter(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [("x", "bell", "Ring")]
+
+        def compose(self) -> ComposeResult:
+            yield Footer()
+
+    app = WithFooter()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        footer = app.query_one(Footer)
+        assert footer_bindings_ready(footer)
+        keys = list(footer.query(FooterKey))
+        assert ("x", "Ring") in [(key.key, key.description) for key in keys]

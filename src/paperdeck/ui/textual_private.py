@@ -16,6 +16,8 @@ from textual.drivers import linux_driver
 from textual.message import Message
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.widget import Widget
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey as FooterKey  # a footer of our own makes them
 from textual.widgets._toast import ToastRack
 
 from paperdeck.ui.paste_text import PasteFilter
@@ -182,3 +184,8 @@ def event_clock() -> float:
     from textual import _time
 
     return _time.get_time()
+
+
+def footer_bindings_ready(footer: Footer) -> bool:
+    """Whether the footer has read the screen's bindings (its keys can be made)."""
+    return bool(footer._bindings_ready)

@@ -15,7 +15,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from paperdeck.ui.textual_private import FooterKey, footer_bindings_ready
 
 PINNED = ("help", "quit")
 """Shown first at every width: how to learn the other keys, and how to leave."""
@@ -50,7 +51,7 @@ class KeysFooter(Footer):
         """Each shown key's labels (wide, narrow) by its action."""
 
     def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
+        if not footer_bindings_ready(self):
             return
         self._labels = {}
         for binding, enabled, tooltip in self._ordered():
