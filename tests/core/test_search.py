@@ -484,6 +484,13 @@ def test_a_finished_short_word_keeps_its_plural() -> None:
     assert highlight_spans("llm agents", "LLMs act") == [(0, 4)]
 
 
+def test_an_acronym_in_the_plural_finds_it_in_the_singular_as_another_form() -> None:
+    """`llms` and `llm` have different stems (no vowel before the "s"): the singular is
+    another form of the word all the same, above a word one letter away."""
+    papers = make([("Small lms", "x"), ("An LLM planner", "x")])
+    assert found(SearchIndex(papers), "llms") == [1, 0]
+
+
 def test_fields_rank_title_then_authors_then_abstract() -> None:
     papers = [
         Paper("0000000a", 1, "t", "Other", False, "About bandits.", authors=("A B",)),

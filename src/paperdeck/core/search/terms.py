@@ -117,15 +117,20 @@ def stems_of(word: str) -> frozenset[str]:
 def same_stem(word: str, other: str) -> bool:
     """Whether `other` is another form of the typed `word`, in either spelling, as the search
     matches it."""
-    return plural_of(word, other) or any(
+    return other == acronym_form(word) or any(
         other.startswith(stem) and stem_of(other) == stem for stem in stems_of(word)
     )
 
 
-def plural_of(word: str, other: str) -> bool:
-    """Whether `other` is `word` with a plural "s": a form of the word though the stemmer does
-    not see it in a word without a vowel (`llms` of `llm`)."""
-    return len(word) >= _SHORTEST_STEM and other == word + "s" and not word.endswith("s")
+def acronym_form(word: str) -> str | None:
+    """A lower-case word without a vowel (`llm`, `gnns`) in the other number, with a plural
+    "s" or without it: the stemmer takes the "s" off only after a vowel, so `llms` and `llm`
+    have different stems."""
+    if len(word) < _SHORTEST_STEM or any(vowel in word for vowel in "aeiouy"):
+        return None
+    if word.endswith("s") and len(word) > _SHORTEST_STEM:
+        return word[:-1]
+    return word + "s"
 
 
 def fuzzy_distance(word: str) -> int:
@@ -336,8 +341,9 @@ class TermMatcher:
 
     def _other_forms(self, word: str, found: list[tuple[int, str]], prefix: bool) -> list[str]:
         """Vocabulary words with the same stem as `word` (`distance` for `distances`) in either
-        spelling (`optimization` for `optimisation`), or its plural, not already `found`: a
-        title says "learned indexes", the abstract "a learned index".
+        spelling (`optimization` for `optimisation`), or its other number if it is an acronym
+        (`llm` for `llms`), not already `found`: a title says "learned indexes", the abstract
+        "a learned index".
 
         The words `word` starts (in `found`) bring their other forms too: as `indexes` is
         typed, `indexe` keeps the papers with `index` that the whole word will find.
@@ -368,9 +374,9 @@ class TermMatcher:
                 if its_stem == stem:
                     forms.append(other)
                     have.add(other)
-        plural = word + "s"
-        if plural not in have and plural_of(word, plural) and _in_sorted(vocabulary, plural):
-            forms.append(plural)
+        number = acronym_form(word)
+        if number is not None and number not in have and _in_sorted(vocabulary, number):
+            forms.append(number)
         return forms
 
     def _typos(self, word: str, limit: int, firsts: list[str]) -> list[tuple[str, int]]:
