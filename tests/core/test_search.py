@@ -491,6 +491,16 @@ def test_an_acronym_in_the_plural_finds_it_in_the_singular_as_another_form() -> 
     assert found(SearchIndex(papers), "llms") == [1, 0]
 
 
+def test_a_short_word_papers_have_takes_no_typo() -> None:
+    """`coin` is in a paper: one letter of four off (`con`) is another word, not a typo of
+    it. A short word no paper has is still taken for a typo of one they have."""
+    papers = make([("Coin betting", "x"), ("Con artists", "y"), ("Coins flipped", "z")])
+    index = SearchIndex(papers)
+    assert found(index, "coin") == [0, 2]
+    assert found(index, "betting coin") == [0]
+    assert set(found(index, "cion")) >= {0}
+
+
 def test_fields_rank_title_then_authors_then_abstract() -> None:
     papers = [
         Paper("0000000a", 1, "t", "Other", False, "About bandits.", authors=("A B",)),
