@@ -20,9 +20,23 @@ def test_plain_terms_are_anded_fuzzy_terms() -> None:
     query = parse_query("speculative  decoding")
     assert query.message is None
     assert [c.alternatives for c in query.clauses] == [
-        (Term("speculative", ("speculative",), "fuzzy", "any", False),),
+        (Term("speculative", ("speculative",), "fuzzy", "any", False, prefix=False),),
         (Term("decoding", ("decoding",), "fuzzy", "any", False),),
     ]
+
+
+def test_only_the_last_plain_term_may_be_a_word_start() -> None:
+    """The word being typed is the last; those before it are finished words."""
+    query = parse_query("coin !gen | 'nterp sampl")
+    prefixes = [(atom.text, atom.prefix) for atom in query.positive_terms()]
+    assert prefixes == [("coin", False), ("nterp", True), ("sampl", True)]
+    negated = query.clauses[1].alternatives[0]
+    assert isinstance(negated, Term) and negated.negated and negated.prefix
+    assert only_term(parse_query("self-sup")).prefix
+    assert only_term(parse_query('"diffusion pol')).prefix
+    assert not parse_query("diffusion pol year:2023").positive_terms()[1].prefix
+    # A filler word left out still finishes the word before it.
+    assert not only_term(parse_query("diffusion for")).prefix
 
 
 def test_empty_and_blank_queries_have_no_clauses() -> None:

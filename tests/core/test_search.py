@@ -452,6 +452,55 @@ def test_whole_word_above_word_start_above_typo() -> None:
     assert found(SearchIndex(papers), "graph") == [2, 0, 1]
 
 
+def test_a_finished_word_is_a_word_not_a_word_start() -> None:
+    """`coin` of `coin sampling` is finished: `coincide` does not pass for it, so the paper
+    with the word itself, missing the other, is the first below the divider. Its plural is
+    the word; as the last word, still being typed, it is a word start too."""
+    papers = make(
+        [
+            ("Flipping coins for exploration", "Counts estimated by sampling."),
+            ("When do two risks coincide?", "Bounds under random sampling."),
+            ("Coin betting for inference", "Particle methods without learning rates."),
+        ]
+    )
+    index = SearchIndex(papers)
+    result = index.search("coin sampling")
+    assert (result.matched_all, list(result.indices)) == (1, [0, 2, 1])
+    assert highlight_spans("coin sampling", "two risks coincide") == []
+    assert highlight_spans("coin sampling", "coins") == [(0, 5)]
+    assert found(index, "sampling coin") == [0, 1]
+    assert highlight_spans("sampling coin", "two risks coincide") == [(10, 18)]
+
+
+def test_a_finished_short_word_keeps_its_plural() -> None:
+    papers = make(
+        [
+            ("Agents that plan", "LLMs act as agents."),
+            ("Agents that plan", "Hierarchical planning for agents."),
+            ("LLMing agents", "x"),
+        ]
+    )
+    assert found(SearchIndex(papers), "llm agents") == [0]
+    assert highlight_spans("llm agents", "LLMs act") == [(0, 4)]
+
+
+def test_an_acronym_in_the_plural_finds_it_in_the_singular_as_another_form() -> None:
+    """`llms` and `llm` have different stems (no vowel before the "s"): the singular is
+    another form of the word all the same, above a word one letter away."""
+    papers = make([("Small lms", "x"), ("An LLM planner", "x")])
+    assert found(SearchIndex(papers), "llms") == [1, 0]
+
+
+def test_a_short_word_papers_have_takes_no_typo() -> None:
+    """`coin` is in a paper: one letter of four off (`con`) is another word, not a typo of
+    it. A short word no paper has is still taken for a typo of one they have."""
+    papers = make([("Coin betting", "x"), ("Con artists", "y"), ("Coins flipped", "z")])
+    index = SearchIndex(papers)
+    assert found(index, "coin") == [0, 2]
+    assert found(index, "betting coin") == [0]
+    assert set(found(index, "cion")) >= {0}
+
+
 def test_fields_rank_title_then_authors_then_abstract() -> None:
     papers = [
         Paper("0000000a", 1, "t", "Other", False, "About bandits.", authors=("A B",)),

@@ -50,7 +50,7 @@ def near_spellings(
             # Only words a typo-tolerant match is tried for (see TermMatcher._expand).
             if word in seen or len(word) < 4:
                 continue
-            prefix = at == len(lowered) - 1
+            prefix = term.prefix and at == len(lowered) - 1
             # The word in its other spelling ("decentralised": "decentralized") is the word.
             if any(_has(index, spelled, fields, prefix) for spelled in spellings_of(word)):
                 continue

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from paperdeck.core.text.fold import words
@@ -50,6 +50,10 @@ class Term:
     field: TermField
     case_sensitive: bool
     negated: bool = False
+    prefix: bool = True
+    """Whether its last word may be a word start: only in the query's last term, the one
+    being typed (and in an excluded one). A finished word is matched as a word, its other
+    forms and typos: `coin` of `coin sampling` no longer finds `coincide`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +121,7 @@ def parse_query(text: str) -> Query:
     """Parse `text`; anything unparseable is read literally or skipped, and said in `message`."""
     messages: list[str] = []
     items: list[Atom | _Or] = []
-    fillers: list[Atom] = []
+    filler_at: list[int] = []
     pos, end = 0, len(text)
     while pos < end:
         if text[pos].isspace():
@@ -131,9 +135,11 @@ def parse_query(text: str) -> Query:
         start = pos
         atom, pos = _parse_atom(text, pos, messages)
         if atom is not None:
-            items.append(atom)
             if _is_filler(atom, text[start:pos]):
-                fillers.append(atom)
+                filler_at.append(len(items))
+            items.append(atom)
+    items = _finished(items)
+    fillers = [items[at] for at in filler_at]
     clauses = _group(items)
     message = "; ".join(dict.fromkeys(messages)) if messages else None
     kept = tuple(
@@ -144,6 +150,19 @@ def parse_query(text: str) -> Query:
     if fillers and kept and len(kept) < len(clauses):
         return Query(text=text, clauses=kept, message=message, typed=clauses)
     return Query(text=text, clauses=clauses, message=message)
+
+
+def _finished(items: list[Atom | _Or]) -> list[Atom | _Or]:
+    """The items with every plain term but the last made whole words (`Term.prefix`): the
+    words typed before it are finished. An excluded term keeps its word starts (`!gen`
+    hides the papers with `generative`, wherever it is typed)."""
+    last = max((at for at, item in enumerate(items) if not isinstance(item, _Or)), default=-1)
+    return [
+        replace(item, prefix=False)
+        if at != last and isinstance(item, Term) and item.mode == "fuzzy" and not item.negated
+        else item
+        for at, item in enumerate(items)
+    ]
 
 
 def _is_filler(atom: Atom, typed: str) -> bool:

@@ -41,7 +41,7 @@ def _token_matches(term: Term, token: str) -> bool:
     candidate = token if term.case_sensitive else token.lower()
     if term.mode == "exact":
         return word in candidate
-    if candidate.startswith(word):
+    if term.prefix and candidate.startswith(word):
         return True
     if not term.case_sensitive and same_stem(word, candidate):
         return True
@@ -122,7 +122,13 @@ def _phrase_word_matches(term: Term, position: int, token: str) -> bool:
         if position == 0:
             return candidate.endswith(word)
         return candidate.startswith(word) if last else candidate == word
-    if last and term.mode == "fuzzy" and len(word) >= 3 and candidate.startswith(word):
+    if (
+        last
+        and term.mode == "fuzzy"
+        and term.prefix
+        and len(word) >= 3
+        and candidate.startswith(word)
+    ):
         return True
     return candidate == word or (
         term.mode == "fuzzy" and not term.case_sensitive and same_stem(word, candidate)
