@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.timer import Timer
 
+from paperdeck.core.notes.corrected import has_shown_correction
 from paperdeck.core.text.sanitize import clean_text
 from paperdeck.ui.safe_text import one_line, short
 from paperdeck.ui.textual_private import drop_notices
@@ -44,6 +45,14 @@ class NoteFlow:
     def corrections(self, paper: Paper) -> Mapping[str, Any]:
         entry = self.store.get(paper.id)
         return entry.corrections if entry is not None else {}
+
+    def shown_corrections(self) -> dict[str, Mapping[str, Any]]:
+        """The corrections that change what a paper's row shows, by paper id."""
+        return {
+            paper_id: entry.corrections
+            for paper_id, entry in self.store.entries.items()
+            if has_shown_correction(entry.corrections)
+        }
 
     def entries(self) -> Mapping[str, Annotation]:
         entries: Mapping[str, Annotation] = self.store.entries
