@@ -9,6 +9,7 @@ import pytest
 from rich.segment import Segment
 from tests.ui.test_app import settle, type_text
 
+from paperdeck.core.clipboard import CopyReport
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.ui.app import PaperdeckApp
@@ -121,3 +122,25 @@ async def test_a_correction_made_elsewhere_shows_in_the_rows(tmp_path: Path) -> 
         await pilot.pause(0.6)
         assert app.paper_list.row_text(QUADRATIC).startswith(" ● ≈ The quadratic problems")
         assert len(app.paper_list.row_lines(QUADRATIC)) == 2
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_copied_notice_names_the_corrected_title(
+    tmp_path: Path, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`c` says what it copied by the title the row shows, not the made-up one it replaced."""
+    monkeypatch.setattr(
+        "paperdeck.core.clipboard.copy_text",
+        lambda text, terminal_write: CopyReport(("the system clipboard (xclip)",), ()),
+    )
+    app = make(tmp_path)
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await settle(app, pilot)
+        app.paper_list.move_cursor(QUADRATIC)
+        await pilot.press("c")
+        await settle(app, pilot)
+        await pilot.pause()
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert any(m.startswith("Copied BibTeX for “A Modular Analysis") for m in said), said
+        assert not any("quadratic" in m for m in said), said
