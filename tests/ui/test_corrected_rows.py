@@ -144,3 +144,34 @@ async def test_the_copied_notice_names_the_corrected_title(
         said = [n.message for n in app._notifications]
         assert any(m.startswith("Copied BibTeX for “A Modular Analysis") for m in said), said
         assert not any("quadratic" in m for m in said), said
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_search_finds_a_paper_by_the_words_of_its_corrected_title_and_authors(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The index holds the list's own title ("The quadratic problems") and no authors; the
+    user knows the paper by the title and authors they gave it."""
+    app = make(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        for query, marked in (
+            ('"provable acceleration"', "Provable Acceleration"),
+            ("abernethy", "Abernethy"),
+            ("title:modular polyak", "Modular"),
+        ):
+            await pilot.press("slash")
+            app.search_box.value = ""
+            await type_text(pilot, query)
+            await settle(app, pilot)
+            assert list(app.paper_list.rows)[:1] == [QUADRATIC], (query, app.paper_list.rows)
+            shown = app.paper_list.row_text(0)
+            assert shown.startswith(" ● A Modular Analysis"), shown
+            # A compact row (80x24) shows no authors.
+            assert marked in shown or (app.paper_list.compact and marked == "Abernethy"), shown
+            await pilot.press("escape")
+        # Not by the title's words as authors, nor the authors' as title words.
+        await pilot.press("slash")
+        await type_text(pilot, "author:modular")
+        await settle(app, pilot)
+        assert QUADRATIC not in list(app.paper_list.rows)
