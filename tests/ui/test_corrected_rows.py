@@ -175,3 +175,28 @@ async def test_a_search_finds_a_paper_by_the_words_of_its_corrected_title_and_au
         await type_text(pilot, "author:modular")
         await settle(app, pilot)
         assert QUADRATIC not in list(app.paper_list.rows)
+
+
+async def test_the_tags_dialog_and_a_like_view_name_the_corrected_title(tmp_path: Path) -> None:
+    """Wherever the reader names the paper by its title (the tags dialog's, a `like:` view's
+    line), it is the title the user corrected it to."""
+    from paperdeck.ui.dialogs.tags_dialog import TagsDialog
+    from paperdeck.ui.widgets.search_status import SearchStatus
+
+    app = make(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.paper_list.move_cursor(QUADRATIC)
+        await pilot.press("t")
+        await settle(app, pilot)
+        assert isinstance(app.screen, TagsDialog)
+        title = str(app.screen.query(".dialog-title").first().render())
+        assert title.startswith("Tags for A Modular Analysis"), title
+        await pilot.press("escape")
+        await pilot.press("slash")
+        await type_text(pilot, f"like:{QUADRATIC + 1}")
+        await settle(app, pilot)
+        status = app.query_one("#search-status", SearchStatus)
+        said = str(status.render())
+        assert f"like #{QUADRATIC + 1} “A Modular Analysis" in said, said
+        assert "quadratic" not in said, said

@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdeck.core.notes.corrected import corrected_paper
 from paperdeck.ui.clipboard_copy import copy_from_worker, unconfirmed_reason
 from paperdeck.ui.safe_text import one_line, short
 from paperdeck.ui.widgets.detail_pane import CiteKey, KeyLater
@@ -198,9 +197,7 @@ class CitationFlow:
         papers = with_cited_abstracts(app, [app.papers[i] for i in indices])
         # Narrow, the notice is two lines with the title's start: the detail pane shows it whole.
         length = 30 if app.size.width < NARROW_WIDTH else 40
-        # The title the rows and the pane show: the one the user corrected it to, if any.
-        first = corrected_paper(papers[0], app.note_flow.corrections(papers[0]))
-        title = short(first.rendered_title, length)
+        title = short(app.note_flow.shown_title(papers[0]), length)
         what = f"“{title}”" if len(papers) == 1 else f"{len(papers)} papers"
         label = format_label(chosen)
 
