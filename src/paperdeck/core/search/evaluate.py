@@ -9,6 +9,7 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import filterfalse, repeat
 from operator import mul
+from typing import Any
 
 from paperdeck.core.model import Annotation
 from paperdeck.core.notes.corrected import corrected_authors, has_shown_correction
@@ -97,6 +98,9 @@ class Evaluator:
         self._corrected: list[tuple[int, tuple[str, ...], tuple[str, ...]]] | None = None
         """The search under way's papers with a corrected title or authors, and their words
         (`corrected_words`): worked out at its first word."""
+        self._fix_words: dict[str, FixWords] = {}
+        """The words of each correction read so far, by paper id: a keystroke's search reads
+        again only those changed since."""
         self.arrays_prepared = False
         """Whether numpy was imported for this index (`arrays.prepare`): large clauses are then
         scored as arrays (see `arrays.pays_off`); the dicts order the far tail slightly
@@ -373,7 +377,7 @@ class Evaluator:
         """Papers whose title or authors as the user corrected them match `term` (the index
         holds the list's own), each scored as a match of its field."""
         if self._corrected is None:
-            self._corrected = corrected_words(self._index.ids, annotations)
+            self._corrected = corrected_words(self._index.ids, annotations, self._fix_words)
         if not self._corrected:
             return {}
         found: dict[int, float] = {}
@@ -493,12 +497,18 @@ class Evaluator:
         return found
 
 
+FixWords = tuple[Mapping[str, Any], tuple[str, ...], tuple[str, ...]]
+"""A paper's corrections, and the words of the title and of the authors they give."""
+
+
 def corrected_words(
-    ids: Mapping[str, int], annotations: Mapping[str, Annotation]
+    ids: Mapping[str, int], annotations: Mapping[str, Annotation], kept: dict[str, FixWords]
 ) -> list[tuple[int, tuple[str, ...], tuple[str, ...]]]:
     """Each paper of the index the user corrected the title or authors of, with the words of
-    the corrected ones (() for one not corrected)."""
+    the corrected ones (() for one not corrected); `kept`: those read before, by paper id (an
+    entry's corrections are replaced, never changed, when the user changes them)."""
     found = []
+    seen: list[str] = []
     for paper_id, entry in annotations.items():
         fixes = getattr(entry, "corrections", None)
         if not fixes or not has_shown_correction(fixes):
@@ -506,10 +516,25 @@ def corrected_words(
         i = ids.get(paper_id)
         if i is None:
             continue
-        title = fixes.get("title")
-        title_words = tuple(w for w, _, _ in raw_tokens(title)) if isinstance(title, str) else ()
-        names = ", ".join(corrected_authors(fixes.get("authors")))
-        found.append((i, title_words, tuple(w for w, _, _ in raw_tokens(names))))
+        words_of = kept.get(paper_id)
+        if words_of is None or words_of[0] is not fixes:
+            title = fixes.get("title")
+            title_words = (
+                tuple(w for w, _, _ in raw_tokens(title)) if isinstance(title, str) else ()
+            )
+            names = ", ".join(corrected_authors(fixes.get("authors")))
+            words_of = kept[paper_id] = (
+                fixes,
+                title_words,
+                tuple(w for w, _, _ in raw_tokens(names)),
+            )
+        found.append((i, words_of[1], words_of[2]))
+        seen.append(paper_id)
+    if len(kept) > 2 * len(found) + 64:
+        # Corrections removed since: their words are read again if they come back.
+        live = {paper_id: kept[paper_id] for paper_id in seen}
+        kept.clear()
+        kept.update(live)
     return found
 
 
