@@ -197,3 +197,22 @@ def test_a_made_up_title_cut_to_fit_a_row_is_exported_whole_as_its_citation_give
     given = paper("00000002", "A given title, cut by its author…", abstract=abstract)
     rows = list(csv.DictReader(io.StringIO(export([given], "csv", annotations={}, keys={}))))
     assert rows[0]["title"] == "A given title, cut by its author…"
+
+
+def test_an_export_names_the_authors_the_user_corrected_as_the_reader_does() -> None:
+    """The notes file holds a correction of the authors as written ("Family, Given and ..."
+    or a list): each format names each author, given names first, as rows and citations do."""
+    one = paper("00000001", "A made-up title", title_derived=True, authors=())
+    fixes = {"00000001": {"title": "The real title", "authors": "Wang, Jun-Kun and Lin, C."}}
+    shown = export([one], "markdown", annotations={}, keys={}, corrections=fixes)
+    assert "Jun-Kun Wang, C. Lin" in shown, shown
+    rows = list(
+        csv.DictReader(
+            io.StringIO(export([one], "csv", annotations={}, keys={}, corrections=fixes))
+        )
+    )
+    assert rows[0]["authors"] == "Jun-Kun Wang; C. Lin", rows
+    assert rows[0]["title"] == "The real title"
+    listed = {"00000001": {"authors": ["Wang, Jun-Kun", "Lin, C."]}}
+    data = json.loads(export([one], "json", annotations={}, keys={}, corrections=listed))
+    assert data[0]["authors"] == ["Jun-Kun Wang", "C. Lin"], data

@@ -1336,3 +1336,20 @@ def test_below_the_divider_more_of_the_words_beats_one_rare_word() -> None:
     assert result.matched_all == 0
     ranked = list(result.indices)
     assert ranked.index(0) < ranked.index(2)
+
+
+def test_a_correction_changed_is_searched_by_its_new_words(
+    index: SearchIndex, papers: list[Paper], tmp_path: Path
+) -> None:
+    """The words of a correction are kept from one search to the next: a correction the user
+    changes is searched by its new words, not the old ones; one removed, by neither."""
+    from paperdeck.core.notes.store import NotesStore
+
+    notes = NotesStore(tmp_path / "notes.json")
+    notes.set_correction(papers[3], "title", "Zanzibar routing for sparse experts")
+    assert found(index, "zanzibar", annotations=notes.entries) == [3]
+    notes.set_correction(papers[3], "title", "Quokka routing for sparse experts")
+    assert found(index, "quokka", annotations=notes.entries) == [3]
+    assert found(index, "zanzibar", annotations=notes.entries) == []
+    notes.set_correction(papers[3], "title", None)
+    assert found(index, "quokka", annotations=notes.entries) == []

@@ -26,6 +26,7 @@ from paperdeck.core.text.wording import plural
 
 if TYPE_CHECKING:
     from paperdeck.core.model import Paper
+    from paperdeck.core.notes.entry import NoteEntry
     from paperdeck.core.papers import Papers
     from paperdeck.core.search.evaluate import SearchResult
     from paperdeck.core.search.index import SearchIndex
@@ -138,7 +139,7 @@ def run_list(args: argparse.Namespace) -> int:
                 else:
                     for warning in stored.warnings:
                         warn(warning)
-                    _print_lines(ids, titles, flags)
+                    _print_lines(ids, titles, flags, corrected_titles(args))
                     return 0
     library = open_library(args, abstracts=False)
     papers = library.papers
@@ -150,7 +151,7 @@ def run_list(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    _print_lines(papers.ids(), papers.titles(), papers.derived_flags())
+    _print_lines(papers.ids(), papers.titles(), papers.derived_flags(), corrected_titles(args))
     return 0
 
 
@@ -168,13 +169,32 @@ def marked_title(title: str, derived: bool | int) -> str:
     return DERIVED_MARK + shown if derived else shown
 
 
-def _print_lines(ids: list[str], titles: list[str], flags: bytes) -> None:
-    """`list`'s lines: position, id, title (rendered, marked when derived)."""
+def corrected_titles(args: argparse.Namespace) -> dict[str, str]:
+    """The titles the user corrected papers to in the notes file, by paper id: the lines
+    `list`, `search` and `related` print give them, as the reader's rows do."""
+    from paperdeck.cli.notes_file import open_store
+
+    fixes = {}
+    for paper_id, entry in open_store(args).entries.items():
+        title = entry.corrections.get("title")
+        if isinstance(title, str) and title:
+            fixes[paper_id] = title
+    return fixes
+
+
+def _print_lines(ids: list[str], titles: list[str], flags: bytes, fixes: dict[str, str]) -> None:
+    """`list`'s lines: position, id, title (rendered, marked when derived; the user's when
+    they corrected it)."""
     from paperdeck.core.text.render import display_title, has_title_markup
 
     width = len(str(len(ids)))
-    # Only the few titles with LaTeX or markdown are rendered, each once (not all 100,000).
     titles = list(titles)
+    if fixes:
+        derived = bytearray(flags)
+        for at in [at for at, paper_id in enumerate(ids) if paper_id in fixes]:
+            titles[at], derived[at] = fixes[ids[at]], 0
+        flags = bytes(derived)
+    # Only the few titles with LaTeX or markdown are rendered, each once (not all 100,000).
     for at in compress(range(len(titles)), map(has_title_markup, titles)):
         titles[at] = display_title(titles[at], made_up=bool(flags[at]))
     # One write: a print per line costs ~0.5 s for 100,000 papers.
@@ -189,27 +209,28 @@ def _print_lines(ids: list[str], titles: list[str], flags: bytes) -> None:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from paperdeck.cli.notes import note_section
+    from paperdeck.cli.notes_file import open_store
+    from paperdeck.core.notes.corrected import corrected_paper
     from paperdeck.core.text.render import render_abstract
 
     paper = open_paper(args, args.ref)
+    store = open_store(args)
+    entry = store.get(paper.id)
     if args.json:
-        from paperdeck.cli.notes_file import open_store
         from paperdeck.core.reading_list import items, records
 
-        entries = open_store(args).entries
-        entry = entries.get(paper.id)
         fixes = {paper.id: entry.corrections} if entry is not None and entry.corrections else {}
-        (record,) = records(items([paper], entries, fixes))
+        (record,) = records(items([paper], store.entries, fixes))
         _print_json(record)
         return 0
-    print(paper_header(paper, raw=args.raw))
+    # Its title and authors as the user corrected them, as the reader shows them; the list's
+    # own are those a correction replaced, said below with the note.
+    print(paper_header(corrected_paper(paper, entry.corrections if entry else {}), raw=args.raw))
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text
     print(_wrap(abstract))
-    from paperdeck.cli.notes import note_section
-    from paperdeck.cli.notes_file import open_store
-
-    print(note_section(open_store(args), paper))
+    print(note_section(store, paper))
     return 0
 
 
@@ -329,9 +350,10 @@ def _search(
     from paperdeck.core.search.nothing import nothing_found
 
     index = index_of(args, papers, key, abstracts_loaded)
+    store = open_store(args)
     result = index.search(
         args.query,
-        annotations=open_store(args).entries,
+        annotations=store.entries,
         sort=args.sort,
         all_terms=args.all_terms,
         shown=args.limit or None,
@@ -363,8 +385,12 @@ def _search(
         if rank == result.matched_all and on_terminal:
             lines.append(SOME_WORDS_DIVIDER if rank else NO_PAPER_HAS_ALL)
         # A stored list's are read from two columns, mostly of chunks ranking read already.
-        paper_id, title = papers.text(paper_index, "ids"), papers.text(paper_index, "titles")
-        title = marked_title(title, papers.title_derived(paper_index))
+        paper_id = papers.text(paper_index, "ids")
+        title = _fixed_title(store.get(paper_id))
+        if title is None:
+            title = marked_title(
+                papers.text(paper_index, "titles"), papers.title_derived(paper_index)
+            )
         lines.append(f"{paper_index + 1:>{width}}  {paper_id}  {score:6.2f}  {title}")
     return (before, "".join(line + "\n" for line in lines), after), bool(chosen)
 
@@ -379,6 +405,12 @@ def _left_out(printed: int, result: SearchResult, all_terms: bool) -> str | None
     if not all_terms and result.matched_all == found and len(result.parsed.positive_terms()) > 1:
         return f"printed {printed:,} of the {found:,} papers with every word (more have some){more}"
     return f"printed {printed:,} of {plural(found, 'paper')}{more}"
+
+
+def _fixed_title(entry: NoteEntry | None) -> str | None:
+    """The title the user corrected a paper to (rendered as the list's are), if they did."""
+    title = entry.corrections.get("title") if entry is not None else None
+    return marked_title(title, False) if isinstance(title, str) and title else None
 
 
 def _near_used(
@@ -441,10 +473,11 @@ def _related(
         return (nothing, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", []), bool(found)
     width = len(str(len(papers)))
     lines = []
+    store = open_store(args)
     for like in found:
         paper = papers[like.index]
         shared = ", ".join(like.shared)
-        title = marked_title(paper.title, paper.title_derived)
+        title = _fixed_title(store.get(paper.id)) or marked_title(paper.title, paper.title_derived)
         lines.append(
             f"{like.index + 1:>{width}}  {paper.id}  {like.score:6.2f}  {title}  [{shared}]"
         )

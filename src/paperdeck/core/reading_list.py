@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from paperdeck.core.model import Annotation, Paper
+from paperdeck.core.notes.corrected import corrected_authors
 from paperdeck.core.text.sanitize import clean_line, clean_text
 
 FORMATS = {"markdown": "Markdown", "bibtex": "BibTeX", "csv": "CSV", "json": "JSON"}
@@ -119,7 +120,6 @@ def items(
         fixes = all_fixes.get(paper.id) or {}
         entry = annotations.get(paper.id)
         page = page_url(paper, fixes)
-        authors = fixes.get("authors")
         year = fixes.get("year")
         # A made-up title the list cut to fit a row is given whole, as a citation gives it.
         title = clean_line(str(fixes.get("title") or paper.whole_title))
@@ -129,9 +129,9 @@ def items(
                 paper=paper,
                 title=title,
                 title_derived=title_derived,
-                authors=tuple(clean_line(str(a)) for a in authors)
-                if isinstance(authors, list | tuple)
-                else tuple(clean_line(a) for a in paper.authors),
+                # "Doe, Jane and Roe, R." is two authors, as the reader and a citation name them.
+                authors=corrected_authors(fixes.get("authors"))
+                or tuple(clean_line(a) for a in paper.authors),
                 venue=clean_line(paper.venue) if paper.venue else None,
                 year=year if isinstance(year, int) and not isinstance(year, bool) else paper.year,
                 url=page,

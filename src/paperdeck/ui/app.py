@@ -252,6 +252,7 @@ class PaperdeckApp(App[int]):
         self.paper_list.empty_text = "No papers in this list" if not self.papers else "No papers"
         self.paper_list.on_highlight = self._cursor_moved
         self.paper_list.abstract_of = self._abstract_at
+        self.paper_list.corrections_of = self.note_flow.shown_corrections
         self.notes.editor.on_leave = self.note_flow.leave
         self.search_box.on_leave = lambda: self.focus_now(self.paper_list)
         self.search_box.cleared = self.search.back_from_like

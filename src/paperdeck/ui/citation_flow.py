@@ -197,7 +197,7 @@ class CitationFlow:
         papers = with_cited_abstracts(app, [app.papers[i] for i in indices])
         # Narrow, the notice is two lines with the title's start: the detail pane shows it whole.
         length = 30 if app.size.width < NARROW_WIDTH else 40
-        title = short(papers[0].rendered_title, length)
+        title = short(app.note_flow.shown_title(papers[0]), length)
         what = f"“{title}”" if len(papers) == 1 else f"{len(papers)} papers"
         label = format_label(chosen)
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.timer import Timer
 
+from paperdeck.core.notes.corrected import corrected_paper, has_shown_correction
 from paperdeck.core.text.sanitize import clean_text
 from paperdeck.ui.safe_text import one_line, short
 from paperdeck.ui.textual_private import drop_notices
@@ -44,6 +45,19 @@ class NoteFlow:
     def corrections(self, paper: Paper) -> Mapping[str, Any]:
         entry = self.store.get(paper.id)
         return entry.corrections if entry is not None else {}
+
+    def shown_title(self, paper: Paper) -> str:
+        """The paper's title as its row and the pane show it: the one the user corrected it
+        to, else its own, rendered."""
+        return corrected_paper(paper, self.corrections(paper)).rendered_title
+
+    def shown_corrections(self) -> dict[str, Mapping[str, Any]]:
+        """The corrections that change what a paper's row shows, by paper id."""
+        return {
+            paper_id: entry.corrections
+            for paper_id, entry in self.store.entries.items()
+            if has_shown_correction(entry.corrections)
+        }
 
     def entries(self) -> Mapping[str, Annotation]:
         entries: Mapping[str, Annotation] = self.store.entries
@@ -117,7 +131,9 @@ class NoteFlow:
         self._reading = None
         self.leave()
         self.app.notify(
-            one_line(f"“{short(paper.rendered_title)}” is not in the results: its note is saved."),
+            one_line(
+                f"“{short(self.shown_title(paper))}” is not in the results: its note is saved."
+            ),
             markup=False,
         )
 

@@ -31,6 +31,7 @@ class NotesWatch:
         if not app.store.refresh():
             return
         app.note_flow.forget_counts()
+        app.paper_list.corrections_changed()
         app.paper_list.refresh()
         app.update_header()
         notes = app.notes

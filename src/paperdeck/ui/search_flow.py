@@ -337,7 +337,7 @@ class SearchFlow:
         if len(related.seeds) == 1:
             seed = papers[related.seeds[0]]
             number = f"#{seed.position}"
-            title = one_line(seed.rendered_title)
+            title = one_line(self.app.note_flow.shown_title(seed))
             names = [
                 f"papers like {number} “{title}”, sharing its rarest words",
                 f"like {number} “{cut(title, 40)}”",

@@ -216,7 +216,9 @@ class TriageFlow:
             for tag in entry.tags if entry is not None else ():
                 if tag not in current:
                     current.append(tag)
-        subject = f"{len(papers)} marked papers" if bulk else papers[0].rendered_title
+        subject = (
+            f"{len(papers)} marked papers" if bulk else self.app.note_flow.shown_title(papers[0])
+        )
 
         def done(edit: TagsEdit | None) -> None:
             if edit is None or not (edit.add or edit.remove):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +11,7 @@ from paperdeck.core.citations.venues import Edition, known_venue_name, venue_edi
 from paperdeck.core.formats.bibtex_lists import LATEX_TITLE_FIELD
 from paperdeck.core.model import Paper
 from paperdeck.core.names import PersonName, in_usual_case, parse_name
+from paperdeck.core.notes.corrected import author_parts
 from paperdeck.core.text.render import latex_to_text
 from paperdeck.core.text.sanitize import clean_line
 from paperdeck.core.titles import UNTITLED
@@ -157,14 +158,10 @@ def _tex_title(title: str) -> str:
 def corrected_names(paper: Paper, corrections: Mapping[str, Any]) -> tuple[PersonName, ...]:
     """The authors a correction gives ("A and B", "Family, Given; ...", a list), else the
     paper's own in their usual case (in_usual_case); each in its parts."""
-    value = corrections.get("authors")
-    if isinstance(value, str):
-        parts = [part.strip() for part in re.split(r"\s+and\s+|;|\n", value)]
-    elif isinstance(value, Sequence) and value:
-        parts = [str(name).strip() for name in value]
-    else:
+    parts = author_parts(corrections.get("authors"))
+    if not parts:
         return tuple(in_usual_case(name) for name in paper.names if name.display)
-    names = (parse_name(part) for part in parts if part)
+    names = (parse_name(part) for part in parts)
     return tuple(name for name in names if name.display)
 
 

@@ -9,8 +9,10 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import filterfalse, repeat
 from operator import mul
+from typing import Any
 
 from paperdeck.core.model import Annotation
+from paperdeck.core.notes.corrected import corrected_authors, has_shown_correction
 from paperdeck.core.plumbing.slices import Clock, finish
 from paperdeck.core.search import arrays
 from paperdeck.core.search.arrays import Lookup, head_scores
@@ -35,7 +37,7 @@ from paperdeck.core.search.related import Related, like_seeds, related
 from paperdeck.core.search.spans import tokens_match
 from paperdeck.core.search.steps import CHUNK
 from paperdeck.core.search.terms import EXACT, FIELD_WEIGHT, KIND_WEIGHT, TermHits, TermMatcher
-from paperdeck.core.search.word_index import TITLE, WordIndex
+from paperdeck.core.search.word_index import AUTHORS, TITLE, WordIndex
 from paperdeck.core.text.fold import raw_tokens, words
 
 _UNPARSED = Query("", (), None)
@@ -93,6 +95,12 @@ class Evaluator:
         """The last search whose answer depends on its words alone, with what it depended on."""
         self._related: dict[tuple[int, ...], tuple[Related, ...]] = {}
         """The `like:` answers of the search under way, by their seeds."""
+        self._corrected: list[tuple[int, tuple[str, ...], tuple[str, ...]]] | None = None
+        """The search under way's papers with a corrected title or authors, and their words
+        (`corrected_words`): worked out at its first word."""
+        self._fix_words: dict[str, FixWords] = {}
+        """The words of each correction read so far, by paper id: a keystroke's search reads
+        again only those changed since."""
         self.arrays_prepared = False
         """Whether numpy was imported for this index (`arrays.prepare`): large clauses are then
         scored as arrays (see `arrays.pays_off`); the dicts order the far tail slightly
@@ -141,6 +149,7 @@ class Evaluator:
         clock = Clock()
         index = self._index
         prepared = self.arrays_prepared  # the same for the whole search
+        self._corrected = None
         query = parsed.text
         message = self._message(parsed)
         if not parsed.clauses:
@@ -356,7 +365,29 @@ class Evaluator:
         if atom.field in ("tag", "note"):
             return TermHits((yield from self._annotation_term(atom, annotations, clock)))
         hits = yield from self._terms.term_steps(atom, clock)
+        if annotations:
+            fixed = self._corrected_hits(atom, annotations)
+            if fixed:
+                hits = yield from _with_hits(hits, fixed, clock)
         return hits
+
+    def _corrected_hits(
+        self, term: Term, annotations: Mapping[str, Annotation]
+    ) -> dict[int, float]:
+        """Papers whose title or authors as the user corrected them match `term` (the index
+        holds the list's own), each scored as a match of its field."""
+        if self._corrected is None:
+            self._corrected = corrected_words(self._index.ids, annotations, self._fix_words)
+        if not self._corrected:
+            return {}
+        found: dict[int, float] = {}
+        verdicts: dict[str, bool] = {}
+        for i, title, authors in self._corrected:
+            if term.field != "author" and title and tokens_match(term, title, verdicts):
+                found[i] = FIELD_WEIGHT[TITLE] * KIND_WEIGHT[EXACT]
+            elif term.field != "title" and authors and tokens_match(term, authors, verdicts):
+                found[i] = FIELD_WEIGHT[AUTHORS] * KIND_WEIGHT[EXACT]
+        return found
 
     def _unread(self, annotations: Mapping[str, Annotation] | None) -> TermHits:
         """Papers not marked read or reading: every paper but the few that are, as one tier
@@ -464,6 +495,62 @@ class Evaluator:
                 yield
                 clock.reset()
         return found
+
+
+FixWords = tuple[Mapping[str, Any], tuple[str, ...], tuple[str, ...]]
+"""A paper's corrections, and the words of the title and of the authors they give."""
+
+
+def corrected_words(
+    ids: Mapping[str, int], annotations: Mapping[str, Annotation], kept: dict[str, FixWords]
+) -> list[tuple[int, tuple[str, ...], tuple[str, ...]]]:
+    """Each paper of the index the user corrected the title or authors of, with the words of
+    the corrected ones (() for one not corrected); `kept`: those read before, by paper id (an
+    entry's corrections are replaced, never changed, when the user changes them)."""
+    found = []
+    seen: list[str] = []
+    for paper_id, entry in annotations.items():
+        fixes = getattr(entry, "corrections", None)
+        if not fixes or not has_shown_correction(fixes):
+            continue
+        i = ids.get(paper_id)
+        if i is None:
+            continue
+        words_of = kept.get(paper_id)
+        if words_of is None or words_of[0] is not fixes:
+            title = fixes.get("title")
+            title_words = (
+                tuple(w for w, _, _ in raw_tokens(title)) if isinstance(title, str) else ()
+            )
+            names = ", ".join(corrected_authors(fixes.get("authors")))
+            words_of = kept[paper_id] = (
+                fixes,
+                title_words,
+                tuple(w for w, _, _ in raw_tokens(names)),
+            )
+        found.append((i, words_of[1], words_of[2]))
+        seen.append(paper_id)
+    if len(kept) > 2 * len(found) + 64:
+        # Corrections removed since: their words are read again if they come back.
+        live = {paper_id: kept[paper_id] for paper_id in seen}
+        kept.clear()
+        kept.update(live)
+    return found
+
+
+def _with_hits(
+    hits: TermHits, more: dict[int, float], clock: Clock
+) -> Generator[None, None, TermHits]:
+    """`hits` and `more` (few), each paper at its better score."""
+    if hits.tiers is not None and not hits.has_scores():
+        # Tiers keep the best weight of a paper: the few more are one tier of their own.
+        tiers = [*hits.tiers, *((w, array("I", [i])) for i, w in more.items())]
+        return TermHits(None, hits.matched, tiers)
+    scores = dict((yield from hits.scores_steps(clock)))
+    for i, weight in more.items():
+        if scores.get(i, -1.0) < weight:
+            scores[i] = weight
+    return TermHits(scores, hits.matched)
 
 
 def _best_first(

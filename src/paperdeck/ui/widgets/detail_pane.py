@@ -18,6 +18,7 @@ from textual.style import Style
 from textual.visual import Visual
 
 from paperdeck.core.model import Paper
+from paperdeck.core.notes.corrected import corrected_authors
 from paperdeck.core.reading_list import abstract_links
 from paperdeck.core.text.render import display_title
 from paperdeck.ui.contrast import match_style
@@ -128,11 +129,10 @@ def pane_title(paper: Paper, corrections: Mapping[str, Any]) -> str:
 
 
 def pane_authors(paper: Paper, corrections: Mapping[str, Any]) -> list[str]:
-    """The authors the pane shows: as the user corrected them, else the paper's."""
-    authors = corrections.get("authors") or paper.authors
-    if isinstance(authors, str):
-        authors = [authors]
-    return [one_line(str(author)) for author in authors]
+    """The authors the pane shows: as the user corrected them (named as the row and a citation
+    name them: "Doe, Jane and Roe, R." is two authors), else the paper's."""
+    authors = corrected_authors(corrections.get("authors")) or paper.authors
+    return [one_line(author) for author in authors]
 
 
 def describe_source(meta_source: str, corrected: Sequence[str] = ()) -> str:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from math import ceil
 from operator import is_
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from rich.color import Color as RichColor
 from rich.segment import Segment
@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.timer import Timer
 
 from paperdeck.core.model import Annotation, Paper
+from paperdeck.core.notes.corrected import corrected_paper
 from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.ui.contrast import BLACK, WHITE, match_style, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
@@ -34,6 +35,7 @@ from paperdeck.ui.widgets.paper_rows import (
     RowFacts,
     render_row,
     shown_title,
+    title_cells,
     title_cells_name,
     title_cells_of,
 )
@@ -59,6 +61,8 @@ from paperdeck.ui.widgets.row_geometry import DIVIDER, RowGeometry
 
 AnnotationLookup = Callable[[Paper], Annotation | None]
 AbstractLookup = Callable[[int], str]
+CorrectionsLookup = Callable[[], Mapping[str, Mapping[str, Any]]]
+"""The user's corrections that change what a row shows (title, authors), by paper id."""
 """The abstract of the paper at an index of the list (read back when it was loaded without)."""
 DIVIDER_LABEL = "some of the words"
 """The rule between the papers with every word of a search and those with some."""
@@ -97,6 +101,10 @@ def _no_annotation(_paper: Paper) -> Annotation | None:
 
 def _no_listener() -> None:
     return None
+
+
+def _no_corrections() -> Mapping[str, Mapping[str, Any]]:
+    return {}
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -158,12 +166,21 @@ class PaperList(ScrollView, can_focus=True):
         self.annotation_for = annotation_for
         self.abstract_of: AbstractLookup = lambda index: self.papers[index].abstract
         """Where a row's hint reads its paper's abstract."""
+        self.corrections_of: CorrectionsLookup = _no_corrections
+        """Where the rows read the titles and authors the user corrected (see
+        `corrections_changed`)."""
+        self._fixes: Mapping[str, Mapping[str, Any]] = {}
+        self._fixed: dict[int, Mapping[str, Any]] = {}
+        """The corrections of the papers that have one, by index in `papers`."""
+        self._fixed_upto = 0
+        """Papers looked through for `_fixes` (a list that grows is looked through once)."""
+        self._fixes_version = 0
         self.row_layout: RowLayout = "auto"
         """Two lines per paper, one (compact), or whichever the list's height allows."""
         self._compact = False
         self._geometry = RowGeometry()
         self._title_cells = b""
-        self._heights: tuple[tuple[int, int], bytes] | None = None
+        self._heights: tuple[tuple[int, int, int, int], bytes] | None = None
         self._query = ""
         self._highlight: Highlighter = no_highlight
         self._highlight_authors: Highlighter = no_highlight
@@ -193,6 +210,7 @@ class PaperList(ScrollView, can_focus=True):
         if not _begins_with(papers, self.papers, len(self._title_cells)):
             self._title_cells = b""
         self.papers = papers
+        self._forget_fixed(self.corrections_of())
         self.marked.clear()
         self._cache.clear()
         self._hints.clear()
@@ -243,6 +261,47 @@ class PaperList(ScrollView, can_focus=True):
         self._hint_misses.clear()
         self.refresh()
 
+    def corrections_changed(self) -> None:
+        """Read the corrections again (the notes file changed): the rows they change, and
+        those they no longer do, are shown anew."""
+        fixes = self.corrections_of()
+        if fixes == self._fixes:
+            return
+        self._forget_fixed(fixes)
+        self._relayout()
+
+    def _forget_fixed(self, fixes: Mapping[str, Mapping[str, Any]]) -> None:
+        self._fixes = fixes
+        self._fixed = {}
+        self._fixed_upto = 0
+        self._fixes_version += 1
+
+    def _find_fixed(self) -> None:
+        """Find the papers corrected among those not looked through yet."""
+        papers = self.papers
+        start = self._fixed_upto
+        if start >= len(papers):
+            return
+        self._fixed_upto = len(papers)
+        if not self._fixes:
+            return
+        ids = (
+            papers.ids()
+            if not start
+            else [papers.text(at, "ids") for at in range(start, len(papers))]
+        )
+        fixes = self._fixes
+        for at, paper_id in enumerate(ids, start):
+            if paper_id in fixes:
+                self._fixed[at] = fixes[paper_id]
+
+    def shown_paper(self, index: int) -> Paper:
+        """The paper at `index` as its row shows it: with the title and authors the user
+        corrected it to."""
+        paper = self.papers[index]
+        fixes = self._fixed.get(index)
+        return paper if fixes is None else corrected_paper(paper, fixes)
+
     def _hint(self, index: int) -> Hint | None:
         """The paper's abstract around the first word of the query its row lacks, if any."""
         if self._hints_of is None:
@@ -250,7 +309,7 @@ class PaperList(ScrollView, can_focus=True):
         key = (index, self._hints_version)
         kept = self._hints.get(key)
         if kept is None:
-            paper = self.papers[index]
+            paper = self.shown_paper(index)
             try:
                 found = self._hints_of.row_hint(
                     index,
@@ -332,11 +391,18 @@ class PaperList(ScrollView, can_focus=True):
                 else papers.per_paper(title_cells_name(), lambda: title_cells_of(papers))
             )
             self._title_cells = (self._title_cells[:start] if start else b"") + added
-        key = (room, len(self._title_cells))
+        key = (room, len(self._title_cells), self._fixes_version, len(self._fixed))
         if self._heights is None or self._heights[0] != key:
             # Two lines (title, quiet line), three when the title does not fit on one.
             table = bytes(2 if cells <= room else 3 for cells in range(256))
-            self._heights = (key, self._title_cells.translate(table))
+            heights = self._title_cells.translate(table)
+            if self._fixed:
+                # Measured apart: the list's measures, kept with it, are of its own titles.
+                fixed = bytearray(heights)
+                for index in self._fixed:
+                    fixed[index] = 2 if title_cells(self.shown_paper(index)) <= room else 3
+                heights = bytes(fixed)
+            self._heights = (key, heights)
         return self._heights[1]
 
     def measures(self) -> dict[str, bytes]:
@@ -354,6 +420,7 @@ class PaperList(ScrollView, can_focus=True):
         self._compact = self.row_layout == "compact" or (
             self.row_layout == "auto" and 0 < height < AUTO_COMPACT_BELOW
         )
+        self._find_fixed()
         self._geometry.set(self._paper_heights(), self.rows, self.divider)
         self.virtual_size = Size(0, self._geometry.total)
 
@@ -530,7 +597,7 @@ class PaperList(ScrollView, can_focus=True):
 
     def _row_strips(self, row: int, width: int) -> list[Strip]:
         index = self.rows[row]
-        paper = self.papers[index]
+        paper = self.shown_paper(index)
         annotation = self.annotation_for(paper)
         signature = (
             (annotation.state, annotation.starred, bool(annotation.note), tuple(annotation.tags))
@@ -547,6 +614,7 @@ class PaperList(ScrollView, can_focus=True):
             index in self.marked,
             signature,
             self._hints_version,
+            self._fixes_version,
             self.has_focus,
         )
         strips = self._cache.get(key)
