@@ -17,7 +17,15 @@ from paperdeck.core.plumbing.slices import Clock, finish
 from paperdeck.core.search import arrays
 from paperdeck.core.search.arrays import Lookup, head_scores
 from paperdeck.core.search.near import NearSpelling, near_spellings
-from paperdeck.core.search.query import Clause, Flag, Query, Term, YearRange, parse_query
+from paperdeck.core.search.query import (
+    Atom,
+    Clause,
+    Flag,
+    Query,
+    Term,
+    YearRange,
+    parse_query,
+)
 from paperdeck.core.search.rank import (
     FREQUENCY_HEAD,
     SortMode,
@@ -121,6 +129,7 @@ class Evaluator:
         """The papers passing every clause of `parsed`, ranked, in slices; then, unless
         `all_terms` or at least `shown` papers pass, those missing some of the query's words
         but not all of them."""
+        parsed = self._typos_decided(parsed)
         prepared = self.arrays_prepared
         same = _same_result_key(parsed, sort, all_terms, shown, prepared)
         last = self._last
@@ -137,6 +146,28 @@ class Evaluator:
             result = replace(result, related=self._related)
         self._last = None if same is None else (same, result)
         return result
+
+    def _typos_decided(self, parsed: Query) -> Query:
+        """`parsed` with each term the search matches no near spellings of marked so."""
+
+        def decided(clauses: tuple[Clause, ...]) -> tuple[Clause, ...]:
+            return tuple(
+                Clause(tuple(map(self._term_decided, clause.alternatives))) for clause in clauses
+            )
+
+        typed = None if parsed.typed is None else decided(parsed.typed)
+        return replace(parsed, clauses=decided(parsed.clauses), typed=typed)
+
+    def _term_decided(self, atom: Atom) -> Atom:
+        if (
+            not isinstance(atom, Term)
+            or atom.mode != "fuzzy"
+            or atom.negated
+            or len(atom.words) != 1
+            or self._terms.takes_typos(atom.words[0].lower(), atom.prefix)
+        ):
+            return atom
+        return replace(atom, typos=False)
 
     def _search_steps(
         self,

@@ -54,6 +54,9 @@ class Term:
     """Whether its last word may be a word start: only in the query's last term, the one
     being typed (and in an excluded one). A finished word is matched as a word, its other
     forms and typos: `coin` of `coin sampling` no longer finds `coincide`."""
+    typos: bool = True
+    """Whether near spellings of its word match it. The search decides, by the papers' words
+    (a short word they have takes none), so highlighting marks only what the search used."""
 
 
 @dataclass(frozen=True, slots=True)

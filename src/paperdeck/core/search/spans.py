@@ -45,7 +45,7 @@ def _token_matches(term: Term, token: str) -> bool:
         return True
     if not term.case_sensitive and same_stem(word, candidate):
         return True
-    limit = fuzzy_distance(word)
+    limit = fuzzy_distance(word) if term.typos else 0
     return (
         bool(limit)
         and candidate not in FILLERS

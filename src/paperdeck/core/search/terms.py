@@ -292,10 +292,9 @@ class TermMatcher:
             (lower, array("I", compress(docs, flags))),
         ]
 
-    def _expand(
-        self, word: str, prefix: bool, fuzzy: bool, fields: tuple[int, ...]
-    ) -> list[tuple[int, str]]:
-        """Vocabulary words `word` stands for in `fields`, each with how it matched."""
+    def _as_typed(self, word: str, prefix: bool, fuzzy: bool) -> list[tuple[int, str]]:
+        """Vocabulary words `word` stands for but its near spellings, each with how it
+        matched."""
         found: list[tuple[int, str]] = []
         vocabulary = self._index.vocabulary
         at = bisect.bisect_left(vocabulary, word)
@@ -318,13 +317,16 @@ class TermMatcher:
                 (PREFIX if other.startswith(word) else STEM, other)
                 for other in self._other_forms(word, found, prefix)
             )
+        return found
+
+    def _expand(
+        self, word: str, prefix: bool, fuzzy: bool, fields: tuple[int, ...]
+    ) -> list[tuple[int, str]]:
+        """Vocabulary words `word` stands for in `fields`, each with how it matched."""
+        found = self._as_typed(word, prefix, fuzzy)
         # A word papers have, or start with, is taken as typed (or being typed).
         typed = any(kind in (EXACT, PREFIX) for kind, _ in found)
-        limit = fuzzy_distance(word) if fuzzy else 0
-        if typed and len(word) < _SHORTEST_TYPED_TYPO:
-            # Then its near spellings would be the papers' typos: one letter of four changed
-            # is more often another word (`con`, `corn` of `coin`) than a typo.
-            limit = 0
+        limit = fuzzy_distance(word) if fuzzy and _typos_allowed(word, typed) else 0
         if limit:
             typos = self._typos(word, limit, [word[:1]])
             if not typos and not found:
@@ -347,6 +349,14 @@ class TermMatcher:
                 if not (prefix and other.startswith(word)) and other not in have
             )
         return found
+
+    def takes_typos(self, word: str, prefix: bool) -> bool:
+        """Whether a typo-tolerant word (a word start if `prefix`) matches its near spellings,
+        as `_expand` decides: highlighting marks only what the search matched."""
+        if _typos_allowed(word, typed=True):
+            return True  # a long word takes them whether or not papers have it
+        found = self._as_typed(word, prefix, fuzzy=True)
+        return _typos_allowed(word, any(kind in (EXACT, PREFIX) for kind, _ in found))
 
     def _other_forms(self, word: str, found: list[tuple[int, str]], prefix: bool) -> list[str]:
         """Vocabulary words with the same stem as `word` (`distance` for `distances`) in either
@@ -735,6 +745,14 @@ def _swaps(word: str, other: str, distance: int) -> bool:
     """Whether `other` is `distance` edits from `word` only if two letters next to each other
     are swapped, the commonest typo ("oyur": your, though "our" is in many more papers)."""
     return Levenshtein.distance(word, other, score_cutoff=distance) > distance
+
+
+def _typos_allowed(word: str, typed: bool) -> bool:
+    """Whether near spellings of `word` may match it, given whether papers have it (or a word
+    it starts, or another form of it)."""
+    # Then its near spellings would be the papers' typos: one letter of four changed is more
+    # often another word (`con`, `corn` of `coin`) than a typo.
+    return not typed or len(word) >= _SHORTEST_TYPED_TYPO
 
 
 def _in_sorted(ordered: list[str], word: str) -> bool:
