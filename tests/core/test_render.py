@@ -470,3 +470,32 @@ def test_a_titles_tex_dashes_read_as_dashes(title: str, shown: str) -> None:
 )
 def test_a_titles_tex_quotes_read_as_quotes(title: str, shown: str) -> None:
     assert display_title(title) == shown
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("inductive bias---particularly for graphs", "inductive bias—particularly for graphs"),
+        ("drift -- a phenomenon", "drift – a phenomenon"),
+        ("the Mumford--Shah functional", "the Mumford–Shah functional"),
+        ("pages 3--5 of it", "pages 3–5 of it"),
+        ("$k$---means and $1$--$5$", "k—means and 1–5"),  # a dash next to math
+        (r"with \emph{layers}---the rest", "with layers—the rest"),  # a run with a command
+        ("run it with --help or --out-dir", "run it with --help or --out-dir"),
+        (r"a \cite{x} run with --help", "a [x] run with --help"),  # pylatexenc made it a dash
+        ("from 73.9% --> 81.8% <-- and <!-- x", "from 73.9% --> 81.8% <-- and <!-- x"),
+        ("a rule ---- here", "a rule ---- here"),
+        (r"the flag \texttt{a--b} and `x--y`", "the flag a--b and x--y"),  # code as typed
+        ("see https://a.org/x--y here", "see https://a.org/x--y here"),
+    ],
+)
+def test_an_abstracts_tex_dashes_read_as_dashes(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown
+
+
+def test_styles_after_a_tex_dash_stay_on_their_words() -> None:
+    rendered = render_abstract("Bias---and \\emph{graphs}--see $x$ -- **bold** here")
+    assert rendered.text == "Bias—and graphs–see x – bold here"
+    assert _styled(rendered, "italic") == ["graphs"]
+    assert _styled(rendered, "math") == ["x"]
+    assert _styled(rendered, "bold") == ["bold"]

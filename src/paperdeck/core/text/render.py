@@ -356,9 +356,10 @@ _TOKEN_RE = re.compile(
     r"|(?P<tick>`)"
     r"|(?P<tie>(?<=\S)~(?=\S))"
 )
-_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://")
+_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://|--")
 _PROTECTING_BRACES_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9\- ]*)\}")
-_TEXT_PROTECT = "%&#_^$*`~'"
+# `-` too: pylatexenc makes dashes of `--` only in runs with a command; _typeset does it in all.
+_TEXT_PROTECT = "%&#_^$*`~'-"
 _MATH_PROTECT = "%&#$"
 _MAX_DEPTH = 16
 """Constructs nested deeper than this are rendered as plain text (300 nested \\emph{ ...)."""
@@ -412,6 +413,26 @@ def _find_group_end(s: str, open_pos: int, end: int) -> int:
     return -1
 
 
+# TeX's dashes in prose: "---" an em dash, "--" an en dash ("Wang--Landau", "pages 3--5",
+# "a -- b", "work---for"); not an option ("--help", a space before and a word after it), an
+# arrow ("-->", "<--"), a comment ("<!--") or a rule ("----").
+_PROSE_DASH_RE = re.compile(r"(?<![-<!])(?:(?<=\S)---?|(?<!\S)---?(?![a-z]))(?![->])")
+
+
+def _dash(match: re.Match[str]) -> str:
+    return "—" if len(match.group()) == 3 else "–"
+
+
+def _typeset(text: str, before: str) -> str:
+    """Prose `text` with TeX's dashes as dashes; `before` is the character shown before it
+    (" " at the start), whose kind decides a dash at the edge."""
+    if "--" not in text:
+        return text
+    # The character before stands in front so that the patterns see it; it is never changed.
+    lead = before if before not in "-<!" else "x"
+    return _PROSE_DASH_RE.sub(_dash, lead + text)[1:]
+
+
 class _Renderer:
     def __init__(self, source: str) -> None:
         self.parts: list[str] = []
@@ -419,6 +440,8 @@ class _Renderer:
         self.spans: list[Span] = []
         self.scripts: list[str] = []
         self.depth = 0
+        self.verbatim = 0
+        """Above 0 inside `\\texttt{...}` and the like: code keeps its dashes as typed."""
         self.group_ends = _group_ends(source)
 
     def group_end(self, s: str, open_pos: int, end: int) -> int:
@@ -435,7 +458,12 @@ class _Renderer:
 
     def styled(self, style: SpanStyle | None, render: Callable[[], None]) -> None:
         start = self.length
-        render()
+        verbatim = style in ("code", "link")
+        self.verbatim += verbatim
+        try:
+            render()
+        finally:
+            self.verbatim -= verbatim
         if style is not None and self.length > start:
             self.spans.append(Span(start, self.length, style))
 
@@ -445,7 +473,7 @@ class _Renderer:
             return
         if "\\" not in raw:
             # BibTeX's case-protecting braces, "{BERT}", go; "{0, 1}" is a set and stays
-            self.emit(_PROTECTING_BRACES_RE.sub(r"\1", raw) if "{" in raw else raw)
+            self.prose(_PROTECTING_BRACES_RE.sub(r"\1", raw) if "{" in raw else raw)
             return
         converter, known = _latex()
         protected = _fix_unknown_macros(_protect(raw, _TEXT_PROTECT), known)
@@ -459,6 +487,12 @@ class _Renderer:
         text = raw[: len(raw) - len(raw.lstrip())] + text.strip() + raw[len(raw.rstrip()) :]
         if not _keeps_words(raw, text):
             text = _crude_text(raw)
+        self.prose(text)
+
+    def prose(self, text: str) -> None:
+        """Emit a run's text, typeset unless it is code."""
+        if not self.verbatim:
+            text = _typeset(text, self.parts[-1][-1] if self.parts else " ")
         self.emit(text)
 
     def math(self, content: str) -> None:
@@ -872,10 +906,6 @@ def _display_title(title: str, made_up: bool) -> str:
 
 
 _TEX_QUOTE_RE = re.compile("''")
-
-
-def _dash(match: re.Match[str]) -> str:
-    return "—" if len(match.group()) == 3 else "–"
 
 
 def _quote(match: re.Match[str]) -> str:
