@@ -462,7 +462,7 @@ def test_a_titles_tex_dashes_read_as_dashes(title: str, shown: str) -> None:
 @pytest.mark.parametrize(
     ("title", "shown"),
     [
-        ("Don't Just \"Fix it in Post'': A Science", "Don't Just \"Fix it in Post”: A Science"),
+        ("Don't Just \"Fix it in Post'': A Science", "Don't Just “Fix it in Post”: A Science"),
         ("The ''price of opacity'' of it", "The “price of opacity” of it"),
         ("``Paired'' quotes", "“Paired” quotes"),
         ("Don't stop", "Don't stop"),
@@ -499,3 +499,28 @@ def test_styles_after_a_tex_dash_stay_on_their_words() -> None:
     assert _styled(rendered, "italic") == ["graphs"]
     assert _styled(rendered, "math") == ["x"]
     assert _styled(rendered, "bold") == ["bold"]
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("a larger ''teacher'' model", "a larger “teacher” model"),
+        ("in \"online'' settings", "in “online” settings"),
+        ("the “redundancy'' of receivers", "the “redundancy” of receivers"),
+        ("Matrix Stochastic Gradient'' (MSG)", "Matrix Stochastic Gradient” (MSG)"),
+        ("(``condition on selection). Then", "(“condition on selection). Then"),
+        ("the \"a\" and b'' x", 'the "a" and b” x'),  # a straight pair stays one
+        ("the ''$k$-means'' way", "the “k-means” way"),  # next to math
+        (r"a \emph{b} ''teacher'' \cite{x}", "a b “teacher” [x]"),  # a run with a command
+        ("Don't stop, it's fine", "Don't stop, it's fine"),
+    ],
+)
+def test_an_abstracts_tex_quotes_read_as_quotes(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown
+
+
+def test_styles_after_a_tex_quote_stay_on_their_words() -> None:
+    rendered = render_abstract("A ''teacher'' and \"online'' \\emph{student} $x$")
+    assert rendered.text == "A “teacher” and “online” student x"
+    assert _styled(rendered, "italic") == ["student"]
+    assert _styled(rendered, "math") == ["x"]

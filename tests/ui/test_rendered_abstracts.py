@@ -21,6 +21,12 @@ CASES = [
         "graphs—DAGs—and inject a stronger inductive bias – namely partial orders – into",
         "Zephyrion",
     ),
+    (
+        "Knowledge moves from a larger ''teacher'' model to a \"student'' one, which we "
+        "distil in a new way called Quillbrook.",
+        "from a larger “teacher” model to a “student” one",
+        "Quillbrook",
+    ),
 ]
 
 

@@ -356,7 +356,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<tick>`)"
     r"|(?P<tie>(?<=\S)~(?=\S))"
 )
-_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://|--")
+_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://|--|''")
 _PROTECTING_BRACES_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9\- ]*)\}")
 # `-` too: pylatexenc makes dashes of `--` only in runs with a command; _typeset does it in all.
 _TEXT_PROTECT = "%&#_^$*`~'-"
@@ -423,14 +423,33 @@ def _dash(match: re.Match[str]) -> str:
     return "—" if len(match.group()) == 3 else "–"
 
 
+# TeX's closing quote after a straight opening one: "online'' (the `"` opens when a space or a
+# bracket is before it and a word after it).
+_STRAIGHT_PAIR_RE = re.compile(r"(?<![^\s(\[])\"(?=\S)([^\"\n]{0,300}?)''")
+# TeX's quotes the tick pairs did not take: ''teacher'', "online'' done, a `` never closed.
+_TEX_QUOTES_RE = re.compile(r"''|``")
+
+
+def _tex_quote(match: re.Match[str]) -> str:
+    at = match.start()
+    before = match.string[at - 1]
+    return "“" if match.group() == "``" or before.isspace() or before in "([" else "”"
+
+
 def _typeset(text: str, before: str) -> str:
-    """Prose `text` with TeX's dashes as dashes; `before` is the character shown before it
-    (" " at the start), whose kind decides a dash at the edge."""
-    if "--" not in text:
+    """Prose `text` with TeX's dashes as dashes and its quotes as quotes; `before` is the
+    character shown before it (" " at the start), whose kind decides a mark at the edge."""
+    dashes = "--" in text
+    quotes = "''" in text or "``" in text
+    if not dashes and not quotes:
         return text
     # The character before stands in front so that the patterns see it; it is never changed.
-    lead = before if before not in "-<!" else "x"
-    return _PROSE_DASH_RE.sub(_dash, lead + text)[1:]
+    text = (before if before not in "-<!'`" else "x") + text
+    if dashes:
+        text = _PROSE_DASH_RE.sub(_dash, text)
+    if quotes:
+        text = _TEX_QUOTES_RE.sub(_tex_quote, _STRAIGHT_PAIR_RE.sub(r"“\1”", text))
+    return text[1:]
 
 
 class _Renderer:
