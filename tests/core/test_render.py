@@ -524,3 +524,33 @@ def test_styles_after_a_tex_quote_stay_on_their_words() -> None:
     assert rendered.text == "A “teacher” and “online” student x"
     assert _styled(rendered, "italic") == ["student"]
     assert _styled(rendered, "math") == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("source", "italic"),
+    [
+        ("research on _algorithms with predictions_. When", ["algorithms with predictions"]),
+        ("we introduce _TrojFSP_, a method", ["TrojFSP"]),
+        ("during _fine-tuning_ is", ["fine-tuning"]),
+        ("the form ''_A_ is _B_'', it", ["A", "B"]),
+        ("_the $k$-means way_ here", ["the k-means way"]),  # math inside
+        ("a snake_case name, file_names and x_t or y_{i}", []),  # inside words
+        ("a _variable-length sequence", []),  # never closed
+        ("_foo $x_t$ bar", []),  # the underscore closing it is math's
+        ("the __init__ method", []),
+        ("_one paragraph\n\nand another_", []),
+        ("an escaped \\_x_ mark", []),
+    ],
+)
+def test_markdown_underscores_emphasise_words(source: str, italic: list[str]) -> None:
+    rendered = render_abstract(source)
+    assert _styled(rendered, "italic") == italic
+    assert ("_" in rendered.text) == (not italic)
+
+
+def test_styles_after_an_underscore_emphasis_stay_on_their_words() -> None:
+    rendered = render_abstract("We call it _inter-class poison transfer_, then **bold** and $x$.")
+    assert rendered.text == "We call it inter-class poison transfer, then bold and x."
+    assert _styled(rendered, "italic") == ["inter-class poison transfer"]
+    assert _styled(rendered, "bold") == ["bold"]
+    assert _styled(rendered, "math") == ["x"]

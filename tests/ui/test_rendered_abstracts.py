@@ -27,6 +27,12 @@ CASES = [
         "from a larger “teacher” model to a “student” one",
         "Quillbrook",
     ),
+    (
+        "We exploit a phenomenon we call _inter-class poison transferability_, where a "
+        "trigger found for one class serves another, in a scheme named Marrowgate.",
+        "we call inter-class poison transferability, where",
+        "Marrowgate",
+    ),
 ]
 
 

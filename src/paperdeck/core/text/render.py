@@ -345,6 +345,9 @@ _SWITCHES: dict[str, SpanStyle] = {
     "itshape": "italic",
     "tt": "code",
 }
+# Markdown's `_emphasis_` opens at an underscore that starts a word: never inside one
+# (snake_case, x_t, file_name) nor doubled (__init__).
+_UNDERSCORE_OPEN = r"(?<![\w_])_(?![\s_])"
 _TOKEN_RE = re.compile(
     r"(?P<url>https?://)"
     r"|(?P<escape>\\\\|\\[$*`{}_%&#~^])"
@@ -353,10 +356,11 @@ _TOKEN_RE = re.compile(
     r"|\{\s*\\(?P<switch>" + "|".join(_SWITCHES) + r")(?![A-Za-z])\s*"
     r"|(?P<dollar>\$)"
     r"|(?P<star>\*)"
+    r"|(?P<under>" + _UNDERSCORE_OPEN + ")"
     r"|(?P<tick>`)"
     r"|(?P<tie>(?<=\S)~(?=\S))"
 )
-_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://|--|''")
+_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://|--|''|" + _UNDERSCORE_OPEN)
 _PROTECTING_BRACES_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9\- ]*)\}")
 # `-` too: pylatexenc makes dashes of `--` only in runs with a command; _typeset does it in all.
 _TEXT_PROTECT = "%&#_^$*`~'-"
@@ -668,6 +672,8 @@ class _Renderer:
             return close + 1
         if kind == "star":
             return self.star(s, i, end, flush)
+        if kind == "under":
+            return self.underscore(s, i, end, flush)
         if kind == "tick":
             return self.tick(s, i, end, flush)
         return -1  # an escape: pylatexenc renders it inside the run
@@ -734,6 +740,28 @@ class _Renderer:
                 continue
             break
         else:
+            return -1
+        flush()
+        self.styled("italic", lambda: self.parse(s, inner, close))
+        return close + 1
+
+    def underscore(self, s: str, i: int, end: int, flush: Callable[[], None]) -> int:
+        """`_a few words_` in italics: closed by an underscore that ends a word, in the same
+        paragraph, with the math between whole."""
+        inner = i + 1
+        limit = min(end, inner + 300)
+        close = inner
+        for _ in range(_MAX_TRIES):
+            close = s.find("_", close + 1, limit)
+            if close < 0:
+                return -1
+            after = s[close + 1] if close + 1 < end else " "
+            if s[close - 1].isspace() or s[close - 1] in "_\\" or after.isalnum() or after == "_":
+                continue
+            break
+        else:
+            return -1
+        if "\n\n" in s[inner:close] or s.count("$", inner, close) % 2:
             return -1
         flush()
         self.styled("italic", lambda: self.parse(s, inner, close))
