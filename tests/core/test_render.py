@@ -554,3 +554,24 @@ def test_styles_after_an_underscore_emphasis_stay_on_their_words() -> None:
     assert _styled(rendered, "italic") == ["inter-class poison transfer"]
     assert _styled(rendered, "bold") == ["bold"]
     assert _styled(rendered, "math") == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        (r"data $x_1, \ldots, x_n \in \mathbb{R}^p$ here", "data x₁, …, xₙ ∈ ℝᵖ here"),
+        (r"for $p \in \{1,2,\infty\}$", "for p ∈ {1,2,∞}"),
+        (r"for any $\delta \in [0,1]$", "for any δ ∈ [0,1]"),
+        (r"maps $f: \mathcal{X} \to \mathcal{Y}$", "maps f: 𝒳 → 𝒴"),
+        (r"bound $a \le \beta \times \mathbf{b}$", "bound a ≤ β × 𝐛"),
+        (r"tight $x\in\mathbb{R}$", "tight x∈ℝ"),  # no space in the source, none shown
+        (r"not $x \not\in S$ or $a \notin B$", "not x ∉S or a ∉ B"),
+        (r"the integral $\int_0^1 f$", "the integral ∫₀¹ f"),  # \int is not \in
+    ],
+)
+def test_math_keeps_the_space_around_a_relation(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown
+
+
+def test_a_titles_relation_keeps_its_space() -> None:
+    assert display_title(r"Rates for $p \in \{1,2,\infty\}$ norms") == "Rates for p ∈ {1,2,∞} norms"

@@ -33,6 +33,12 @@ CASES = [
         "we call inter-class poison transferability, where",
         "Marrowgate",
     ),
+    (
+        "We give algorithms for every norm $p \\in \\{1,2,\\infty\\}$ with data in "
+        "$\\mathbb{R}^d$, and a solver called Tarnwick.",
+        "norm p ∈ {1,2,∞} with data in ℝᵈ",
+        "Tarnwick",
+    ),
 ]
 
 

@@ -201,7 +201,7 @@ async def test_a_row_is_as_high_as_the_whole_made_up_title_it_shows(
         lines = app.paper_list.row_text(0).split("\n")
         assert len(lines) == 3, lines  # two of title, the quiet line
         # (the abstract's math as the abstract under it shows it)
-        assert lines[1].strip() == "certification for p,q ∈{1,2,∞}", lines
+        assert lines[1].strip() == "certification for p,q ∈ {1,2,∞}", lines
         await search(app, pilot, "certification")
         assert highlighted_in_row(app, 0, app.current_theme.dark) == ["certification"]
 

@@ -246,6 +246,33 @@ _OPERATOR_RE = re.compile(
 )
 
 
+# pylatexenc drops the space between a symbol macro and the next command, so `x \in \mathbb{R}`
+# read "x ∈ℝ" and `\alpha \in S` "α∈ S": relations and operators are put in as the characters
+# pylatexenc gives them, and the source's spaces around them stay.
+_RELATIONS = {
+    "in": "∈", "notin": "∉", "ni": "∋", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+    "leqslant": "⩽", "geqslant": "⩾", "ll": "≪", "gg": "≫", "neq": "≠", "approx": "≈",
+    "sim": "∼", "simeq": "≃", "cong": "≅", "equiv": "≡", "propto": "∝", "subset": "⊂",
+    "subseteq": "⊆", "supset": "⊃", "supseteq": "⊇", "subsetneq": "⊊", "to": "→",
+    "rightarrow": "→", "leftarrow": "←", "Rightarrow": "⇒", "Leftarrow": "⇐",
+    "leftrightarrow": "↔", "Leftrightarrow": "⇔", "longrightarrow": "⟶", "mapsto": "↦",
+    "times": "×", "cup": "∪", "cap": "∩", "setminus": "∖", "otimes": "⊗", "oplus": "⊕",
+    "circ": "∘", "pm": "±", "mp": "∓", "cdot": "·", "preceq": "≼", "succeq": "≽", "prec": "≺",
+    "succ": "≻", "perp": "⊥", "vee": "∨", "wedge": "∧", "lesssim": "≲", "gtrsim": "≳",
+    "asymp": "≍",
+}  # fmt: skip
+# Not after `\not`, which pylatexenc joins to the relation (`\not\in` is ∉).
+_RELATION_RE = re.compile(
+    r"(?<!\\not)(?<!\\not )\\("
+    + "|".join(sorted(_RELATIONS, key=len, reverse=True))
+    + r")(?![A-Za-z])"
+)
+
+
+def _relation(match: re.Match[str]) -> str:
+    return _RELATIONS[match.group(1)]
+
+
 def _protect(text: str, chars: str) -> str:
     """Hide bare `chars` from pylatexenc (escaped ones like `\\%` are its to render)."""
 
@@ -537,6 +564,8 @@ class _Renderer:
         converter, known = _latex()
         prepared = self.prepare_scripts(_protect(content, _MATH_PROTECT))
         prepared = _fix_unknown_macros(_OPERATOR_RE.sub(r" \\\1", prepared), known)
+        if "\\" in prepared:
+            prepared = _RELATION_RE.sub(_relation, prepared)
         try:
             text = _restore(converter("$" + prepared + "$"), self.scripts)
         except Exception:  # as in run()
