@@ -482,6 +482,12 @@ def test_a_titles_tex_quotes_read_as_quotes(title: str, shown: str) -> None:
         ("$k$---means and $1$--$5$", "k—means and 1–5"),  # a dash next to math
         (r"with \emph{layers}---the rest", "with layers—the rest"),  # a run with a command
         ("run it with --help or --out-dir", "run it with --help or --out-dir"),
+        (
+            "non-convex and --from a worst case view-- often hard",
+            "non-convex and –from a worst case view– often hard",
+        ),  # an aside's dashes written against its words
+        ("encodings --symbols -- capable", "encodings –symbols – capable"),
+        ("the history --the interactions", "the history --the interactions"),  # alone: kept
         (r"a \cite{x} run with --help", "a [x] run with --help"),  # pylatexenc made it a dash
         ("from 73.9% --> 81.8% <-- and <!-- x", "from 73.9% --> 81.8% <-- and <!-- x"),
         ("a rule ---- here", "a rule ---- here"),

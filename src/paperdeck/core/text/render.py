@@ -449,6 +449,18 @@ def _find_group_end(s: str, open_pos: int, end: int) -> int:
 # arrow ("-->", "<--"), a comment ("<!--") or a rule ("----").
 _PROSE_DASH_RE = re.compile(r"(?<![-<!])(?:(?<=\S)---?|(?<!\S)---?(?![a-z]))(?![->])")
 
+# Dashes around an aside written against its words ("convex and --from a worst case
+# perspective-- often", "encodings --symbols -- capable"): the opening one is no option, the
+# closing one says so.
+_ASIDE_DASHES_RE = re.compile(r"(?<!\S)(---?)(?=[a-z])((?:(?!--)[^\n]){1,200}?)(---?)(?![-\w>])")
+
+
+def _aside(match: re.Match[str]) -> str:
+    return _DASHES[match.group(1)] + match.group(2) + _DASHES[match.group(3)]
+
+
+_DASHES = {"---": "—", "--": "–"}
+
 
 def _dash(match: re.Match[str]) -> str:
     return "—" if len(match.group()) == 3 else "–"
@@ -477,7 +489,7 @@ def _typeset(text: str, before: str) -> str:
     # The character before stands in front so that the patterns see it; it is never changed.
     text = (before if before not in "-<!'`" else "x") + text
     if dashes:
-        text = _PROSE_DASH_RE.sub(_dash, text)
+        text = _PROSE_DASH_RE.sub(_dash, _ASIDE_DASHES_RE.sub(_aside, text))
     if quotes:
         text = _TEX_QUOTES_RE.sub(_tex_quote, _STRAIGHT_PAIR_RE.sub(r"“\1”", text))
     return text[1:]
