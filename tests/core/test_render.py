@@ -546,6 +546,9 @@ def test_styles_after_a_tex_quote_stay_on_their_words() -> None:
         ("the __init__ method", []),
         ("_one paragraph\n\nand another_", []),
         ("an escaped \\_x_ mark", []),
+        ("column norms ||(BC)_.j ||_1, which N_.j violates", []),  # math without its dollars
+        ("controller with an \\mathcal{L}_{1} part_ and", []),
+        ("inter-annotator agreement (_k_=0.88).", ["k"]),
     ],
 )
 def test_markdown_underscores_emphasise_words(source: str, italic: list[str]) -> None:

@@ -372,9 +372,10 @@ _SWITCHES: dict[str, SpanStyle] = {
     "itshape": "italic",
     "tt": "code",
 }
-# Markdown's `_emphasis_` opens at an underscore that starts a word: never inside one
-# (snake_case, x_t, file_name) nor doubled (__init__).
-_UNDERSCORE_OPEN = r"(?<![\w_])_(?![\s_])"
+# Markdown's `_emphasis_` opens at an underscore that starts a word after a space, a bracket
+# or a quote: never inside a word (snake_case, x_t, file_name), doubled (__init__), nor in
+# math that lost its dollars (`\|x\|_1`, `\mathcal{L}_{1}`).
+_UNDERSCORE_OPEN = r"(?<![^\s(\[\"'“‘])_(?![\s_{])"
 _TOKEN_RE = re.compile(
     r"(?P<url>https?://)"
     r"|(?P<escape>\\\\|\\[$*`{}_%&#~^])"
