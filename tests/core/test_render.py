@@ -574,7 +574,8 @@ def test_styles_after_an_underscore_emphasis_stay_on_their_words() -> None:
         (r"maps $f: \mathcal{X} \to \mathcal{Y}$", "maps f: 𝒳 → 𝒴"),
         (r"bound $a \le \beta \times \mathbf{b}$", "bound a ≤ β × 𝐛"),
         (r"tight $x\in\mathbb{R}$", "tight x∈ℝ"),  # no space in the source, none shown
-        (r"not $x \not\in S$ or $a \notin B$", "not x ∉S or a ∉ B"),
+        (r"not $x \not\in S$ or $a \notin B$", "not x ∉ S or a ∉ B"),
+        (r"in $A\in \mathbb{R}^{n\times n}$, $K\to \infty$", "in A ∈ ℝ^(n × n), K → ∞"),
         (r"the integral $\int_0^1 f$", "the integral ∫₀¹ f"),  # \int is not \in
     ],
 )

@@ -248,7 +248,7 @@ _OPERATOR_RE = re.compile(
 
 # pylatexenc drops the space between a symbol macro and the next command, so `x \in \mathbb{R}`
 # read "x ∈ℝ" and `\alpha \in S` "α∈ S": relations and operators are put in as the characters
-# pylatexenc gives them, and the source's spaces around them stay.
+# pylatexenc gives them, spaced on both sides when the source spaces them on either.
 _RELATIONS = {
     "in": "∈", "notin": "∉", "ni": "∋", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
     "leqslant": "⩽", "geqslant": "⩾", "ll": "≪", "gg": "≫", "neq": "≠", "approx": "≈",
@@ -261,16 +261,18 @@ _RELATIONS = {
     "succ": "≻", "perp": "⊥", "vee": "∨", "wedge": "∧", "lesssim": "≲", "gtrsim": "≳",
     "asymp": "≍",
 }  # fmt: skip
-# Not after `\not`, which pylatexenc joins to the relation (`\not\in` is ∉).
+# Not after `\not`, which pylatexenc joins to the relation (`\not\le`); `\not\in` is `\notin`.
+_NOT_IN_RE = re.compile(r"\\not\s*\\in(?![A-Za-z])")
 _RELATION_RE = re.compile(
-    r"(?<!\\not)(?<!\\not )\\("
+    r"(?<!\\not)(?<!\\not )(\s*)\\("
     + "|".join(sorted(_RELATIONS, key=len, reverse=True))
-    + r")(?![A-Za-z])"
+    + r")(?![A-Za-z])(\s*)"
 )
 
 
 def _relation(match: re.Match[str]) -> str:
-    return _RELATIONS[match.group(1)]
+    symbol = _RELATIONS[match.group(2)]
+    return f" {symbol} " if match.group(1) or match.group(3) else symbol
 
 
 def _protect(text: str, chars: str) -> str:
@@ -578,6 +580,8 @@ class _Renderer:
         prepared = self.prepare_scripts(_protect(content, _MATH_PROTECT))
         prepared = _fix_unknown_macros(_OPERATOR_RE.sub(r" \\\1", prepared), known)
         if "\\" in prepared:
+            if "\\not" in prepared:
+                prepared = _NOT_IN_RE.sub(r"\\notin", prepared)
             prepared = _RELATION_RE.sub(_relation, prepared)
         try:
             text = _restore(converter("$" + prepared + "$"), self.scripts)
