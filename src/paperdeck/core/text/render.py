@@ -378,7 +378,10 @@ _SWITCHES: dict[str, SpanStyle] = {
 # or a quote: never inside a word (snake_case, x_t, file_name), doubled (__init__), nor in
 # math that lost its dollars (`\|x\|_1`, `\mathcal{L}_{1}`).
 _UNDERSCORE_OPEN = r"(?<![^\s(\[\"'“‘])_(?![\s_{])"
+# The lookahead names every character a construct starts with: the engine tries the
+# alternatives only there, not at each character of the prose between.
 _TOKEN_RE = re.compile(
+    r"(?=[h\\{$*_`~])(?:"
     r"(?P<url>https?://)"
     r"|(?P<escape>\\\\|\\[$*`{}_%&#~^])"
     r"|(?P<mathopen>\\[(\[])"
@@ -389,8 +392,15 @@ _TOKEN_RE = re.compile(
     r"|(?P<under>" + _UNDERSCORE_OPEN + ")"
     r"|(?P<tick>`)"
     r"|(?P<tie>(?<=\S)~(?=\S))"
+    r")"
 )
-_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://|--|''|" + _UNDERSCORE_OPEN)
+# Whether a source has anything to render: led by a class of the characters that start one,
+# each then checked, so that the engine scans for them at once.
+_FAST_PATH_RE = re.compile(
+    r"[\\$*`~{_'h-]"
+    r"(?:(?<=[\\$*`~{])|(?<=-)-|(?<=')'|(?<=h)ttps?://"
+    r"|(?:(?<=[\s(\[\"'“‘]_)|(?<=^_))(?![\s_{]))"
+)
 _PROTECTING_BRACES_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9\- ]*)\}")
 # `-` too: pylatexenc makes dashes of `--` only in runs with a command; _typeset does it in all.
 _TEXT_PROTECT = "%&#_^$*`~'-"
