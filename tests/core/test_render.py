@@ -585,3 +585,16 @@ def test_math_keeps_the_space_around_a_relation(source: str, shown: str) -> None
 
 def test_a_titles_relation_keeps_its_space() -> None:
     assert display_title(r"Rates for $p \in \{1,2,\infty\}$ norms") == "Rates for p ∈ {1,2,∞} norms"
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        (r"curvature $\sigma''(z)$ here", "curvature σ′′(z) here"),
+        (r"maps $X'$ and $x^{\prime}$", "maps X′ and x′"),
+        (r"and $x'_i$", "and x′ᵢ"),
+        (r"an accent $\'e$", "an accent é"),
+    ],
+)
+def test_a_prime_in_math_reads_as_a_prime(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown

@@ -275,6 +275,13 @@ def _relation(match: re.Match[str]) -> str:
     return f" {symbol} " if match.group(1) or match.group(3) else symbol
 
 
+_PRIME_RE = re.compile(r"(?<!\\)'+|\\prime(?![A-Za-z])")
+
+
+def _prime(match: re.Match[str]) -> str:
+    return "′" * max(1, match.group().count("'"))
+
+
 def _protect(text: str, chars: str) -> str:
     """Hide bare `chars` from pylatexenc (escaped ones like `\\%` are its to render)."""
 
@@ -587,6 +594,9 @@ class _Renderer:
 
     def math_text_of(self, content: str) -> str:
         converter, known = _latex()
+        if "'" in content or "\\prime" in content:
+            # A prime, not a closing quote: pylatexenc reads `f''` as f”.
+            content = _PRIME_RE.sub(_prime, content)
         prepared = self.prepare_scripts(_protect(content, _MATH_PROTECT))
         prepared = _fix_unknown_macros(_OPERATOR_RE.sub(r" \\\1", prepared), known)
         if "\\" in prepared:
