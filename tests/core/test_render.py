@@ -594,6 +594,7 @@ def test_a_titles_relation_keeps_its_space() -> None:
         (r"maps $X'$ and $x^{\prime}$", "maps X′ and x′"),
         (r"and $x'_i$", "and x′ᵢ"),
         (r"an accent $\'e$", "an accent é"),
+        (r"loss $\ell(\text{teacher's output})$", "loss ℓ(teacher's output)"),
     ],
 )
 def test_a_prime_in_math_reads_as_a_prime(source: str, shown: str) -> None:

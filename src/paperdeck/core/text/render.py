@@ -275,7 +275,8 @@ def _relation(match: re.Match[str]) -> str:
     return f" {symbol} " if match.group(1) or match.group(3) else symbol
 
 
-_PRIME_RE = re.compile(r"(?<!\\)'+|\\prime(?![A-Za-z])")
+# Not an apostrophe in a word of `\\text{...}` ("teacher's").
+_PRIME_RE = re.compile(r"(?<!\\)'+(?![A-Za-z])|\\prime(?![A-Za-z])")
 
 
 def _prime(match: re.Match[str]) -> str:
