@@ -462,7 +462,7 @@ def test_a_titles_tex_dashes_read_as_dashes(title: str, shown: str) -> None:
 @pytest.mark.parametrize(
     ("title", "shown"),
     [
-        ("Don't Just \"Fix it in Post'': A Science", "Don't Just \"Fix it in Post”: A Science"),
+        ("Don't Just \"Fix it in Post'': A Science", "Don't Just “Fix it in Post”: A Science"),
         ("The ''price of opacity'' of it", "The “price of opacity” of it"),
         ("``Paired'' quotes", "“Paired” quotes"),
         ("Don't stop", "Don't stop"),
@@ -470,3 +470,132 @@ def test_a_titles_tex_dashes_read_as_dashes(title: str, shown: str) -> None:
 )
 def test_a_titles_tex_quotes_read_as_quotes(title: str, shown: str) -> None:
     assert display_title(title) == shown
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("inductive bias---particularly for graphs", "inductive bias—particularly for graphs"),
+        ("drift -- a phenomenon", "drift – a phenomenon"),
+        ("the Mumford--Shah functional", "the Mumford–Shah functional"),
+        ("pages 3--5 of it", "pages 3–5 of it"),
+        ("$k$---means and $1$--$5$", "k—means and 1–5"),  # a dash next to math
+        (r"with \emph{layers}---the rest", "with layers—the rest"),  # a run with a command
+        ("run it with --help or --out-dir", "run it with --help or --out-dir"),
+        (
+            "non-convex and --from a worst case view-- often hard",
+            "non-convex and –from a worst case view– often hard",
+        ),  # an aside's dashes written against its words
+        ("encodings --symbols -- capable", "encodings –symbols – capable"),
+        ("the history --the interactions", "the history --the interactions"),  # alone: kept
+        (r"a \cite{x} run with --help", "a [x] run with --help"),  # pylatexenc made it a dash
+        ("from 73.9% --> 81.8% <-- and <!-- x", "from 73.9% --> 81.8% <-- and <!-- x"),
+        ("a rule ---- here", "a rule ---- here"),
+        (r"the flag \texttt{a--b} and `x--y`", "the flag a--b and x--y"),  # code as typed
+        ("see https://a.org/x--y here", "see https://a.org/x--y here"),
+    ],
+)
+def test_an_abstracts_tex_dashes_read_as_dashes(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown
+
+
+def test_styles_after_a_tex_dash_stay_on_their_words() -> None:
+    rendered = render_abstract("Bias---and \\emph{graphs}--see $x$ -- **bold** here")
+    assert rendered.text == "Bias—and graphs–see x – bold here"
+    assert _styled(rendered, "italic") == ["graphs"]
+    assert _styled(rendered, "math") == ["x"]
+    assert _styled(rendered, "bold") == ["bold"]
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("a larger ''teacher'' model", "a larger “teacher” model"),
+        ("in \"online'' settings", "in “online” settings"),
+        ("the “redundancy'' of receivers", "the “redundancy” of receivers"),
+        ("Matrix Stochastic Gradient'' (MSG)", "Matrix Stochastic Gradient” (MSG)"),
+        ("(``condition on selection). Then", "(“condition on selection). Then"),
+        ("the \"a\" and b'' x", 'the "a" and b” x'),  # a straight pair stays one
+        ("the ''$k$-means'' way", "the “k-means” way"),  # next to math
+        (r"a \emph{b} ''teacher'' \cite{x}", "a b “teacher” [x]"),  # a run with a command
+        ("Don't stop, it's fine", "Don't stop, it's fine"),
+    ],
+)
+def test_an_abstracts_tex_quotes_read_as_quotes(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown
+
+
+def test_styles_after_a_tex_quote_stay_on_their_words() -> None:
+    rendered = render_abstract("A ''teacher'' and \"online'' \\emph{student} $x$")
+    assert rendered.text == "A “teacher” and “online” student x"
+    assert _styled(rendered, "italic") == ["student"]
+    assert _styled(rendered, "math") == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("source", "italic"),
+    [
+        ("research on _algorithms with predictions_. When", ["algorithms with predictions"]),
+        ("we introduce _TrojFSP_, a method", ["TrojFSP"]),
+        ("during _fine-tuning_ is", ["fine-tuning"]),
+        ("the form ''_A_ is _B_'', it", ["A", "B"]),
+        ("_the $k$-means way_ here", ["the k-means way"]),  # math inside
+        ("a snake_case name, file_names and x_t or y_{i}", []),  # inside words
+        ("a _variable-length sequence", []),  # never closed
+        ("_foo $x_t$ bar", []),  # the underscore closing it is math's
+        ("the __init__ method", []),
+        ("_one paragraph\n\nand another_", []),
+        ("an escaped \\_x_ mark", []),
+        ("column norms ||(BC)_.j ||_1, which N_.j violates", []),  # math without its dollars
+        ("controller with an \\mathcal{L}_{1} part_ and", []),
+        ("inter-annotator agreement (_k_=0.88).", ["k"]),
+    ],
+)
+def test_markdown_underscores_emphasise_words(source: str, italic: list[str]) -> None:
+    rendered = render_abstract(source)
+    assert _styled(rendered, "italic") == italic
+    assert ("_" in rendered.text) == (not italic)
+
+
+def test_styles_after_an_underscore_emphasis_stay_on_their_words() -> None:
+    rendered = render_abstract("We call it _inter-class poison transfer_, then **bold** and $x$.")
+    assert rendered.text == "We call it inter-class poison transfer, then bold and x."
+    assert _styled(rendered, "italic") == ["inter-class poison transfer"]
+    assert _styled(rendered, "bold") == ["bold"]
+    assert _styled(rendered, "math") == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        (r"data $x_1, \ldots, x_n \in \mathbb{R}^p$ here", "data x₁, …, xₙ ∈ ℝᵖ here"),
+        (r"for $p \in \{1,2,\infty\}$", "for p ∈ {1,2,∞}"),
+        (r"for any $\delta \in [0,1]$", "for any δ ∈ [0,1]"),
+        (r"maps $f: \mathcal{X} \to \mathcal{Y}$", "maps f: 𝒳 → 𝒴"),
+        (r"bound $a \le \beta \times \mathbf{b}$", "bound a ≤ β × 𝐛"),
+        (r"tight $x\in\mathbb{R}$", "tight x∈ℝ"),  # no space in the source, none shown
+        (r"not $x \not\in S$ or $a \notin B$", "not x ∉ S or a ∉ B"),
+        (r"in $A\in \mathbb{R}^{n\times n}$, $K\to \infty$", "in A ∈ ℝ^(n × n), K → ∞"),
+        (r"the integral $\int_0^1 f$", "the integral ∫₀¹ f"),  # \int is not \in
+    ],
+)
+def test_math_keeps_the_space_around_a_relation(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown
+
+
+def test_a_titles_relation_keeps_its_space() -> None:
+    assert display_title(r"Rates for $p \in \{1,2,\infty\}$ norms") == "Rates for p ∈ {1,2,∞} norms"
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        (r"curvature $\sigma''(z)$ here", "curvature σ′′(z) here"),
+        (r"maps $X'$ and $x^{\prime}$", "maps X′ and x′"),
+        (r"and $x'_i$", "and x′ᵢ"),
+        (r"an accent $\'e$", "an accent é"),
+        (r"loss $\ell(\text{teacher's output})$", "loss ℓ(teacher's output)"),
+    ],
+)
+def test_a_prime_in_math_reads_as_a_prime(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown

@@ -201,7 +201,7 @@ async def test_a_row_is_as_high_as_the_whole_made_up_title_it_shows(
         lines = app.paper_list.row_text(0).split("\n")
         assert len(lines) == 3, lines  # two of title, the quiet line
         # (the abstract's math as the abstract under it shows it)
-        assert lines[1].strip() == "certification for p,q ∈{1,2,∞}", lines
+        assert lines[1].strip() == "certification for p,q ∈ {1,2,∞}", lines
         await search(app, pilot, "certification")
         assert highlighted_in_row(app, 0, app.current_theme.dark) == ["certification"]
 
@@ -343,7 +343,7 @@ async def test_a_titles_tex_quote_reads_as_a_quote_in_the_rows_pane_and_dialogs(
     make_app: MakeApp, tmp_path: Path
 ) -> None:
     """A real title (ICML 2026) closes a quote TeX's way, `"Fix it in Post''`: it reads
-    `"Fix it in Post”` in its row, the pane's heading and the tags dialog."""
+    `“Fix it in Post”` in its row, the pane's heading and the tags dialog."""
     records = [
         {
             "title": "Position: Don't Just \"Fix it in Post'': A Science of AI Must Study "
@@ -357,7 +357,7 @@ async def test_a_titles_tex_quote_reads_as_a_quote_in_the_rows_pane_and_dialogs(
     app = make_app(listed)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        shown = "Position: Don't Just \"Fix it in Post”: A Science of AI"
+        shown = "Position: Don't Just “Fix it in Post”: A Science of AI"
         assert shown in app.paper_list.row_text(0), app.paper_list.row_text(0)
         assert shown in pane_top(app), pane_top(app)
         await pilot.press("t")

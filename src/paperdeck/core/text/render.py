@@ -246,6 +246,43 @@ _OPERATOR_RE = re.compile(
 )
 
 
+# pylatexenc drops the space between a symbol macro and the next command, so `x \in \mathbb{R}`
+# read "x ∈ℝ" and `\alpha \in S` "α∈ S": relations and operators are put in as the characters
+# pylatexenc gives them, spaced on both sides when the source spaces them on either.
+_RELATIONS = {
+    "in": "∈", "notin": "∉", "ni": "∋", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+    "leqslant": "⩽", "geqslant": "⩾", "ll": "≪", "gg": "≫", "neq": "≠", "approx": "≈",
+    "sim": "∼", "simeq": "≃", "cong": "≅", "equiv": "≡", "propto": "∝", "subset": "⊂",
+    "subseteq": "⊆", "supset": "⊃", "supseteq": "⊇", "subsetneq": "⊊", "to": "→",
+    "rightarrow": "→", "leftarrow": "←", "Rightarrow": "⇒", "Leftarrow": "⇐",
+    "leftrightarrow": "↔", "Leftrightarrow": "⇔", "longrightarrow": "⟶", "mapsto": "↦",
+    "times": "×", "cup": "∪", "cap": "∩", "setminus": "∖", "otimes": "⊗", "oplus": "⊕",
+    "circ": "∘", "pm": "±", "mp": "∓", "cdot": "·", "preceq": "≼", "succeq": "≽", "prec": "≺",
+    "succ": "≻", "perp": "⊥", "vee": "∨", "wedge": "∧", "lesssim": "≲", "gtrsim": "≳",
+    "asymp": "≍",
+}  # fmt: skip
+# Not after `\not`, which pylatexenc joins to the relation (`\not\le`); `\not\in` is `\notin`.
+_NOT_IN_RE = re.compile(r"\\not\s*\\in(?![A-Za-z])")
+_RELATION_RE = re.compile(
+    r"(?<!\\not)(?<!\\not )(\s*)\\("
+    + "|".join(sorted(_RELATIONS, key=len, reverse=True))
+    + r")(?![A-Za-z])(\s*)"
+)
+
+
+def _relation(match: re.Match[str]) -> str:
+    symbol = _RELATIONS[match.group(2)]
+    return f" {symbol} " if match.group(1) or match.group(3) else symbol
+
+
+# Not an apostrophe in a word of `\\text{...}` ("teacher's").
+_PRIME_RE = re.compile(r"(?<!\\)'+(?![A-Za-z])|\\prime(?![A-Za-z])")
+
+
+def _prime(match: re.Match[str]) -> str:
+    return "′" * max(1, match.group().count("'"))
+
+
 def _protect(text: str, chars: str) -> str:
     """Hide bare `chars` from pylatexenc (escaped ones like `\\%` are its to render)."""
 
@@ -345,7 +382,14 @@ _SWITCHES: dict[str, SpanStyle] = {
     "itshape": "italic",
     "tt": "code",
 }
+# Markdown's `_emphasis_` opens at an underscore that starts a word after a space, a bracket
+# or a quote: never inside a word (snake_case, x_t, file_name), doubled (__init__), nor in
+# math that lost its dollars (`\|x\|_1`, `\mathcal{L}_{1}`).
+_UNDERSCORE_OPEN = r"(?<![^\s(\[\"'“‘])_(?![\s_{])"
+# The lookahead names every character a construct starts with: the engine tries the
+# alternatives only there, not at each character of the prose between.
 _TOKEN_RE = re.compile(
+    r"(?=[h\\{$*_`~])(?:"
     r"(?P<url>https?://)"
     r"|(?P<escape>\\\\|\\[$*`{}_%&#~^])"
     r"|(?P<mathopen>\\[(\[])"
@@ -353,12 +397,21 @@ _TOKEN_RE = re.compile(
     r"|\{\s*\\(?P<switch>" + "|".join(_SWITCHES) + r")(?![A-Za-z])\s*"
     r"|(?P<dollar>\$)"
     r"|(?P<star>\*)"
+    r"|(?P<under>" + _UNDERSCORE_OPEN + ")"
     r"|(?P<tick>`)"
     r"|(?P<tie>(?<=\S)~(?=\S))"
+    r")"
 )
-_FAST_PATH_RE = re.compile(r"[\\$*`~{]|https?://")
+# Whether a source has anything to render: led by a class of the characters that start one,
+# each then checked, so that the engine scans for them at once.
+_FAST_PATH_RE = re.compile(
+    r"[\\$*`~{_'h-]"
+    r"(?:(?<=[\\$*`~{])|(?<=-)-|(?<=')'|(?<=h)ttps?://"
+    r"|(?:(?<=[\s(\[\"'“‘]_)|(?<=^_))(?![\s_{]))"
+)
 _PROTECTING_BRACES_RE = re.compile(r"\{([A-Za-z][A-Za-z0-9\- ]*)\}")
-_TEXT_PROTECT = "%&#_^$*`~'"
+# `-` too: pylatexenc makes dashes of `--` only in runs with a command; _typeset does it in all.
+_TEXT_PROTECT = "%&#_^$*`~'-"
 _MATH_PROTECT = "%&#$"
 _MAX_DEPTH = 16
 """Constructs nested deeper than this are rendered as plain text (300 nested \\emph{ ...)."""
@@ -412,6 +465,57 @@ def _find_group_end(s: str, open_pos: int, end: int) -> int:
     return -1
 
 
+# TeX's dashes in prose: "---" an em dash, "--" an en dash ("Wang--Landau", "pages 3--5",
+# "a -- b", "work---for"); not an option ("--help", a space before and a word after it), an
+# arrow ("-->", "<--"), a comment ("<!--") or a rule ("----").
+_PROSE_DASH_RE = re.compile(r"(?<![-<!])(?:(?<=\S)---?|(?<!\S)---?(?![a-z]))(?![->])")
+
+# Dashes around an aside written against its words ("convex and --from a worst case
+# perspective-- often", "encodings --symbols -- capable"): the opening one is no option, the
+# closing one says so.
+_ASIDE_DASHES_RE = re.compile(r"(?<!\S)(---?)(?=[a-z])((?:(?!--)[^\n]){1,200}?)(---?)(?![-\w>])")
+
+
+def _aside(match: re.Match[str]) -> str:
+    return _DASHES[match.group(1)] + match.group(2) + _DASHES[match.group(3)]
+
+
+_DASHES = {"---": "—", "--": "–"}
+
+
+def _dash(match: re.Match[str]) -> str:
+    return "—" if len(match.group()) == 3 else "–"
+
+
+# TeX's closing quote after a straight opening one: "online'' (the `"` opens when a space or a
+# bracket is before it and a word after it).
+_STRAIGHT_PAIR_RE = re.compile(r"(?<![^\s(\[])\"(?=\S)([^\"\n]{0,300}?)''")
+# TeX's quotes the tick pairs did not take: ''teacher'', "online'' done, a `` never closed.
+_TEX_QUOTES_RE = re.compile(r"''|``")
+
+
+def _tex_quote(match: re.Match[str]) -> str:
+    at = match.start()
+    before = match.string[at - 1]
+    return "“" if match.group() == "``" or before.isspace() or before in "([" else "”"
+
+
+def _typeset(text: str, before: str) -> str:
+    """Prose `text` with TeX's dashes as dashes and its quotes as quotes; `before` is the
+    character shown before it (" " at the start), whose kind decides a mark at the edge."""
+    dashes = "--" in text
+    quotes = "''" in text or "``" in text
+    if not dashes and not quotes:
+        return text
+    # The character before stands in front so that the patterns see it; it is never changed.
+    text = (before if before not in "-<!'`" else "x") + text
+    if dashes:
+        text = _PROSE_DASH_RE.sub(_dash, _ASIDE_DASHES_RE.sub(_aside, text))
+    if quotes:
+        text = _TEX_QUOTES_RE.sub(_tex_quote, _STRAIGHT_PAIR_RE.sub(r"“\1”", text))
+    return text[1:]
+
+
 class _Renderer:
     def __init__(self, source: str) -> None:
         self.parts: list[str] = []
@@ -419,6 +523,8 @@ class _Renderer:
         self.spans: list[Span] = []
         self.scripts: list[str] = []
         self.depth = 0
+        self.verbatim = 0
+        """Above 0 inside `\\texttt{...}` and the like: code keeps its dashes as typed."""
         self.group_ends = _group_ends(source)
 
     def group_end(self, s: str, open_pos: int, end: int) -> int:
@@ -435,7 +541,12 @@ class _Renderer:
 
     def styled(self, style: SpanStyle | None, render: Callable[[], None]) -> None:
         start = self.length
-        render()
+        verbatim = style in ("code", "link")
+        self.verbatim += verbatim
+        try:
+            render()
+        finally:
+            self.verbatim -= verbatim
         if style is not None and self.length > start:
             self.spans.append(Span(start, self.length, style))
 
@@ -445,7 +556,7 @@ class _Renderer:
             return
         if "\\" not in raw:
             # BibTeX's case-protecting braces, "{BERT}", go; "{0, 1}" is a set and stays
-            self.emit(_PROTECTING_BRACES_RE.sub(r"\1", raw) if "{" in raw else raw)
+            self.prose(_PROTECTING_BRACES_RE.sub(r"\1", raw) if "{" in raw else raw)
             return
         converter, known = _latex()
         protected = _fix_unknown_macros(_protect(raw, _TEXT_PROTECT), known)
@@ -459,6 +570,12 @@ class _Renderer:
         text = raw[: len(raw) - len(raw.lstrip())] + text.strip() + raw[len(raw.rstrip()) :]
         if not _keeps_words(raw, text):
             text = _crude_text(raw)
+        self.prose(text)
+
+    def prose(self, text: str) -> None:
+        """Emit a run's text, typeset unless it is code."""
+        if not self.verbatim:
+            text = _typeset(text, self.parts[-1][-1] if self.parts else " ")
         self.emit(text)
 
     def math(self, content: str) -> None:
@@ -478,8 +595,15 @@ class _Renderer:
 
     def math_text_of(self, content: str) -> str:
         converter, known = _latex()
+        if "'" in content or "\\prime" in content:
+            # A prime, not a closing quote: pylatexenc reads `f''` as f”.
+            content = _PRIME_RE.sub(_prime, content)
         prepared = self.prepare_scripts(_protect(content, _MATH_PROTECT))
         prepared = _fix_unknown_macros(_OPERATOR_RE.sub(r" \\\1", prepared), known)
+        if "\\" in prepared:
+            if "\\not" in prepared:
+                prepared = _NOT_IN_RE.sub(r"\\notin", prepared)
+            prepared = _RELATION_RE.sub(_relation, prepared)
         try:
             text = _restore(converter("$" + prepared + "$"), self.scripts)
         except Exception:  # as in run()
@@ -615,6 +739,8 @@ class _Renderer:
             return close + 1
         if kind == "star":
             return self.star(s, i, end, flush)
+        if kind == "under":
+            return self.underscore(s, i, end, flush)
         if kind == "tick":
             return self.tick(s, i, end, flush)
         return -1  # an escape: pylatexenc renders it inside the run
@@ -681,6 +807,28 @@ class _Renderer:
                 continue
             break
         else:
+            return -1
+        flush()
+        self.styled("italic", lambda: self.parse(s, inner, close))
+        return close + 1
+
+    def underscore(self, s: str, i: int, end: int, flush: Callable[[], None]) -> int:
+        """`_a few words_` in italics: closed by an underscore that ends a word, in the same
+        paragraph, with the math between whole."""
+        inner = i + 1
+        limit = min(end, inner + 300)
+        close = inner
+        for _ in range(_MAX_TRIES):
+            close = s.find("_", close + 1, limit)
+            if close < 0:
+                return -1
+            after = s[close + 1] if close + 1 < end else " "
+            if s[close - 1].isspace() or s[close - 1] in "_\\" or after.isalnum() or after == "_":
+                continue
+            break
+        else:
+            return -1
+        if "\n\n" in s[inner:close] or s.count("$", inner, close) % 2:
             return -1
         flush()
         self.styled("italic", lambda: self.parse(s, inner, close))
@@ -872,10 +1020,6 @@ def _display_title(title: str, made_up: bool) -> str:
 
 
 _TEX_QUOTE_RE = re.compile("''")
-
-
-def _dash(match: re.Match[str]) -> str:
-    return "—" if len(match.group()) == 3 else "–"
 
 
 def _quote(match: re.Match[str]) -> str:
