@@ -95,11 +95,13 @@ def run_in_pane(tmux: Tmux, tmp_path: Path, script: str) -> dict[str, object]:
     out = tmp_path / "report.json"
     program = tmp_path / "pane.py"
     program.write_text(
-        "import json, sys\n"
+        "import json, os, sys\n"
         f"sys.path.insert(0, {str(ROOT / 'src')!r})\n"
         f"TEXT = {TEXT!r}\n"
         f"{script}\n"
-        f"open({str(out)!r}, 'w').write(json.dumps(result))\n"
+        # Written whole, then named: the test reads it as soon as the name is there.
+        f"open({str(out)!r} + '.part', 'w').write(json.dumps(result))\n"
+        f"os.replace({str(out)!r} + '.part', {str(out)!r})\n"
         "import time; time.sleep(30)\n",
         encoding="utf-8",
     )
