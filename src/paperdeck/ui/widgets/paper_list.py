@@ -61,9 +61,9 @@ from paperdeck.ui.widgets.row_geometry import DIVIDER, RowGeometry
 
 AnnotationLookup = Callable[[Paper], Annotation | None]
 AbstractLookup = Callable[[int], str]
+"""The abstract of the paper at an index of the list (read back when it was loaded without)."""
 CorrectionsLookup = Callable[[], Mapping[str, Mapping[str, Any]]]
 """The user's corrections that change what a row shows (title, authors), by paper id."""
-"""The abstract of the paper at an index of the list (read back when it was loaded without)."""
 DIVIDER_LABEL = "some of the words"
 """The rule between the papers with every word of a search and those with some."""
 NO_FULL_MATCH_LABEL = "no paper has every word"
@@ -153,11 +153,11 @@ class PaperList(ScrollView, can_focus=True):
         self.papers: Papers = LoadedPapers()
         self.rows: Sequence[int] = ()
         self.divider: int | None = None
+        """The row above which a rule is drawn (papers with every word above it, with some
+        below); a line of its own that the cursor passes over."""
         self.rows_painted_at: float | None = None
         """When rows were first painted (Textual's event clock): keys read before were typed
         blind (see the app)."""
-        """The row above which a rule is drawn (papers with every word above it, with some
-        below); a line of its own that the cursor passes over."""
         self.marked: set[int] = set()
         self.cursor_moves = 0
         """How many times the cursor has moved: `U` after `r` tells that it has not since."""
