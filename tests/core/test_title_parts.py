@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import io
 import os
 import subprocess
@@ -184,6 +185,7 @@ def test_a_helper_derives_no_empty_abstract(
     title_parts._request_writer(texts, None)(request)
     request.seek(0)
     assert title_parts.serve(request, answer) == 0
+    assert gc.isenabled(), "the job left the collector off in the process that ran it"
     assert derived_for == abstracts[:2]
     expected = [method_and_titles(abstracts[0]), None, method_and_titles(abstracts[1]), None]
     assert title_parts._answer(answer.getvalue(), 4) == (expected, b"")

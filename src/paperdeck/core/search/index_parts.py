@@ -3,7 +3,6 @@ on two or more cores at once."""
 
 from __future__ import annotations
 
-import gc
 from array import array
 from bisect import bisect_left
 from collections import defaultdict
@@ -447,7 +446,6 @@ def _postings_frame(
 
 def serve(source: IO[bytes], target: IO[bytes]) -> int:
     """A helper's work: papers' texts in from `source`, their postings out to `target`."""
-    gc.disable()  # millions of small objects, none in a cycle
     try:
         request = _read_request(source)
     except (ValueError, TypeError, EOFError):

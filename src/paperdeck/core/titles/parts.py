@@ -4,7 +4,6 @@ parts for search too."""
 
 from __future__ import annotations
 
-import gc
 import io
 import time
 from collections.abc import Callable, Sequence
@@ -185,7 +184,6 @@ def serve(source: IO[bytes], target: IO[bytes]) -> int:
     """A helper's work: abstracts in from `source`, a frame at a time, and for each frame
     their methods and titles out to `target` (None for an empty one); then, when asked, the
     postings of those papers (`index_parts` frames)."""
-    gc.disable()  # many small objects, none in a cycle
     try:
         head = helper_process.read_frame(source)
         if (
