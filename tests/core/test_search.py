@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from paperdeck.core.library import load_library
 from paperdeck.core.model import Paper
+from paperdeck.core.search import terms
 from paperdeck.core.search.evaluate import LIKE_LIMIT
 from paperdeck.core.search.index import SearchIndex, SearchResult
 from paperdeck.core.search.spans import highlight_spans, highlighter
@@ -499,6 +500,25 @@ def test_a_short_word_papers_have_takes_no_typo() -> None:
     assert found(index, "coin") == [0, 2]
     assert found(index, "betting coin") == [0]
     assert set(found(index, "cion")) >= {0}
+
+
+def test_the_highlighters_typo_decision_is_the_searchs_for_every_short_word_start() -> None:
+    """`takes_typos` (asked per term per search, for the highlighter) answers without expanding
+    the word; it must answer as the search's own expansion decides, for each short word and
+    word start of the list, whole and being typed."""
+    index = SearchIndex(seed_papers())
+    matcher = index._evaluator._terms
+    vocabulary = matcher._index.vocabulary
+    starts = {word[:end] for word in vocabulary for end in range(1, 5)}
+    starts |= {"coin", "cion", "llm", "llms", "qzx"}
+    for word in sorted(starts):
+        for prefix in (False, True):
+            found = matcher._as_typed(word, prefix, fuzzy=True)
+            typed = any(kind in (terms.EXACT, terms.PREFIX) for kind, _ in found)
+            assert matcher.takes_typos(word, prefix) == terms._typos_allowed(word, typed), (
+                word,
+                prefix,
+            )
 
 
 def test_fields_rank_title_then_authors_then_abstract() -> None:

@@ -355,8 +355,20 @@ class TermMatcher:
         as `_expand` decides: highlighting marks only what the search matched."""
         if _typos_allowed(word, typed=True):
             return True  # a long word takes them whether or not papers have it
-        found = self._as_typed(word, prefix, fuzzy=True)
-        return _typos_allowed(word, any(kind in (EXACT, PREFIX) for kind, _ in found))
+        return _typos_allowed(word, self._papers_have(word, prefix))
+
+    def _papers_have(self, word: str, prefix: bool) -> bool:
+        """Whether `_as_typed` finds `word` as typed (an exact or word-start match), asked
+        without expanding it: a short word start spans thousands of words."""
+        vocabulary = self._index.vocabulary
+        at = bisect.bisect_left(vocabulary, word)
+        if at < len(vocabulary) and (
+            vocabulary[at] == word or (prefix and vocabulary[at].startswith(word))
+        ):
+            return True
+        if any(_in_sorted(vocabulary, other) for other in spellings_of(word) - {word}):
+            return True
+        return any(other.startswith(word) for other in self._other_forms(word, [], prefix))
 
     def _other_forms(self, word: str, found: list[tuple[int, str]], prefix: bool) -> list[str]:
         """Vocabulary words with the same stem as `word` (`distance` for `distances`) in either
