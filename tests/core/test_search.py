@@ -1119,6 +1119,36 @@ def test_an_index_scores_as_arrays_only_once_prepared_or_for_far_more_papers(
     assert list(with_arrays.indices[:20]) == list(with_dicts.indices[:20])
 
 
+def test_a_prepared_index_knows_each_letters_word_starts_and_searches_the_same(
+    papers: list[Paper], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader's index works out, once prepared, the papers with a title (method, author)
+    word starting with each letter: the first key of every word after the first asks for
+    one. What it works out is what a search would have, and searches answer the same."""
+    from paperdeck.core.search import arrays
+    from paperdeck.core.search.word_index import ABSTRACT, FIELDS
+
+    monkeypatch.setattr(arrays, "ARRAYS_FROM", 1)
+    unprepared = SearchIndex(papers)
+    index = SearchIndex(papers)
+    assert index.prepare_arrays()
+    known = index.word_index.short_prefixes
+    for number in range(len(FIELDS)):
+        if number == ABSTRACT:
+            assert known[number] == {}
+            continue
+        postings = index.word_index.postings[number]
+        letters = {word[0] for word in postings}
+        assert set(known[number]) >= letters - {""}
+        for letter in letters:
+            expected = sorted(
+                {i for word, docs in postings.items() if word[:1] == letter for i in docs}
+            )
+            assert list(known[number][letter]) == expected, (FIELDS[number], letter)
+    for query in ("reinforcement l", "policy g", "a", "speculative d", "graph n"):
+        assert index.search(query).indices[:30] == unprepared.search(query).indices[:30]
+
+
 def test_a_small_index_is_not_prepared_for_arrays(papers: list[Paper]) -> None:
     index = SearchIndex(papers)
     assert not index.prepare_arrays()

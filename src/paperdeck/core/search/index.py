@@ -102,13 +102,15 @@ class SearchIndex:
     def prepare_arrays(self) -> bool:
         """Import numpy if this index's queries may be scored as arrays, and score them so from
         now on (a reader searches on every key; a command's one search spares the import).
-        Takes ~0.1 s: call it off the event loop. Whether it did."""
+        Then works out what the first key of each next word needs (`letter_starts`). Call it
+        off the event loop. Whether it did."""
         if not arrays.prepare(len(self)):
             return False
         self.word_index.abstracts.make_ready()
         if self.word_index.short_texts is not None:
             self.word_index.short_texts.make_ready()
         self._evaluator.use_arrays()
+        self.word_index.letter_starts()
         return True
 
     @property

@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 
 from paperdeck.core.model import Paper
 from paperdeck.core.papers import Column
-from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.plumbing.slices import Clock, finish
 from paperdeck.core.search.steps import update_steps
 from paperdeck.core.store.stored_papers import StoredPapers
 
@@ -226,6 +226,17 @@ class WordIndex:
             united = array("I", sorted(papers))
         known[prefix] = united
         return united
+
+    def letter_starts(self) -> None:
+        """Work out, as arrays, the papers with a word starting with each letter in each field
+        but the abstract (a one-letter word start is only looked for there): each word typed
+        after the first is one letter long on its first key."""
+        clock = Clock()
+        for field_number in range(len(FIELDS)):
+            if field_number == ABSTRACT:
+                continue
+            for letter in self.buckets:
+                finish(self.word_starts_steps(field_number, letter, clock, as_arrays=True))
 
     def all_word_starts_steps(self, clock: Clock) -> Generator[None, None, None]:
         """Work out every word start of every field but the abstract (for the cache)."""
