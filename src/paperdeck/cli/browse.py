@@ -175,13 +175,13 @@ def marked_title(title: str, derived: bool | int) -> str:
 def json_row(paper: Paper, entries: Mapping[str, NoteEntry]) -> dict[str, Any]:
     """A paper's object in `list`, `search` and `related --json`: its title and authors as the
     user corrected them, as the lines print them and `export` gives them."""
+    entry = entries.get(paper.id)
+    if entry is None or not entry.corrections:
+        return paper.to_json(title_corrected=False)
     from paperdeck.core.notes.corrected import corrected_paper, corrected_title
     from paperdeck.core.text.sanitize import clean_line
 
-    entry = entries.get(paper.id)
-    fixes = entry.corrections if entry is not None else None
-    if not fixes:
-        return paper.to_json(title_corrected=False)
+    fixes = entry.corrections
     shown = corrected_paper(paper, fixes)
     row = shown.to_json(title_corrected=bool(corrected_title(fixes)))
     # Cleaned as `export` cleans them: the user's text, not the list's read cleaned.
