@@ -118,6 +118,23 @@ def test_search_and_show_print_a_titles_latex_rendered_and_json_as_it_stands(
     assert json.loads(found.stdout)[0]["title"] == title
 
 
+def test_a_titles_arrow_and_code_are_printed_as_its_abstracts_are(
+    notes: Path, tmp_path: Path
+) -> None:
+    """A title's dashes read as its abstract's do: `-->` and code's `--` as they stand."""
+    title = "Accuracy from 73.9% --> 81.8% with \\texttt{a--b} and Wang--Landau"
+    abstract = "Accuracy goes from 73.9% --> 81.8% with \\texttt{a--b} and Wang--Landau sampling."
+    path = tmp_path / "arrow.jsonl"
+    path.write_text(json.dumps({"title": title, "abstract": abstract}) + "\n", encoding="utf-8")
+    shown = "Accuracy from 73.9% --> 81.8% with a--b and Wang–Landau"
+    listed = run("list", str(path), notes=notes)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.rstrip().endswith(shown), listed.stdout
+    printed = run("show", "1", str(path), notes=notes).stdout
+    assert printed.startswith(shown + "\n"), printed
+    assert "73.9% --> 81.8% with a--b and Wang–Landau sampling." in printed, printed
+
+
 def test_several_lists_open_together(notes: Path) -> None:
     result = run("list", "--json", str(SEED), str(MESSY / "crlf.txt"), notes=notes)
     assert result.returncode == 0, result.stderr

@@ -969,9 +969,6 @@ def latex_to_text(source: str) -> str:
 # dashes ("--") and quotes ("''"), led by a class of characters so that the engine scans for
 # them at once.
 _TITLE_MARKUP_RE = re.compile(r"[-\\$*`~{^_'](?:(?<=-)-|(?<=')'|(?<![-']))")
-# TeX's dashes: "---" an em dash, "--" an en dash ("Wang--Landau", "2--CNF", "a -- b"); not a
-# command-line option ("--help")
-_TEX_DASH_RE = re.compile(r"(?<=\S)---?|---?(?![a-z-])")
 # A made-up title is cut from its abstract with the math's `$` dropped ("R^d", "P={P_1,⋯,P_n}",
 # "NS^3L"): its scripts are given the Unicode forms the abstract's have. Digits or up to three
 # letters up (not before another script: "β^Tx_i" is β^T x_i), digits or one letter down (more
@@ -998,9 +995,10 @@ pattern's own method, called for each title of a list measured."""
 def display_title(title: str, *, made_up: bool = False) -> str:
     """A title as the reader and the commands show it: its LaTeX and markdown rendered as an
     abstract's (`$\\mathcal{O}(n \\log n)$` -> 𝒪(n log n), `\\emph{X}` -> X), TeX's dashes
-    as dashes (`Wang--Landau` -> Wang–Landau, `X---a method` -> X—a method, as a citation
-    gives them) and its `''` as a quote, and a title paperdeck made up (`made_up`) with its
-    bare scripts too (`R^d` -> Rᵈ). Citations keep a title as it stands (BibTeX keeps its math)."""
+    and quotes too (`Wang--Landau` -> Wang–Landau, `X---a method` -> X—a method, as a citation
+    gives them, `''X''` -> “X”; an arrow `-->` and code as they stand), and a title paperdeck
+    made up (`made_up`) with its bare scripts too (`R^d` -> Rᵈ). Citations keep a title as it
+    stands (BibTeX keeps its math)."""
     if has_title_markup(title) is None:
         return title
     return _display_title(title, made_up)
@@ -1012,17 +1010,4 @@ def _display_title(title: str, made_up: bool) -> str:
     text = render_abstract(title).text
     if made_up and ("^" in text or "_" in text):
         text = _BARE_SCRIPT_RE.sub(_bare_script, text)
-    if "--" in text:
-        text = _TEX_DASH_RE.sub(_dash, text)
-    if "''" in text:  # what the renderer's ``…'' pairs left: Just "Fix it in Post'', ''X''
-        text = _TEX_QUOTE_RE.sub(_quote, text)
     return text
-
-
-_TEX_QUOTE_RE = re.compile("''")
-
-
-def _quote(match: re.Match[str]) -> str:
-    at = match.start()
-    before = match.string[at - 1] if at else " "
-    return "“" if before.isspace() or before in "([" else "”"
