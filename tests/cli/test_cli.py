@@ -135,6 +135,18 @@ def test_a_titles_arrow_and_code_are_printed_as_its_abstracts_are(
     assert "73.9% --> 81.8% with a--b and Wang–Landau sampling." in printed, printed
 
 
+def test_show_prints_the_space_after_a_command_in_an_abstracts_prose(
+    notes: Path, tmp_path: Path
+) -> None:
+    abstract = "We take at most \\epsilon steps for \\epsilon \\in (0,1), as \\LaTeX typesets it."
+    path = tmp_path / "spaces.jsonl"
+    path.write_text(json.dumps({"title": "Steps", "abstract": abstract}) + "\n", encoding="utf-8")
+    printed = run("show", "1", str(path), notes=notes)
+    assert printed.returncode == 0, printed.stderr
+    words = " ".join(printed.stdout.split())
+    assert "at most ϵ steps for ϵ ∈ (0,1), as LaTeX typesets it." in words, printed.stdout
+
+
 def test_several_lists_open_together(notes: Path) -> None:
     result = run("list", "--json", str(SEED), str(MESSY / "crlf.txt"), notes=notes)
     assert result.returncode == 0, result.stderr

@@ -595,6 +595,33 @@ def test_a_titles_relation_keeps_its_space() -> None:
 @pytest.mark.parametrize(
     ("source", "shown"),
     [
+        (r"a \alpha run", "a α run"),
+        (r"a \alpha{} run", "a α run"),
+        (r"a \alpha{}run", "a αrun"),
+        (r"a \alpha\beta run", "a αβ run"),
+        (r"a \alpha, run", "a α, run"),
+        (r"$\alpha$ run and $\alpha \beta$", "α run and αβ"),
+        (r"the \LaTeX document", "the LaTeX document"),
+        (r"hand made (\eg rules) and \etal here", "hand made (e.g. rules) and et al. here"),
+        (
+            r"at most \epsilon with \epsilon \in (0,1) and n\gg S",
+            "at most ϵ with ϵ ∈ (0,1) and n ≫ S",
+        ),
+        (r"the \textit{x} run and \cite{y} too", "the x run and [y] too"),
+        # a letter's command in a word: the space is TeX's end of it
+        (
+            r"Stra\ss e, J\o rgensen, \L ukasz, Erd\H os, na\"{\i}ve",
+            "Straße, Jørgensen, Łukasz, Erdős, naïve",
+        ),
+    ],
+)
+def test_a_command_in_prose_keeps_the_space_after_it(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
         (r"curvature $\sigma''(z)$ here", "curvature σ′′(z) here"),
         (r"maps $X'$ and $x^{\prime}$", "maps X′ and x′"),
         (r"and $x'_i$", "and x′ᵢ"),

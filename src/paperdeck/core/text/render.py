@@ -207,7 +207,7 @@ def _latex() -> tuple[Any, frozenset[str]]:
     class _Converter:
         def __init__(self) -> None:
             self.l2t = latex2text.LatexNodes2Text(
-                latex_context=l2t_db, math_mode="text", strict_latex_spaces="except-in-equations"
+                latex_context=l2t_db, math_mode="text", strict_latex_spaces=_LATEX_SPACES
             )
 
         def __call__(self, source: str) -> str:
@@ -218,6 +218,17 @@ def _latex() -> tuple[Any, frozenset[str]]:
     return _Converter(), frozenset(known)
 
 
+# TeX's own rules but one: the space after a command in prose is a space ("a \alpha run" reads
+# "a α run", not TeX's "a αrun"): an abstract is written as prose, not typeset.
+_LATEX_SPACES = {
+    "between-macro-and-chars": False,
+    "between-latex-constructs": True,
+    "after-comment": True,
+    "in-equations": "based-on-source",
+}
+# A letter's command inside a word ends at the space TeX takes as its end: "Stra\ss e",
+# "J\o rgensen", "\L ukasz" are one word each.
+_LETTER_MACRO_RE = re.compile(r"\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j)[ \t]+(?=[A-Za-z])")
 _MACRO_RE = re.compile(r"\\\\|\\([A-Za-z]+)(\s*)|\\.", re.S)
 
 
@@ -560,6 +571,10 @@ class _Renderer:
             return
         converter, known = _latex()
         protected = _fix_unknown_macros(_protect(raw, _TEXT_PROTECT), known)
+        protected = _LETTER_MACRO_RE.sub(r"\\\1{}", protected)
+        # Math written without its dollars: a relation spaced as in math ("n\gg S" and
+        # "\epsilon \in (0,1)" read "n ≫ S", "ϵ ∈ (0,1)"; pylatexenc spaces one side only).
+        protected = _RELATION_RE.sub(_relation, protected)
         try:
             text = _restore(converter(protected), self.scripts)
         except Exception:  # pylatexenc on hostile input: never lose the text over it
