@@ -122,11 +122,11 @@ def test_a_titles_arrow_and_code_are_printed_as_its_abstracts_are(
     notes: Path, tmp_path: Path
 ) -> None:
     """A title's dashes read as its abstract's do: `-->` and code's `--` as they stand."""
-    title = "Accuracy from 73.9% --> 81.8% with \\texttt{a--b} and Wang--Landau"
+    title = "Accuracy from 73.9% --> 81.8% with \\texttt{a--b} and Wang--Landau ---a study"
     abstract = "Accuracy goes from 73.9% --> 81.8% with \\texttt{a--b} and Wang--Landau sampling."
     path = tmp_path / "arrow.jsonl"
     path.write_text(json.dumps({"title": title, "abstract": abstract}) + "\n", encoding="utf-8")
-    shown = "Accuracy from 73.9% --> 81.8% with a--b and Wang–Landau"
+    shown = "Accuracy from 73.9% --> 81.8% with a--b and Wang–Landau —a study"
     listed = run("list", str(path), notes=notes)
     assert listed.returncode == 0, listed.stderr
     assert listed.stdout.rstrip().endswith(shown), listed.stdout

@@ -451,6 +451,7 @@ def test_spacing_sentences_apart_moves_the_styles_with_their_words() -> None:
         ("Harm reduced by 78--89%", "Harm reduced by 78–89%"),
         ("Mixed strategies -- when aligned", "Mixed strategies – when aligned"),
         ("A tool run with --help", "A tool run with --help"),  # an option, not a dash
+        ("Learning for GNNs ---a general approach", "Learning for GNNs —a general approach"),
         ("State-of-the-art pre-training", "State-of-the-art pre-training"),
         # as the abstract's renderer reads them: an arrow and code as they stand
         ("Accuracy 73.9% --> 81.8%, and a <-- b", "Accuracy 73.9% --> 81.8%, and a <-- b"),
@@ -487,6 +488,7 @@ def test_a_titles_tex_quotes_read_as_quotes(title: str, shown: str) -> None:
         ("$k$---means and $1$--$5$", "k—means and 1–5"),  # a dash next to math
         (r"with \emph{layers}---the rest", "with layers—the rest"),  # a run with a command
         ("run it with --help or --out-dir", "run it with --help or --out-dir"),
+        ("NOTEARS ---is widely used", "NOTEARS —is widely used"),  # three are no option
         (
             "non-convex and --from a worst case view-- often hard",
             "non-convex and –from a worst case view– often hard",

@@ -477,9 +477,9 @@ def _find_group_end(s: str, open_pos: int, end: int) -> int:
 
 
 # TeX's dashes in prose: "---" an em dash, "--" an en dash ("Wang--Landau", "pages 3--5",
-# "a -- b", "work---for"); not an option ("--help", a space before and a word after it), an
-# arrow ("-->", "<--"), a comment ("<!--") or a rule ("----").
-_PROSE_DASH_RE = re.compile(r"(?<![-<!])(?:(?<=\S)---?|(?<!\S)---?(?![a-z]))(?![->])")
+# "a -- b", "work---for", "GNNs ---a method"); not an option ("--help": two, a space before
+# and a word after them), an arrow ("-->", "<--"), a comment ("<!--") or a rule ("----").
+_PROSE_DASH_RE = re.compile(r"(?<![-<!])(?:(?<=\S)---?|(?<!\S)(?:---|--(?![a-z])))(?![->])")
 
 # Dashes around an aside written against its words ("convex and --from a worst case
 # perspective-- often", "encodings --symbols -- capable"): the opening one is no option, the
