@@ -610,7 +610,9 @@ def test_a_titles_relation_keeps_its_space() -> None:
             "at most ϵ with ϵ ∈ (0,1) and n ≫ S",
         ),
         (r"the \textit{x} run and \cite{y} too", "the x run and [y] too"),
-        # a letter's command in a word: the space is TeX's end of it
+        (r"the notion of \em normal SPN, \bf x^T and", "the notion of normal SPN, x^T and"),
+        # a letter's command in a word, an opening quote: the space is TeX's end of it
+        (r"a \textquotedblleft rate\textquotedblright\ here", "a “rate” here"),
         (
             r"Stra\ss e, J\o rgensen, \L ukasz, Erd\H os, na\"{\i}ve",
             "Straße, Jørgensen, Łukasz, Erdős, naïve",

@@ -227,9 +227,12 @@ _LATEX_SPACES = {
     "in-equations": "based-on-source",
 }
 # A letter's command inside a word ends at the space TeX takes as its end: "Stra\ss e",
-# "J\o rgensen", "\L ukasz" are one word each.
-_LETTER_MACRO_RE = re.compile(r"\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j)[ \t]+(?=[A-Za-z])")
+# "J\o rgensen", "\L ukasz" are one word each; an opening quote's is against its word.
+_JOINING_MACRO_RE = re.compile(
+    r"\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j|textquotedblleft|textquoteleft)[ \t]+(?=[A-Za-z])"
+)
 _MACRO_RE = re.compile(r"\\\\|\\([A-Za-z]+)(\s*)|\\.", re.S)
+_SPACES_RE = re.compile(r"  +")
 
 
 def _fix_unknown_macros(source: str, known: frozenset[str]) -> str:
@@ -571,7 +574,7 @@ class _Renderer:
             return
         converter, known = _latex()
         protected = _fix_unknown_macros(_protect(raw, _TEXT_PROTECT), known)
-        protected = _LETTER_MACRO_RE.sub(r"\\\1{}", protected)
+        protected = _JOINING_MACRO_RE.sub(r"\\\1{}", protected)
         # Math written without its dollars: a relation spaced as in math ("n\gg S" and
         # "\epsilon \in (0,1)" read "n ≫ S", "ϵ ∈ (0,1)"; pylatexenc spaces one side only).
         protected = _RELATION_RE.sub(_relation, protected)
@@ -581,8 +584,10 @@ class _Renderer:
             text = _crude_text(raw)
         if "\n" in text and "\n" not in raw:
             text = re.sub(r"\s*\n\s*", " ", text)
-        # pylatexenc eats the space next to a macro; the run's own edges are the source's.
-        text = raw[: len(raw) - len(raw.lstrip())] + text.strip() + raw[len(raw.rstrip()) :]
+        # Spaces kept after commands meet those before a command that printed nothing ("of \em
+        # normal"): several are one, as TeX has them. The run's own edges are the source's.
+        text = _SPACES_RE.sub(" ", text.strip())
+        text = raw[: len(raw) - len(raw.lstrip())] + text + raw[len(raw.rstrip()) :]
         if not _keeps_words(raw, text):
             text = _crude_text(raw)
         self.prose(text)
