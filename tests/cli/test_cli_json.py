@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ PAPER = {
     "id",
     "title",
     "title_derived",
+    "title_corrected",
     "authors",
     "venue",
     "year",
@@ -88,3 +90,49 @@ def test_show_json_gives_one_papers_abstract_and_notes(notes: Path) -> None:
     assert shown == exported[0]
     assert shown["note"] == "read §3" and shown["tags"] == ["rl"]
     assert shown["abstract"].startswith("Reinforcement Learning (RL) has become")
+
+
+def test_json_gives_the_corrected_title_and_authors_with_spans_in_them(notes: Path) -> None:
+    """`list`, `search` and `related --json` give the title and authors the user corrected, as
+    their lines and `export` do, say so, and `search` marks its words in what it gives."""
+    from paperdeck.core.library import load_library
+    from paperdeck.core.notes.store import NotesStore
+
+    sample = Path(__file__).parents[1] / "data" / "abstracts_sample.txt"
+    paper = load_library([sample]).papers[40]  # made up "The quadratic problems"
+    store = NotesStore(notes)
+    fixed = "A Modular Analysis of Provable Acceleration via Polyak's Momentum"
+    store.set_correction(paper, "title", fixed)
+    store.set_correction(paper, "authors", "Wang, Jun-Kun and Abernethy, Jacob")
+    store.save()
+
+    def paperdeck(*args: str) -> Any:
+        result = subprocess.run(
+            [sys.executable, "-m", "paperdeck", *args, str(sample), "--notes", str(notes)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+        return json.loads(result.stdout)
+
+    def corrected(row: dict[str, Any]) -> None:
+        assert row["title"] == fixed and row["title_corrected"] is True, row
+        assert row["title_derived"] is False, row
+        assert row["authors"] == ["Jun-Kun Wang", "Jacob Abernethy"], row
+
+    listed = paperdeck("list", "--json")
+    corrected(listed[40])
+    assert listed[41]["title_corrected"] is False and listed[41]["title_derived"] is True
+    found = paperdeck("search", "polyak momentum abernethy", "--json")
+    (row,) = [row for row in found if row["id"] == paper.id]
+    corrected(row)
+    authors = ", ".join(row["authors"])
+    assert [fixed[start:end] for start, end in row["matches"]["title"]] == ["Polyak", "Momentum"]
+    assert [authors[start:end] for start, end in row["matches"]["authors"]] == ["Abernethy"]
+    nearest = str(paperdeck("related", "41", "--json")[0]["position"])
+    like = paperdeck("related", nearest, "--limit", "0", "--json")
+    (row,) = [row for row in like if row["id"] == paper.id]
+    corrected(row)
+    (shown,) = [row for row in paperdeck("export", "--format", "json") if row["id"] == paper.id]
+    assert shown["title"] == fixed and shown["title_corrected"] is True

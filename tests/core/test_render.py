@@ -451,11 +451,16 @@ def test_spacing_sentences_apart_moves_the_styles_with_their_words() -> None:
         ("Harm reduced by 78--89%", "Harm reduced by 78–89%"),
         ("Mixed strategies -- when aligned", "Mixed strategies – when aligned"),
         ("A tool run with --help", "A tool run with --help"),  # an option, not a dash
+        ("Learning for GNNs ---a general approach", "Learning for GNNs —a general approach"),
         ("State-of-the-art pre-training", "State-of-the-art pre-training"),
+        # as the abstract's renderer reads them: an arrow and code as they stand
+        ("Accuracy 73.9% --> 81.8%, and a <-- b", "Accuracy 73.9% --> 81.8%, and a <-- b"),
+        (r"The flag \texttt{a--b} of it", "The flag a--b of it"),
     ],
 )
 def test_a_titles_tex_dashes_read_as_dashes(title: str, shown: str) -> None:
     assert display_title(title) == shown
+    assert display_title(title) == render_abstract(title).text
     assert bool(has_title_markup(title)) == ("--" in title)
 
 
@@ -470,6 +475,7 @@ def test_a_titles_tex_dashes_read_as_dashes(title: str, shown: str) -> None:
 )
 def test_a_titles_tex_quotes_read_as_quotes(title: str, shown: str) -> None:
     assert display_title(title) == shown
+    assert display_title(title) == render_abstract(title).text
 
 
 @pytest.mark.parametrize(
@@ -482,6 +488,7 @@ def test_a_titles_tex_quotes_read_as_quotes(title: str, shown: str) -> None:
         ("$k$---means and $1$--$5$", "k—means and 1–5"),  # a dash next to math
         (r"with \emph{layers}---the rest", "with layers—the rest"),  # a run with a command
         ("run it with --help or --out-dir", "run it with --help or --out-dir"),
+        ("NOTEARS ---is widely used", "NOTEARS —is widely used"),  # three are no option
         (
             "non-convex and --from a worst case view-- often hard",
             "non-convex and –from a worst case view– often hard",
@@ -585,6 +592,35 @@ def test_math_keeps_the_space_around_a_relation(source: str, shown: str) -> None
 
 def test_a_titles_relation_keeps_its_space() -> None:
     assert display_title(r"Rates for $p \in \{1,2,\infty\}$ norms") == "Rates for p ∈ {1,2,∞} norms"
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        (r"a \alpha run", "a α run"),
+        (r"a \alpha{} run", "a α run"),
+        (r"a \alpha{}run", "a αrun"),
+        (r"a \alpha\beta run", "a αβ run"),
+        (r"a \alpha, run", "a α, run"),
+        (r"$\alpha$ run and $\alpha \beta$", "α run and αβ"),
+        (r"the \LaTeX document", "the LaTeX document"),
+        (r"hand made (\eg rules) and \etal here", "hand made (e.g. rules) and et al. here"),
+        (
+            r"at most \epsilon with \epsilon \in (0,1) and n\gg S",
+            "at most ϵ with ϵ ∈ (0,1) and n ≫ S",
+        ),
+        (r"the \textit{x} run and \cite{y} too", "the x run and [y] too"),
+        (r"the notion of \em normal SPN, \bf x^T and", "the notion of normal SPN, x^T and"),
+        # a letter's command in a word, an opening quote: the space is TeX's end of it
+        (r"a \textquotedblleft rate\textquotedblright\ here", "a “rate” here"),
+        (
+            r"Stra\ss e, J\o rgensen, \L ukasz, Erd\H os, na\"{\i}ve",
+            "Straße, Jørgensen, Łukasz, Erdős, naïve",
+        ),
+    ],
+)
+def test_a_command_in_prose_keeps_the_space_after_it(source: str, shown: str) -> None:
+    assert render_abstract(source).text == shown
 
 
 @pytest.mark.parametrize(

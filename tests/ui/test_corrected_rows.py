@@ -200,3 +200,23 @@ async def test_the_tags_dialog_and_a_like_view_name_the_corrected_title(tmp_path
         said = str(status.render())
         assert f"like #{QUADRATIC + 1} “A Modular Analysis" in said, said
         assert "quadratic" not in said, said
+
+
+async def test_the_source_of_a_corrected_made_up_title_is_the_user_not_a_lookup(
+    tmp_path: Path,
+) -> None:
+    """The pane's Source line of a paper whose made-up title the user corrected says the title
+    is theirs and points to no online lookup; its uncorrected neighbour's still does."""
+    app = make(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.paper_list.move_cursor(QUADRATIC)
+        await pilot.pause()
+        shown = " ".join(app.detail.content.plain.split())
+        assert FIXED_TITLE in shown, shown
+        assert "Source corrected by you: title, authors (the list gives no title)" in shown, shown
+        assert "Look up titles" not in shown and "derived from the abstract" not in shown, shown
+        app.paper_list.move_cursor(QUADRATIC + 1)
+        await pilot.pause()
+        shown = " ".join(app.detail.content.plain.split())
+        assert "title derived from the abstract (no metadata: Ctrl+P › Look up titles" in shown

@@ -39,6 +39,12 @@ CASES = [
         "norm p ∈ {1,2,∞} with data in ℝᵈ",
         "Tarnwick",
     ),
+    (  # a command in prose keeps the space after it, TeX's rule aside
+        "We find an arm at most \\epsilon worse than the best with probability 1-\\delta for "
+        "every \\epsilon \\in (0,1), where n\\gg S, by a scheme named Brindlewood.",
+        "at most ϵ worse than the best with probability 1-δ for every ϵ ∈ (0,1), where n ≫ S,",
+        "Brindlewood",
+    ),
 ]
 
 

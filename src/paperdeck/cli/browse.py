@@ -7,7 +7,7 @@ import json
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import compress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -144,8 +144,11 @@ def run_list(args: argparse.Namespace) -> int:
     library = open_library(args, abstracts=False)
     papers = library.papers
     if args.json:
+        from paperdeck.cli.notes_file import open_store
+
+        entries = open_store(args).entries
         _print_json_rows(
-            [paper.to_json() for paper in _whole(batch, library.with_abstracts)]
+            [json_row(paper, entries) for paper in _whole(batch, library.with_abstracts)]
             for batch in (
                 papers[start : start + _JSON_BATCH] for start in range(0, len(papers), _JSON_BATCH)
             )
@@ -167,6 +170,41 @@ def marked_title(title: str, derived: bool | int) -> str:
 
     shown = display_title(title, made_up=bool(derived))
     return DERIVED_MARK + shown if derived else shown
+
+
+def json_row(paper: Paper, entries: Mapping[str, NoteEntry]) -> dict[str, Any]:
+    """A paper's object in `list`, `search` and `related --json`: its title and authors as the
+    user corrected them, as the lines print them and `export` gives them."""
+    entry = entries.get(paper.id)
+    if entry is None or not entry.corrections:
+        return paper.to_json(title_corrected=False)
+    from paperdeck.core.notes.corrected import corrected_paper, corrected_title
+    from paperdeck.core.text.sanitize import clean_line
+
+    fixes = entry.corrections
+    shown = corrected_paper(paper, fixes)
+    row = shown.to_json(title_corrected=bool(corrected_title(fixes)))
+    # Cleaned as `export` cleans them: the user's text, not the list's read cleaned.
+    if row["title_corrected"]:
+        row["title"] = clean_line(row["title"])
+    if shown.authors is not paper.authors:
+        row["authors"] = [clean_line(name) for name in shown.authors]
+    return row
+
+
+def _match_texts(
+    index: SearchIndex, paper_index: int, paper: Paper, row: dict[str, Any]
+) -> list[str]:
+    """The texts of the paper's fields a search marks, as the row gives them: the title and
+    authors the user corrected in place of the list's."""
+    from paperdeck.core.search.word_index import AUTHORS, FIELDS, TITLE
+
+    texts = [index.word_index.field_text(paper_index, field) for field in range(len(FIELDS))]
+    if row["title_corrected"]:
+        texts[TITLE] = row["title"]
+    if row["authors"] != list(paper.authors):
+        texts[AUTHORS] = ", ".join(row["authors"])
+    return texts
 
 
 def corrected_titles(args: argparse.Namespace) -> dict[str, str]:
@@ -348,6 +386,7 @@ def _search(
     from paperdeck.cli.notes_file import open_store
     from paperdeck.core.search.near import notice
     from paperdeck.core.search.nothing import nothing_found
+    from paperdeck.core.search.spans import match_spans
 
     index = index_of(args, papers, key, abstracts_loaded)
     store = open_store(args)
@@ -372,11 +411,12 @@ def _search(
         rows = []
         found = _whole([papers[paper_index] for paper_index, _ in chosen], fill)
         for rank, ((paper_index, score), paper) in enumerate(zip(chosen, found, strict=True)):
-            row = paper.to_json()
+            row = json_row(paper, store.entries)
+            texts = _match_texts(index, paper_index, paper, row)
             row["score"] = round(score, 4)
             row["match"] = "all" if rank < result.matched_all else "some"
-            row["matches"] = index.match_spans(result.parsed, paper_index)
-            row["near_spellings"] = _near_used(result.near, row["matches"], index, paper_index)
+            row["matches"] = match_spans(result.parsed, texts)
+            row["near_spellings"] = _near_used(result.near, row["matches"], texts)
             rows.append(row)
         return (before, json.dumps(rows, ensure_ascii=False, indent=2) + "\n", after), bool(chosen)
     width = len(str(len(papers)))
@@ -414,18 +454,15 @@ def _fixed_title(entry: NoteEntry | None) -> str | None:
 
 
 def _near_used(
-    near: Sequence[NearSpelling],
-    spans: dict[str, list[tuple[int, int]]],
-    index: SearchIndex,
-    paper_index: int,
+    near: Sequence[NearSpelling], spans: dict[str, list[tuple[int, int]]], texts: Sequence[str]
 ) -> dict[str, list[str]]:
-    """Each query word no paper has, with the near spellings of it this paper matched by."""
+    """Each query word no paper has, with the near spellings of it this paper matched by in
+    its fields' `texts`."""
     from paperdeck.core.search.word_index import FIELDS
     from paperdeck.core.text.fold import words
 
     matched: set[str] = set()
-    for number, field in enumerate(FIELDS):
-        text = index.word_index.field_text(paper_index, number)
+    for field, text in zip(FIELDS, texts, strict=True):
         for start, end in spans.get(field, ()):
             matched.update(words(text[start:end]))
     return {item.word: [other for other in item.near if other in matched] for item in near}
@@ -465,8 +502,9 @@ def _related(
     if args.json:
         rows = []
         whole = _whole([papers[like.index] for like in found], fill)
+        entries = open_store(args).entries
         for like, paper in zip(found, whole, strict=True):
-            row = paper.to_json()
+            row = json_row(paper, entries)
             row["score"] = round(like.score, 4)
             row["shared"] = list(like.shared)
             rows.append(row)

@@ -110,14 +110,16 @@ class Paper:
             return clean_line(cited_title(self.abstract)) or self.title
         return self.title
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, title_corrected: bool | None = None) -> dict[str, Any]:
         """The object every command that prints papers as JSON uses: scripts read it, so a
-        title is whole (see whole_title)."""
-        return {
+        title is whole (see whole_title). `title_corrected`, when given, is said after
+        `title_derived` (the commands that read the notes file say it)."""
+        record = {
             "position": self.position,
             "id": self.id,
             "title": self.whole_title,
             "title_derived": self.title_derived,
+            "title_corrected": title_corrected,
             "method": self.method,
             "authors": list(self.authors),
             "venue": self.venue,
@@ -127,6 +129,9 @@ class Paper:
             "list": self.list_name,
             "meta_source": self.meta_source,
         }
+        if title_corrected is None:
+            del record["title_corrected"]
+        return record
 
 
 _FIELD_AT = {one.name: at for at, one in enumerate(fields(Paper))}

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from paperdeck.core.model import Annotation, Paper
-from paperdeck.core.notes.corrected import corrected_authors
+from paperdeck.core.notes.corrected import corrected_authors, corrected_title
 from paperdeck.core.text.sanitize import clean_line, clean_text
 
 FORMATS = {"markdown": "Markdown", "bibtex": "BibTeX", "csv": "CSV", "json": "JSON"}
@@ -37,6 +37,8 @@ class ReadingItem:
     title: str
     title_derived: bool
     """The title is paperdeck's, made from the abstract (no list or metadata gave one)."""
+    title_corrected: bool
+    """The title is the one the user corrected it to in the notes file."""
     authors: tuple[str, ...]
     venue: str | None
     year: int | None
@@ -122,13 +124,15 @@ def items(
         page = page_url(paper, fixes)
         year = fixes.get("year")
         # A made-up title the list cut to fit a row is given whole, as a citation gives it.
-        title = clean_line(str(fixes.get("title") or paper.whole_title))
-        title_derived = paper.title_derived and not fixes.get("title")
+        fixed_title = corrected_title(fixes)
+        title = clean_line(fixed_title or paper.whole_title)
+        title_derived = paper.title_derived and not fixed_title
         found.append(
             ReadingItem(
                 paper=paper,
                 title=title,
                 title_derived=title_derived,
+                title_corrected=bool(fixed_title),
                 # "Doe, Jane and Roe, R." is two authors, as the reader and a citation name them.
                 authors=corrected_authors(fixes.get("authors"))
                 or tuple(clean_line(a) for a in paper.authors),
@@ -281,6 +285,7 @@ def records(chosen: Sequence[ReadingItem]) -> list[dict[str, Any]]:
             "list": clean_line(item.paper.list_name),
             "title": item.title,
             "title_derived": item.title_derived,
+            "title_corrected": item.title_corrected,
             "authors": list(item.authors),
             "venue": item.venue,
             "year": item.year,

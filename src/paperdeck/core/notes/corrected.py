@@ -38,12 +38,18 @@ def has_shown_correction(corrections: Mapping[str, Any]) -> bool:
     return bool(corrections.get("title") or corrections.get("authors"))
 
 
+def corrected_title(corrections: Mapping[str, Any]) -> str:
+    """The title the user corrected a paper to, "" when they did not."""
+    title = corrections.get("title")
+    return title if isinstance(title, str) else ""
+
+
 def corrected_paper(paper: Paper, corrections: Mapping[str, Any]) -> Paper:
     """The paper with the title and authors the user corrected it to; the paper itself when
     they corrected neither. A corrected title is the user's, not made up: no marker says so."""
     changes: dict[str, Any] = {}
-    title = corrections.get("title")
-    if isinstance(title, str) and title:
+    title = corrected_title(corrections)
+    if title:
         changes.update(title=title, title_derived=False, uncut_title=None)
     authors = corrected_authors(corrections.get("authors"))
     if authors:

@@ -207,7 +207,7 @@ def _latex() -> tuple[Any, frozenset[str]]:
     class _Converter:
         def __init__(self) -> None:
             self.l2t = latex2text.LatexNodes2Text(
-                latex_context=l2t_db, math_mode="text", strict_latex_spaces="except-in-equations"
+                latex_context=l2t_db, math_mode="text", strict_latex_spaces=_LATEX_SPACES
             )
 
         def __call__(self, source: str) -> str:
@@ -218,7 +218,21 @@ def _latex() -> tuple[Any, frozenset[str]]:
     return _Converter(), frozenset(known)
 
 
+# TeX's own rules but one: the space after a command in prose is a space ("a \alpha run" reads
+# "a α run", not TeX's "a αrun"): an abstract is written as prose, not typeset.
+_LATEX_SPACES = {
+    "between-macro-and-chars": False,
+    "between-latex-constructs": True,
+    "after-comment": True,
+    "in-equations": "based-on-source",
+}
+# A letter's command inside a word ends at the space TeX takes as its end: "Stra\ss e",
+# "J\o rgensen", "\L ukasz" are one word each; an opening quote's is against its word.
+_JOINING_MACRO_RE = re.compile(
+    r"\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j|textquotedblleft|textquoteleft)[ \t]+(?=[A-Za-z])"
+)
 _MACRO_RE = re.compile(r"\\\\|\\([A-Za-z]+)(\s*)|\\.", re.S)
+_SPACES_RE = re.compile(r"  +")
 
 
 def _fix_unknown_macros(source: str, known: frozenset[str]) -> str:
@@ -466,9 +480,9 @@ def _find_group_end(s: str, open_pos: int, end: int) -> int:
 
 
 # TeX's dashes in prose: "---" an em dash, "--" an en dash ("Wang--Landau", "pages 3--5",
-# "a -- b", "work---for"); not an option ("--help", a space before and a word after it), an
-# arrow ("-->", "<--"), a comment ("<!--") or a rule ("----").
-_PROSE_DASH_RE = re.compile(r"(?<![-<!])(?:(?<=\S)---?|(?<!\S)---?(?![a-z]))(?![->])")
+# "a -- b", "work---for", "GNNs ---a method"); not an option ("--help": two, a space before
+# and a word after them), an arrow ("-->", "<--"), a comment ("<!--") or a rule ("----").
+_PROSE_DASH_RE = re.compile(r"(?<![-<!])(?:(?<=\S)---?|(?<!\S)(?:---|--(?![a-z])))(?![->])")
 
 # Dashes around an aside written against its words ("convex and --from a worst case
 # perspective-- often", "encodings --symbols -- capable"): the opening one is no option, the
@@ -560,14 +574,20 @@ class _Renderer:
             return
         converter, known = _latex()
         protected = _fix_unknown_macros(_protect(raw, _TEXT_PROTECT), known)
+        protected = _JOINING_MACRO_RE.sub(r"\\\1{}", protected)
+        # Math written without its dollars: a relation spaced as in math ("n\gg S" and
+        # "\epsilon \in (0,1)" read "n ≫ S", "ϵ ∈ (0,1)"; pylatexenc spaces one side only).
+        protected = _RELATION_RE.sub(_relation, protected)
         try:
             text = _restore(converter(protected), self.scripts)
         except Exception:  # pylatexenc on hostile input: never lose the text over it
             text = _crude_text(raw)
         if "\n" in text and "\n" not in raw:
             text = re.sub(r"\s*\n\s*", " ", text)
-        # pylatexenc eats the space next to a macro; the run's own edges are the source's.
-        text = raw[: len(raw) - len(raw.lstrip())] + text.strip() + raw[len(raw.rstrip()) :]
+        # Spaces kept after commands meet those before a command that printed nothing ("of \em
+        # normal"): several are one, as TeX has them. The run's own edges are the source's.
+        text = _SPACES_RE.sub(" ", text.strip())
+        text = raw[: len(raw) - len(raw.lstrip())] + text + raw[len(raw.rstrip()) :]
         if not _keeps_words(raw, text):
             text = _crude_text(raw)
         self.prose(text)
@@ -969,9 +989,6 @@ def latex_to_text(source: str) -> str:
 # dashes ("--") and quotes ("''"), led by a class of characters so that the engine scans for
 # them at once.
 _TITLE_MARKUP_RE = re.compile(r"[-\\$*`~{^_'](?:(?<=-)-|(?<=')'|(?<![-']))")
-# TeX's dashes: "---" an em dash, "--" an en dash ("Wang--Landau", "2--CNF", "a -- b"); not a
-# command-line option ("--help")
-_TEX_DASH_RE = re.compile(r"(?<=\S)---?|---?(?![a-z-])")
 # A made-up title is cut from its abstract with the math's `$` dropped ("R^d", "P={P_1,⋯,P_n}",
 # "NS^3L"): its scripts are given the Unicode forms the abstract's have. Digits or up to three
 # letters up (not before another script: "β^Tx_i" is β^T x_i), digits or one letter down (more
@@ -998,9 +1015,10 @@ pattern's own method, called for each title of a list measured."""
 def display_title(title: str, *, made_up: bool = False) -> str:
     """A title as the reader and the commands show it: its LaTeX and markdown rendered as an
     abstract's (`$\\mathcal{O}(n \\log n)$` -> 𝒪(n log n), `\\emph{X}` -> X), TeX's dashes
-    as dashes (`Wang--Landau` -> Wang–Landau, `X---a method` -> X—a method, as a citation
-    gives them) and its `''` as a quote, and a title paperdeck made up (`made_up`) with its
-    bare scripts too (`R^d` -> Rᵈ). Citations keep a title as it stands (BibTeX keeps its math)."""
+    and quotes too (`Wang--Landau` -> Wang–Landau, `X---a method` -> X—a method, as a citation
+    gives them, `''X''` -> “X”; an arrow `-->` and code as they stand), and a title paperdeck
+    made up (`made_up`) with its bare scripts too (`R^d` -> Rᵈ). Citations keep a title as it
+    stands (BibTeX keeps its math)."""
     if has_title_markup(title) is None:
         return title
     return _display_title(title, made_up)
@@ -1012,17 +1030,4 @@ def _display_title(title: str, made_up: bool) -> str:
     text = render_abstract(title).text
     if made_up and ("^" in text or "_" in text):
         text = _BARE_SCRIPT_RE.sub(_bare_script, text)
-    if "--" in text:
-        text = _TEX_DASH_RE.sub(_dash, text)
-    if "''" in text:  # what the renderer's ``…'' pairs left: Just "Fix it in Post'', ''X''
-        text = _TEX_QUOTE_RE.sub(_quote, text)
     return text
-
-
-_TEX_QUOTE_RE = re.compile("''")
-
-
-def _quote(match: re.Match[str]) -> str:
-    at = match.start()
-    before = match.string[at - 1] if at else " "
-    return "“" if before.isspace() or before in "([" else "”"

@@ -137,6 +137,9 @@ def pane_authors(paper: Paper, corrections: Mapping[str, Any]) -> list[str]:
 
 def describe_source(meta_source: str, corrected: Sequence[str] = ()) -> str:
     """Where a paper's title and authors came from, in words."""
+    if meta_source == "derived" and "title" in corrected:
+        # The title is the user's own now: no lookup is wanted to replace a made-up one.
+        return "corrected by you: " + ", ".join(corrected) + " (the list gives no title)"
     if meta_source == "derived":
         text = f"title derived from the abstract (no metadata: Ctrl+P › {LOOK_UP_COMMAND})"
     elif meta_source == "list":
