@@ -7,7 +7,7 @@ import contextlib
 import functools
 import signal
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -116,6 +116,7 @@ class PaperdeckApp(App[int]):
         *,
         loader: Loader | None = None,
         loading_label: str = "",
+        loading_paths: Sequence[Path] = (),
         settings_file: Path | None = None,
         autosave_delay: float = AUTOSAVE_DELAY,
         notes_poll: float = NOTES_POLL,
@@ -124,7 +125,8 @@ class PaperdeckApp(App[int]):
 
         `loader` is a function the reader runs on a thread after its first paint (with the
         options that report the load as it goes), or a BackgroundLoad already under way, which
-        the reader takes as soon as it is over.
+        the reader takes as soon as it is over; `loading_paths` are the lists it loads (where
+        the user left them is saved even when they quit before the load's end).
         """
         super().__init__()
         if library is None:
@@ -139,7 +141,7 @@ class PaperdeckApp(App[int]):
         store.with_abstract = lambda paper: self.library.with_abstract(paper)
         self.settings_file = settings_file
         self.settings = load_settings(settings_file) if settings_file else Settings()
-        self.loading = LoadingFlow(self, loader, loading_label)
+        self.loading = LoadingFlow(self, loader, loading_label, loading_paths)
         self.search = SearchFlow(self)
         self.note_flow = NoteFlow(self, store, autosave_delay)
         self.citations = CitationFlow(self)
@@ -589,6 +591,7 @@ class PaperdeckApp(App[int]):
         if self.store.dirty:
             self.exit_message = save_or_recover(self.store)
         self.save_settings()
+        self.loading.quitting()
         self.session.save()
         self.exit(0)
 
