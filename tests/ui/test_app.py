@@ -868,6 +868,31 @@ async def test_the_footer_offers_space_to_pick_papers_beside_star(
         assert "space Mark" in footer and "e Export" in footer, footer
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+async def test_while_papers_are_marked_the_footer_says_which_keys_act_on_them(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    """40 papers marked for an export, `s` starred all of them and `c` copied 40 citations
+    where a new user meant the paper under the cursor: the footer said "s Star"."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space")
+        await settle(app, pilot)
+        footer = " ".join(app.screen._compositor.render_strips()[-1].text.split())
+        if size[0] >= 200:
+            assert "r Read 2 marked s Star 2 marked space Mark" in footer, footer
+            assert "c Cite 2 marked" in footer, footer
+        else:
+            assert "r Read ×2 s Star ×2 space Mark" in footer and "c Cite ×2" in footer, footer
+        assert "e Export" in footer, footer
+        await pilot.press("A")
+        await settle(app, pilot)
+        footer = " ".join(app.screen._compositor.render_strips()[-1].text.split())
+        assert " Star space Mark" in footer or " Star+next space Mark" in footer, footer
+        assert "2" not in footer, footer
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_search_fields_footer_offers_the_list_with_the_results(
     make_app: MakeApp, size: tuple[int, int]

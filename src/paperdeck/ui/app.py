@@ -378,6 +378,7 @@ class PaperdeckApp(App[int]):
         self.notes_watch.check()  # back from another window, perhaps from editing notes
 
     def on_paper_list_marks_changed(self, message: PaperList.MarksChanged) -> None:
+        self.query_one(KeysFooter).show_marked(message.count)
         if message.count:
             self.triage.forget_cleared()
             self.triage.picked_last = "marks"

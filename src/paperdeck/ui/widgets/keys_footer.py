@@ -56,6 +56,17 @@ KEPT_FIRST = (
 before the views, which the header and `?` name. Space was last and left out below 140
 columns, so a new user picking 40 papers to export never met it."""
 
+ON_MARKED = {
+    "read_and_next": ("Read", "Read"),
+    "star_and_next": ("Star", "Star"),
+    "copy_citation": ("Cite", "Cite"),
+    "edit_tags": ("Tag", "Tags"),
+}
+"""The keys that act on every marked paper while some are marked, and their labels then, the
+count added ("s Star 40 marked", "s Star ×40"): 40 papers marked for an export, `s` starred
+all 40 and `c` copied 40 citations where a new user meant the paper under the cursor, the
+footer still saying "Star+next"."""
+
 NO_ROOM = "-no-room"
 """The class of a key left out for want of room (styles: not displayed)."""
 
@@ -67,6 +78,19 @@ class KeysFooter(Footer):
         super().__init__(id=id)
         self._labels: dict[str, tuple[str, str]] = {}
         """Each shown key's labels (wide, narrow) by its action."""
+        self._marked = 0
+
+    def show_marked(self, count: int) -> None:
+        """`count` papers are marked: the keys that act on them say so (ON_MARKED)."""
+        if count != self._marked:
+            self._marked = count
+            self._fit()
+
+    def _label(self, action: str, form: int) -> str:
+        if self._marked and action in ON_MARKED:
+            said = ON_MARKED[action][form]
+            return f"{said} {self._marked:,} marked" if form == 0 else f"{said} ×{self._marked:,}"
+        return self._labels[action][form]
 
     def compose(self) -> ComposeResult:
         if not footer_bindings_ready(self):
@@ -78,7 +102,7 @@ class KeysFooter(Footer):
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
-                self._labels[binding.action][0],
+                self._label(binding.action, 0),
                 binding.action,
                 disabled=not enabled,
                 tooltip=tooltip,
@@ -142,7 +166,8 @@ class KeysFooter(Footer):
 
         for form in (0, 1):
             for key in keys:
-                key.description = self._labels.get(key.action, (key.description,) * 2)[form]
+                if key.action in self._labels:
+                    key.description = self._label(key.action, form)
             if sum(width(key) for key in keys) <= room:
                 break
         # The focused pane's own keys (not in KEPT_FIRST) keep their room before the rest.
