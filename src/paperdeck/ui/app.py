@@ -157,6 +157,8 @@ class PaperdeckApp(App[int]):
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
+        self._quitting = False
+        """The reader is closing: keys typed behind `q` are dropped."""
         self._typed_ahead_ends = loader is None
         """Whether keys are commands (see _typed_ahead): from the first paint of the list's
         rows on; a list given loaded is painted before any key is read."""
@@ -184,8 +186,19 @@ class PaperdeckApp(App[int]):
         # `/` would move the focus out of the text being typed (see _TYPING_HIDES).
         return not (action in _TYPING_HIDES and isinstance(self.focused, Input | NoteEditor))
 
+    async def on_event(self, event: events.Event) -> None:
+        if self._quitting and isinstance(event, events.Key):
+            return  # not even a priority binding: the screens are being taken down
+        await super().on_event(event)
+
     async def _on_key(self, event: events.Key) -> None:
         # Runs before App._on_key (handlers run along the MRO); a key sent on stops there.
+        if self._quitting:
+            # "question" typed with the list focused: q quit, and the e behind it opened
+            # the export dialog on a closing reader, which stopped on an internal error.
+            event.stop()
+            event.prevent_default()
+            return
         if follow_focus(self, event) or self._typed_ahead(event):
             event.prevent_default()
 
@@ -594,6 +607,7 @@ class PaperdeckApp(App[int]):
         self.save_settings()
         self.loading.quitting()
         self.session.save()
+        self._quitting = True
         self.exit(0)
 
     # -- settings, palette, signals ---------------------------------------------------------
