@@ -821,10 +821,10 @@ async def test_every_footer_key_is_whole_on_screen(
         shown = [key for key in keys if key.region.width]
         described = {key.description for key in shown}
         # At 80 columns e, *, x had no room: a new user could not find how to export.
-        assert {"Help", "Quit", "Search", "Read", "Star", "Skip", "Starred", "Export"} <= described
-        assert "Cite" in described and ("Unread" in described) == (size[0] >= 99)
+        assert {"Help", "Quit", "Search", "Read", "Star", "Mark", "Skip", "Export"} <= described
+        assert "Cite" in described and ("Starred" in described) == (size[0] >= 99)
         footer = app.screen._compositor.render_strips()[-1].text
-        for said in ("? Help", "q Quit", "r Read", "x Skip", "* Starred", "e Export", "c Cite"):
+        for said in ("? Help", "q Quit", "r Read", "space Mark", "x Skip", "e Export", "c Cite"):
             assert said in footer, footer
         cells = [x for key in shown for x in range(key.region.x, key.region.right)]
         assert len(cells) == len(set(cells)) and max(cells) < size[0]
@@ -846,8 +846,51 @@ async def test_the_footer_says_more_where_it_has_room_and_fits_again_when_narrow
         await settle(app, pilot)
         await pilot.pause(0.1)
         footer = app.screen._compositor.render_strips()[-1].text
-        assert footer.startswith("? Help q Quit / Search r Read s Star x Skip"), footer
+        assert footer.startswith("? Help q Quit / Search r Read s Star space Mark x Skip"), footer
         assert "e Export" in footer and "palette" not in footer, footer
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_footer_offers_space_to_pick_papers_beside_star(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    """Picking papers with space is how a user picks 40 to export: the footer named it only
+    from 140 columns, after the views."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        footer = app.screen._compositor.render_strips()[-1].text
+        assert "s Star space Mark x Skip" in " ".join(footer.split()), footer
+        await pilot.press("space", "space")
+        await settle(app, pilot)
+        assert "2 marked" in str(app.query_one("#header").render())
+        footer = app.screen._compositor.render_strips()[-1].text
+        assert "space Mark" in footer and "e Export" in footer, footer
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+async def test_while_papers_are_marked_the_footer_says_which_keys_act_on_them(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    """40 papers marked for an export, `s` starred all of them and `c` copied 40 citations
+    where a new user meant the paper under the cursor: the footer said "s Star"."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space")
+        await settle(app, pilot)
+        footer = " ".join(app.screen._compositor.render_strips()[-1].text.split())
+        if size[0] >= 200:
+            assert "r Read 2 marked s Star 2 marked space Mark" in footer, footer
+            assert "c Cite 2 marked" in footer, footer
+        else:
+            assert "r Read ×2 s Star ×2 space Mark" in footer and "c Cite ×2" in footer, footer
+        assert "e Export" in footer, footer
+        await pilot.press("A")
+        await settle(app, pilot)
+        footer = " ".join(app.screen._compositor.render_strips()[-1].text.split())
+        assert " Star space Mark" in footer or " Star+next space Mark" in footer, footer
+        assert "2" not in footer, footer
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

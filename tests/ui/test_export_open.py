@@ -88,6 +88,36 @@ async def test_the_path_offered_by_default_never_replaces_an_earlier_export(
         assert (tmp_path / "reading-list-3.md").exists()
 
 
+@pytest.mark.parametrize("typed", ["bib", ".bib", "BibTeX"])
+async def test_a_formats_name_typed_alone_exports_the_offered_file_in_that_format(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    """In a triage run, "bib" typed over the offered path (the field selects it) wrote a
+    Markdown file named bib: the dialog said "Format: Markdown" under it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reading-list.md").write_text("an earlier list\n", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space", "e")
+        assert isinstance(app.screen, ExportDialog)
+        assert app.screen.query_one("#export-path", Input).value.endswith("reading-list-2.md")
+        await type_text(pilot, typed)
+        said = str(app.screen.query_one("#export-format").render())
+        assert "Format: BibTeX" in said and "reading-list.bib" in said, said
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ExportDialog)
+        assert sorted(path.name for path in tmp_path.iterdir() if path.is_file()) == [
+            "reading-list.bib",
+            "reading-list.md",
+        ]
+        entries = bibtexparser.parse_string(
+            (tmp_path / "reading-list.bib").read_text(encoding="utf-8")
+        ).entries
+        assert len(entries) == 2
+
+
 async def test_export_to_the_clipboard_with_ctrl_y(
     make_app: MakeApp, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

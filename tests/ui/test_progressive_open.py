@@ -680,3 +680,136 @@ async def test_a_list_left_filtered_to_nothing_keeps_saying_why_when_another_fai
         await wait_until(pilot, lambda: any("missing.txt" in n.message for n in app._notifications))
         await pilot.pause()
         assert app.paper_list.empty_text == said
+
+
+class HeldLoads:
+    """Each reader's load: the first batch's titles at once, the rest once `rest` is set."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.rest = threading.Event()
+        self.batches = 0
+
+        def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+            self.batches += 1
+            if self.batches > 1:
+                self.rest.wait(30)
+            return [method_and_titles(abstract) for abstract in abstracts]
+
+        monkeypatch.setattr(library_module, "methods_and_titles", gated)
+        monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
+        monkeypatch.setenv("PAPERDECK_CACHE", "off")
+
+    def reader(self, tmp_path: Path, listed: Path, *, held: bool) -> PaperdeckApp:
+        """A reader loading `listed`, as `paperdeck listed` starts one; `held`: its load stops
+        after the first rows until `rest` is set."""
+        self.batches = 0
+        if held:
+            self.rest.clear()
+        else:
+            self.rest.set()
+        pending = BackgroundLoad(lambda options: load_library([listed], options=options))
+        return PaperdeckApp(
+            None,
+            NotesStore(tmp_path / "notes.json"),
+            loader=pending,
+            loading_paths=[listed],
+            loading_label=listed.name,
+            settings_file=tmp_path / "settings.json",
+        )
+
+
+async def search_then_list(app: PaperdeckApp, pilot: Any, query: str, found: int) -> None:
+    await pilot.press("slash", *query)
+    await wait_until(pilot, lambda: app.search.filtered == found)
+    await pilot.press("enter")
+
+
+async def test_quitting_while_a_big_list_loads_keeps_the_search_the_paper_and_the_note(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quit before the load's end, the session was not saved: the list reopened on the last
+    one's search and paper, the search typed while it loaded gone (from ↑ too)."""
+    loads = HeldLoads(monkeypatch)
+    try:
+        before = loads.reader(tmp_path, big_list, held=False)
+        async with before.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: not before.loading.loading)
+            await search_then_list(before, pilot, "consulted", 2)
+            await pilot.press("q")
+
+        app = loads.reader(tmp_path, big_list, held=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: first_rows_painted(app))
+            await search_then_list(app, pilot, "quokka", 1)
+            assert app.current_paper is app.papers[EARLY]
+            await pilot.press("n", *"ask the quokka", "escape")
+            assert app.loading.loading
+            await pilot.press("q")
+        loads.rest.set()
+
+        again = loads.reader(tmp_path, big_list, held=False)
+        async with again.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: not again.loading.loading)
+            await wait_until(pilot, lambda: again.search.filtered == 2)
+            assert again.search_box.value == "quokka"
+            await wait_until(pilot, lambda: "quokka" in again.detail.text)
+            assert again.current_paper is again.papers[EARLY]
+            entry = again.store.get(again.papers[EARLY])
+            assert entry is not None and entry.note == "ask the quokka"
+            assert again.search_box.history[-2:] == ["consulted", "quokka"]
+    finally:
+        loads.rest.set()
+
+
+async def test_quitting_while_a_list_loads_having_done_nothing_keeps_the_last_session(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loads = HeldLoads(monkeypatch)
+    try:
+        before = loads.reader(tmp_path, big_list, held=False)
+        async with before.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: not before.loading.loading)
+            await wait_until(pilot, lambda: before.paper_list.rows_painted_at is not None)
+            await pilot.press("j", "j", "j")
+            await pilot.press("q")
+
+        app = loads.reader(tmp_path, big_list, held=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: first_rows_painted(app))
+            assert app.loading.loading
+            await pilot.press("q")
+        loads.rest.set()
+
+        again = loads.reader(tmp_path, big_list, held=False)
+        async with again.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: not again.loading.loading)
+            await wait_until(pilot, lambda: again.current_paper is again.papers[3])
+    finally:
+        loads.rest.set()
+
+
+async def test_a_search_typed_while_a_list_loaded_is_saved_when_the_reader_quits_later(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search typed as a big list loads carried over to the whole list, but the list was
+    not taken as the session's: quitting an hour later saved nothing."""
+    loads = HeldLoads(monkeypatch)
+    try:
+        app = loads.reader(tmp_path, big_list, held=True)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: first_rows_painted(app))
+            await search_then_list(app, pilot, "quokka", 1)
+            loads.rest.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            await pilot.press("slash", *"consulted", "enter")
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            await pilot.press("q")
+
+        again = loads.reader(tmp_path, big_list, held=False)
+        async with again.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: not again.loading.loading)
+            assert again.search_box.value == "consulted"
+            assert again.search_box.history[-2:] == ["quokka", "consulted"]
+    finally:
+        loads.rest.set()

@@ -45,3 +45,32 @@ async def test_quitting_while_a_query_is_searched_ends_cleanly(
     # Where in the build and the search the quit lands depends on the machine: try many.
     for slices in range(0, 40, 2):
         await quit_after(tmp_path, big_library, slices, "graph")
+
+
+async def test_keys_typed_behind_q_leave_the_closing_reader_alone(tmp_path: Path) -> None:
+    """ "question" typed with the list focused (the search not opened): q quit, and the e
+    behind it opened the export dialog on the closing reader, which stopped on an internal
+    error (exit status 1, a crash report) instead of quitting."""
+    import json
+
+    from textual import events
+
+    from paperdeck.core.config import sessions_path
+
+    settings = tmp_path / "settings.json"
+    app = PaperdeckApp(
+        load_library([bundled_list()]), NotesStore(tmp_path / "notes.json"), settings_file=settings
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app._driver is not None
+        for character in "question":
+            app._driver.send_message(events.Key(character, character))
+        for _ in range(100):
+            if not app.is_running:
+                break
+            await asyncio.sleep(0.02)
+    assert app.return_code == 0
+    saved = json.loads(sessions_path(settings).read_text(encoding="utf-8"))
+    (session,) = saved["lists"].values()
+    assert session["views"] == [] and session["marked"] == []

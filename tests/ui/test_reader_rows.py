@@ -736,6 +736,23 @@ def test_how_far_a_big_list_has_loaded_is_a_fact_kept_at_every_width(width: int)
     assert "loading" not in header_content(facts(loaded=None), width).plain
 
 
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_a_search_header_counts_the_stars_once_there_are_some(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    """During a search the header said "★ 0" (or "0 starred") before anything was starred."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await search(app, pilot, "learning")
+        line = app.screen._compositor.render_strips()[app.query_one("#header").region.y].text
+        assert "/ 19" in line and "★" not in line and "starred" not in line, line
+        await pilot.press("s")
+        await settle(app, pilot)
+        line = app.screen._compositor.render_strips()[app.query_one("#header").region.y].text
+        assert "/ 19" in line and ("★ 1" in line or "1 starred" in line), line
+
+
 async def test_header_and_footer_fit_at_80_and_120_columns(make_app: MakeApp) -> None:
     for size in ((80, 24), (120, 40)):
         app = make_app()

@@ -33,7 +33,7 @@ async def test_enter_opens_the_abstract_and_esc_goes_back_to_the_list_at_80x24(
         await pilot.pause()
         assert app.screen.focused is app.detail
         footer = screen_text(app)[-1]
-        assert "esc List" in footer and footer.rstrip().endswith("c Cite"), footer
+        assert "esc List" in footer and footer.rstrip().endswith("c Cite n Note"), footer
         # The keys read on in the abstract, and the paper stays the one opened.
         await pilot.press("j", "j")
         await pilot.pause()

@@ -231,7 +231,7 @@ def run_reader(args: argparse.Namespace) -> int:
         )
 
     label = ", ".join(path.name for path in paths)
-    return run_app(load, notes_option=args.notes, loading_label=label)
+    return run_app(load, notes_option=args.notes, loading_label=label, loading_paths=paths)
 
 
 def _refuse_mistyped_command(paths: Sequence[Path]) -> None:

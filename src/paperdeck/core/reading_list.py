@@ -26,6 +26,11 @@ EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".bib": "bibtex", ".cs
 EXTENSIONS[".json"] = "json"
 """File extension -> format id."""
 SUFFIXES = {"markdown": ".md", "bibtex": ".bib", "csv": ".csv", "json": ".json"}
+FORMAT_WORDS = {
+    **{suffix.removeprefix("."): fmt for suffix, fmt in EXTENSIONS.items()},
+    **{fmt: fmt for fmt in FORMATS},
+}
+"""A format's names and extensions, typed alone for a file name ("bib", "bibtex", "json")."""
 DERIVED_REMARK = "(title derived from the abstract)"
 
 
@@ -53,6 +58,28 @@ class ReadingItem:
     abstract: str
     """The abstract's source text as the list gives it (LaTeX and markdown left in), "" when the
     paper was given without its abstract."""
+
+
+def unused_path(wanted: Path) -> Path:
+    """`wanted`, else the first NAME-2.EXT, NAME-3.EXT ... not there: the path offered by
+    default never replaces an earlier export (Enter at once wrote over it)."""
+    candidate, number = wanted, 1
+    while candidate.exists():
+        number += 1
+        candidate = wanted.with_name(f"{wanted.stem}-{number}{wanted.suffix}")
+    return candidate
+
+
+def path_asked(typed: str, offered: Path) -> Path:
+    """The file `typed` asks for: a format's name or extension alone ("bib", ".csv", "json",
+    FORMAT_WORDS) is the `offered` file in that format, not a file of that name. Typed over
+    the offered path, "bib" wrote a Markdown file named bib."""
+    fmt = FORMAT_WORDS.get(typed.strip().lower().removeprefix("."))
+    if fmt is None:
+        return Path(typed.strip()).expanduser()
+    # reading-list-2.md asked as BibTeX is reading-list.bib if that name is free.
+    stem = re.sub(r"-[0-9]+$", "", offered.stem) or offered.stem
+    return unused_path(offered.with_name(stem + SUFFIXES[fmt]))
 
 
 def format_for(path: Path, default: str = "markdown") -> str:

@@ -7,7 +7,7 @@ import contextlib
 import functools
 import signal
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
@@ -116,6 +116,7 @@ class PaperdeckApp(App[int]):
         *,
         loader: Loader | None = None,
         loading_label: str = "",
+        loading_paths: Sequence[Path] = (),
         settings_file: Path | None = None,
         autosave_delay: float = AUTOSAVE_DELAY,
         notes_poll: float = NOTES_POLL,
@@ -124,7 +125,8 @@ class PaperdeckApp(App[int]):
 
         `loader` is a function the reader runs on a thread after its first paint (with the
         options that report the load as it goes), or a BackgroundLoad already under way, which
-        the reader takes as soon as it is over.
+        the reader takes as soon as it is over; `loading_paths` are the lists it loads (where
+        the user left them is saved even when they quit before the load's end).
         """
         super().__init__()
         if library is None:
@@ -139,7 +141,7 @@ class PaperdeckApp(App[int]):
         store.with_abstract = lambda paper: self.library.with_abstract(paper)
         self.settings_file = settings_file
         self.settings = load_settings(settings_file) if settings_file else Settings()
-        self.loading = LoadingFlow(self, loader, loading_label)
+        self.loading = LoadingFlow(self, loader, loading_label, loading_paths)
         self.search = SearchFlow(self)
         self.note_flow = NoteFlow(self, store, autosave_delay)
         self.citations = CitationFlow(self)
@@ -155,6 +157,8 @@ class PaperdeckApp(App[int]):
         self._show_timer: Any = None
         self._last_show = 0.0
         self._quit_refused = False
+        self._quitting = False
+        """The reader is closing: keys typed behind `q` are dropped."""
         self._typed_ahead_ends = loader is None
         """Whether keys are commands (see _typed_ahead): from the first paint of the list's
         rows on; a list given loaded is painted before any key is read."""
@@ -182,8 +186,19 @@ class PaperdeckApp(App[int]):
         # `/` would move the focus out of the text being typed (see _TYPING_HIDES).
         return not (action in _TYPING_HIDES and isinstance(self.focused, Input | NoteEditor))
 
+    async def on_event(self, event: events.Event) -> None:
+        if self._quitting and isinstance(event, events.Key):
+            return  # not even a priority binding: the screens are being taken down
+        await super().on_event(event)
+
     async def _on_key(self, event: events.Key) -> None:
         # Runs before App._on_key (handlers run along the MRO); a key sent on stops there.
+        if self._quitting:
+            # "question" typed with the list focused: q quit, and the e behind it opened
+            # the export dialog on a closing reader, which stopped on an internal error.
+            event.stop()
+            event.prevent_default()
+            return
         if follow_focus(self, event) or self._typed_ahead(event):
             event.prevent_default()
 
@@ -376,6 +391,7 @@ class PaperdeckApp(App[int]):
         self.notes_watch.check()  # back from another window, perhaps from editing notes
 
     def on_paper_list_marks_changed(self, message: PaperList.MarksChanged) -> None:
+        self.query_one(KeysFooter).show_marked(message.count)
         if message.count:
             self.triage.forget_cleared()
             self.triage.picked_last = "marks"
@@ -589,7 +605,9 @@ class PaperdeckApp(App[int]):
         if self.store.dirty:
             self.exit_message = save_or_recover(self.store)
         self.save_settings()
+        self.loading.quitting()
         self.session.save()
+        self._quitting = True
         self.exit(0)
 
     # -- settings, palette, signals ---------------------------------------------------------

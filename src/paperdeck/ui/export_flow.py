@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperdeck.core.reading_list import unused_path
 from paperdeck.core.text.wording import plural
 from paperdeck.ui.citation_flow import with_cited_abstracts
 from paperdeck.ui.clipboard_copy import copy_from_worker, unconfirmed_reason
@@ -20,16 +21,6 @@ if TYPE_CHECKING:
     from paperdeck.ui.dialogs.export_dialog import ExportChoice
 
 SCOPES = {"marked": "Marked papers", "starred": "Starred papers", "view": "Papers in this view"}
-
-
-def unused_path(wanted: Path) -> Path:
-    """`wanted`, else the first NAME-2.EXT, NAME-3.EXT ... not there: the path offered by
-    default never replaces an earlier export (Enter at once wrote over it)."""
-    candidate, number = wanted, 1
-    while candidate.exists():
-        number += 1
-        candidate = wanted.with_name(f"{wanted.stem}-{number}{wanted.suffix}")
-    return candidate
 
 
 class ExportFlow:

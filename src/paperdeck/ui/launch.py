@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING
 from paperdeck.ui.background_load import BackgroundLoad, Load
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
     from paperdeck.core.library import Library
 
 
@@ -20,6 +23,7 @@ def run_app(
     notes_option: str | None,
     *,
     loading_label: str = "",
+    loading_paths: Sequence[Path] = (),
 ) -> int:
     """Run the reader until the user quits; the exit status.
 
@@ -46,6 +50,7 @@ def run_app(
             store,
             loader=pending,
             loading_label=loading_label,
+            loading_paths=loading_paths,
             settings_file=settings_path(),
         )
     else:

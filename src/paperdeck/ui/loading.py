@@ -42,10 +42,14 @@ Loader = Load | BackgroundLoad
 class LoadingFlow:
     """Runs the reader's loads and shows a new library: list first, then panes and index."""
 
-    def __init__(self, app: PaperdeckApp, loader: Loader | None, label: str) -> None:
+    def __init__(
+        self, app: PaperdeckApp, loader: Loader | None, label: str, paths: Sequence[Path] = ()
+    ) -> None:
         self.app = app
         self.loader = loader
         self.label = label
+        self.paths = list(paths)
+        """The lists loading (their session's key); empty when not known."""
         self.error: str | None = None
         self._timer: Timer | None = None
         self._frame = 0
@@ -249,6 +253,7 @@ class LoadingFlow:
 
         self.loader = load
         self.label = path.name
+        self.paths = [path]
         self.error = None
         self._so_far = LoadedSoFar()
         self._so_far.started()
@@ -302,10 +307,31 @@ class LoadingFlow:
         app.paper_list.set_papers(app.papers)
         if carried is not None and carried.touched():
             carried.restore(app)  # what the user did while it loaded wins over the last session
+            app.session.adopt(app.session.key_of_library())
         else:
             app.session.restore()
         app.update_header()
         app.call_after_refresh(self._after_list_paint, library.warnings, grown)
+
+    def quitting(self) -> None:
+        """Quitting while a list loads: what the user did with its rows shown so far is the
+        list's session, as it would be at the load's end (the papers loaded so far are the
+        first of the whole list, their ids its ids). Nothing done, the last session stays."""
+        from paperdeck.core.session import session_key
+
+        app = self.app
+        if not self.loading or not self.shown_so_far or app.session.key is not None:
+            return
+        if not self.paths or not app.papers:
+            return
+        paper_list = app.paper_list
+        if (
+            app.search.query.strip()
+            or paper_list.marked
+            or paper_list.paper_index
+            or app.triage.views
+        ):
+            app.session.adopt(session_key(self.paths))
 
     def _note_index_done(self) -> bool:
         """Whether an index of the rows so far is being built; notes what a finished one covers."""

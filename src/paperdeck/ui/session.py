@@ -25,7 +25,8 @@ class SessionFlow:
         self.key: str | None = None
         """The shown lists' identity; None until a list with a file is shown."""
 
-    def _key_of_library(self) -> str | None:
+    def key_of_library(self) -> str | None:
+        """The key of the lists shown (None while none with a file is shown)."""
         paths = [raw.path for raw in self.app.library.lists]
         return session_key(paths) if paths else None
 
@@ -66,10 +67,26 @@ class SessionFlow:
         if error:
             self.app.notify(one_line(error), severity="warning", markup=False)
 
+    def adopt(self, key: str | None) -> None:
+        """The list shown is the one `key` names, the reader's state kept as the user left it
+        (what they did while it loaded wins over the last session): it is saved under that
+        key from now on, the searches saved there coming before those made since (↑)."""
+        self.key = key
+        if self.file is None or key is None:
+            return
+        saved = load_session(self.file, key)
+        if saved is None:
+            return
+        box = self.app.search_box
+        box.history = [
+            *(query for query in saved.searches if query not in box.history),
+            *box.history,
+        ]
+
     def restore(self) -> None:
         """Put back the saved state of the list just shown (its papers are in the list)."""
         app = self.app
-        self.key = self._key_of_library()
+        self.key = self.key_of_library()
         if self.file is None or self.key is None:
             return
         session = load_session(self.file, self.key)

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from paperdeck.core.file_summary import summary
-from paperdeck.core.reading_list import FORMATS, SUFFIXES, format_for
+from paperdeck.core.reading_list import FORMAT_WORDS, FORMATS, SUFFIXES, format_for, path_asked
 from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.dialogs.path_dialog import PathSuggester
 from paperdeck.ui.safe_text import one_line
@@ -109,8 +109,11 @@ class ExportDialog(Dialog[ExportChoice | None]):
         if failed:
             line.update(Content(self.error))
             return
-        fmt = format_for(Path(value.strip() or "x.md"))
-        line.update(Content(f"Format: {FORMATS[fmt]}"))
+        path = path_asked(value or "x.md", Path(self.default))
+        said = f"Format: {FORMATS[format_for(path)]}"
+        if value.strip().lower().removeprefix(".") in FORMAT_WORDS:
+            said += f" · to {path}"  # the file the format's name stands for
+        line.update(Content(one_line(said)))
 
     def _scope(self) -> str:
         pressed = self.query_one("#export-scope", RadioSet).pressed_button
@@ -123,7 +126,7 @@ class ExportDialog(Dialog[ExportChoice | None]):
         value = event.value.strip()
         if not value:
             return
-        path = Path(value).expanduser()
+        path = path_asked(value, Path(self.default))
         fmt = format_for(path)
         if path.is_file() and value != self.replacing:
             # A reading list of 40 papers was replaced by the 3 just starred, without a word.
@@ -143,7 +146,8 @@ class ExportDialog(Dialog[ExportChoice | None]):
 
     def action_copy(self) -> None:
         value = self.query_one("#export-path", Input).value.strip()
-        self.dismiss(ExportChoice(self._scope(), format_for(Path(value or "x.md")), None))
+        fmt = format_for(path_asked(value or "x.md", Path(self.default)))
+        self.dismiss(ExportChoice(self._scope(), fmt, None))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

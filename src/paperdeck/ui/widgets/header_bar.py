@@ -107,9 +107,11 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
         else:
             out.append(("counts", _fact(f"{shown} shown", shown)))
         # Someone picking 40 papers over several searches counts the stars as they go: the
-        # search's counts take the place of the list's, where the starred count was.
+        # search's counts take the place of the list's, where the starred count was. None
+        # starred yet, "★ 0" beside a search's counts was one more number to read past.
         starred = facts.starred
-        out.append(("starred", _fact(f"{starred:,} starred", f"★ {starred:,}")))
+        if starred:
+            out.append(("starred", _fact(f"{starred:,} starred", f"★ {starred:,}")))
     else:
         papers = plural(total, "paper")
         counts = f"{papers} · {facts.noted:,} noted · {facts.starred:,} starred"

@@ -3,8 +3,8 @@
 Textual's footer shows the keys in the order the bindings are declared and cuts the last ones
 at the right edge: at 80 columns `e` (export), `*` (starred only), `u` and `x` had no room, and a
 new user picking papers to export learned the key only from `?`. Here the keys come in the order
-a triage needs them, with a shorter label on a narrow terminal, and a key that does not fit is
-left out whole while a later, shorter one may still be shown.
+a triage needs them, with a shorter label on a narrow terminal; when they do not all fit, the
+least needed (KEPT_FIRST) are left out whole, the others keeping their places.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "focus_search": ("Search", "Search"),
     "read_and_next": ("Read+next", "Read"),
     "star_and_next": ("Star+next", "Star"),
+    "toggle_mark": ("Mark", "Mark"),
     "skip_and_next": ("Skip", "Skip"),
     "toggle_view('starred')": ("Starred only", "Starred"),
     "export_reading_list": ("Export", "Export"),
@@ -32,11 +33,39 @@ LABELS: dict[str, tuple[str, str]] = {
     "edit_note": ("Note", "Note"),
     "toggle_view('unread')": ("Unread only", "Unread"),
     "edit_tags": ("Tags", "Tags"),
-    "toggle_mark": ("Mark", "Mark"),
 }
 """The footer's label of each triage key (wide, narrow), in the order they are offered after
 the focused pane's own keys (Esc, Enter) and PINNED: search, act on a paper and move on, pick
-the starred ones and export them, cite. Help and the binding keep the longer description."""
+papers (star, mark) and export them, cite. Help and the binding keep the longer description."""
+
+KEPT_FIRST = (
+    *PINNED,
+    "focus_search",
+    "read_and_next",
+    "star_and_next",
+    "toggle_mark",
+    "export_reading_list",
+    "copy_citation",
+    "edit_note",
+    "skip_and_next",
+    "toggle_view('starred')",
+    "toggle_view('unread')",
+    "edit_tags",
+)
+"""The keys in the order they keep their room: picking papers (star, space) and exporting them
+before the views, which the header and `?` name. Space was last and left out below 140
+columns, so a new user picking 40 papers to export never met it."""
+
+ON_MARKED = {
+    "read_and_next": ("Read", "Read"),
+    "star_and_next": ("Star", "Star"),
+    "copy_citation": ("Cite", "Cite"),
+    "edit_tags": ("Tag", "Tags"),
+}
+"""The keys that act on every marked paper while some are marked, and their labels then, the
+count added ("s Star 40 marked", "s Star ×40"): 40 papers marked for an export, `s` starred
+all 40 and `c` copied 40 citations where a new user meant the paper under the cursor, the
+footer still saying "Star+next"."""
 
 NO_ROOM = "-no-room"
 """The class of a key left out for want of room (styles: not displayed)."""
@@ -49,6 +78,19 @@ class KeysFooter(Footer):
         super().__init__(id=id)
         self._labels: dict[str, tuple[str, str]] = {}
         """Each shown key's labels (wide, narrow) by its action."""
+        self._marked = 0
+
+    def show_marked(self, count: int) -> None:
+        """`count` papers are marked: the keys that act on them say so (ON_MARKED)."""
+        if count != self._marked:
+            self._marked = count
+            self._fit()
+
+    def _label(self, action: str, form: int) -> str:
+        if self._marked and action in ON_MARKED:
+            said = ON_MARKED[action][form]
+            return f"{said} {self._marked:,} marked" if form == 0 else f"{said} ×{self._marked:,}"
+        return self._labels[action][form]
 
     def compose(self) -> ComposeResult:
         if not footer_bindings_ready(self):
@@ -60,7 +102,7 @@ class KeysFooter(Footer):
             yield FooterKey(
                 binding.key,
                 self.app.get_key_display(binding),
-                self._labels[binding.action][0],
+                self._label(binding.action, 0),
                 binding.action,
                 disabled=not enabled,
                 tooltip=tooltip,
@@ -110,7 +152,7 @@ class KeysFooter(Footer):
 
     def _fit(self) -> None:
         """The wide labels if every key fits with them, else the narrow ones; then each key
-        the ones before it leave no room for is left out, whole."""
+        the ones kept before it (KEPT_FIRST) leave no room for is left out, whole."""
         keys = [key for key in self.query(FooterKey) if not key.has_class("-command-palette")]
         room = self.size.width - sum(
             key.outer_size.width
@@ -124,10 +166,16 @@ class KeysFooter(Footer):
 
         for form in (0, 1):
             for key in keys:
-                key.description = self._labels.get(key.action, (key.description,) * 2)[form]
+                if key.action in self._labels:
+                    key.description = self._label(key.action, form)
             if sum(width(key) for key in keys) <= room:
                 break
-        for key in keys:
+        # The focused pane's own keys (not in KEPT_FIRST) keep their room before the rest.
+        ranked = sorted(
+            keys,
+            key=lambda key: KEPT_FIRST.index(key.action) + 1 if key.action in KEPT_FIRST else 0,
+        )
+        for key in ranked:
             needs = width(key)
             fits = needs <= room
             key.set_class(not fits, NO_ROOM)
