@@ -294,3 +294,19 @@ def test_a_typo_in_the_first_letter_is_looked_for_past_a_swap(notes: Path, tmp_p
         'paperdeck: no paper has "nimensional"; showing near spellings: dimensional'
     )
     assert "high-dimensional spaces of" in result.stdout.splitlines()[0]
+
+
+def test_a_space_after_the_last_word_finishes_it(notes: Path, tmp_path: Path) -> None:
+    """As in the reader, the last word is a word start (`coin` finds "coincide") unless
+    something follows it, a space too: `"coin "` is the word coin, as grep's would be."""
+    papers = ["Coin betting for online inference.", "When two risks coincide under drift."]
+    path = tmp_path / "list.txt"
+    path.write_text("ICML 2020 paper list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+
+    def titles(query: str) -> list[str]:
+        result = run("search", query, str(path), "--json", notes=notes)
+        assert result.returncode == 0, result.stderr
+        return [hit["title"] for hit in json.loads(result.stdout)]
+
+    assert titles("coin") == [paper.rstrip(".") for paper in papers]
+    assert titles("coin ") == ["Coin betting for online inference"]

@@ -1261,20 +1261,25 @@ def test_a_phrase_typed_key_by_key_matches_as_on_a_fresh_index() -> None:
     assert 2 in index.search("O(n log").indices
 
 
-def test_a_space_after_a_word_answers_as_the_query_before_it(papers: list[Paper]) -> None:
+def test_a_space_after_a_phrase_answers_as_the_query_before_it(papers: list[Paper]) -> None:
     index = SearchIndex(papers)
-    before = index.search("speculative deco")
-    again = index.search("speculative deco ")
+    before = index.search('"speculative decoding"')
+    again = index.search('"speculative decoding" ')
     # The same answer, not worked out again: the very papers of the search before.
     assert again.indices is before.indices and again.scores is before.scores
-    assert again.query == "speculative deco " and again.parsed.text == "speculative deco "
-    fresh = SearchIndex(papers).search("speculative deco ")
+    assert again.query == '"speculative decoding" ' and again.parsed.text == again.query
+    fresh = SearchIndex(papers).search('"speculative decoding" ')
     assert list(again.indices) == list(fresh.indices)
     assert list(again.scores) == list(fresh.scores)
     assert again.matched_all == fresh.matched_all
+    # A space after a plain word finishes it: another query, worked out.
+    typed = index.search("speculative deco")
+    finished = index.search("speculative deco ")
+    assert finished.indices is not typed.indices
+    assert list(finished.indices) == list(SearchIndex(papers).search("speculative deco ").indices)
     # Another query, or other options, are worked out.
-    assert index.search("speculative decod").indices is not before.indices
-    assert index.search("speculative deco", all_terms=True).indices is not before.indices
+    assert index.search('"speculative decoding" x').indices is not before.indices
+    assert index.search('"speculative decoding"', all_terms=True).indices is not before.indices
 
 
 def test_a_query_on_notes_is_worked_out_again_as_the_notes_change(
