@@ -17,6 +17,7 @@ from paperdeck.core.library import load_library
 from paperdeck.core.model import Paper
 from paperdeck.core.search.evaluate import LIKE_LIMIT
 from paperdeck.core.search.index import SearchIndex, SearchResult
+from paperdeck.core.search.rank import Needle, count_in
 from paperdeck.core.search.spans import highlight_spans, highlighter
 from paperdeck.core.text.fold import words
 
@@ -1358,3 +1359,17 @@ def test_a_correction_changed_is_searched_by_its_new_words(
     assert found(index, "zanzibar", annotations=notes.entries) == []
     notes.set_correction(papers[3], "title", None)
     assert found(index, "quokka", annotations=notes.entries) == []
+
+
+def test_a_word_is_counted_in_an_abstract_where_the_search_matches_it() -> None:
+    """A finished word as a word or another form of it, the word being typed at word starts,
+    an exact term anywhere."""
+    text = "just adjust: adjusted, just-in-time; studies of a study. coincide coin coins"
+    assert count_in(text, Needle("just", "word")) == 2
+    assert count_in(text, Needle("adjust", "word")) == 2
+    assert count_in(text, Needle("study", "word")) == 2
+    assert count_in(text, Needle("coin", "word")) == 2
+    assert count_in(text, Needle("coin", "start")) == 3
+    assert count_in(text, Needle("just", "start")) == 2
+    assert count_in(text, Needle("just", "inside")) == 4
+    assert count_in(text, Needle("oin", "start")) == 0
