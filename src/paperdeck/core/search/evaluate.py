@@ -656,6 +656,10 @@ def _needle(clause: Clause) -> Needle:
         return Needle(longest, "inside")
     # Only the word being typed is a word start: the last of the query's last term.
     typing = atom.prefix and atom.mode == "fuzzy" and at == len(atom.words) - 1
+    if typing and len(longest) < 3:
+        # Found in abstracts only as a whole word (`TermMatcher._word_term`), which a start
+        # being typed seldom is; counted, every "d" of them would be looked at.
+        return Needle("", "inside")
     return Needle(longest, "start" if typing else "word")
 
 

@@ -379,27 +379,30 @@ class Needle(NamedTuple):
     counted where it is a word."""
 
 
-_WORDS = re.compile(r"[^\W_]+")
-"""A text's words as folding splits them: runs of letters and digits."""
 _WORD_REST = re.compile(r"[^\W_]*")
-"""The rest of a word from where it is."""
+"""The rest of a word from where it is (folded words are runs of letters and digits)."""
 
 
 @functools.lru_cache(maxsize=256)
 def _form_starts(word: str) -> tuple[str, ...]:
-    """What a word and its other forms start with: the word, its stems, its other number."""
+    """What a word and its other forms start with: the word, its stems, its other number;
+    none that starts with another (each of its words would be looked at twice)."""
     other = acronym_form(word)
-    return tuple({word, *stems_of(word), *([other] if other else [])})
+    starts = {word, *stems_of(word), *([other] if other else [])}
+    return tuple(s for s in starts if not any(s != o and s.startswith(o) for o in starts))
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_form(word: str, other: str) -> bool:
+    return other == word or same_stem(word, other)
 
 
 def count_in(text: str, needle: Needle) -> int:
     """How often `needle` is in `text` (lower-cased), where its edge says."""
     word, edge, spellings = needle
-    if spellings:
-        return sum(map(spellings.__contains__, _WORDS.findall(text)))
     if edge == "inside":
         return text.count(word)
-    starts = (word,) if edge == "start" else _form_starts(word)
+    starts = (word,) if edge == "start" else tuple(spellings) or _form_starts(word)
     found: set[int] = set()
     for start in starts:
         at = text.find(start)
@@ -413,7 +416,7 @@ def count_in(text: str, needle: Needle) -> int:
                 assert whole is not None
                 end = whole.end()
                 other = text[at:end]
-                if other != word and not same_stem(word, other):
+                if not (other in spellings if spellings else _is_form(word, other)):
                     at = text.find(start, end)
                     continue
             found.add(at)
