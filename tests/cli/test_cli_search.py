@@ -294,3 +294,52 @@ def test_a_typo_in_the_first_letter_is_looked_for_past_a_swap(notes: Path, tmp_p
         'paperdeck: no paper has "nimensional"; showing near spellings: dimensional'
     )
     assert "high-dimensional spaces of" in result.stdout.splitlines()[0]
+
+
+def test_a_space_after_the_last_word_finishes_it(notes: Path, tmp_path: Path) -> None:
+    """As in the reader, the last word is a word start (`coin` finds "coincide") unless
+    something follows it, a space too: `"coin "` is the word coin, as grep's would be."""
+    papers = ["Coin betting for online inference.", "When two risks coincide under drift."]
+    path = tmp_path / "list.txt"
+    path.write_text("ICML 2020 paper list\n\n" + "\n\n".join(papers) + "\n", encoding="utf-8")
+
+    def titles(query: str) -> list[str]:
+        result = run("search", query, str(path), "--json", notes=notes)
+        assert result.returncode == 0, result.stderr
+        return [hit["title"] for hit in json.loads(result.stdout)]
+
+    assert titles("coin") == [paper.rstrip(".") for paper in papers]
+    assert titles("coin ") == ["Coin betting for online inference"]
+
+
+def test_a_finished_word_is_counted_as_a_word_not_inside_others(
+    notes: Path, tmp_path: Path
+) -> None:
+    """Among papers with every word, the one using a word more comes first: "just" twice
+    beats "just" once, though four "adjust" hold it too."""
+    records = [
+        {"title": "First", "abstract": "Just adjust: adjust the noise, adjust rates, adjust it."},
+        {"title": "Second", "abstract": "Just one step is just enough to learn the noise rate."},
+    ]
+    path = tmp_path / "list.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = run("search", "just noise", str(path), "--json", notes=notes)
+    assert result.returncode == 0, result.stderr
+    assert [hit["title"] for hit in json.loads(result.stdout)] == ["Second", "First"]
+
+
+def test_a_misspelled_word_is_counted_as_the_spellings_it_found(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ "noize", a word no paper has, finds "noise": the paper saying noise three times comes
+    before the one saying it once, as it would for "noise"."""
+    records = [
+        {"title": "First", "abstract": "Learning with noise is just fine for sparse labels."},
+        {"title": "Second", "abstract": "Noise, noise and noise: just learn sparse labels well."},
+    ]
+    path = tmp_path / "list.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    for query in ("noise just", "noize just"):
+        result = run("search", query, str(path), "--json", notes=notes)
+        assert result.returncode == 0, result.stderr
+        assert [hit["title"] for hit in json.loads(result.stdout)] == ["Second", "First"], query

@@ -39,6 +39,17 @@ def test_only_the_last_plain_term_may_be_a_word_start() -> None:
     assert not only_term(parse_query("diffusion for")).prefix
 
 
+def test_a_word_with_anything_typed_after_it_is_finished() -> None:
+    """A space after the last word finishes it (`coin ` is the word coin, not a start of
+    `coincide`), as does a bar; an unclosed phrase's last word too."""
+    assert only_term(parse_query("coin")).prefix
+    for text in ("coin ", "coin\t", " coin  ", "coin |", '"coin ', "coin year:"):
+        assert not only_term(parse_query(text)).prefix, text
+    assert not parse_query("coin sampl ").positive_terms()[1].prefix
+    assert parse_query("is:unread coin").positive_terms()[0].prefix
+    assert parse_query("!coin ").clauses[0].alternatives[0].prefix  # type: ignore[union-attr]
+
+
 def test_empty_and_blank_queries_have_no_clauses() -> None:
     for text in ("", "   ", "\t\n"):
         query = parse_query(text)
@@ -77,13 +88,13 @@ def test_or_groups_alternatives() -> None:
 
 def test_a_bar_missing_a_side_is_ignored_silently_wherever_it_is() -> None:
     # A trailing bar is someone still typing; a leading or doubled one loses nothing either:
-    # all read as the terms alone, none with a message.
-    graph = parse_query("graph").clauses
+    # all read as the terms alone, none with a message (a word typed after is finished).
     for text in ("graph |", "| graph", " |  graph | ", "|", "| |"):
         query = parse_query(text)
         assert query.message is None, text
-        assert query.clauses == (graph if "graph" in text else ()), text
-    either = parse_query("graph | kernel").clauses
+        alone = parse_query("graph" if text.endswith("graph") else "graph ").clauses
+        assert query.clauses == (alone if "graph" in text else ()), text
+    either = parse_query("graph | kernel ").clauses
     assert parse_query("| graph | | kernel |").clauses == either
     assert parse_query("| graph | | kernel |").message is None
     # Other mistakes still say what was done with them.

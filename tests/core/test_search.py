@@ -18,6 +18,7 @@ from paperdeck.core.model import Paper
 from paperdeck.core.search import terms
 from paperdeck.core.search.evaluate import LIKE_LIMIT
 from paperdeck.core.search.index import SearchIndex, SearchResult
+from paperdeck.core.search.rank import Needle, count_in
 from paperdeck.core.search.spans import highlight_spans, highlighter
 from paperdeck.core.text.fold import words
 
@@ -1311,20 +1312,25 @@ def test_a_phrase_typed_key_by_key_matches_as_on_a_fresh_index() -> None:
     assert 2 in index.search("O(n log").indices
 
 
-def test_a_space_after_a_word_answers_as_the_query_before_it(papers: list[Paper]) -> None:
+def test_a_space_after_a_phrase_answers_as_the_query_before_it(papers: list[Paper]) -> None:
     index = SearchIndex(papers)
-    before = index.search("speculative deco")
-    again = index.search("speculative deco ")
+    before = index.search('"speculative decoding"')
+    again = index.search('"speculative decoding" ')
     # The same answer, not worked out again: the very papers of the search before.
     assert again.indices is before.indices and again.scores is before.scores
-    assert again.query == "speculative deco " and again.parsed.text == "speculative deco "
-    fresh = SearchIndex(papers).search("speculative deco ")
+    assert again.query == '"speculative decoding" ' and again.parsed.text == again.query
+    fresh = SearchIndex(papers).search('"speculative decoding" ')
     assert list(again.indices) == list(fresh.indices)
     assert list(again.scores) == list(fresh.scores)
     assert again.matched_all == fresh.matched_all
+    # A space after a plain word finishes it: another query, worked out.
+    typed = index.search("speculative deco")
+    finished = index.search("speculative deco ")
+    assert finished.indices is not typed.indices
+    assert list(finished.indices) == list(SearchIndex(papers).search("speculative deco ").indices)
     # Another query, or other options, are worked out.
-    assert index.search("speculative decod").indices is not before.indices
-    assert index.search("speculative deco", all_terms=True).indices is not before.indices
+    assert index.search('"speculative decoding" x').indices is not before.indices
+    assert index.search('"speculative decoding"', all_terms=True).indices is not before.indices
 
 
 def test_a_query_on_notes_is_worked_out_again_as_the_notes_change(
@@ -1403,3 +1409,17 @@ def test_a_correction_changed_is_searched_by_its_new_words(
     assert found(index, "zanzibar", annotations=notes.entries) == []
     notes.set_correction(papers[3], "title", None)
     assert found(index, "quokka", annotations=notes.entries) == []
+
+
+def test_a_word_is_counted_in_an_abstract_where_the_search_matches_it() -> None:
+    """A finished word as a word or another form of it, the word being typed at word starts,
+    an exact term anywhere."""
+    text = "just adjust: adjusted, just-in-time; studies of a study. coincide coin coins"
+    assert count_in(text, Needle("just", "word")) == 2
+    assert count_in(text, Needle("adjust", "word")) == 2
+    assert count_in(text, Needle("study", "word")) == 2
+    assert count_in(text, Needle("coin", "word")) == 2
+    assert count_in(text, Needle("coin", "start")) == 3
+    assert count_in(text, Needle("just", "start")) == 2
+    assert count_in(text, Needle("just", "inside")) == 4
+    assert count_in(text, Needle("oin", "start")) == 0

@@ -161,8 +161,10 @@ class SearchFlow:
         app = self.app
         if not app.is_running:
             return
-        text = f"{query} {self.view_terms}".strip()
-        if not text and app.settings.sort != "noted":
+        # The view's terms go first: the query's end is where its last word is being typed
+        # (`coin ` has finished `coin`), and an unclosed quote would take in terms after it.
+        text = f"{self.view_terms} {query}" if self.view_terms else query
+        if not text.strip() and app.settings.sort != "noted":
             self.apply(query, None)  # no filter: needs no index
             return
         index = self.index

@@ -28,6 +28,7 @@ from paperdeck.core.search.query import (
 )
 from paperdeck.core.search.rank import (
     FREQUENCY_HEAD,
+    Needle,
     SortMode,
     TextMemo,
     favour_coverage,
@@ -187,7 +188,7 @@ class Evaluator:
             indices = sorted_all(index, range(len(index)), annotations, sort)
             return SearchResult(query, indices, [0.0] * len(indices), message, parsed)
         positive: list[tuple[TermHits, float, bool]] = []
-        needles: list[str] = []
+        needles: list[Needle] = []
         excluded: set[int] = set()
         found: dict[Term, int] = {}
         for clause in parsed.clauses:
@@ -642,31 +643,45 @@ def _terms(clause: Clause) -> list[Term]:
     return [atom for atom in clause.alternatives if isinstance(atom, Term)]
 
 
-def _needle(clause: Clause) -> str:
+def _needle(clause: Clause) -> Needle:
     """What is counted in an abstract for a word clause's frequency: its longest word (none
-    for alternatives or a filter)."""
+    for alternatives or a filter), where the clause matches it."""
     if not _is_words(clause) or len(clause.alternatives) != 1:
-        return ""
+        return Needle("", "inside")
     atom = clause.alternatives[0]
     assert isinstance(atom, Term)
-    return max(atom.words, key=len).lower()
+    at = max(range(len(atom.words)), key=lambda k: len(atom.words[k]))
+    longest = atom.words[at].lower()
+    if atom.mode == "exact":
+        return Needle(longest, "inside")
+    # Only the word being typed is a word start: the last of the query's last term.
+    typing = atom.prefix and atom.mode == "fuzzy" and at == len(atom.words) - 1
+    if typing and len(longest) < 3:
+        # Found in abstracts only as a whole word (`TermMatcher._word_term`), which a start
+        # being typed seldom is; counted, every "d" of them would be looked at.
+        return Needle("", "inside")
+    return Needle(longest, "start" if typing else "word")
 
 
 def _counted(
     count: int,
     positive: list[tuple[TermHits, float, bool]],
-    needles: list[str],
+    needles: list[Needle],
     lookups: Sequence[Lookup | None],
     head: Sequence[int],
     partial: bool,
-) -> list[tuple[str, dict[int, float], float]]:
+) -> list[tuple[Needle, dict[int, float], float]]:
     """Per word clause: the word counted in abstracts, its scores for the papers `head`, and
     its weight (as `partial_steps` weighs it below the divider)."""
-    counted: list[tuple[str, dict[int, float], float]] = []
+    counted: list[tuple[Needle, dict[int, float], float]] = []
     for (hits, weight, optional), needle, lookup in zip(positive, needles, lookups, strict=True):
-        if not optional or not needle or lookup is None:
+        if not optional or not needle.text or lookup is None:
             continue
         if partial:
             weight = rarity(count, hits.size_estimate())
+        if needle.edge == "word" and hits.matched and needle.text not in hits.matched:
+            # A word no paper has counts as what the search found for it: else its papers
+            # would be ranked as if they never used it.
+            needle = needle._replace(spellings=hits.matched)
         counted.append((needle, head_scores(lookup, head), weight))
     return counted

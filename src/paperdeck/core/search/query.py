@@ -52,8 +52,9 @@ class Term:
     negated: bool = False
     prefix: bool = True
     """Whether its last word may be a word start: only in the query's last term, the one
-    being typed (and in an excluded one). A finished word is matched as a word, its other
-    forms and typos: `coin` of `coin sampling` no longer finds `coincide`."""
+    being typed, while nothing is typed after it (and in an excluded one). A finished word is
+    matched as a word, its other forms and typos: `coin` of `coin sampling`, or of `coin `
+    with a space typed after it, no longer finds `coincide`."""
     typos: bool = True
     """Whether near spellings of its word match it. The search decides, by the papers' words
     (a short word they have takes none), so highlighting marks only what the search used."""
@@ -126,6 +127,7 @@ def parse_query(text: str) -> Query:
     items: list[Atom | _Or] = []
     filler_at: list[int] = []
     pos, end = 0, len(text)
+    atom_end = -1
     while pos < end:
         if text[pos].isspace():
             pos += 1
@@ -141,7 +143,11 @@ def parse_query(text: str) -> Query:
             if _is_filler(atom, text[start:pos]):
                 filler_at.append(len(items))
             items.append(atom)
-    items = _finished(items)
+            atom_end = pos
+    # The last term is still being typed only when it ends the text (an unclosed phrase
+    # reaches the end with the space typed after its last word).
+    typing = atom_end == end and not text[end - 1].isspace()
+    items = _finished(items, typing)
     fillers = [items[at] for at in filler_at]
     clauses = _group(items)
     message = "; ".join(dict.fromkeys(messages)) if messages else None
@@ -155,11 +161,12 @@ def parse_query(text: str) -> Query:
     return Query(text=text, clauses=clauses, message=message)
 
 
-def _finished(items: list[Atom | _Or]) -> list[Atom | _Or]:
-    """The items with every plain term but the last made whole words (`Term.prefix`): the
-    words typed before it are finished. An excluded term keeps its word starts (`!gen`
-    hides the papers with `generative`, wherever it is typed)."""
-    last = max((at for at, item in enumerate(items) if not isinstance(item, _Or)), default=-1)
+def _finished(items: list[Atom | _Or], typing: bool) -> list[Atom | _Or]:
+    """The items with every plain term made whole words (`Term.prefix`) but the last one
+    while it is `typing`: a word with anything typed after it, a space too, is finished. An
+    excluded term keeps its word starts (`!gen` hides the papers with `generative`, wherever
+    it is typed)."""
+    last = len(items) - 1 if typing else -1
     return [
         replace(item, prefix=False)
         if at != last and isinstance(item, Term) and item.mode == "fuzzy" and not item.negated

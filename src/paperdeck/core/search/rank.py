@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -11,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from itertools import compress, filterfalse, pairwise, repeat
 from operator import add, and_, mul, not_, or_
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from paperdeck.core.model import Annotation
 from paperdeck.core.plumbing.recent import Generations, Recent
@@ -21,7 +22,7 @@ from paperdeck.core.search.arrays import Lookup
 from paperdeck.core.search.query import Query
 from paperdeck.core.search.ranking import Ranking
 from paperdeck.core.search.steps import CHUNK, update_steps
-from paperdeck.core.search.terms import TermHits
+from paperdeck.core.search.terms import TermHits, acronym_form, same_stem, stems_of
 from paperdeck.core.search.word_index import ABSTRACT, METHOD, TITLE, WordIndex
 from paperdeck.core.text.fold import words
 
@@ -364,21 +365,80 @@ def _weighted_scores_steps(
     return weighted
 
 
+class Needle(NamedTuple):
+    """What is counted in an abstract for a word clause's frequency."""
+
+    text: str
+    """The word, lower-cased ("" for none)."""
+    edge: Literal["word", "start", "inside"]
+    """Where it counts: as a word or another form of it, as a finished word matches (`just`
+    not in "adjust"), at a word's start (the word being typed: `coin` in "coincide") or
+    anywhere (an exact substring)."""
+    spellings: frozenset[str] = frozenset()
+    """For a finished word no paper has (a typo): the spellings the search took for it, each
+    counted where it is a word."""
+
+
+_WORD_REST = re.compile(r"[^\W_]*")
+"""The rest of a word from where it is (folded words are runs of letters and digits)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _form_starts(word: str) -> tuple[str, ...]:
+    """What a word and its other forms start with: the word, its stems, its other number;
+    none that starts with another (each of its words would be looked at twice)."""
+    other = acronym_form(word)
+    starts = {word, *stems_of(word), *([other] if other else [])}
+    return tuple(s for s in starts if not any(s != o and s.startswith(o) for o in starts))
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_form(word: str, other: str) -> bool:
+    return other == word or same_stem(word, other)
+
+
+def count_in(text: str, needle: Needle) -> int:
+    """How often `needle` is in `text` (lower-cased), where its edge says."""
+    word, edge, spellings = needle
+    if edge == "inside":
+        return text.count(word)
+    starts = (word,) if edge == "start" else tuple(spellings) or _form_starts(word)
+    found: set[int] = set()
+    for start in starts:
+        at = text.find(start)
+        while at >= 0:
+            end = at + len(start)
+            if at and text[at - 1].isalnum():
+                at = text.find(start, at + 1)
+                continue
+            if edge == "word":
+                whole = _WORD_REST.match(text, end)
+                assert whole is not None
+                end = whole.end()
+                other = text[at:end]
+                if not (other in spellings if spellings else _is_form(word, other)):
+                    at = text.find(start, end)
+                    continue
+            found.add(at)
+            at = text.find(start, end)
+    return len(found)
+
+
 def frequency_steps(
     memo: TextMemo,
     ranked: list[int],
     totals: dict[int, float],
-    counted: list[tuple[str, dict[int, float], float]],
+    counted: list[tuple[Needle, dict[int, float], float]],
     average_length: float,
     clock: Clock,
 ) -> Generator[None, None, None]:
     """Reorder the best few by how often they use the query's words (BM25's saturating term
     frequency, shorter abstracts favoured): a paper about a word says it more than once.
 
-    `counted` holds, per word clause, the text counted in a paper's lower-cased abstract, the
+    `counted` holds, per word clause, what is counted in a paper's lower-cased abstract, the
     clause's scores and its weight.
     """
-    counted = [item for item in counted if item[0]]
+    counted = [item for item in counted if item[0].text]
     if not counted:
         return
     head = ranked[:FREQUENCY_HEAD]
@@ -403,7 +463,7 @@ def frequency_steps(
                 if tf is None:
                     if text is None:
                         text = lowered(i, ABSTRACT)
-                    tf = tally[i] = text.count(needle)
+                    tf = tally[i] = count_in(text, needle)
                 if tf:
                     extra += weight * score * (tf * (k1 + 1) / (tf + norm) - 1)
             totals[i] += extra
@@ -426,7 +486,7 @@ class TextMemo:
         self._lowered: Generations[tuple[int, int], str] = Generations(2 * papers)
         self._folded: Generations[tuple[int, int], str] = Generations(2 * papers)
         self._lengths: Generations[int, int] = Generations(4 * papers)
-        self._tallies: Recent[str, dict[int, int]] = Recent(_TALLIES_KEPT)
+        self._tallies: Recent[Needle, dict[int, int]] = Recent(_TALLIES_KEPT)
 
     def has_words(self, field: int) -> bool:
         """Whether some paper has a word in `field` (else its texts need not be read)."""
@@ -453,7 +513,7 @@ class TextMemo:
             length = self._lengths[i] = len(self.lowered(i, ABSTRACT))
         return length
 
-    def tally(self, needle: str) -> dict[int, int]:
+    def tally(self, needle: Needle) -> dict[int, int]:
         """How often `needle` is in each paper's lower-cased abstract, of the papers counted
         so far (`frequency_steps` adds those it counts)."""
         counts = self._tallies.get(needle)
