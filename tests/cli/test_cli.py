@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.cli.conftest import SAMPLE, Corrected
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "seeds" / "icml2026.txt"
@@ -336,38 +337,30 @@ def test_list_json_written_a_batch_at_a_time_is_the_whole_arrays_json(
 
 def test_list_search_show_and_related_print_the_title_the_user_corrected(
     notes: Path,
+    corrected: Corrected,
 ) -> None:
     """A title the user corrected in the notes file is the one the lines give, unmarked, as
     the reader's rows show it; `show` gives the corrected authors too."""
-    from paperdeck.core.library import load_library
-    from paperdeck.core.notes.store import NotesStore
-
-    sample = Path(__file__).parents[1] / "data" / "abstracts_sample.txt"
-    paper = load_library([sample]).papers[40]  # made up "The quadratic problems"
-    store = NotesStore(notes)
-    fixed = "A Modular Analysis of Provable Acceleration via Polyak's Momentum"
-    store.set_correction(paper, "title", fixed)
-    store.set_correction(paper, "authors", "Wang, Jun-Kun and Abernethy, Jacob")
-    store.save()
+    paper, fixed, _ = corrected
     line = f"41  {paper.id}  {fixed}"
-    listed = run("list", str(sample), notes=notes)
+    listed = run("list", str(SAMPLE), notes=notes)
     assert listed.returncode == 0, listed.stderr
     assert line in [row.strip() for row in listed.stdout.splitlines()], listed.stdout
     assert "quadratic problems" not in listed.stdout
-    found = run("search", "polyak momentum", str(sample), notes=notes)
+    found = run("search", "polyak momentum", str(SAMPLE), notes=notes)
     assert found.returncode == 0, found.stderr
     first = found.stdout.splitlines()[0].strip()
     assert first.startswith(f"41  {paper.id}") and first.endswith(f"  {fixed}"), found.stdout
-    shown = run("show", "41", str(sample), notes=notes)
+    shown = run("show", "41", str(SAMPLE), notes=notes)
     assert shown.returncode == 0, shown.stderr
     head = shown.stdout.splitlines()
     assert head[0] == fixed, head[:3]
     assert head[1] == "Authors: Jun-Kun Wang, Jacob Abernethy", head[:3]
     assert f"Corrected title: {fixed}" in shown.stdout  # what the user wrote, below
-    like = run("related", "41", "--limit", "0", str(sample), notes=notes)
+    like = run("related", "41", "--limit", "0", str(SAMPLE), notes=notes)
     others = [row for row in like.stdout.splitlines() if paper.id not in row]
     assert others and all("quadratic problems" not in row for row in others)
     # The paper most like it has it among its own.
-    near = run("related", others[0].split()[0], "--limit", "0", str(sample), notes=notes)
+    near = run("related", others[0].split()[0], "--limit", "0", str(SAMPLE), notes=notes)
     rows = [row for row in near.stdout.splitlines() if f"  {paper.id}  " in row]
     assert rows and "≈" not in rows[0] and fixed in rows[0], near.stdout

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.cli.conftest import SAMPLE, Corrected
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -92,23 +93,16 @@ def test_show_json_gives_one_papers_abstract_and_notes(notes: Path) -> None:
     assert shown["abstract"].startswith("Reinforcement Learning (RL) has become")
 
 
-def test_json_gives_the_corrected_title_and_authors_with_spans_in_them(notes: Path) -> None:
+def test_json_gives_the_corrected_title_and_authors_with_spans_in_them(
+    notes: Path, corrected: Corrected
+) -> None:
     """`list`, `search` and `related --json` give the title and authors the user corrected, as
     their lines and `export` do, say so, and `search` marks its words in what it gives."""
-    from paperdeck.core.library import load_library
-    from paperdeck.core.notes.store import NotesStore
-
-    sample = Path(__file__).parents[1] / "data" / "abstracts_sample.txt"
-    paper = load_library([sample]).papers[40]  # made up "The quadratic problems"
-    store = NotesStore(notes)
-    fixed = "A Modular Analysis of Provable Acceleration via Polyak's Momentum"
-    store.set_correction(paper, "title", fixed)
-    store.set_correction(paper, "authors", "Wang, Jun-Kun and Abernethy, Jacob")
-    store.save()
+    paper, fixed, _ = corrected
 
     def paperdeck(*args: str) -> Any:
         result = subprocess.run(
-            [sys.executable, "-m", "paperdeck", *args, str(sample), "--notes", str(notes)],
+            [sys.executable, "-m", "paperdeck", *args, str(SAMPLE), "--notes", str(notes)],
             capture_output=True,
             text=True,
             timeout=60,
