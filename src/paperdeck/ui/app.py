@@ -188,17 +188,14 @@ class PaperdeckApp(App[int]):
 
     async def on_event(self, event: events.Event) -> None:
         if self._quitting and isinstance(event, events.Key):
-            return  # not even a priority binding: the screens are being taken down
+            # "question" typed with the list focused: q quit, and the e behind it opened the
+            # export dialog on a closing reader, which stopped on an internal error. Dropped
+            # here, before any binding (a priority one too): the screens are being taken down.
+            return
         await super().on_event(event)
 
     async def _on_key(self, event: events.Key) -> None:
         # Runs before App._on_key (handlers run along the MRO); a key sent on stops there.
-        if self._quitting:
-            # "question" typed with the list focused: q quit, and the e behind it opened
-            # the export dialog on a closing reader, which stopped on an internal error.
-            event.stop()
-            event.prevent_default()
-            return
         if follow_focus(self, event) or self._typed_ahead(event):
             event.prevent_default()
 
