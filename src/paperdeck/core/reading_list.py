@@ -70,11 +70,16 @@ def unused_path(wanted: Path) -> Path:
     return candidate
 
 
+def format_named(typed: str) -> str | None:
+    """The format whose name or extension `typed` is alone (FORMAT_WORDS), if it is one."""
+    return FORMAT_WORDS.get(typed.strip().lower().removeprefix("."))
+
+
 def path_asked(typed: str, offered: Path) -> Path:
     """The file `typed` asks for: a format's name or extension alone ("bib", ".csv", "json",
     FORMAT_WORDS) is the `offered` file in that format, not a file of that name. Typed over
     the offered path, "bib" wrote a Markdown file named bib."""
-    fmt = FORMAT_WORDS.get(typed.strip().lower().removeprefix("."))
+    fmt = format_named(typed)
     if fmt is None:
         return Path(typed.strip()).expanduser()
     # reading-list-2.md asked as BibTeX is reading-list.bib if that name is free.

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from paperdeck.core.file_summary import summary
-from paperdeck.core.reading_list import FORMAT_WORDS, FORMATS, SUFFIXES, format_for, path_asked
+from paperdeck.core.reading_list import FORMATS, SUFFIXES, format_for, format_named, path_asked
 from paperdeck.ui.dialogs.dialog import Dialog
 from paperdeck.ui.dialogs.path_dialog import PathSuggester
 from paperdeck.ui.safe_text import one_line
@@ -111,7 +111,7 @@ class ExportDialog(Dialog[ExportChoice | None]):
             return
         path = path_asked(value or "x.md", Path(self.default))
         said = f"Format: {FORMATS[format_for(path)]}"
-        if value.strip().lower().removeprefix(".") in FORMAT_WORDS:
+        if format_named(value) is not None:
             said += f" · to {path}"  # the file the format's name stands for
         line.update(Content(one_line(said)))
 
