@@ -833,6 +833,34 @@ async def test_every_footer_key_is_whole_on_screen(
         assert ("palette" in described) == (size[0] >= 100)
 
 
+async def test_footer_keys_widened_after_their_fit_are_fitted_again(make_app: MakeApp) -> None:
+    """The screen's breakpoint class, which sets the keys' padding, can be applied after the
+    fit that followed a resize: in CI the keys were fitted with the narrow padding at 120
+    columns and then took 129 cells. A key whose width changes has the footer fit again."""
+    from textual.widgets._footer import FooterKey
+
+    from paperdeck.ui.widgets.keys_footer import KeysFooter
+
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        screen.set_class(True, "-narrow")
+        screen.set_class(False, "-wide")
+        await settle(app, pilot)
+        app.query_one(KeysFooter)._fit()  # fitted while the narrow padding holds
+        await settle(app, pilot)
+        screen.set_class(False, "-narrow")
+        screen.set_class(True, "-wide")
+        await settle(app, pilot)
+        await pilot.pause(0.1)
+        shown = [key for key in screen.query(FooterKey) if key.region.width]
+        cells = [x for key in shown for x in range(key.region.x, key.region.right)]
+        assert len(cells) == len(set(cells)) and max(cells) < 120
+        for key in shown:
+            assert key.region.width >= len(key.render().plain), key.description
+
+
 async def test_the_footer_says_more_where_it_has_room_and_fits_again_when_narrowed(
     make_app: MakeApp,
 ) -> None:

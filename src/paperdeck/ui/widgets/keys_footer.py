@@ -99,7 +99,7 @@ class KeysFooter(Footer):
         for binding, enabled, tooltip in self._ordered():
             described = binding.description
             self._labels[binding.action] = LABELS.get(binding.action, (described, described))
-            yield FooterKey(
+            yield _FittedKey(
                 binding.key,
                 self.app.get_key_display(binding),
                 self._label(binding.action, 0),
@@ -150,20 +150,29 @@ class KeysFooter(Footer):
         # has changed the keys' padding by then.
         self.call_after_refresh(self._fit)
 
-    def _fit(self) -> None:
-        """The wide labels if every key fits with them, else the narrow ones; then each key
-        the ones kept before it (KEPT_FIRST) leave no room for is left out, whole."""
+    def refit_if_over(self) -> None:
+        """Fit the keys again if, as styled now, the ones shown need more than the room: a
+        key's width changed after the fit measured it (the screen's breakpoint class, which
+        changes the keys' padding, can be applied after the fit that followed a resize)."""
+        keys, room = self._keys_and_room()
+        if sum(_width(key) for key in keys if not key.has_class(NO_ROOM)) > room:
+            self._fit()
+
+    def _keys_and_room(self) -> tuple[list[FooterKey], int]:
+        """The keys but the palette's, and the room the palette's key leaves them."""
         keys = [key for key in self.query(FooterKey) if not key.has_class("-command-palette")]
         room = self.size.width - sum(
             key.outer_size.width
             for key in self.query(FooterKey)
             if key.has_class("-command-palette") and key.display
         )
+        return keys, room
 
-        def width(key: FooterKey) -> int:
-            styles = key.styles
-            return key.render().cell_len + styles.gutter.width + styles.margin.width
-
+    def _fit(self) -> None:
+        """The wide labels if every key fits with them, else the narrow ones; then each key
+        the ones kept before it (KEPT_FIRST) leave no room for is left out, whole."""
+        keys, room = self._keys_and_room()
+        width = _width
         for form in (0, 1):
             for key in keys:
                 if key.action in self._labels:
@@ -182,3 +191,19 @@ class KeysFooter(Footer):
             if fits:
                 room -= needs
             key.refresh(layout=True)
+
+
+def _width(key: FooterKey) -> int:
+    """The cells `key` takes as styled now, margin included."""
+    styles = key.styles
+    return key.render().cell_len + styles.gutter.width + styles.margin.width
+
+
+class _FittedKey(FooterKey):
+    """A footer key whose change of width, after the footer fitted its keys, has the footer
+    check the fit."""
+
+    def on_resize(self, event: Resize) -> None:
+        footer = self.parent
+        if isinstance(footer, KeysFooter):
+            footer.call_after_refresh(footer.refit_if_over)
