@@ -483,6 +483,9 @@ def test_a_stored_list_gives_the_titles_its_rows_show_as_a_list_read_afresh_does
     assert type(stored).__name__ == "StoredPapers"
     shown = fresh.row_titles()
     assert stored.row_titles() == shown
+    # Those of a list that grew, from where it was measured up to.
+    assert fresh.row_titles(3) == stored.row_titles(3) == shown[3:]
+    assert fresh.derived_flags(3) == stored.derived_flags(3) == fresh.derived_flags()[3:]
     cut = [at for at, paper in enumerate(fresh) if paper.cut_title]
     assert cut and all(shown[at] == fresh[at].uncut_title != fresh[at].title for at in cut)
     assert all(shown[at] == p.title for at, p in enumerate(fresh) if not p.cut_title)

@@ -17,6 +17,7 @@ from textual.color import Color
 from paperdeck.core import library as library_module
 from paperdeck.core.library import load_library
 from paperdeck.core.notes.store import NotesStore
+from paperdeck.core.papers import LoadedPapers
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.search.index import SearchIndex
 from paperdeck.core.titles.derive import method_and_titles
@@ -431,6 +432,15 @@ async def test_rows_are_measured_once_on_a_first_open_and_not_on_the_reopen(
         return title_cells_of(papers, start)
 
     monkeypatch.setattr(paper_list_module, "title_cells_of", counted)
+    read: list[int] = []
+    row_titles = LoadedPapers.row_titles
+
+    def titles_read(papers: LoadedPapers, start: int = 0) -> list[str]:
+        titles = row_titles(papers, start)
+        read.append(len(titles))
+        return titles
+
+    monkeypatch.setattr(LoadedPapers, "row_titles", titles_read)
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = reader_loading(tmp_path, pending)
     try:
@@ -443,8 +453,10 @@ async def test_rows_are_measured_once_on_a_first_open_and_not_on_the_reopen(
             heights = [app.paper_list.row_lines(row).stop for row in range(PAPERS)]
     finally:
         held_after_first_batch.set()
-    # Each paper's title measured as its rows arrived, none again when the load finished.
+    # Each paper's title measured as its rows arrived, none again when the load finished,
+    # and only the new rows' titles read each time.
     assert sum(measured) == PAPERS
+    assert sum(read) == PAPERS
     # Kept beside the list: the reopen reads them, the same widths, and measures nothing.
     reopened = load_library([big_list], abstracts=False)
     store = ListStore.open([])

@@ -40,18 +40,19 @@ class Papers(Sequence[Paper]):
         """Every paper's title, in order."""
         return [paper.title for paper in self]
 
-    def row_titles(self) -> list[str]:
-        """Every paper's title as its row shows it, in order, unrendered: a made-up title the
-        list cut to fit a row whole when it was kept so (`uncut_title`, which a wide row
-        shows on two lines)."""
+    def row_titles(self, start: int = 0) -> list[str]:
+        """Every paper's title from `start` on as its row shows it, in order, unrendered: a
+        made-up title the list cut to fit a row whole when it was kept so (`uncut_title`,
+        which a wide row shows on two lines)."""
         return [
             paper.uncut_title if paper.uncut_title is not None and paper.cut_title else paper.title
-            for paper in self
+            for paper in itertools.islice(self, start, None)
         ]
 
-    def derived_flags(self) -> bytes:
-        """Per paper, 1 when its title was derived from its abstract (as `title_derived`)."""
-        return bytes(paper.title_derived for paper in self)
+    def derived_flags(self, start: int = 0) -> bytes:
+        """Per paper from `start` on, 1 when its title was derived from its abstract (as
+        `title_derived`)."""
+        return bytes(paper.title_derived for paper in itertools.islice(self, start, None))
 
     def per_paper(self, name: str, make: Callable[[], bytes]) -> bytes:
         """`make()`: one byte per paper, worked out from all of them (what the reader measures

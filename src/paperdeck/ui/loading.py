@@ -111,7 +111,8 @@ class LoadingFlow:
         if self._left is None:  # a list left on screen while another loads keeps its words
             paper_list = self.app.paper_list
             paper_list.empty_text = f"Loading {one_line(self.label)} {frame}"
-            paper_list.refresh()
+            if not paper_list.rows:  # the words show only in an empty list
+                paper_list.refresh()
         source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
         reported = source.take()
         if reported is not None and self.loader is not None:

@@ -153,11 +153,12 @@ class StoredPapers(Papers):
         """Every paper's id in order, read without decoding the papers."""
         return self._read_ids_and_flags()[0]
 
-    def derived_flags(self) -> bytes:
-        """Per paper, 1 when its title was derived from its abstract (as `title_derived`)."""
+    def derived_flags(self, start: int = 0) -> bytes:
+        """Per paper from `start` on, 1 when its title was derived from its abstract (as
+        `title_derived`)."""
         if self._ids_and_flags is not None:
-            return self._ids_and_flags[1]
-        return self._read_titles_and_flags()[1]
+            return self._ids_and_flags[1][start:]
+        return self._read_titles_and_flags()[1][start:]
 
     def titles(self) -> list[str]:
         """Every paper's title in order, read without decoding the papers."""
@@ -173,15 +174,16 @@ class StoredPapers(Papers):
                 self._titles_and_flags = self._by_chunk("title"), flags
         return self._titles_and_flags
 
-    def row_titles(self) -> list[str]:
-        """Every paper's title as its row shows it (see Papers.row_titles), read without
-        decoding the papers."""
+    def row_titles(self, start: int = 0) -> list[str]:
+        """Every paper's title from `start` on as its row shows it (see Papers.row_titles),
+        read without decoding the papers (a stored list does not grow: `start` is 0)."""
         try:
-            return self.store.row_titles(self.key, self._count)
+            titles = self.store.row_titles(self.key, self._count)
         except (Damaged, StoreUnavailable):
             self._failed()
             cut, whole = self._by_chunk("title"), self._by_chunk("uncut_title")
-            return [kept or title for title, kept in zip(cut, whole, strict=True)]
+            titles = [kept or title for title, kept in zip(cut, whole, strict=True)]
+        return titles[start:] if start else titles
 
     def per_paper(self, name: str, make: Callable[[], bytes]) -> bytes:
         """`make()`, kept in the list store under `name` the first time: a reader painting

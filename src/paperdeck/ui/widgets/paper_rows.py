@@ -120,8 +120,8 @@ def title_cells_of(papers: Papers, start: int = 0) -> bytes:
     (a 100,000-paper list is measured once per open, in the time of its first paint); read
     from the titles alone, without the papers (a stored list makes none). A made-up title
     cut to fit a row is measured whole when kept so, as its row shows it."""
-    titles = papers.row_titles()[start:]
-    flags = papers.derived_flags()[start:]
+    titles = papers.row_titles(start)
+    flags = papers.derived_flags(start)
     cells = list(map(len, titles))
     # "…" ends most derived titles and takes one cell: it does not need cell_len.
     plain = map(str.isascii, map(methodcaller("replace", "…", "."), titles))
