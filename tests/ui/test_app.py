@@ -998,6 +998,10 @@ async def test_export_and_open_another_list(
         app.export_notes_to(target)
         assert "exported note" in target.read_text(encoding="utf-8")
         app.loading.open_file(long_list)
+        # The load starts after the next paint: wait for it to be over, not for a worker.
+        deadline = time.monotonic() + 60
+        while app.loading.loading and time.monotonic() < deadline:
+            await pilot.pause(0.05)
         await settle(app, pilot)
         assert len(app.papers) == 300
         assert "300 papers" in header_text(app)
