@@ -259,3 +259,26 @@ def test_export_the_papers_named(tmp_path: Path) -> None:
     assert refused("99") == "paperdeck: 99: no paper at that position (1..19)\n"
     assert refused("papers") == "paperdeck: papers: no such file, nor a paper's id or position\n"
     assert refused("papers.txt") == "paperdeck: papers.txt: no such file\n"
+
+
+def test_export_named_papers_as_ris_and_refuse_to_replace_it(tmp_path: Path) -> None:
+    """A reference manager's file (Zotero, EndNote, Mendeley import RIS): one record per
+    paper, with the citation key the BibTeX export gives it; an existing one is counted."""
+    import rispy
+
+    notes = tmp_path / "notes.json"
+    picked = tmp_path / "picked.ris"
+    written = paperdeck("export", "4", "5", "-o", str(picked), notes=notes)
+    assert written.returncode == 0, written.stderr
+    assert f"2 papers written to {picked} as RIS" in written.stderr
+    records = rispy.loads(picked.read_text(encoding="utf-8"))
+    assert [record["title"][:10] for record in records] == ["BubbleSpec", "Formalizin"]
+    assert all(record["year"] == "2026" and record["authors"] for record in records)
+    bib = paperdeck("export", "4", "5", "-f", "bibtex", notes=notes).stdout
+    keys = [entry.key for entry in bibtexparser.parse_string(bib).entries]
+    assert [record["id"] for record in records] == keys
+    refused = paperdeck("export", "4", "-o", str(picked), notes=notes)
+    assert refused.returncode == 2
+    assert f"{picked} exists (2 entries)" in refused.stderr
+    assert len(rispy.loads(picked.read_text(encoding="utf-8"))) == 2
+    assert "ris" in paperdeck("export", "--help", notes=notes).stdout

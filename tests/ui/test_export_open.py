@@ -67,6 +67,39 @@ async def test_export_the_starred_view_as_markdown_then_the_marked_as_bibtex(
         ]
 
 
+async def test_marked_papers_export_as_ris_for_a_reference_manager(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Zotero, EndNote and Mendeley import RIS: a path ending in .ris writes one record per
+    marked paper, its title as cited and its citation key, read back by rispy."""
+    import rispy
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "j", "j", "space", "e")
+        assert isinstance(app.screen, ExportDialog)
+        assert ".ris RIS" in str(app.screen.query_one("#export-keys").render())
+        await clear_input(pilot)
+        await type_text(pilot, "picked.ris")
+        assert "Format: RIS" in str(app.screen.query_one("#export-format").render())
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ExportDialog)
+        data = (tmp_path / "picked.ris").read_bytes()
+        records = rispy.loads(data.decode("utf-8"))
+        picked = [app.papers[index] for index in sorted(app.paper_list.marked)]
+        assert len(records) == 2
+        for record, paper in zip(records, picked, strict=True):
+            assert record["title"].startswith(paper.title.removesuffix("…")), record
+        keys = app.citations.keys()
+        assert [record["id"] for record in records] == [keys[paper.id] for paper in picked]
+        assert data.count(b"\r\n") == data.count(b"\n")  # the specification's line ends
+        messages = [n.message for n in app._notifications]
+        assert any("2 papers as RIS" in m for m in messages), messages
+
+
 async def test_the_path_offered_by_default_never_replaces_an_earlier_export(
     make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

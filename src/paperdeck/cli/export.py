@@ -23,7 +23,7 @@ from paperdeck.cli.common import (
 )
 from paperdeck.cli.notes_file import open_store, save_store
 from paperdeck.core.errors import PaperdeckError, UsageError
-from paperdeck.core.reading_list import EXTENSIONS, FORMATS, SUFFIXES, export, format_for
+from paperdeck.core.reading_list import CITED, EXTENSIONS, FORMATS, SUFFIXES, export, format_for
 from paperdeck.core.text.wording import plural
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def register(add: AddCommand) -> None:
         dest="export_format",
         choices=list(FORMATS),
         default=None,
-        help="markdown, bibtex, csv or json (default: from -o's extension, else markdown)",
+        help="markdown, bibtex, ris, csv or json (default: from -o's extension, else markdown)",
     )
     add_output_arguments(parser)
     parser.add_argument(
@@ -132,7 +132,7 @@ def run_export(args: argparse.Namespace) -> int:
         entry = notes.get(paper)
         if entry is not None and entry.corrections:
             corrections[paper.id] = entry.corrections
-    keys = citation_keys(papers, notes) if fmt == "bibtex" else {}
+    keys = citation_keys(papers, notes) if fmt in CITED else {}
     if notes.dirty:
         # citation_keys pins the keys of papers with notes; keep them for the next run.
         try:

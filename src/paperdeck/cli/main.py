@@ -55,7 +55,7 @@ COMMAND_SUMMARIES = {
     "notes": "export or import every note, or find notes whose paper is gone",
     "cite": "print (or copy) citations: BibTeX, APA, any CSL style, ...",
     "enrich": "match papers to a metadata list or the open scholarly APIs",
-    "export": "write a reading list as Markdown, BibTeX, CSV or JSON",
+    "export": "write a reading list as Markdown, BibTeX, RIS, CSV or JSON",
 }
 """Each command's line in `paperdeck --help`, which imports no command's module."""
 

@@ -15,6 +15,7 @@ MAX_COUNTED_BYTES = 16 * 1024 * 1024
 
 _BIBTEX_ENTRY = re.compile(r"^[ \t]*@(?!comment\b|string\b|preamble\b)\w+[ \t]*[{(]", re.I | re.M)
 _MARKDOWN_ITEM = re.compile(r"^[0-9]+\. ", re.M)
+_RIS_RECORD = re.compile(r"^TY  - ", re.M)
 
 
 def summary(path: Path, fmt: str) -> str:
@@ -38,6 +39,8 @@ def _entries(text: str, fmt: str) -> int | None:
         return len(_BIBTEX_ENTRY.findall(text)) or None
     if fmt == "markdown":
         return len(_MARKDOWN_ITEM.findall(text)) or None
+    if fmt == "ris":
+        return len(_RIS_RECORD.findall(text)) or None
     if fmt == "json":
         try:
             value = json.loads(text)

@@ -1,4 +1,4 @@
-"""Reading lists: chosen papers with their tags and notes as Markdown, BibTeX, CSV or JSON.
+"""Reading lists: chosen papers with their tags and notes as Markdown, BibTeX, RIS, CSV or JSON.
 
 Everything taken from a list or a notes file is escaped for the format it goes into: a title
 cannot forge Markdown markup, an HTML comment (a paperdeck notes block) or a CSV formula.
@@ -20,12 +20,14 @@ from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.notes.corrected import corrected_authors, corrected_title
 from paperdeck.core.text.sanitize import clean_line, clean_text
 
-FORMATS = {"markdown": "Markdown", "bibtex": "BibTeX", "csv": "CSV", "json": "JSON"}
+FORMATS = {"markdown": "Markdown", "bibtex": "BibTeX", "ris": "RIS", "csv": "CSV", "json": "JSON"}
 """Format id -> label."""
-EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".bib": "bibtex", ".csv": "csv"}
-EXTENSIONS[".json"] = "json"
+CITED = frozenset({"bibtex", "ris"})
+"""The formats written as citations (core.citations): each entry carries its citation key."""
+EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".bib": "bibtex", ".ris": "ris"}
+EXTENSIONS.update({".csv": "csv", ".json": "json"})
 """File extension -> format id."""
-SUFFIXES = {"markdown": ".md", "bibtex": ".bib", "csv": ".csv", "json": ".json"}
+SUFFIXES = {"markdown": ".md", "bibtex": ".bib", "ris": ".ris", "csv": ".csv", "json": ".json"}
 FORMAT_WORDS = {
     **{suffix.removeprefix("."): fmt for suffix, fmt in EXTENSIONS.items()},
     **{fmt: fmt for fmt in FORMATS},
@@ -346,15 +348,18 @@ def export(
     corrections: Mapping[str, Mapping[str, Any]] | None = None,
     title: str = "Reading list",
 ) -> str:
-    """`papers` as a reading list in `fmt` (one of FORMATS); BibTeX through core.citations."""
+    """`papers` as a reading list in `fmt` (one of FORMATS); BibTeX and RIS (CITED) through
+    core.citations, with the citation `keys`."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown reading-list format {fmt!r} (one of: {', '.join(FORMATS)})")
-    if fmt == "bibtex":
+    if fmt in CITED:
         from paperdeck.core.citations import cite_many
 
         if not papers:
             return ""
-        return cite_many(papers, "bibtex", keys=keys, corrections=corrections).text + "\n"
+        text = cite_many(papers, fmt, keys=keys, corrections=corrections).text
+        # RIS records end their lines themselves (CR LF); BibTeX entries do not.
+        return text if fmt == "ris" else text + "\n"
     chosen = items(papers, annotations, corrections)
     if fmt == "markdown":
         return markdown(chosen, title)

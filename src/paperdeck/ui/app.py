@@ -642,7 +642,7 @@ class PaperdeckApp(App[int]):
         )
         yield SystemCommand(
             "Export a reading list",
-            "Marked, starred or shown papers as Markdown, BibTeX, CSV or JSON (e)",
+            "Marked, starred or shown papers as Markdown, BibTeX, RIS, CSV or JSON (e)",
             self.export.ask,
         )
         yield SystemCommand("Open another list", "Open a paper list from a file", self.open_list)

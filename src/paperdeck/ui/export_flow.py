@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from paperdeck.core.reading_list import unused_path
+from paperdeck.core.reading_list import CITED, unused_path
 from paperdeck.core.text.wording import plural
 from paperdeck.ui.citation_flow import with_cited_abstracts
 from paperdeck.ui.clipboard_copy import copy_from_worker, unconfirmed_reason
@@ -92,14 +92,14 @@ class ExportFlow:
             self.export(choice)
 
     def text(self, papers: list[Paper], fmt: str, keys: dict[str, str]) -> str:
-        """`papers` in the format `fmt`, BibTeX with the citation `keys`."""
+        """`papers` in the format `fmt`, BibTeX and RIS with the citation `keys`."""
         from paperdeck.core.reading_list import export
 
         app = self.app
         fixes: dict[str, Mapping[str, Any]] = {
             paper.id: app.note_flow.corrections(paper) for paper in papers
         }
-        if fmt == "bibtex":
+        if fmt in CITED:
             papers = with_cited_abstracts(app, papers)
         else:
             # Every other format carries the abstract: a list opened from the store has none.
@@ -107,7 +107,7 @@ class ExportFlow:
         return export(papers, fmt, annotations=app.entries(), keys=keys, corrections=fixes)
 
     def export(self, choice: ExportChoice) -> None:
-        """Write the chosen papers to the file, or copy them (BibTeX once their keys are
+        """Write the chosen papers to the file, or copy them (BibTeX, RIS once their keys are
         worked out, which takes a long list seconds on a thread)."""
         app = self.app
         app.note_flow.commit()  # a note being typed goes out as it is now
@@ -115,7 +115,7 @@ class ExportFlow:
         if not papers:
             app.notify(f"No {choice.scope} papers to export", severity="warning")
             return
-        if choice.fmt == "bibtex":
+        if choice.fmt in CITED:
             app.citations.with_keys(lambda keys: self._write(choice, papers, keys))
         else:
             self._write(choice, papers, {})
