@@ -227,6 +227,32 @@ def test_postings_made_while_loading_are_those_of_a_build(
         assert index.search(query).indices == built.search(query).indices
 
 
+def test_how_far_the_postings_go_is_told_while_a_batch_is_being_indexed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The reader asks, as a key is typed while a list loads, how many papers the postings
+    cover; the load's thread holds the lock for as long as a batch takes to index, and the
+    answer used to wait for it (the typing with it)."""
+    import threading
+
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    papers = load_library([SAMPLE]).papers
+    grown = index_parts.Growing()
+    assert grown.covers() == 0
+    grown.add(papers[:3], 0)
+    grown.add(papers[3:5], 3)
+    grown.add_answer(b"", 8, 2)  # a helper's range: not among the first papers
+    answers: list[int] = []
+    with grown._lock:  # a batch being indexed
+        asking = threading.Thread(target=lambda: answers.append(grown.covers()), daemon=True)
+        asking.start()
+        asking.join(5)
+    assert answers == [5]
+    assert grown.snapshot(10)[0] == papers[:5]
+    grown.abandon()
+    assert grown.covers() == 0
+
+
 def test_a_helpers_damaged_postings_are_made_here(
     monkeypatch: pytest.MonkeyPatch,
     started_helpers: list[helper_process.HelperProcess],

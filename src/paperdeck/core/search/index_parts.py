@@ -172,6 +172,8 @@ class Growing:
         self._segments: list[_Segment] = []
         self._first: list[Paper] = []
         """The papers of the first segment."""
+        self._covers = 0
+        """How many papers, from the first, the first segment holds (see `covers`)."""
         self.complete: int | None = None
         """How many papers the load made, once it is over and every one of them is here; None
         while it runs, or when the load's papers are not these (see `abandon`)."""
@@ -192,6 +194,7 @@ class Growing:
             last.end = offset + len(papers)
             if last is self._segments[0] and last.start == 0:
                 self._first.extend(papers)
+                self._covers = last.end
 
     def add_answer(self, output: bytes, offset: int, count: int) -> None:
         """A helper's answer (`serve`'s frames) for the papers `offset` to `offset + count`."""
@@ -199,10 +202,9 @@ class Growing:
             self._segments.append(_Segment(offset, offset + count, None, output))
 
     def covers(self) -> int:
-        """How many papers, from the first, `snapshot` covers."""
-        with self._lock:
-            first = self._segments[0] if self._segments else None
-            return first.end if first is not None and first.start == 0 and first.raw else 0
+        """How many papers, from the first, `snapshot` covers: read without the lock, which
+        the load's thread holds while it indexes a batch (the reader asks as a key is typed)."""
+        return self._covers
 
     def snapshot(self, limit: int) -> tuple[list[Paper], Postings]:
         """The first papers indexed here, at most `limit`, and a copy of their postings (per
@@ -229,6 +231,7 @@ class Growing:
         with self._lock:
             self._segments.clear()
             self._first = []
+            self._covers = 0
             self.complete = None
 
     def done(self, count: int) -> None:
@@ -248,6 +251,7 @@ class Growing:
         with self._lock:
             segments = sorted(self._segments, key=_START)
             self._segments, self._first = [], []
+            self._covers = 0
             self.complete = None  # used up
         result: Postings = [{} for _ in _TEXT_OF]
         for segment in segments:
