@@ -138,6 +138,50 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
         held_after_first_batch.set()
 
 
+async def test_a_search_of_the_first_rows_says_so_while_more_are_loaded(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seen in tmux at 100k: "702 with every word · 5,187 / 37,120 shown" while the search
+    covered the first 10,240 papers: a paper loaded after those seemed not to match."""
+    second, rest = threading.Event(), threading.Event()
+    calls = 0
+
+    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            (second if calls == 2 else rest).wait(30)
+        return [method_and_titles(abstract) for abstract in abstracts]
+
+    monkeypatch.setattr(library_module, "methods_and_titles", gated)
+    monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
+    monkeypatch.setattr(loading, "PARTIAL_INDEX_ENOUGH", 100)  # the first rows' index only
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    app = reader_loading(tmp_path, pending)
+    first = library_module._FIRST_ROWS
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: first_rows_painted(app))
+            await pilot.press("slash", *"quokka")
+            await wait_until(pilot, lambda: app.search.filtered == 1)
+            assert f"1 / {first} shown" in header_text(app)
+            second.set()
+            await wait_until(pilot, lambda: len(app.papers) > first)
+            loaded = len(app.papers)
+            await wait_until(pilot, lambda: f"loading {loaded:,} of" in header_text(app))
+            assert f"1 of the first {first} shown" in header_text(app)
+            assert f"1 / {loaded:,}" not in header_text(app)
+            rest.set()
+            await wait_until(pilot, lambda: not app.loading.loading)
+            await wait_until(pilot, lambda: app.search.filtered == 2)
+            assert f"2 / {PAPERS:,} shown" in header_text(app)
+            assert "the first" not in header_text(app)
+    finally:
+        second.set()
+        rest.set()
+
+
 async def test_a_word_typed_before_the_rows_show_is_a_search_not_commands(
     tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -361,8 +361,17 @@ class PaperdeckApp(App[int]):
                 view=self.triage.view_label(),
                 loaded=self.loading.progress(),
                 every=self.paper_list.divider,
+                searched=self._searched_fewer(),
             )
         )
+
+    def _searched_fewer(self) -> int | None:
+        """How many papers the search shown covers, when fewer than the list shown has (an
+        index of the rows loaded so far: see HeaderFacts.searched)."""
+        covered = self.search.covered
+        if self.search.filtered is None or not 0 < covered < len(self.papers):
+            return None
+        return covered
 
     def _out_of_view(self) -> int:
         if self.search.filtered is None or not self.triage.views:

@@ -35,6 +35,8 @@ class SearchFlow:
     def __init__(self, app: PaperdeckApp) -> None:
         self.app = app
         self.index: SearchIndex | None = None
+        self.covered = 0
+        """How many papers, from the first, the index the result shown came from holds."""
         self.query = ""
         self.filtered: int | None = None
         """How many papers the query keeps; None when nothing is filtered."""
@@ -61,6 +63,7 @@ class SearchFlow:
     def reset(self) -> None:
         """A new library: no index, no query."""
         self.index = None
+        self.covered = 0
         self.filtered = None
         self.query = ""
         self.parsed = None
@@ -187,6 +190,7 @@ class SearchFlow:
             if not await self._next_slice():
                 return
         if query == self.query:
+            self.covered = len(index)
             self.apply(query, result)
 
     def apply(self, query: str, result: SearchResult | None) -> None:

@@ -50,6 +50,9 @@ class HeaderFacts:
     of them follow (below the list's rule); None otherwise."""
     loaded: tuple[int, int] | None = None
     """While a list loads with its first rows shown: how many papers are loaded, of how many."""
+    searched: int | None = None
+    """How many of the first papers the search shown covers when fewer than `total`: an index
+    of the rows loaded so far, while the rest loads or is indexed; None otherwise."""
 
 
 Fact = tuple[Content, ...]
@@ -94,6 +97,10 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
         # is not counted as shown-in-the-view, and the rows it adds are said apart.
         fit = facts.filtered - facts.out_of_view
         shown = f"{fit:,} / {total:,}"
+        if facts.searched is not None:
+            # "5,187 / 37,120 shown" while 37,120 loaded read as a search of all 37,120: it
+            # covered the first 10,240, and a paper loaded after them seemed not to match.
+            shown = f"{fit:,} of the first {facts.searched:,}"
         if facts.out_of_view:
             kept = f"+{facts.out_of_view:,}"
             out.append(("counts", _fact(f"{shown} shown {kept} left in place", f"{shown} {kept}")))
@@ -103,6 +110,8 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
             every = f"{facts.every:,} with every word"
             # The total is in the read count beside it: "53 shown" keeps the room for the name.
             forms = (f"{every} · {shown} shown", f"{every} · {fit:,} shown", shown)
+            if facts.searched is not None:
+                forms = (f"{every} · {shown} shown", f"{every} · {shown}", shown)
             out.append(("counts", _fact(*forms)))
         else:
             out.append(("counts", _fact(f"{shown} shown", shown)))
