@@ -7,7 +7,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +60,30 @@ def held_after_first_batch(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
     monkeypatch.setenv("PAPERDECK_CACHE", "off")
     return release
+
+
+@pytest.fixture
+def held_in_two(
+    monkeypatch: pytest.MonkeyPatch,
+) -> Iterator[tuple[threading.Event, threading.Event]]:
+    """Titles for the first batch come at once, for the second when the first event is set,
+    for the rest when the second is."""
+    more, rest = threading.Event(), threading.Event()
+    calls = 0
+
+    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            (more if calls == 2 else rest).wait(30)
+        return [method_and_titles(abstract) for abstract in abstracts]
+
+    monkeypatch.setattr(library_module, "methods_and_titles", gated)
+    monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    yield more, rest
+    more.set()
+    rest.set()
 
 
 def reader_loading(tmp_path: Path, pending: BackgroundLoad) -> PaperdeckApp:
@@ -139,24 +163,15 @@ async def test_first_rows_show_while_the_rest_loads_and_search_covers_them(
 
 
 async def test_a_search_of_the_first_rows_says_so_while_more_are_loaded(
-    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    big_list: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    held_in_two: tuple[threading.Event, threading.Event],
 ) -> None:
     """Seen in tmux at 100k: "702 with every word · 5,187 / 37,120 shown" while the search
     covered the first 10,240 papers: a paper loaded after those seemed not to match."""
-    second, rest = threading.Event(), threading.Event()
-    calls = 0
-
-    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
-        nonlocal calls
-        calls += 1
-        if calls > 1:
-            (second if calls == 2 else rest).wait(30)
-        return [method_and_titles(abstract) for abstract in abstracts]
-
-    monkeypatch.setattr(library_module, "methods_and_titles", gated)
-    monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
+    second, rest = held_in_two
     monkeypatch.setattr(loading, "PARTIAL_INDEX_ENOUGH", 100)  # the first rows' index only
-    monkeypatch.setenv("PAPERDECK_CACHE", "off")
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = reader_loading(tmp_path, pending)
     first = library_module._FIRST_ROWS
@@ -280,23 +295,13 @@ async def test_the_cursor_kept_while_loading_stays_on_its_paper(
 
 
 async def test_the_rows_so_far_are_indexed_again_only_until_enough(
-    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    big_list: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    held_in_two: tuple[threading.Event, threading.Event],
 ) -> None:
-    # The first batch comes at once, the second when `more` is set, the rest when `rest` is.
-    more, rest = threading.Event(), threading.Event()
-    calls = 0
-
-    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
-        nonlocal calls
-        calls += 1
-        if calls > 1:
-            (more if calls == 2 else rest).wait(30)
-        return [method_and_titles(abstract) for abstract in abstracts]
-
-    monkeypatch.setattr(library_module, "methods_and_titles", gated)
-    monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
+    more, rest = held_in_two
     monkeypatch.setattr(loading, "PARTIAL_INDEX_ENOUGH", library_module._FIRST_ROWS)
-    monkeypatch.setenv("PAPERDECK_CACHE", "off")
     monkeypatch.setenv("PAPERDECK_HELPERS", "0")
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = reader_loading(tmp_path, pending)
