@@ -189,6 +189,10 @@ def json_row(paper: Paper, entries: Mapping[str, NoteEntry]) -> dict[str, Any]:
         row["title"] = clean_line(row["title"])
     if shown.authors is not paper.authors:
         row["authors"] = [clean_line(name) for name in shown.authors]
+    if shown is not paper:
+        # The list's source ("derived": a made-up title) no longer says where the title or
+        # authors given came from. The method stays: it is the name the abstract introduces.
+        row["meta_source"] = "user"
     return row
 
 
