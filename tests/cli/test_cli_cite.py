@@ -1039,3 +1039,31 @@ def test_two_formats_given_are_refused_not_the_last_taken(notes: Path) -> None:
     )
     same = run("4", "-f", "apa", "--format", "APA", notes=notes)
     assert same.returncode == 0 and same.stdout.startswith("Xu, Y., Tian, K.")
+
+
+def test_a_title_s_markdown_is_not_printed_as_asterisks_in_bibtex(
+    notes: Path, tmp_path: Path
+) -> None:
+    """A list's title written with markdown ("**Bold** and *italic* ... `code`") is rendered in
+    BibTeX as in every other format and the reader: TeX printed the asterisks and backticks
+    (only a title with LaTeX or braces was rendered). A name's underscore stays one."""
+    listed = tmp_path / "marked.jsonl"
+    titles = [
+        "**Bold** and *italic* Schrödinger Bridges: A `code` Approach",
+        "Minimizing max_y f with snake_case Names",
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": ["Ada Lovelace"], "year": 2023 + at}) + "\n"
+            for at, title in enumerate(titles)
+        ),
+        "utf-8",
+    )
+    bibtex = run("1", "2", str(listed), notes=notes)
+    text = run("1", "-f", "text", str(listed), notes=notes)
+    assert bibtex.returncode == 0 and text.returncode == 0, bibtex.stderr + text.stderr
+    entries = pybtex_parse(bibtex.stdout, "bibtex").entries
+    marked = entries["lovelace2023bold"].fields["title"]
+    assert marked == "Bold and italic {Schrödinger} Bridges: {A} code Approach"
+    assert "Bold and italic Schrödinger Bridges: A code Approach." in text.stdout
+    assert entries["lovelace2024minimizing"].fields["title"].startswith("Minimizing max\\_y f")

@@ -27,6 +27,9 @@ BIBTEX_NEEDS = ("title (derived)", "authors", "year", "venue", "pages")
 _MATH = re.compile(r"\$(?=[^\s$])(?:\\\$|[^$])*?(?<=[^\s\\])\$(?!\d)|\\\(.+?\\\)")
 _WORD = re.compile(r"[^\W_]+")
 _PART_START = re.compile(r"[:?!]\s+$")
+# What starts LaTeX or markdown in a title's text outside math, for latex_to_text to render: a
+# backslash, a brace, emphasis, code in single backticks (TeX's opening quote `` is kept).
+_MARKUP = re.compile(r"[\\{*_]|(?<!`)`(?!`)")
 
 
 def _balanced(text: str) -> bool:
@@ -140,7 +143,8 @@ def bibtex_title(
         # A word glued to math ("G$^2$CN") is one name: keep its capitals.
         math_before = index > 0
         math_after = index + 1 < len(segments)
-        if "\\" in text or "{" in text:
+        # Markdown too ("**Bold**", "`code`"): printed as it stands, TeX sets its marks.
+        if _MARKUP.search(text):
             text = latex_to_text(text).replace("{", "").replace("}", "")
         position = 0
         named = named_compound_starts(text, context) | method_starts(text, method)
