@@ -1067,3 +1067,28 @@ def test_a_title_s_markdown_is_not_printed_as_asterisks_in_bibtex(
     assert marked == "Bold and italic {Schrödinger} Bridges: {A} code Approach"
     assert "Bold and italic Schrödinger Bridges: A code Approach." in text.stdout
     assert entries["lovelace2024minimizing"].fields["title"].startswith("Minimizing max\\_y f")
+
+
+def test_an_organisation_among_the_authors_is_cited_whole(notes: Path, tmp_path: Path) -> None:
+    """ "Google Research" and "Li & Co Research" are no persons: APA cited them "Research, G."
+    and "Research, L. & C.", BibTeX "Research, Li \\& Co"; each is now one name, whole."""
+    listed = tmp_path / "org.jsonl"
+    record = {
+        "title": "Scaling Laws",
+        "authors": ["Ada Lovelace", "Google Research", "Li & Co Research"],
+        "year": 2023,
+        "abstract": "An abstract.",
+    }
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", "-f", "apa", str(listed), notes=notes)
+    bibtex = run("1", str(listed), notes=notes)
+    assert apa.returncode == 0 and bibtex.returncode == 0, apa.stderr + bibtex.stderr
+    assert apa.stdout.startswith("Lovelace, A., Google Research, & Li & Co Research. (2023)."), (
+        apa.stdout
+    )
+    entry = pybtex_parse(bibtex.stdout, "bibtex").entries["lovelace2023scaling"]
+    assert [str(person) for person in entry.persons["author"]] == [
+        "Lovelace, Ada",
+        "{Google Research}",
+        "{Li \\& Co Research}",
+    ]
