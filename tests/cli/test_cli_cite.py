@@ -1092,3 +1092,26 @@ def test_an_organisation_among_the_authors_is_cited_whole(notes: Path, tmp_path:
         "{Google Research}",
         "{Li \\& Co Research}",
     ]
+
+
+def test_the_braces_a_title_s_math_writes_are_cited(notes: Path, tmp_path: Path) -> None:
+    """A title's set "$p \\in \\{1,2,\\infty\\}$" read "p ∈ 1,2,∞" in APA, text, RIS and
+    CSL-JSON (every brace was dropped, TeX's grouping ones and the set's alike), and a set
+    written outside math "\\{a\\}" lost its braces in BibTeX too; grouping braces still go."""
+    listed = tmp_path / "sets.jsonl"
+    title = "Attacks for $p \\in \\{1,2,\\infty\\}$ on the set \\{a\\} of {{GPT}}-4 Inputs"
+    record = {"title": title, "authors": ["Ada Lovelace"], "year": 2023, "abstract": "An abstract."}
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    plain = "Attacks for p ∈ {1,2,∞} on the set {a} of GPT-4 Inputs"
+    for style in ("text", "ris", "csl-json", "ieee"):
+        result = run("1", "-f", style, str(listed), notes=notes)
+        assert result.returncode == 0, result.stderr
+        assert plain in result.stdout, (style, result.stdout)
+    apa = run("1", "-f", "apa", str(listed), notes=notes)
+    assert "Attacks for p ∈ {1,2,∞} on the set {a} of GPT-4 inputs." in apa.stdout, apa.stdout
+    bibtex = run("1", str(listed), notes=notes)
+    entry = pybtex_parse(bibtex.stdout, "bibtex").entries["lovelace2023attacks"]
+    assert entry.fields["title"] == (
+        "Attacks for {$p \\in \\{1,2,\\infty\\}$} on the set "
+        "{\\textbraceleft}a{\\textbraceright} of {GPT}-4 Inputs"
+    )

@@ -180,8 +180,10 @@ def _parse_clean(text: str) -> PersonName:
     if not text or not _ONE_PERSON.search(text) or text.casefold() in ("et al.", "others"):
         return _literal(text)
     # "&" joins no one person's names: "Li & Co Research" was cited "Research, L. & C.".
-    if any(char.isdigit() for char in text) or "&" in text or (
-        len(text.split()) > 1 and _GROUP_WORDS & set(re.findall(r"\w+", text.casefold()))
+    if (
+        any(char.isdigit() for char in text)
+        or "&" in text
+        or (len(text.split()) > 1 and _GROUP_WORDS & set(re.findall(r"\w+", text.casefold())))
     ):
         return _literal(text)
     if "," in text:

@@ -14,7 +14,12 @@ from paperdeck.core.citations.case import (
     method_words,
     named_compound_starts,
 )
-from paperdeck.core.citations.record import DERIVED_TITLE_MARK, Record, describe_missing
+from paperdeck.core.citations.record import (
+    DERIVED_TITLE_MARK,
+    Record,
+    describe_missing,
+    unbraced_text,
+)
 from paperdeck.core.names import PersonName
 from paperdeck.core.text.render import latex_to_text
 
@@ -145,7 +150,7 @@ def bibtex_title(
         math_after = index + 1 < len(segments)
         # Markdown too ("**Bold**", "`code`"): printed as it stands, TeX sets its marks.
         if _MARKUP.search(text):
-            text = latex_to_text(text).replace("{", "").replace("}", "")
+            text = unbraced_text(text)
         position = 0
         named = named_compound_starts(text, context) | method_starts(text, method)
         for match in _WORD.finditer(text):

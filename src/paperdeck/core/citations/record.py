@@ -127,8 +127,21 @@ class Record:
 def plain_title(title: str) -> str:
     """A title's LaTeX as one line of plain text, TeX's dashes as dashes ("Wang--Landau" ->
     "Wang–Landau", "metrics---what" -> "metrics—what")."""
-    text = latex_to_text(title).replace("{", "").replace("}", "")
+    text = unbraced_text(title)
     return clean_line(text.replace("---", "\u2014").replace("--", "\u2013"))
+
+
+# Stand-ins for the braces a title's TeX writes (\{ \}) while its grouping braces are dropped.
+_ESCAPED_BRACES = str.maketrans({"\ue000": "{", "\ue001": "}"})
+
+
+def unbraced_text(source: str) -> str:
+    """LaTeX or markdown as plain text without its grouping braces ("{{GPT}}-4", "{B}ayesian"),
+    the braces it writes kept: "$p \\in \\{1,2,\\infty\\}$" reads "p ∈ {1,2,∞}", not "p ∈ 1,2,∞"."""
+    if "\\{" in source or "\\}" in source:
+        source = source.replace("\\{", "\ue000").replace("\\}", "\ue001")
+    text = latex_to_text(source).replace("{", "").replace("}", "")
+    return text.translate(_ESCAPED_BRACES)
 
 
 # A quotation opened with a straight quote and closed with TeX's '' (ICML 2026's
