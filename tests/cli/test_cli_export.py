@@ -259,3 +259,26 @@ def test_export_the_papers_named(tmp_path: Path) -> None:
     assert refused("99") == "paperdeck: 99: no paper at that position (1..19)\n"
     assert refused("papers") == "paperdeck: papers: no such file, nor a paper's id or position\n"
     assert refused("papers.txt") == "paperdeck: papers.txt: no such file\n"
+
+
+def test_markdown_gives_a_title_s_latex_as_the_reader_shows_it(tmp_path: Path) -> None:
+    """ICML 2026's "LaST$_{0}$: ..." and "$\\tau^2$-Bench: ..." were written to Markdown as
+    their escaped source ("LaST$\\_{0}$", "$\\\\tau^2$-Bench"), which a Markdown viewer shows
+    with its dollars and backslashes; the abstract under them was already rendered."""
+    listed = tmp_path / "math.jsonl"
+    titles = ["LaST$_{0}$: Latent Chain-of-Thought", "$\\tau^2$-Bench: Dual-Control Agents"]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "url": f"https://icml.cc/{at}", "abstract": "We $\\tau$."})
+            + "\n"
+            for at, title in enumerate(titles)
+        ),
+        "utf-8",
+    )
+    result = paperdeck("export", "-f", "markdown", str(listed), notes=tmp_path / "notes.json")
+    assert result.returncode == 0, result.stderr
+    heads = [line for line in result.stdout.splitlines() if line[:1].isdigit()]
+    assert heads == [
+        "1. [LaST₀: Latent Chain-of-Thought](https://icml.cc/0)\\",
+        "2. [τ²-Bench: Dual-Control Agents](https://icml.cc/1)\\",
+    ]
