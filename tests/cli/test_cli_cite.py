@@ -1115,3 +1115,41 @@ def test_the_braces_a_title_s_math_writes_are_cited(notes: Path, tmp_path: Path)
         "Attacks for {$p \\in \\{1,2,\\infty\\}$} on the set "
         "{\\textbraceleft}a{\\textbraceright} of {GPT}-4 Inputs"
     )
+
+
+def test_a_title_s_straight_quotes_are_a_quotation_in_every_style(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ICML 2021's '"Hey, that's not an ODE": Faster ODE Adjoints via Seminorms' was cited
+    '"hey, that's not an ODE": Faster ...' in APA (its first word lowered), '“"Hey, ..."”' in
+    IEEE (a quotation not nested), and BibTeX kept the straight quotes TeX sets as closing
+    ones; 'Putting the ``Learning" into ...' (TeX's quote closed straight) likewise. TeX's
+    umlaut \\"o is no quote."""
+    listed = tmp_path / "quoted.jsonl"
+    titles = [
+        '"Hey, that\'s not an ODE": Faster ODE Adjoints via Seminorms',
+        'Putting the ``Learning" into Learning-Augmented Algorithms',
+        'Distributed Nystr\\"{o}m Kernel Learning',
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": [name], "year": 2021}) + "\n"
+            for title, name in zip(titles, ["Ada Kidger", "Bo Du", "Cy Yin"], strict=True)
+        ),
+        "utf-8",
+    )
+    apa = run("1", "2", "3", "-f", "apa", str(listed), notes=notes)
+    ieee = run("1", "2", "-f", "ieee", str(listed), notes=notes)
+    bibtex = run("1", "2", "3", str(listed), notes=notes)
+    assert apa.returncode == ieee.returncode == bibtex.returncode == 0, apa.stderr
+    assert "(2021). “Hey, that's not an ODE”: Faster ODE adjoints via seminorms." in apa.stdout
+    assert "(2021). Putting the “learning” into learning-augmented algorithms." in apa.stdout
+    assert "(2021). Distributed Nyström kernel learning." in apa.stdout
+    assert "“‘Hey, that's not an ODE’: Faster ODE Adjoints via Seminorms.”" in ieee.stdout
+    assert "“Putting the ‘Learning’ into Learning-Augmented Algorithms.”" in ieee.stdout
+    entries = pybtex_parse(bibtex.stdout, "bibtex").entries
+    hey = entries["kidger2021hey"].fields["title"]
+    assert hey.startswith("``{Hey}, that's not an {ODE}'': {Faster}")
+    assert Text.from_latex(hey).capitalize().render_as("text").startswith("“Hey, that's not")
+    assert entries["du2021putting"].fields["title"].startswith("Putting the ``Learning'' into")
+    assert entries["yin2021distributed"].fields["title"].startswith("Distributed {Nyström}")

@@ -162,6 +162,8 @@ def bibtex_title(
             # \MakeSentenceCase and pybtex lower it unless braced ("…: {A} Gaussian process"),
             # and all three lower one after a question ("Learning? a fundamental trade-off").
             starts_part = _PART_START.search("".join(out[-2:])) is not None
+            # change.case$ keeps the title's first character, a quote's "`" before its word.
+            starts_part = starts_part or (first_word and "".join(out).strip() != "")
             protect = protect or (starts_part and word[0].isupper()) or match.start() in named
             glued = (math_before and match.start() == 0) or (
                 math_after and match.end() == len(text)

@@ -147,6 +147,12 @@ def unbraced_text(source: str) -> str:
 # A quotation opened with a straight quote and closed with TeX's '' (ICML 2026's
 # 'Don't Just "Fix it in Post'': ...', a TeX ``...'' half turned straight): TeX's pair.
 _HALF_TEX_QUOTE = re.compile(r"\"([^\"\n]{1,200}?)''")
+# The other half ('Putting the ``Learning" into ...', ICML 2021), and a quotation in straight
+# quotes ('"Hey, that's not an ODE": Faster ...'): TeX typesets a straight " as a closing quote
+# (BibTeX's '”Hey'), and in a style that quotes titles it was a quotation not nested ('“"Hey,
+# ..."”' in IEEE). Not TeX's umlaut, \"o.
+_OPEN_TEX_QUOTE = re.compile(r"``([^\"`'\n]{1,200}?)\"(?![^\W_])")
+_STRAIGHT_QUOTE = re.compile(r"(?<![\\\w])\"([^\"\n\\$]{1,200}?)(?<=\S)\"(?![^\W_])")
 # A power written without math in a title that has none ("BM^2: Coupled Schrödinger Bridge
 # Matching"): the math its authors meant, so that it reads "BM²", not "BM^2" or BibTeX's "BMˆ2".
 _BARE_POWER = re.compile(r"(?<=[^\W_])\^(\d{1,3})(?![^\W_])")
@@ -160,6 +166,9 @@ def _tex_title(title: str) -> str:
     colon (see above)."""
     if "''" in title:
         title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
+    if '"' in title:
+        title = _OPEN_TEX_QUOTE.sub(r"``\1''", title)
+        title = _STRAIGHT_QUOTE.sub(r"``\1''", title)
     if "$" not in title and "\\" not in title:
         if "^" in title:
             title = _BARE_POWER.sub(r"$^{\1}$", title)
