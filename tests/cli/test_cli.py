@@ -409,3 +409,14 @@ def test_show_on_an_80_column_terminal_breaks_no_word_of_the_title_or_authors(
         "         Shengzhong Liu, Fan Wu, Guihai Chen",
     ]
     assert lines[7] == "Page:    https://proceedings.mlr.press/v306/xu26bc.html"
+
+
+def test_show_gives_a_made_up_title_whole_as_the_pane_and_citations_do(notes: Path) -> None:
+    """`show` printed a made-up title as the list's row cuts it ("... adversarial nets
+    (GANs)…"), where the reader's pane, a citation and `--json` give it whole."""
+    listed = json.loads(run("list", str(SAMPLE), "--json", notes=notes).stdout)[5]
+    shown = run("show", "6", str(SAMPLE), notes=notes)
+    assert shown.returncode == 0, shown.stderr
+    head = " ".join(shown.stdout.split("\n\n", 1)[0].split())
+    assert "…" not in head
+    assert head.startswith(listed["title"] + " (title derived from the abstract)"), head

@@ -284,7 +284,9 @@ def paper_header(paper: Paper, *, raw: bool = False) -> str:
     from paperdeck.core.reading_list import DERIVED_REMARK, abstract_links
     from paperdeck.core.text.render import display_title
 
-    title = paper.title if raw else paper.rendered_title
+    # Whole, as the reader's pane and a citation give it, not cut with "…" to fit a row.
+    whole = paper.whole_title
+    title = whole if raw else display_title(whole, made_up=paper.title_derived)
     method = paper.method if raw or not paper.method else display_title(paper.method, made_up=True)
     lines = [title + (f"  {DERIVED_REMARK}" if paper.title_derived else "")]
     if method:
