@@ -364,3 +364,59 @@ def test_list_search_show_and_related_print_the_title_the_user_corrected(
     near = run("related", others[0].split()[0], "--limit", "0", str(SAMPLE), notes=notes)
     rows = [row for row in near.stdout.splitlines() if f"  {paper.id}  " in row]
     assert rows and "≈" not in rows[0] and fixed in rows[0], near.stdout
+
+
+def test_show_on_an_80_column_terminal_breaks_no_word_of_the_title_or_authors(
+    notes: Path,
+) -> None:
+    """`show` wrapped the abstract to the terminal but printed the title and authors as one
+    line each, which an 80-column terminal broke inside words ("Synchr" / "onous",
+    "Sheng" / "zhong"); they are wrapped as the abstract is, the authors under their field."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+    env["PAPERDECK_NOTES"] = str(notes)
+    with subprocess.Popen(
+        [sys.executable, "-m", "paperdeck", "show", "4"],
+        stdout=follower,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as process:
+        os.close(follower)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal's other end closed with the process
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        assert process.wait(timeout=60) == 0
+    os.close(leader)
+    lines = b"".join(chunks).decode().splitlines()
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    assert lines[:5] == [
+        "BubbleSpec: Turning Long-Tail Bubbles into Speculative Rollout Drafts for",
+        "Synchronous Reinforcement Learning",
+        "Method:  BubbleSpec",
+        "Authors: Yuhang Xu, Kaibin Tian, Yang Tian, Zhice Yang, Yifeng Yu, Yan Li,",
+        "         Shengzhong Liu, Fan Wu, Guihai Chen",
+    ]
+    assert lines[7] == "Page:    https://proceedings.mlr.press/v306/xu26bc.html"
+
+
+def test_show_gives_a_made_up_title_whole_as_the_pane_and_citations_do(notes: Path) -> None:
+    """`show` printed a made-up title as the list's row cuts it ("... adversarial nets
+    (GANs)…"), where the reader's pane, a citation and `--json` give it whole."""
+    listed = json.loads(run("list", str(SAMPLE), "--json", notes=notes).stdout)[5]
+    shown = run("show", "6", str(SAMPLE), notes=notes)
+    assert shown.returncode == 0, shown.stderr
+    head = " ".join(shown.stdout.split("\n\n", 1)[0].split())
+    assert "…" not in head
+    assert head.startswith(listed["title"] + " (title derived from the abstract)"), head

@@ -1039,3 +1039,117 @@ def test_two_formats_given_are_refused_not_the_last_taken(notes: Path) -> None:
     )
     same = run("4", "-f", "apa", "--format", "APA", notes=notes)
     assert same.returncode == 0 and same.stdout.startswith("Xu, Y., Tian, K.")
+
+
+def test_a_title_s_markdown_is_not_printed_as_asterisks_in_bibtex(
+    notes: Path, tmp_path: Path
+) -> None:
+    """A list's title written with markdown ("**Bold** and *italic* ... `code`") is rendered in
+    BibTeX as in every other format and the reader: TeX printed the asterisks and backticks
+    (only a title with LaTeX or braces was rendered). A name's underscore stays one."""
+    listed = tmp_path / "marked.jsonl"
+    titles = [
+        "**Bold** and *italic* Schrödinger Bridges: A `code` Approach",
+        "Minimizing max_y f with snake_case Names",
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": ["Ada Lovelace"], "year": 2023 + at}) + "\n"
+            for at, title in enumerate(titles)
+        ),
+        "utf-8",
+    )
+    bibtex = run("1", "2", str(listed), notes=notes)
+    text = run("1", "-f", "text", str(listed), notes=notes)
+    assert bibtex.returncode == 0 and text.returncode == 0, bibtex.stderr + text.stderr
+    entries = pybtex_parse(bibtex.stdout, "bibtex").entries
+    marked = entries["lovelace2023bold"].fields["title"]
+    assert marked == "Bold and italic {Schrödinger} Bridges: {A} code Approach"
+    assert "Bold and italic Schrödinger Bridges: A code Approach." in text.stdout
+    assert entries["lovelace2024minimizing"].fields["title"].startswith("Minimizing max\\_y f")
+
+
+def test_an_organisation_among_the_authors_is_cited_whole(notes: Path, tmp_path: Path) -> None:
+    """ "Google Research" and "Li & Co Research" are no persons: APA cited them "Research, G."
+    and "Research, L. & C.", BibTeX "Research, Li \\& Co"; each is now one name, whole."""
+    listed = tmp_path / "org.jsonl"
+    record = {
+        "title": "Scaling Laws",
+        "authors": ["Ada Lovelace", "Google Research", "Li & Co Research"],
+        "year": 2023,
+        "abstract": "An abstract.",
+    }
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    apa = run("1", "-f", "apa", str(listed), notes=notes)
+    bibtex = run("1", str(listed), notes=notes)
+    assert apa.returncode == 0 and bibtex.returncode == 0, apa.stderr + bibtex.stderr
+    assert apa.stdout.startswith("Lovelace, A., Google Research, & Li & Co Research. (2023)."), (
+        apa.stdout
+    )
+    entry = pybtex_parse(bibtex.stdout, "bibtex").entries["lovelace2023scaling"]
+    assert [str(person) for person in entry.persons["author"]] == [
+        "Lovelace, Ada",
+        "{Google Research}",
+        "{Li \\& Co Research}",
+    ]
+
+
+def test_the_braces_a_title_s_math_writes_are_cited(notes: Path, tmp_path: Path) -> None:
+    """A title's set "$p \\in \\{1,2,\\infty\\}$" read "p ∈ 1,2,∞" in APA, text, RIS and
+    CSL-JSON (every brace was dropped, TeX's grouping ones and the set's alike), and a set
+    written outside math "\\{a\\}" lost its braces in BibTeX too; grouping braces still go."""
+    listed = tmp_path / "sets.jsonl"
+    title = "Attacks for $p \\in \\{1,2,\\infty\\}$ on the set \\{a\\} of {{GPT}}-4 Inputs"
+    record = {"title": title, "authors": ["Ada Lovelace"], "year": 2023, "abstract": "An abstract."}
+    listed.write_text(json.dumps(record) + "\n", "utf-8")
+    plain = "Attacks for p ∈ {1,2,∞} on the set {a} of GPT-4 Inputs"
+    for style in ("text", "ris", "csl-json", "ieee"):
+        result = run("1", "-f", style, str(listed), notes=notes)
+        assert result.returncode == 0, result.stderr
+        assert plain in result.stdout, (style, result.stdout)
+    apa = run("1", "-f", "apa", str(listed), notes=notes)
+    assert "Attacks for p ∈ {1,2,∞} on the set {a} of GPT-4 inputs." in apa.stdout, apa.stdout
+    bibtex = run("1", str(listed), notes=notes)
+    entry = pybtex_parse(bibtex.stdout, "bibtex").entries["lovelace2023attacks"]
+    assert entry.fields["title"] == (
+        "Attacks for {$p \\in \\{1,2,\\infty\\}$} on the set "
+        "{\\textbraceleft}a{\\textbraceright} of {GPT}-4 Inputs"
+    )
+
+
+def test_a_title_s_straight_quotes_are_a_quotation_in_every_style(
+    notes: Path, tmp_path: Path
+) -> None:
+    """ICML 2021's '"Hey, that's not an ODE": Faster ODE Adjoints via Seminorms' was cited
+    '"hey, that's not an ODE": Faster ...' in APA (its first word lowered), '“"Hey, ..."”' in
+    IEEE (a quotation not nested), and BibTeX kept the straight quotes TeX sets as closing
+    ones; 'Putting the ``Learning" into ...' (TeX's quote closed straight) likewise. TeX's
+    umlaut \\"o is no quote."""
+    listed = tmp_path / "quoted.jsonl"
+    titles = [
+        '"Hey, that\'s not an ODE": Faster ODE Adjoints via Seminorms',
+        'Putting the ``Learning" into Learning-Augmented Algorithms',
+        'Distributed Nystr\\"{o}m Kernel Learning',
+    ]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "authors": [name], "year": 2021}) + "\n"
+            for title, name in zip(titles, ["Ada Kidger", "Bo Du", "Cy Yin"], strict=True)
+        ),
+        "utf-8",
+    )
+    apa = run("1", "2", "3", "-f", "apa", str(listed), notes=notes)
+    ieee = run("1", "2", "-f", "ieee", str(listed), notes=notes)
+    bibtex = run("1", "2", "3", str(listed), notes=notes)
+    assert apa.returncode == ieee.returncode == bibtex.returncode == 0, apa.stderr
+    assert "(2021). “Hey, that's not an ODE”: Faster ODE adjoints via seminorms." in apa.stdout
+    assert "(2021). Putting the “learning” into learning-augmented algorithms." in apa.stdout
+    assert "(2021). Distributed Nyström kernel learning." in apa.stdout
+    assert "“‘Hey, that's not an ODE’: Faster ODE Adjoints via Seminorms.”" in ieee.stdout
+    assert "“Putting the ‘Learning’ into Learning-Augmented Algorithms.”" in ieee.stdout
+    entries = pybtex_parse(bibtex.stdout, "bibtex").entries
+    hey = entries["kidger2021hey"].fields["title"]
+    assert hey.startswith("``{Hey}, that's not an {ODE}'': {Faster}")
+    assert Text.from_latex(hey).capitalize().render_as("text").startswith("“Hey, that's not")
+    assert entries["du2021putting"].fields["title"].startswith("Putting the ``Learning'' into")
+    assert entries["yin2021distributed"].fields["title"].startswith("Distributed {Nyström}")

@@ -282,3 +282,26 @@ def test_export_named_papers_as_ris_and_refuse_to_replace_it(tmp_path: Path) -> 
     assert f"{picked} exists (2 entries)" in refused.stderr
     assert len(rispy.loads(picked.read_text(encoding="utf-8"))) == 2
     assert "ris" in paperdeck("export", "--help", notes=notes).stdout
+
+
+def test_markdown_gives_a_title_s_latex_as_the_reader_shows_it(tmp_path: Path) -> None:
+    """ICML 2026's "LaST$_{0}$: ..." and "$\\tau^2$-Bench: ..." were written to Markdown as
+    their escaped source ("LaST$\\_{0}$", "$\\\\tau^2$-Bench"), which a Markdown viewer shows
+    with its dollars and backslashes; the abstract under them was already rendered."""
+    listed = tmp_path / "math.jsonl"
+    titles = ["LaST$_{0}$: Latent Chain-of-Thought", "$\\tau^2$-Bench: Dual-Control Agents"]
+    listed.write_text(
+        "".join(
+            json.dumps({"title": title, "url": f"https://icml.cc/{at}", "abstract": "We $\\tau$."})
+            + "\n"
+            for at, title in enumerate(titles)
+        ),
+        "utf-8",
+    )
+    result = paperdeck("export", "-f", "markdown", str(listed), notes=tmp_path / "notes.json")
+    assert result.returncode == 0, result.stderr
+    heads = [line for line in result.stdout.splitlines() if line[:1].isdigit()]
+    assert heads == [
+        "1. [LaST₀: Latent Chain-of-Thought](https://icml.cc/0)\\",
+        "2. [τ²-Bench: Dual-Control Agents](https://icml.cc/1)\\",
+    ]

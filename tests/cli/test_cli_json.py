@@ -114,6 +114,8 @@ def test_json_gives_the_corrected_title_and_authors_with_spans_in_them(
         assert row["title"] == fixed and row["title_corrected"] is True, row
         assert row["title_derived"] is False, row
         assert row["authors"] == ["Jun-Kun Wang", "Jacob Abernethy"], row
+        # Not "derived": the title is no longer made up, nor the list's.
+        assert row["meta_source"] == "user", row
 
     listed = paperdeck("list", "--json")
     corrected(listed[40])
@@ -130,3 +132,32 @@ def test_json_gives_the_corrected_title_and_authors_with_spans_in_them(
     corrected(row)
     (shown,) = [row for row in paperdeck("export", "--format", "json") if row["id"] == paper.id]
     assert shown["title"] == fixed and shown["title_corrected"] is True
+
+
+def test_json_says_the_user_corrected_a_made_up_title_or_its_authors(notes: Path) -> None:
+    """A paper whose made-up title the user corrected is no longer `derived` in `meta_source`
+    (it was, beside `title_corrected: true`): it is `user`; so is one whose authors they gave,
+    its title still made up (`title_derived`). `method` stays the name its abstract introduces."""
+    from paperdeck.core.library import load_library
+    from paperdeck.core.notes.store import NotesStore
+
+    papers = load_library([SAMPLE]).papers
+    store = NotesStore(notes)
+    store.set_correction(papers[4], "title", "Doubly Robust Off-Policy Actor-Critic Algorithms")
+    store.set_correction(papers[8], "authors", "Maalouf, Alaa and Jubran, Ibrahim")
+    store.save()
+    result = subprocess.run(
+        [sys.executable, "-m", "paperdeck", "list", "--json", str(SAMPLE), "--notes", str(notes)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    titled, authored, untouched = rows[4], rows[8], rows[3]
+    assert titled["title_corrected"] is True and titled["title_derived"] is False
+    assert titled["meta_source"] == "user" and titled["method"] == "DR-Off-PAC"
+    assert authored["title_corrected"] is False and authored["title_derived"] is True
+    assert authored["meta_source"] == "user" and authored["method"] == "LMS"
+    assert authored["authors"] == ["Alaa Maalouf", "Ibrahim Jubran"]
+    assert untouched["meta_source"] == "derived" and untouched["method"] == "FedAMD"

@@ -104,7 +104,13 @@ def decoded(value: str) -> str:
 
 
 def expected_title(title: str) -> str:
-    """The source title read the same way; it is not LaTeX, so its bare specials are literal."""
+    """The source title read the same way; it is not LaTeX, so its bare specials are literal.
+    A quotation in straight quotes, or opened as TeX's and closed straight, is TeX's; a space
+    before a colon is left out."""
+    if "$" not in title and "\\" not in title:
+        title = re.sub(r"(?<=[^\W_])\s+:(?=\s)", ":", title)
+    title = re.sub(r"``([^\"`'\n]*?)\"", r"``\1''", title)
+    title = re.sub(r"(?<![\\\w])\"([^\"\n\\$]+?)\"(?!\w)", r"``\1''", title)
     for char, escape in (("%", r"\%"), ("&", r"\&"), ("#", r"\#"), ("~", r"\textasciitilde{}")):
         title = re.sub(rf"(?<!\\){char}", lambda _m, e=escape: e, title)
     return _latex_decode(title)
@@ -119,8 +125,9 @@ def expected_name(raw: str) -> str:
     usual = in_usual_case(parse_name(raw))
     if usual != parse_name(raw):
         return usual.display  # "REDA ALAMI" is cited "Reda Alami"
-    if re.search(r"[\\{}&,()“”]", raw):
-        # LaTeX, HTML, "Family, Given" or a nickname ("Zhangyang “Atlas” Wang") in the source
+    if re.search(r"[\\{}&,()“”]|(?<!\w)'", raw):
+        # LaTeX, HTML, "Family, Given" or a nickname ("Zhangyang “Atlas” Wang", "'YZ' Yezhou
+        # Yang") in the source
         return parse_name(raw).display
     return unicodedata.normalize("NFC", " ".join(raw.replace("ı̈", "ï").split()))
 

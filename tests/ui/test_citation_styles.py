@@ -349,3 +349,28 @@ async def test_a_paper_with_no_author_or_year_has_a_key_that_reads(
             await pilot.press("escape", "j")
             await settle(app, pilot)
     assert keys == ["anoncoreset", "anoncoreseta"]
+
+
+async def test_a_file_that_is_no_csl_style_is_refused_in_the_c_menu(
+    app: PaperdeckApp, tmp_path: Path
+) -> None:
+    """The menu took any existing FILE.csl: a broken one was remembered ("c now copies
+    bad.csl") and every c after it failed, here and in the next sessions; `cite --style`
+    refused it. It is refused under the field, the format kept."""
+    broken = tmp_path / "bad.csl"
+    broken.write_text('<style xmlns="http://purl.org/net/xbiblio/csl"><info>\n', "utf-8")
+    async with app.run_test(size=(100, 36)) as pilot:
+        await settle(app, pilot)
+        before = app.settings.citation_format
+        await pilot.press("C")
+        dialog = app.screen
+        assert isinstance(dialog, FormatDialog)
+        await pilot.press("tab")
+        dialog.query_one(Input).value = str(broken)
+        await pilot.press("enter")
+        assert app.screen is dialog
+        error = str(dialog.query_one("#format-error", Static).render())
+        assert error == "Not a CSL style: bad.csl."
+        assert app.settings.citation_format == before
+        messages = [notification.message for notification in app._notifications]
+        assert not any("now copies" in message for message in messages)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import textwrap
@@ -189,6 +190,10 @@ def json_row(paper: Paper, entries: Mapping[str, NoteEntry]) -> dict[str, Any]:
         row["title"] = clean_line(row["title"])
     if shown.authors is not paper.authors:
         row["authors"] = [clean_line(name) for name in shown.authors]
+    if shown is not paper:
+        # The list's source ("derived": a made-up title) no longer says where the title or
+        # authors given came from. The method stays: it is the name the abstract introduces.
+        row["meta_source"] = "user"
     return row
 
 
@@ -264,7 +269,8 @@ def run_show(args: argparse.Namespace) -> int:
         return 0
     # Its title and authors as the user corrected them, as the reader shows them; the list's
     # own are those a correction replaced, said below with the note.
-    print(paper_header(corrected_paper(paper, entry.corrections if entry else {}), raw=args.raw))
+    header = paper_header(corrected_paper(paper, entry.corrections if entry else {}), raw=args.raw)
+    print(_wrap_header(header))
     print()
     abstract = paper.abstract if args.raw else render_abstract(paper.abstract).text
     print(_wrap(abstract))
@@ -275,11 +281,14 @@ def run_show(args: argparse.Namespace) -> int:
 def paper_header(paper: Paper, *, raw: bool = False) -> str:
     """The lines `show` prints above the abstract: its title rendered as the abstract is,
     unless `raw` (the source, as `--raw` prints the abstract)."""
+    from paperdeck.core.reading_list import DERIVED_REMARK, abstract_links
     from paperdeck.core.text.render import display_title
 
-    title = paper.title if raw else paper.rendered_title
+    # Whole, as the reader's pane and a citation give it, not cut with "…" to fit a row.
+    whole = paper.whole_title
+    title = whole if raw else display_title(whole, made_up=paper.title_derived)
     method = paper.method if raw or not paper.method else display_title(paper.method, made_up=True)
-    lines = [title + ("  (title derived from the abstract)" if paper.title_derived else "")]
+    lines = [title + (f"  {DERIVED_REMARK}" if paper.title_derived else "")]
     if method:
         lines.append(f"Method:  {method}")
     if paper.authors:
@@ -288,8 +297,6 @@ def paper_header(paper: Paper, *, raw: bool = False) -> str:
     if venue:
         lines.append(f"Venue:   {venue}")
     lines.append(f"Id:      {paper.id}  (#{paper.position} in {paper.list_name})")
-    from paperdeck.core.reading_list import abstract_links
-
     if paper.url:
         lines.append(f"Page:    {paper.url}")
     # The abstract's links are its code and the like, never the paper's page: each says so.
@@ -542,9 +549,44 @@ def _print_json_rows(batches: Iterable[list[dict[str, Any]]]) -> None:
     sys.stdout.write("[]\n" if lead.startswith("[") else "\n]\n")
 
 
+def _width() -> int:
+    return min(shutil.get_terminal_size((100, 24)).columns, 100)
+
+
 def _wrap(text: str) -> str:
-    width = min(shutil.get_terminal_size((100, 24)).columns, 100)
+    width = _width()
     return "\n".join(_fill(part, width) if part else "" for part in text.split("\n"))
+
+
+_LABEL = re.compile(r"[A-Za-z]+:\s+")
+
+
+def _wrap_header(header: str) -> str:
+    """`show`'s lines above the abstract wrapped as it is: the terminal broke a long title or
+    list of authors inside a word ("Synchr" / "onous"). A field's next lines go under its
+    value; a link is never broken."""
+    width = _width()
+    lines = []
+    # The remark after a made-up title is said whole, on the title's last line or the next.
+    from paperdeck.core.reading_list import DERIVED_REMARK
+
+    unbroken = DERIVED_REMARK.replace(" ", "\u00a0")
+    header = header.replace(DERIVED_REMARK, unbroken, 1)
+    for at, line in enumerate(header.split("\n")):
+        # The title's own colon is no field's ("BubbleSpec: Turning ...").
+        label = _LABEL.match(line) if at else None
+        lines.append(
+            textwrap.fill(
+                line,
+                width,
+                subsequent_indent=" " * (label.end() if label else 0),
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            if len(line) > width
+            else line
+        )
+    return "\n".join(lines).replace(unbroken, DERIVED_REMARK, 1)
 
 
 _PLAIN_WRAP_CHARS = 20_000

@@ -97,6 +97,10 @@ _GROUP_WORDS = frozenset(
         "association",
         "society",
         "authors",
+        "research",
+        "company",
+        "llc",
+        "gmbh",
     ]
 )
 _ONE_PERSON = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -175,8 +179,11 @@ def parse_name(raw: str) -> PersonName:
 def _parse_clean(text: str) -> PersonName:
     if not text or not _ONE_PERSON.search(text) or text.casefold() in ("et al.", "others"):
         return _literal(text)
-    if any(char.isdigit() for char in text) or (
-        len(text.split()) > 1 and _GROUP_WORDS & set(re.findall(r"\w+", text.casefold()))
+    # "&" joins no one person's names: "Li & Co Research" was cited "Research, L. & C.".
+    if (
+        any(char.isdigit() for char in text)
+        or "&" in text
+        or (len(text.split()) > 1 and _GROUP_WORDS & set(re.findall(r"\w+", text.casefold())))
     ):
         return _literal(text)
     if "," in text:

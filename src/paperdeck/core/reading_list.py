@@ -210,9 +210,14 @@ def _link_target(url: str) -> str:
 
 def markdown(chosen: Sequence[ReadingItem], title: str = "Reading list") -> str:
     """A numbered list: linked title, authors, venue and year, tags and state, the note quoted."""
+    from paperdeck.core.text.render import display_title
+
     lines = [f"# {markdown_escape(title)}", ""]
     for number, item in enumerate(chosen, start=1):
-        name = markdown_escape(item.title or "(untitled)")
+        # Rendered as the reader shows it ("LaST₀", "τ²-Bench"), as the abstract below is:
+        # escaped, its LaTeX showed where Markdown is read ("LaST$_{0}$", "$\tau^2$-Bench").
+        title = display_title(item.title, made_up=item.title_derived) if item.title else ""
+        name = markdown_escape(title or "(untitled)")
         head = f"[{name}]({_link_target(item.url)})" if item.url else f"**{name}**"
         if item.title_derived:
             # Said where the title is read: it names no paper anyone published.

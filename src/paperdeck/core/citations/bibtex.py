@@ -14,7 +14,12 @@ from paperdeck.core.citations.case import (
     method_words,
     named_compound_starts,
 )
-from paperdeck.core.citations.record import DERIVED_TITLE_MARK, Record, describe_missing
+from paperdeck.core.citations.record import (
+    DERIVED_TITLE_MARK,
+    Record,
+    describe_missing,
+    unbraced_text,
+)
 from paperdeck.core.names import PersonName
 from paperdeck.core.text.render import latex_to_text
 
@@ -27,6 +32,9 @@ BIBTEX_NEEDS = ("title (derived)", "authors", "year", "venue", "pages")
 _MATH = re.compile(r"\$(?=[^\s$])(?:\\\$|[^$])*?(?<=[^\s\\])\$(?!\d)|\\\(.+?\\\)")
 _WORD = re.compile(r"[^\W_]+")
 _PART_START = re.compile(r"[:?!]\s+$")
+# What starts LaTeX or markdown in a title's text outside math, for latex_to_text to render: a
+# backslash, a brace, emphasis, code in single backticks (TeX's opening quote `` is kept).
+_MARKUP = re.compile(r"[\\{*_]|(?<!`)`(?!`)")
 
 
 def _balanced(text: str) -> bool:
@@ -140,8 +148,9 @@ def bibtex_title(
         # A word glued to math ("G$^2$CN") is one name: keep its capitals.
         math_before = index > 0
         math_after = index + 1 < len(segments)
-        if "\\" in text or "{" in text:
-            text = latex_to_text(text).replace("{", "").replace("}", "")
+        # Markdown too ("**Bold**", "`code`"): printed as it stands, TeX sets its marks.
+        if _MARKUP.search(text):
+            text = unbraced_text(text)
         position = 0
         named = named_compound_starts(text, context) | method_starts(text, method)
         for match in _WORD.finditer(text):
@@ -153,6 +162,8 @@ def bibtex_title(
             # \MakeSentenceCase and pybtex lower it unless braced ("…: {A} Gaussian process"),
             # and all three lower one after a question ("Learning? a fundamental trade-off").
             starts_part = _PART_START.search("".join(out[-2:])) is not None
+            # change.case$ keeps the title's first character, a quote's "`" before its word.
+            starts_part = starts_part or (first_word and "".join(out).strip() != "")
             protect = protect or (starts_part and word[0].isupper()) or match.start() in named
             glued = (math_before and match.start() == 0) or (
                 math_after and match.end() == len(text)

@@ -10,7 +10,10 @@ _WORD = re.compile(r"[^\W_]+")
 # What ends a title's part, after which APA capitalises the next word: a colon, a question
 # or an exclamation, a full stop, an em dash ("—", "---", or a spaced " -- " or " – ";
 # "Wang--Landau" is a name).
-_PART_END = re.compile(r"(?:[:?!.]|—|---|\s--|\s–)\s*$")
+_PART_END = re.compile(r"(?:[:?!.]|—|---|\s--|\s–)\s*[“‘\"'(\[]?$")
+# What may open a title before its first word: a quotation or a bracket ("“Hey, that's not
+# an ODE”: Faster ..." keeps its "Hey").
+_OPENERS = " \t“‘\"'([«"
 # A full stop that ends an abbreviation, not a part: "Noise, e.g. label flips" (after "St." or
 # "Dr." a name follows, which keeps its capital either way).
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|vs|cf|etc|al|approx|resp)\.\s*$")
@@ -149,7 +152,7 @@ def sentence_case(
         written += title[position : match.start()]
         word = match.group(0)
         position = match.end()
-        if not written.strip():
+        if not written.strip(_OPENERS):
             written += word
         elif (
             _PART_END.search(written) is not None

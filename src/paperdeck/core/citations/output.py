@@ -16,6 +16,7 @@ from paperdeck.core.citations.styles import (
     OFFERED_STYLES,
     StyleError,
     is_style_file,
+    load_style,
     render_bibliography,
     style_name,
     style_path,
@@ -80,7 +81,13 @@ def resolve_format(name: str) -> str:
     a CSL style name ("IEEE" -> "ieee") or a .csl file; ValueError (one line) when none."""
     text = name.strip()
     if is_style_file(text):
-        style_path(text)
+        # Read now, as `cite --style` reads it: the reader's C menu took a file that is no
+        # CSL style, remembered it, and every later c failed.
+        path = style_path(text)
+        try:
+            load_style(path)
+        except StyleError as error:
+            raise StyleError(str(error), f"Not a CSL style: {path.name}.") from None
         return text
     wanted = _ALIASES.get(text.lower(), text.lower())
     if wanted in FORMATS:

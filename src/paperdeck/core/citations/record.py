@@ -127,13 +127,32 @@ class Record:
 def plain_title(title: str) -> str:
     """A title's LaTeX as one line of plain text, TeX's dashes as dashes ("Wang--Landau" ->
     "Wang–Landau", "metrics---what" -> "metrics—what")."""
-    text = latex_to_text(title).replace("{", "").replace("}", "")
+    text = unbraced_text(title)
     return clean_line(text.replace("---", "\u2014").replace("--", "\u2013"))
+
+
+# Stand-ins for the braces a title's TeX writes (\{ \}) while its grouping braces are dropped.
+_ESCAPED_BRACES = str.maketrans({"\ue000": "{", "\ue001": "}"})
+
+
+def unbraced_text(source: str) -> str:
+    """LaTeX or markdown as plain text without its grouping braces ("{{GPT}}-4", "{B}ayesian"),
+    the braces it writes kept: "$p \\in \\{1,2,\\infty\\}$" reads "p ∈ {1,2,∞}", not "p ∈ 1,2,∞"."""
+    if "\\{" in source or "\\}" in source:
+        source = source.replace("\\{", "\ue000").replace("\\}", "\ue001")
+    text = latex_to_text(source).replace("{", "").replace("}", "")
+    return text.translate(_ESCAPED_BRACES)
 
 
 # A quotation opened with a straight quote and closed with TeX's '' (ICML 2026's
 # 'Don't Just "Fix it in Post'': ...', a TeX ``...'' half turned straight): TeX's pair.
 _HALF_TEX_QUOTE = re.compile(r"\"([^\"\n]{1,200}?)''")
+# The other half ('Putting the ``Learning" into ...', ICML 2021), and a quotation in straight
+# quotes ('"Hey, that's not an ODE": Faster ...'): TeX typesets a straight " as a closing quote
+# (BibTeX's '”Hey'), and in a style that quotes titles it was a quotation not nested ('“"Hey,
+# ..."”' in IEEE). Not TeX's umlaut, \"o.
+_OPEN_TEX_QUOTE = re.compile(r"``([^\"`'\n]{1,200}?)\"(?![^\W_])")
+_STRAIGHT_QUOTE = re.compile(r"(?<![\\\w])\"([^\"\n\\$]{1,200}?)(?<=\S)\"(?![^\W_])")
 # A power written without math in a title that has none ("BM^2: Coupled Schrödinger Bridge
 # Matching"): the math its authors meant, so that it reads "BM²", not "BM^2" or BibTeX's "BMˆ2".
 _BARE_POWER = re.compile(r"(?<=[^\W_])\^(\d{1,3})(?![^\W_])")
@@ -147,6 +166,9 @@ def _tex_title(title: str) -> str:
     colon (see above)."""
     if "''" in title:
         title = _HALF_TEX_QUOTE.sub(r"``\1''", title)
+    if '"' in title:
+        title = _OPEN_TEX_QUOTE.sub(r"``\1''", title)
+        title = _STRAIGHT_QUOTE.sub(r"``\1''", title)
     if "$" not in title and "\\" not in title:
         if "^" in title:
             title = _BARE_POWER.sub(r"$^{\1}$", title)
