@@ -282,11 +282,12 @@ async def test_the_export_dialog_counts_a_long_list_as_the_header_does(
 
 
 def scope_lines(app: object) -> dict[str, str]:
-    """Each choice of papers as the dialog draws it, by scope."""
+    """Each choice of papers the dialog offers, as it draws it, by scope."""
     screen = app.screen  # type: ignore[attr-defined]
     return {
-        scope: str(screen.query_one(f"#scope-{scope}").render())
+        scope: str(found.first().render())
         for scope in ("marked", "starred", "view")
+        if (found := screen.query(f"#scope-{scope}"))
     }
 
 
@@ -304,9 +305,17 @@ async def test_the_export_dialog_starts_on_the_papers_picked_and_shows_which_it_
         await pilot.press("e")
         await pilot.pause()
         lines = scope_lines(app)
-        # Nothing picked: the view, drawn ● where the others are ○.
+        # Nothing picked: the view alone.
+        assert list(lines) == ["view"], lines
         assert lines["view"].startswith("● Papers in this view (19)")
-        assert lines["marked"].startswith("○ Marked") and lines["starred"].startswith("○ Starr")
+        # A paper marked, then the unread view picked: the view, drawn ● where the marks are ○.
+        await pilot.press("escape", "space", "u")
+        await settle(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert lines["view"].startswith("● Papers shown: unread (19)"), lines
+        assert lines["marked"].startswith("○ Marked papers (1)"), lines
         # The set's cursor (what Tab lands on, what Enter or Space would press) is on it too.
         scope_set = app.screen.query_one("#export-scope", RadioSet)
         assert scope_set.pressed_button is not None
@@ -325,7 +334,7 @@ async def test_the_export_dialog_starts_on_the_papers_picked_and_shows_which_it_
             assert contrast(ground + on_dot, ground) >= 3, theme
             assert contrast(ground + off_dot, ground) >= 3, theme
             assert (ground + on_dot) != (ground + off_dot), theme
-        await pilot.press("escape")
+        await pilot.press("escape", "u", "A")
 
         # A starred paper: Starred first; a marked one: Marked first.
         await pilot.press("s", "e")
@@ -571,3 +580,29 @@ async def test_the_readme_triage_names_the_file_the_export_dialog_offers(
         assert offered == tmp_path / "reading-list.md"
         assert f"`e` offers to write them to `{offered.name}`" in step
         assert "Format: Markdown" in str(app.screen.query_one("#export-format").render())
+
+
+async def test_the_export_dialog_offers_no_papers_marked_or_starred_when_there_are_none(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space", "e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert list(lines) == ["marked", "view"], lines  # none starred: not offered
+        assert lines["marked"].startswith("● Marked papers (2)"), lines
+        assert "Tab: which papers" in str(app.screen.query_one("#export-keys").render())
+        # A clears the marks: "Marked papers (0)" would export nothing.
+        await pilot.press("escape", "A", "e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert list(lines) == ["view"], lines
+        assert lines["view"].startswith("● Papers in this view (19)")
+        keys = str(app.screen.query_one("#export-keys").render())
+        assert "Tab: which papers" not in keys and "Esc cancels" in keys
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert (tmp_path / "reading-list.md").read_text(encoding="utf-8").count("\n1. ") == 1

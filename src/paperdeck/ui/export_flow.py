@@ -50,7 +50,13 @@ class ExportFlow:
 
         counts = {scope: len(self.papers(scope)) for scope in SCOPES}
         labels = {**SCOPES, "view": self._view_label()}
-        scopes = [(scope, labels[scope], counts[scope]) for scope in SCOPES]
+        # "Marked papers (0)" offered right after A cleared the marks exports nothing: only
+        # the view is offered empty, being what is shown.
+        scopes = [
+            (scope, labels[scope], counts[scope])
+            for scope in SCOPES
+            if counts[scope] or scope == "view"
+        ]
         if again is not None:
             chosen, default = again.scope, again.typed
         else:
@@ -67,6 +73,8 @@ class ExportFlow:
             else:
                 order = ("marked", "starred")
             chosen = next((scope for scope in order if counts[scope]), "view")
+        if not counts[chosen]:
+            chosen = "view"  # emptied since it failed (A while BibTeX keys were worked out)
         self.app.push_screen(ExportDialog(scopes, chosen, default, error), self._chosen)
 
     def _view_label(self) -> str:
