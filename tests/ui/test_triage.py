@@ -588,3 +588,25 @@ async def test_the_first_r_and_s_say_what_they_did_and_how_to_undo_it(make_app: 
         said = toasts(app)
         assert "Starred, on to the next paper" in said and "* shows the starred" in said, said
         assert state_of(app, 0) == "read" and starred(app, 3)
+
+
+async def test_the_first_mark_says_what_acts_on_the_marked_papers(make_app: MakeApp) -> None:
+    # Space drew a bar by the row and moved on: nothing said what marks are for.
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space")
+        await settle(app, pilot)
+        said = toasts(app)
+        assert said.startswith("Paper marked: "), said
+        assert "e exports the marked papers" in said and "A clears marks" in said, said
+        # Drawn whole at 80 columns.
+        shown = " ".join(" ".join(str(t.render()).split()) for t in app.screen.query("Toast"))
+        assert "e exports the marked papers; r s t c read, star, tag or cite them all" in shown
+        app.clear_notifications()
+        await pilot.press("space", "space")
+        await settle(app, pilot)
+        assert toasts(app) == ""  # once: marking down a list is quiet
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert toasts(app) == "19 papers marked"

@@ -137,9 +137,11 @@ class PaperList(ScrollView, can_focus=True):
     class MarksChanged(Message):
         """The set of marked papers changed."""
 
-        def __init__(self, count: int) -> None:
+        def __init__(self, count: int, *, toggled: bool = False) -> None:
             super().__init__()
             self.count = count
+            self.toggled = toggled
+            """By Space on one paper (which says nothing else of it)."""
 
     def __init__(
         self,
@@ -555,7 +557,7 @@ class PaperList(ScrollView, can_focus=True):
         else:
             self.marked.add(index)
         self._refresh_row(self.cursor)
-        self.post_message(self.MarksChanged(len(self.marked)))
+        self.post_message(self.MarksChanged(len(self.marked), toggled=True))
         self.move_cursor(self.cursor + 1)
 
     async def _on_key(self, event: events.Key) -> None:
