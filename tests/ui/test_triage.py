@@ -610,3 +610,23 @@ async def test_the_first_mark_says_what_acts_on_the_marked_papers(make_app: Make
         await pilot.press("a")
         await settle(app, pilot)
         assert toasts(app) == "19 papers marked"
+
+
+async def test_tags_on_one_marked_paper_say_one_paper(make_app: MakeApp) -> None:
+    # "Tags for 1 marked papers", then "Tags changed on 1 of 1 marked papers".
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "t")
+        assert isinstance(app.screen, TagsDialog)
+        title = " ".join(str(s.render()) for s in app.screen.query("Static"))
+        assert "Tags for 1 marked paper" in title and "1 marked papers" not in title, title
+        await type_text(pilot, "to-read")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert toasts(app).endswith("Tags changed on 1 marked paper"), toasts(app)
+        await pilot.press("j", "space", "t")
+        await type_text(pilot, "to-read")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert toasts(app).endswith("Tags changed on 1 of 2 marked papers"), toasts(app)

@@ -224,7 +224,9 @@ class TriageFlow:
                 if tag not in current:
                     current.append(tag)
         subject = (
-            f"{len(papers)} marked papers" if bulk else self.app.note_flow.shown_title(papers[0])
+            plural(len(papers), "marked paper")
+            if bulk
+            else self.app.note_flow.shown_title(papers[0])
         )
 
         def done(edit: TagsEdit | None) -> None:
@@ -234,7 +236,9 @@ class TriageFlow:
             if changed:
                 self._repaint(papers)
             if bulk:
-                self.app.notify(f"Tags changed on {changed} of {len(papers)} marked papers")
+                marked = plural(len(papers), "marked paper")
+                of = f"{changed} of " if changed < len(papers) else ""
+                self.app.notice("marks", f"Tags changed on {of}{marked}")
 
         self.app.push_screen(TagsDialog(subject, current, known), done)
 
