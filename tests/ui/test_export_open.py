@@ -606,3 +606,32 @@ async def test_the_export_dialog_offers_no_papers_marked_or_starred_when_there_a
         await pilot.press("enter")
         await settle(app, pilot)
         assert (tmp_path / "reading-list.md").read_text(encoding="utf-8").count("\n1. ") == 1
+
+
+async def test_a_search_that_matches_nothing_is_not_offered_for_export(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "zzqxv")
+        await settle(app, pilot)
+        await pilot.press("enter", "e")
+        await pilot.pause()
+        # Nothing to export: the view is offered, and Enter says there is nothing in it.
+        assert list(scope_lines(app)) == ["view"]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "No papers shown to export" in said, said
+        # A starred paper: only it, not the empty view beside it.
+        await pilot.press("escape", "s", "slash")
+        await type_text(pilot, "zzqxv")
+        await settle(app, pilot)
+        await pilot.press("enter", "e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert list(lines) == ["starred"], lines
+        assert lines["starred"].startswith("● Starred papers (1)")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from paperdeck.ui.dialogs.export_dialog import ExportChoice
 
 SCOPES = {"marked": "Marked papers", "starred": "Starred papers", "view": "Papers in this view"}
+NONE = {"marked": "marked papers", "starred": "starred papers", "view": "papers shown"}
 
 
 class ExportFlow:
@@ -50,13 +51,11 @@ class ExportFlow:
 
         counts = {scope: len(self.papers(scope)) for scope in SCOPES}
         labels = {**SCOPES, "view": self._view_label()}
-        # "Marked papers (0)" offered right after A cleared the marks exports nothing: only
-        # the view is offered empty, being what is shown.
-        scopes = [
-            (scope, labels[scope], counts[scope])
-            for scope in SCOPES
-            if counts[scope] or scope == "view"
-        ]
+        # "Marked papers (0)" offered right after A cleared the marks exports nothing: a
+        # scope with no paper is offered only when no scope has any (the view, what is shown).
+        scopes = [(scope, labels[scope], counts[scope]) for scope in SCOPES if counts[scope]]
+        scopes = scopes or [("view", labels["view"], 0)]
+        offered = {scope for scope, _, _ in scopes}
         if again is not None:
             chosen, default = again.scope, again.typed
         else:
@@ -72,9 +71,9 @@ class ExportFlow:
                 order = ("view",) if triage.picked_last == "view" else ("marked", "view")
             else:
                 order = ("marked", "starred")
-            chosen = next((scope for scope in order if counts[scope]), "view")
-        if not counts[chosen]:
-            chosen = "view"  # emptied since it failed (A while BibTeX keys were worked out)
+            chosen = next((scope for scope in order if counts[scope]), scopes[0][0])
+        if chosen not in offered:
+            chosen = scopes[0][0]  # emptied since it failed (A while BibTeX keys were worked out)
         self.app.push_screen(ExportDialog(scopes, chosen, default, error), self._chosen)
 
     def _view_label(self) -> str:
@@ -121,7 +120,7 @@ class ExportFlow:
         app.note_flow.commit()  # a note being typed goes out as it is now
         papers = self.papers(choice.scope)
         if not papers:
-            app.notify(f"No {choice.scope} papers to export", severity="warning")
+            app.notify(f"No {NONE[choice.scope]} to export", severity="warning")
             return
         if choice.fmt == "bibtex":
             app.citations.with_keys(lambda keys: self._write(choice, papers, keys))
