@@ -82,7 +82,9 @@ async def test_the_path_offered_by_default_never_replaces_an_earlier_export(
         written = (tmp_path / "reading-list-2.md").read_text(encoding="utf-8")
         assert written.startswith("# Reading list\n\n1. [InteractScience")
         messages = [n.message for n in app._notifications]
-        assert any(m.endswith(str(tmp_path / "reading-list-2.md")) for m in messages), messages
+        assert any(
+            m.split(" · ")[0].endswith(str(tmp_path / "reading-list-2.md")) for m in messages
+        ), messages
         await pilot.press("e", "enter")
         await settle(app, pilot)
         assert (tmp_path / "reading-list-3.md").exists()
@@ -481,7 +483,9 @@ async def test_an_existing_file_is_replaced_only_on_a_second_enter_and_kept_as_a
         assert len(bibtexparser.parse_string(picked.read_text(encoding="utf-8")).entries) == 3
         assert (tmp_path / "picked.bib~").read_text(encoding="utf-8") == earlier
         messages = [n.message for n in app._notifications]
-        assert any(m.endswith("(the file it replaced is picked.bib~)") for m in messages), messages
+        assert any(
+            m.split(" · ")[0].endswith("(the file it replaced is picked.bib~)") for m in messages
+        ), messages
 
 
 def option_paths(dialog: OpenListDialog) -> list[str]:
@@ -635,3 +639,25 @@ async def test_a_search_that_matches_nothing_is_not_offered_for_export(
         lines = scope_lines(app)
         assert list(lines) == ["starred"], lines
         assert lines["starred"].startswith("● Starred papers (1)")
+
+
+async def test_exporting_the_marked_papers_says_they_stay_marked(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Marks kept after an export: r pressed next to read the paper under the cursor read the
+    # exported papers instead, and nothing had said they were still marked.
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space", "e", "enter")
+        await settle(app, pilot)
+        said = " | ".join(str(n.message) for n in app._notifications)
+        assert "Exported 2 papers as Markdown" in said, said
+        assert "still marked: r s t c act on them until A clears the marks" in said, said
+        # The starred papers exported: nothing said of marks.
+        app.clear_notifications()
+        await pilot.press("A", "s", "e", "enter")
+        await settle(app, pilot)
+        said = " | ".join(str(n.message) for n in app._notifications)
+        assert "Exported 1 paper as Markdown" in said and "still marked" not in said, said

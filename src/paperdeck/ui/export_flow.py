@@ -135,7 +135,7 @@ class ExportFlow:
         text = self.text(papers, choice.fmt, keys)
         what = f"{plural(len(papers), 'paper')} as {FORMATS[choice.fmt]}"
         if choice.path is None:
-            self.copy(text, what)
+            self.copy(text, what, self._still_marked(choice))
             return
         try:
             if choice.path.is_dir():
@@ -157,27 +157,37 @@ class ExportFlow:
         self.last_text = text
         self.last_path = choice.path.resolve()
         kept = f" (the file it replaced is {backup.name})" if backup is not None else ""
-        app.notify(one_line(f"Exported {what} to {self.last_path}{kept}"), markup=False)
+        still = self._still_marked(choice)
+        app.notify(one_line(f"Exported {what} to {self.last_path}{kept}{still}"), markup=False)
 
-    def copy(self, text: str, what: str) -> None:
-        """Copy `text` on a thread; say where it went, or show it when no copy is confirmed."""
+    def _still_marked(self, choice: ExportChoice) -> str:
+        """Said after the marked papers went out: `r` pressed next, to read the paper under
+        the cursor, read the 40 exported instead."""
+        if choice.scope != "marked" or not self.app.paper_list.marked:
+            return ""
+        return " · still marked: r s t c act on them until A clears the marks"
+
+    def copy(self, text: str, what: str, after: str = "") -> None:
+        """Copy `text` on a thread; say where it went (then `after`), or show it when no copy
+        is confirmed."""
         self.app.run_worker(
-            lambda: self._copy(text, what), thread=True, exclusive=True, group="copy"
+            lambda: self._copy(text, what, after), thread=True, exclusive=True, group="copy"
         )
 
-    def _copy(self, text: str, what: str) -> None:
+    def _copy(self, text: str, what: str, after: str) -> None:
         result = copy_from_worker(self.app, text)
         if isinstance(result, str):
             self.app.call_from_thread(self._copy_failed, text, what, result)
         else:
-            self.app.call_from_thread(self._copied, text, what, result)
+            self.app.call_from_thread(self._copied, text, what, result, after)
 
-    def _copied(self, text: str, what: str, report: CopyReport) -> None:
+    def _copied(self, text: str, what: str, report: CopyReport, after: str) -> None:
         self.last_text = text
         if not report.confirmed:
             self._copy_failed(text, what, unconfirmed_reason(report))
             return
-        self.app.notify(one_line(f"Copied {what} to {report.describe()}"), markup=False)
+        said = f"Copied {what} to {report.describe()}{after}"
+        self.app.notify(one_line(said), markup=False)
 
     def _copy_failed(self, text: str, what: str, reason: str) -> None:
         from paperdeck.ui.dialogs.citation_dialog import CitationDialog
