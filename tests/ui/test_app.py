@@ -750,6 +750,8 @@ async def test_help_screen_lists_the_keys(make_app: MakeApp) -> None:
         text = "\n".join(str(column.render()) for column in app.screen.query(".help-column"))
         for expected in ("Star", "Search", "Cite", "j ↓", "PgDn", "Esc", "Ctrl+P", "is:starred"):
             assert expected in text
+        # Space's line says what marks are for ("Mark" said nothing of e, r, s, t, c).
+        assert "Space        Mark (for e r s t c)" in text.splitlines(), text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 

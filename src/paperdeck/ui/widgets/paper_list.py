@@ -118,7 +118,8 @@ class PaperList(ScrollView, can_focus=True):
         Binding("G,end", "last", "Last", show=False),
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("space", "toggle_mark", "Mark"),
+        # The help's line says what marks are for; the footer's label is "Mark".
+        Binding("space", "toggle_mark", "Mark (for e r s t c)"),
         # Enter is what a reader presses to open a paper: it did nothing, and at 80x24 the
         # abstract showed a few lines with no key named to read on.
         Binding("enter", "app.read_paper", "Read the abstract", show=False),
