@@ -612,6 +612,24 @@ async def test_the_first_mark_says_what_acts_on_the_marked_papers(make_app: Make
         assert toasts(app) == "19 papers marked"
 
 
+async def test_a_first_space_that_unmarks_does_not_say_a_paper_was_marked(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.triage.set_marks({0, 1})  # marks the list was left with, put back on opening
+        await settle(app, pilot)
+        await pilot.press("space")  # on paper 0: unmarked
+        await settle(app, pilot)
+        assert app.paper_list.marked == {1}
+        assert "Paper marked" not in toasts(app), toasts(app)
+        await pilot.press("space")  # on paper 1: unmarked too
+        await pilot.press("space")  # paper 2 marked: now it is said
+        await settle(app, pilot)
+        assert toasts(app).startswith("Paper marked: e exports"), toasts(app)
+
+
 async def test_tags_on_one_marked_paper_say_one_paper(make_app: MakeApp) -> None:
     # "Tags for 1 marked papers", then "Tags changed on 1 of 1 marked papers".
     app = make_app()

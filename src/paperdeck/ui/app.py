@@ -392,7 +392,7 @@ class PaperdeckApp(App[int]):
         if message.count:
             self.triage.forget_cleared()
             self.triage.picked_last = "marks"
-            if message.toggled:
+            if message.spaced:
                 self.triage.say_marked(first_only=True)
         self.update_header()
 

@@ -138,11 +138,11 @@ class PaperList(ScrollView, can_focus=True):
     class MarksChanged(Message):
         """The set of marked papers changed."""
 
-        def __init__(self, count: int, *, toggled: bool = False) -> None:
+        def __init__(self, count: int, *, spaced: bool = False) -> None:
             super().__init__()
             self.count = count
-            self.toggled = toggled
-            """By Space on one paper (which says nothing else of it)."""
+            self.spaced = spaced
+            """Space marked one paper (which says nothing else of it)."""
 
     def __init__(
         self,
@@ -553,12 +553,13 @@ class PaperList(ScrollView, can_focus=True):
         index = self.paper_index
         if index is None:
             return
-        if index in self.marked:
-            self.marked.discard(index)
-        else:
+        marking = index not in self.marked
+        if marking:
             self.marked.add(index)
+        else:
+            self.marked.discard(index)
         self._refresh_row(self.cursor)
-        self.post_message(self.MarksChanged(len(self.marked), toggled=True))
+        self.post_message(self.MarksChanged(len(self.marked), spaced=marking))
         self.move_cursor(self.cursor + 1)
 
     async def _on_key(self, event: events.Key) -> None:
