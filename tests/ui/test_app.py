@@ -750,6 +750,8 @@ async def test_help_screen_lists_the_keys(make_app: MakeApp) -> None:
         text = "\n".join(str(column.render()) for column in app.screen.query(".help-column"))
         for expected in ("Star", "Search", "Cite", "j ↓", "PgDn", "Esc", "Ctrl+P", "is:starred"):
             assert expected in text
+        # Space's line says what marks are for ("Mark" said nothing of e, r, s, t, c).
+        assert "Space        Mark (for e r s t c)" in text.splitlines(), text
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
 
@@ -806,6 +808,28 @@ async def test_help_at_80x24_says_it_scrolls_and_scrolls_to_every_key(make_app: 
             assert last in seen
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_the_footer_keys_read_on_the_footer_in_every_theme(make_app: MakeApp) -> None:
+    # The footer draws each key in the theme's accent: pale ochre on atom-one-light's grey
+    # (1.8:1), orange on catppuccin-latte's (1.9:1), the keys a new user learns there.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        for theme in app.available_themes:
+            app.theme = theme
+            await pilot.pause()
+            footer = app.screen._compositor.render_strips()[-1]
+            keys = [s for s in footer if s.text.strip() in ("?", "q", "/", "space", "e", "^p")]
+            assert len(keys) == 6, (theme, footer.text)
+            for segment in keys:
+                style = segment.style
+                assert style is not None and style.color is not None and style.bgcolor
+                if style.color.is_system_defined:
+                    continue  # ansi-*: the terminal's own colours
+                ink, ground = (Color.from_rich_color(c) for c in (style.color, style.bgcolor))
+                ratio = contrast(ink, ground)
+                assert ratio >= 4.5, (theme, segment.text, round(ratio, 2))
 
 
 @pytest.mark.parametrize("size", [(80, 24), (99, 30), (120, 40)])

@@ -115,7 +115,9 @@ async def test_the_path_offered_by_default_never_replaces_an_earlier_export(
         written = (tmp_path / "reading-list-2.md").read_text(encoding="utf-8")
         assert written.startswith("# Reading list\n\n1. [InteractScience")
         messages = [n.message for n in app._notifications]
-        assert any(m.endswith(str(tmp_path / "reading-list-2.md")) for m in messages), messages
+        assert any(
+            m.split(" · ")[0].endswith(str(tmp_path / "reading-list-2.md")) for m in messages
+        ), messages
         await pilot.press("e", "enter")
         await settle(app, pilot)
         assert (tmp_path / "reading-list-3.md").exists()
@@ -315,11 +317,12 @@ async def test_the_export_dialog_counts_a_long_list_as_the_header_does(
 
 
 def scope_lines(app: object) -> dict[str, str]:
-    """Each choice of papers as the dialog draws it, by scope."""
+    """Each choice of papers the dialog offers, as it draws it, by scope."""
     screen = app.screen  # type: ignore[attr-defined]
     return {
-        scope: str(screen.query_one(f"#scope-{scope}").render())
+        scope: str(found.first().render())
         for scope in ("marked", "starred", "view")
+        if (found := screen.query(f"#scope-{scope}"))
     }
 
 
@@ -337,9 +340,17 @@ async def test_the_export_dialog_starts_on_the_papers_picked_and_shows_which_it_
         await pilot.press("e")
         await pilot.pause()
         lines = scope_lines(app)
-        # Nothing picked: the view, drawn ● where the others are ○.
+        # Nothing picked: the view alone.
+        assert list(lines) == ["view"], lines
         assert lines["view"].startswith("● Papers in this view (19)")
-        assert lines["marked"].startswith("○ Marked") and lines["starred"].startswith("○ Starr")
+        # A paper marked, then the unread view picked: the view, drawn ● where the marks are ○.
+        await pilot.press("escape", "space", "u")
+        await settle(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert lines["view"].startswith("● Papers shown: unread (19)"), lines
+        assert lines["marked"].startswith("○ Marked papers (1)"), lines
         # The set's cursor (what Tab lands on, what Enter or Space would press) is on it too.
         scope_set = app.screen.query_one("#export-scope", RadioSet)
         assert scope_set.pressed_button is not None
@@ -358,7 +369,7 @@ async def test_the_export_dialog_starts_on_the_papers_picked_and_shows_which_it_
             assert contrast(ground + on_dot, ground) >= 3, theme
             assert contrast(ground + off_dot, ground) >= 3, theme
             assert (ground + on_dot) != (ground + off_dot), theme
-        await pilot.press("escape")
+        await pilot.press("escape", "u", "A")
 
         # A starred paper: Starred first; a marked one: Marked first.
         await pilot.press("s", "e")
@@ -505,7 +516,9 @@ async def test_an_existing_file_is_replaced_only_on_a_second_enter_and_kept_as_a
         assert len(bibtexparser.parse_string(picked.read_text(encoding="utf-8")).entries) == 3
         assert (tmp_path / "picked.bib~").read_text(encoding="utf-8") == earlier
         messages = [n.message for n in app._notifications]
-        assert any(m.endswith("(the file it replaced is picked.bib~)") for m in messages), messages
+        assert any(
+            m.split(" · ")[0].endswith("(the file it replaced is picked.bib~)") for m in messages
+        ), messages
 
 
 def option_paths(dialog: OpenListDialog) -> list[str]:
@@ -604,3 +617,80 @@ async def test_the_readme_triage_names_the_file_the_export_dialog_offers(
         assert offered == tmp_path / "reading-list.md"
         assert f"`e` offers to write them to `{offered.name}`" in step
         assert "Format: Markdown" in str(app.screen.query_one("#export-format").render())
+
+
+async def test_the_export_dialog_offers_no_papers_marked_or_starred_when_there_are_none(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space", "e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert list(lines) == ["marked", "view"], lines  # none starred: not offered
+        assert lines["marked"].startswith("● Marked papers (2)"), lines
+        assert "Tab: which papers" in str(app.screen.query_one("#export-keys").render())
+        # A clears the marks: "Marked papers (0)" would export nothing.
+        await pilot.press("escape", "A", "e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert list(lines) == ["view"], lines
+        assert lines["view"].startswith("● Papers in this view (19)")
+        keys = str(app.screen.query_one("#export-keys").render())
+        assert "Tab: which papers" not in keys and "Esc cancels" in keys
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert (tmp_path / "reading-list.md").read_text(encoding="utf-8").count("\n1. ") == 1
+
+
+async def test_a_search_that_matches_nothing_is_not_offered_for_export(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "zzqxv")
+        await settle(app, pilot)
+        await pilot.press("enter", "e")
+        await pilot.pause()
+        # Nothing to export: the view is offered, and Enter says there is nothing in it.
+        assert list(scope_lines(app)) == ["view"]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        said = " ".join(str(n.message) for n in app._notifications)
+        assert "No papers shown to export" in said, said
+        # A starred paper: only it, not the empty view beside it.
+        await pilot.press("escape", "s", "slash")
+        await type_text(pilot, "zzqxv")
+        await settle(app, pilot)
+        await pilot.press("enter", "e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert list(lines) == ["starred"], lines
+        assert lines["starred"].startswith("● Starred papers (1)")
+
+
+async def test_exporting_the_marked_papers_says_they_stay_marked(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Marks kept after an export: r pressed next to read the paper under the cursor read the
+    # exported papers instead, and nothing had said they were still marked.
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "space", "e", "enter")
+        await settle(app, pilot)
+        said = " | ".join(str(n.message) for n in app._notifications)
+        assert "Exported 2 papers as Markdown" in said, said
+        assert "still marked: r s t c act on them until A clears the marks" in said, said
+        # The starred papers exported: nothing said of marks.
+        app.clear_notifications()
+        await pilot.press("A", "s", "e", "enter")
+        await settle(app, pilot)
+        said = " | ".join(str(n.message) for n in app._notifications)
+        assert "Exported 1 paper as Markdown" in said and "still marked" not in said, said

@@ -588,3 +588,63 @@ async def test_the_first_r_and_s_say_what_they_did_and_how_to_undo_it(make_app: 
         said = toasts(app)
         assert "Starred, on to the next paper" in said and "* shows the starred" in said, said
         assert state_of(app, 0) == "read" and starred(app, 3)
+
+
+async def test_the_first_mark_says_what_acts_on_the_marked_papers(make_app: MakeApp) -> None:
+    # Space drew a bar by the row and moved on: nothing said what marks are for.
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space")
+        await settle(app, pilot)
+        said = toasts(app)
+        assert said.startswith("Paper marked: "), said
+        assert "e exports the marked papers" in said and "A clears marks" in said, said
+        # Drawn whole at 80 columns.
+        shown = " ".join(" ".join(str(t.render()).split()) for t in app.screen.query("Toast"))
+        assert "e exports the marked papers; r s t c read, star, tag or cite them all" in shown
+        app.clear_notifications()
+        await pilot.press("space", "space")
+        await settle(app, pilot)
+        assert toasts(app) == ""  # once: marking down a list is quiet
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert toasts(app) == "19 papers marked"
+
+
+async def test_a_first_space_that_unmarks_does_not_say_a_paper_was_marked(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        app.triage.set_marks({0, 1})  # marks the list was left with, put back on opening
+        await settle(app, pilot)
+        await pilot.press("space")  # on paper 0: unmarked
+        await settle(app, pilot)
+        assert app.paper_list.marked == {1}
+        assert "Paper marked" not in toasts(app), toasts(app)
+        await pilot.press("space")  # on paper 1: unmarked too
+        await pilot.press("space")  # paper 2 marked: now it is said
+        await settle(app, pilot)
+        assert toasts(app).startswith("Paper marked: e exports"), toasts(app)
+
+
+async def test_tags_on_one_marked_paper_say_one_paper(make_app: MakeApp) -> None:
+    # "Tags for 1 marked papers", then "Tags changed on 1 of 1 marked papers".
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("space", "t")
+        assert isinstance(app.screen, TagsDialog)
+        title = " ".join(str(s.render()) for s in app.screen.query("Static"))
+        assert "Tags for 1 marked paper" in title and "1 marked papers" not in title, title
+        await type_text(pilot, "to-read")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert toasts(app).endswith("Tags changed on 1 marked paper"), toasts(app)
+        await pilot.press("j", "space", "t")
+        await type_text(pilot, "to-read")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert toasts(app).endswith("Tags changed on 1 of 2 marked papers"), toasts(app)

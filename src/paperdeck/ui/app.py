@@ -401,6 +401,8 @@ class PaperdeckApp(App[int]):
         if message.count:
             self.triage.forget_cleared()
             self.triage.picked_last = "marks"
+            if message.spaced:
+                self.triage.say_marked(first_only=True)
         self.update_header()
 
     def on_note_editor_left(self, message: NoteEditor.Left) -> None:

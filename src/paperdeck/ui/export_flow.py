@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from paperdeck.ui.dialogs.export_dialog import ExportChoice
 
 SCOPES = {"marked": "Marked papers", "starred": "Starred papers", "view": "Papers in this view"}
+NONE = {"marked": "marked papers", "starred": "starred papers", "view": "papers shown"}
 
 
 class ExportFlow:
@@ -50,7 +51,11 @@ class ExportFlow:
 
         counts = {scope: len(self.papers(scope)) for scope in SCOPES}
         labels = {**SCOPES, "view": self._view_label()}
-        scopes = [(scope, labels[scope], counts[scope]) for scope in SCOPES]
+        # "Marked papers (0)" offered right after A cleared the marks exports nothing: a
+        # scope with no paper is offered only when no scope has any (the view, what is shown).
+        scopes = [(scope, labels[scope], counts[scope]) for scope in SCOPES if counts[scope]]
+        scopes = scopes or [("view", labels["view"], 0)]
+        offered = {scope for scope, _, _ in scopes}
         if again is not None:
             chosen, default = again.scope, again.typed
         else:
@@ -66,7 +71,9 @@ class ExportFlow:
                 order = ("view",) if triage.picked_last == "view" else ("marked", "view")
             else:
                 order = ("marked", "starred")
-            chosen = next((scope for scope in order if counts[scope]), "view")
+            chosen = next((scope for scope in order if counts[scope]), scopes[0][0])
+        if chosen not in offered:
+            chosen = scopes[0][0]  # emptied since it failed (A while BibTeX keys were worked out)
         self.app.push_screen(ExportDialog(scopes, chosen, default, error), self._chosen)
 
     def _view_label(self) -> str:
@@ -113,7 +120,7 @@ class ExportFlow:
         app.note_flow.commit()  # a note being typed goes out as it is now
         papers = self.papers(choice.scope)
         if not papers:
-            app.notify(f"No {choice.scope} papers to export", severity="warning")
+            app.notify(f"No {NONE[choice.scope]} to export", severity="warning")
             return
         if choice.fmt in CITED:
             app.citations.with_keys(lambda keys: self._write(choice, papers, keys))
@@ -128,7 +135,7 @@ class ExportFlow:
         text = self.text(papers, choice.fmt, keys)
         what = f"{plural(len(papers), 'paper')} as {FORMATS[choice.fmt]}"
         if choice.path is None:
-            self.copy(text, what)
+            self.copy(text, what, self._still_marked(choice))
             return
         try:
             if choice.path.is_dir():
@@ -150,27 +157,37 @@ class ExportFlow:
         self.last_text = text
         self.last_path = choice.path.resolve()
         kept = f" (the file it replaced is {backup.name})" if backup is not None else ""
-        app.notify(one_line(f"Exported {what} to {self.last_path}{kept}"), markup=False)
+        still = self._still_marked(choice)
+        app.notify(one_line(f"Exported {what} to {self.last_path}{kept}{still}"), markup=False)
 
-    def copy(self, text: str, what: str) -> None:
-        """Copy `text` on a thread; say where it went, or show it when no copy is confirmed."""
+    def _still_marked(self, choice: ExportChoice) -> str:
+        """Said after the marked papers went out: `r` pressed next, to read the paper under
+        the cursor, read the 40 exported instead."""
+        if choice.scope != "marked" or not self.app.paper_list.marked:
+            return ""
+        return " · still marked: r s t c act on them until A clears the marks"
+
+    def copy(self, text: str, what: str, after: str = "") -> None:
+        """Copy `text` on a thread; say where it went (then `after`), or show it when no copy
+        is confirmed."""
         self.app.run_worker(
-            lambda: self._copy(text, what), thread=True, exclusive=True, group="copy"
+            lambda: self._copy(text, what, after), thread=True, exclusive=True, group="copy"
         )
 
-    def _copy(self, text: str, what: str) -> None:
+    def _copy(self, text: str, what: str, after: str) -> None:
         result = copy_from_worker(self.app, text)
         if isinstance(result, str):
             self.app.call_from_thread(self._copy_failed, text, what, result)
         else:
-            self.app.call_from_thread(self._copied, text, what, result)
+            self.app.call_from_thread(self._copied, text, what, result, after)
 
-    def _copied(self, text: str, what: str, report: CopyReport) -> None:
+    def _copied(self, text: str, what: str, report: CopyReport, after: str) -> None:
         self.last_text = text
         if not report.confirmed:
             self._copy_failed(text, what, unconfirmed_reason(report))
             return
-        self.app.notify(one_line(f"Copied {what} to {report.describe()}"), markup=False)
+        said = f"Copied {what} to {report.describe()}{after}"
+        self.app.notify(one_line(said), markup=False)
 
     def _copy_failed(self, text: str, what: str, reason: str) -> None:
         from paperdeck.ui.dialogs.citation_dialog import CitationDialog

@@ -41,6 +41,10 @@ FIRST_TOLD = {
 """Said by the first `r` and `s` of a session: at 80 columns the footer names them "r Read"
 and "s Star", and `r` pressed to read a paper marked it read and moved on, unsaid."""
 
+MARKS_TOLD = "e exports the marked papers; r s t c read, star, tag or cite them all; A clears marks"
+"""Said after the count by the first marking of a session: Space drew a bar by the row and
+said nothing of what marks are for."""
+
 
 class TriageFlow:
     """Read-and-next, star-and-next, skip-and-next; the unread, starred and marked views; marks."""
@@ -55,7 +59,8 @@ class TriageFlow:
         self.advanced: Advance | None = None
         """The last `r` or `s` on one paper, while nothing else has been done since."""
         self._told: set[str] = set()
-        """What the first `r` and `s` of the session said they did (FIRST_TOLD)."""
+        """What the first `r` and `s` of the session said they did (FIRST_TOLD), and whether
+        the first marking said what marks are for ("marks")."""
 
     # -- progress ---------------------------------------------------------------------------
 
@@ -171,8 +176,10 @@ class TriageFlow:
         app = self.app
         self._repaint(papers)
         if bulk:
+            # In the slot of what marks are for, said by the first mark: one toast, not two
+            # over the list's rows at 80x24.
             count = len(papers)
-            app.notify(f"{plural(count, 'marked paper')} {what}")
+            app.notice("marks", f"{plural(count, 'marked paper')} {what}")
         elif not move:
             app.notify(f"This paper is now {what}")
         else:
@@ -217,7 +224,9 @@ class TriageFlow:
                 if tag not in current:
                     current.append(tag)
         subject = (
-            f"{len(papers)} marked papers" if bulk else self.app.note_flow.shown_title(papers[0])
+            plural(len(papers), "marked paper")
+            if bulk
+            else self.app.note_flow.shown_title(papers[0])
         )
 
         def done(edit: TagsEdit | None) -> None:
@@ -227,7 +236,9 @@ class TriageFlow:
             if changed:
                 self._repaint(papers)
             if bulk:
-                self.app.notify(f"Tags changed on {changed} of {len(papers)} marked papers")
+                marked = plural(len(papers), "marked paper")
+                of = f"{changed} of " if changed < len(papers) else ""
+                self.app.notice("marks", f"Tags changed on {of}{marked}")
 
         self.app.push_screen(TagsDialog(subject, current, known), done)
 
@@ -310,7 +321,7 @@ class TriageFlow:
     def mark_all_visible(self) -> None:
         paper_list = self.app.paper_list
         self.set_marks(set(paper_list.marked) | set(paper_list.rows))
-        self._say_marked()
+        self.say_marked()
 
     def clear_marks(self) -> None:
         """Unmark every paper, remembered so that A again at once puts the marks back."""
@@ -343,8 +354,17 @@ class TriageFlow:
         paper_list = self.app.paper_list
         shown = set(paper_list.rows)
         self.set_marks((paper_list.marked - shown) | (shown - paper_list.marked))
-        self._say_marked()
+        self.say_marked()
 
-    def _say_marked(self) -> None:
+    def say_marked(self, *, first_only: bool = False) -> None:
+        """How many papers are marked, and, the first time in a session, what marks are for;
+        `first_only` (Space): only that, the first time: the bar by the row and the header's
+        count say the rest, where a count in a toast went stale at the next Space."""
         count = len(self.app.paper_list.marked)
-        self.app.notice("marks", one_line(f"{plural(count, 'paper')} marked"))
+        said = "Paper marked" if first_only else f"{plural(count, 'paper')} marked"
+        if "marks" not in self._told:
+            self._told.add("marks")
+            said += f": {MARKS_TOLD}"
+        elif first_only:
+            return
+        self.app.notice("marks", one_line(said))

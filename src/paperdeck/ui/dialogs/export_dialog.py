@@ -86,7 +86,9 @@ class ExportDialog(Dialog[ExportChoice | None]):
                 Content(
                     "the extension picks the format: "
                     + " · ".join(f"{SUFFIXES[f]} {label}" for f, label in FORMATS.items())
-                    + "\nEnter saves · Ctrl+Y copies · Tab: which papers · Esc cancels"
+                    + "\nEnter saves · Ctrl+Y copies · "
+                    + ("Tab: which papers · " if len(self.scopes) > 1 else "")
+                    + "Esc cancels"
                 ),
                 id="export-keys",
                 classes="dialog-hint",

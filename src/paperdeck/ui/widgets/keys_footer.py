@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rich.style import Style as RichStyle
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.events import Resize
 from textual.widgets import Footer
 
+from paperdeck.ui.contrast import BLACK, TEXT_READABLE, WHITE, readable_on, solid
 from paperdeck.ui.textual_private import FooterKey, footer_bindings_ready
 
 PINNED = ("help", "quit")
@@ -131,7 +133,7 @@ class KeysFooter(Footer):
         if found is None:
             return None
         _, binding, enabled, _ = found
-        return FooterKey(
+        return _ReadableKey(
             binding.key,
             self.app.get_key_display(binding),
             binding.description,
@@ -204,7 +206,29 @@ def _width(key: FooterKey) -> int:
     return key.render().cell_len + styles.gutter.width + styles.margin.width
 
 
-class _FittedKey(FooterKey):
+class _ReadableKey(FooterKey):
+    """A footer key whose key reads on the footer in every theme: Textual draws it in the
+    theme's accent, which some themes make hard to read there (1.8:1 on atom-one-light's
+    grey, 1.9:1 on catppuccin-latte's, 2.9:1 blue on textual-light's)."""
+
+    def get_component_rich_style(
+        self, *names: str, partial: bool = False, default: RichStyle | None = None
+    ) -> RichStyle:
+        style = super().get_component_rich_style(*names, partial=partial, default=default)
+        if partial or names != ("footer-key--key",):
+            return style
+        color, background = style.color, style.bgcolor
+        if color is None or background is None:
+            return style
+        if color.is_system_defined or background.is_system_defined:
+            return style  # the terminal draws ANSI colours as it likes: nothing to measure
+        dark = self.app.current_theme.dark
+        wanted = solid(color, WHITE if dark else BLACK)
+        shaded = readable_on(solid(background, BLACK if dark else WHITE), wanted, TEXT_READABLE)
+        return style if shaded == wanted else style + RichStyle(color=shaded.rich_color)
+
+
+class _FittedKey(_ReadableKey):
     """A footer key whose change of width, after the footer fitted its keys, has the footer
     check the fit."""
 

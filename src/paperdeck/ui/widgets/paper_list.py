@@ -118,7 +118,8 @@ class PaperList(ScrollView, can_focus=True):
         Binding("G,end", "last", "Last", show=False),
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("space", "toggle_mark", "Mark"),
+        # The help's line says what marks are for; the footer's label is "Mark".
+        Binding("space", "toggle_mark", "Mark (for e r s t c)"),
         # Enter is what a reader presses to open a paper: it did nothing, and at 80x24 the
         # abstract showed a few lines with no key named to read on.
         Binding("enter", "app.read_paper", "Read the abstract", show=False),
@@ -137,9 +138,11 @@ class PaperList(ScrollView, can_focus=True):
     class MarksChanged(Message):
         """The set of marked papers changed."""
 
-        def __init__(self, count: int) -> None:
+        def __init__(self, count: int, *, spaced: bool = False) -> None:
             super().__init__()
             self.count = count
+            self.spaced = spaced
+            """Space marked one paper (which says nothing else of it)."""
 
     def __init__(
         self,
@@ -550,12 +553,13 @@ class PaperList(ScrollView, can_focus=True):
         index = self.paper_index
         if index is None:
             return
-        if index in self.marked:
-            self.marked.discard(index)
-        else:
+        marking = index not in self.marked
+        if marking:
             self.marked.add(index)
+        else:
+            self.marked.discard(index)
         self._refresh_row(self.cursor)
-        self.post_message(self.MarksChanged(len(self.marked)))
+        self.post_message(self.MarksChanged(len(self.marked), spaced=marking))
         self.move_cursor(self.cursor + 1)
 
     async def _on_key(self, event: events.Key) -> None:
