@@ -38,6 +38,8 @@ HINT_GAP = "  "
 """Between a compact row's title and the abstract around its match."""
 COMPACT_HINT_ROOM = 16
 """The least room a compact row gives a hint (with as much for its title)."""
+HINT_ROOM = 16
+"""The least room a row's quiet line leaves a hint beside a matching author."""
 COMPACT_TITLE_SHARE = (2, 3)
 """The most of a compact row's line its title keeps when a hint follows it."""
 
@@ -262,6 +264,21 @@ def _shown_authors(paper: Paper, highlight: Highlighter) -> tuple[str, list[tupl
     return shown + suffix, spans
 
 
+def _matching_author(
+    paper: Paper, highlight: Highlighter
+) -> tuple[str, list[tuple[int, int]]] | None:
+    """The first author whose name has a match of the search, and the matches in it; None
+    when none has (or nothing is searched)."""
+    if highlight is no_highlight:
+        return None
+    for name in paper.authors:
+        text = one_line(name)
+        found = list(highlight(text))
+        if found:
+            return text, found
+    return None
+
+
 def _fit_authors(
     paper: Paper, highlight: Highlighter, room: int
 ) -> tuple[str, list[tuple[int, int]]]:
@@ -340,6 +357,13 @@ def _meta_line(
     parts: list[list[Segment]] = []
     left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
     if hint is not None and left >= 8:
+        author = _matching_author(paper, facts.highlight_authors)
+        if author is not None and left - cell_len(author[0]) - len(SEPARATOR) >= HINT_ROOM:
+            # The hint takes the authors' place: the one who matched stays, or nothing on
+            # the row says why it matched that word.
+            name, found = author
+            parts.append(_spans_segments(name, found, styles["authors"], styles["match"], left))
+            left -= cell_len(name) + len(SEPARATOR)
         text, spans = fit(hint, left)
         parts.append(_spans_segments(text, spans, styles["hint"], styles["match"], left))
     elif paper.authors and left >= 8:
@@ -453,23 +477,40 @@ def render_row(
         # One cell after the icons, as after the wide rows' number: "★▎" read as one mark.
         suffix.append(Segment(" ", base))
         title_room = max(1, room - sum(segment.cell_length for segment in suffix))
+        # A one-line row has no authors' line: an author who matched follows the title (before
+        # the hint), or nothing on the row says why it matched that word.
+        author = _matching_author(paper, facts.highlight_authors)
+        named = cell_len(author[0]) + (len(SEPARATOR) if hint is not None else 0) if author else 0
+        least = 2 * COMPACT_HINT_ROOM if hint is not None else COMPACT_HINT_ROOM + len(HINT_GAP)
+        if title_room < least + named:
+            author, named = None, 0
         hinted: list[Segment] = []
-        if hint is not None and title_room >= 2 * COMPACT_HINT_ROOM:
+        if (hint is not None and title_room >= 2 * COMPACT_HINT_ROOM) or author is not None:
             # The title is what tells the papers apart, so it keeps up to two thirds of the
             # line; the hint takes what the title leaves, and no less than its least room.
             title_share = min(
                 cell_len(title.text),
-                title_room * COMPACT_TITLE_SHARE[0] // COMPACT_TITLE_SHARE[1],
-                title_room - COMPACT_HINT_ROOM - len(HINT_GAP),
+                title_room * COMPACT_TITLE_SHARE[0] // COMPACT_TITLE_SHARE[1]
+                if hint is not None
+                else title_room,
+                title_room - (COMPACT_HINT_ROOM if hint is not None else 0) - named - len(HINT_GAP),
             )
             segments, left = _compact_title(title, styles, title_share)
-            hint_room = title_room - (title_share - left) - len(HINT_GAP)
-            text, spans = fit(hint, hint_room)
-            hinted = [
-                Segment(HINT_GAP, base),
-                *_spans_segments(text, spans, styles["hint"], styles["match"], hint_room),
-            ]
-            left = hint_room - sum(segment.cell_length for segment in hinted[1:])
+            title_used = title_share - left
+            hint_room = title_room - title_used - len(HINT_GAP)
+            hinted = [Segment(HINT_GAP, base)]
+            if author is not None:
+                name, found = author
+                hinted += _spans_segments(
+                    name, found, styles["authors"], styles["match"], hint_room
+                )
+                if hint is not None:
+                    hinted.append(Segment(SEPARATOR, styles["meta"]))
+                hint_room -= named
+            if hint is not None:
+                text, spans = fit(hint, hint_room)
+                hinted += _spans_segments(text, spans, styles["hint"], styles["match"], hint_room)
+            left = title_room - title_used - sum(segment.cell_length for segment in hinted)
         else:
             segments, left = _compact_title(title, styles, title_room)
         line = [
