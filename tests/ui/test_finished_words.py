@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.worker import WorkerCancelled
-
 from tests.ui.test_reader_rows import MakeApp, make_app, search, settle
 from tests.ui.test_rendered_titles import highlighted_in_row
+from textual.worker import WorkerCancelled
 
 __all__ = ["make_app"]  # the fixture, used by name
 
