@@ -135,6 +135,10 @@ class SearchBox(Input):
             return
         if self._history_pos is None:
             self._history_pos = len(self.history)
+            if self.value.strip() and self.history[-1].rstrip() == self.value.rstrip():
+                # The search shown is the latest kept (Enter kept it, `/` selected it): ↑
+                # showing it again looked like a key that did nothing.
+                self._history_pos -= 1
         self._history_pos = max(0, self._history_pos - 1)
         self.value = self.history[self._history_pos]
         self.cursor_position = len(self.value)
