@@ -4,7 +4,7 @@ authors · venue year · tags · state icons (or all on one line in the compact 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import compress, pairwise, repeat
 from operator import methodcaller, not_
@@ -411,30 +411,39 @@ def _widest_stretch(title: _Title, room: int) -> tuple[int, int, int]:
     return best
 
 
-def _compact_title(title: _Title, styles: Styles, room: int) -> tuple[list[Segment], int]:
+def _compact_title(
+    title: _Title, styles: Styles, room: int, shown_before: frozenset[str] = frozenset()
+) -> tuple[list[Segment], int]:
     """A one-line row's title in `room` cells; when its cut would hide a word of the search it
     has, from before the stretch that shows the most of them ("≈ …in the global model of
-    differential privacy"), as fzf shows a long line."""
+    differential privacy"), as fzf shows a long line. Words in `shown_before` (the line above
+    shows them) are drawn, not looked for."""
     text = title.text
-    if not title.matches or cell_len(text) <= room:
+    counted = title
+    if shown_before:
+        counted = replace(
+            title,
+            matches=[m for m in title.matches if text[m[0] : m[1]].casefold() not in shown_before],
+        )
+    if not counted.matches or cell_len(text) <= room:
         return _title_segments(title, styles, 0, len(text), room)
     # Cut at its end, the title shows the matches that end before the "…".
-    seen = sum(1 for _, end in title.matches if cell_len(text[:end]) < room)
-    shown = _words_in(title, 0, seen - 1) if seen else 0
+    seen = sum(1 for _, end in counted.matches if cell_len(text[:end]) < room)
+    shown = _words_in(counted, 0, seen - 1) if seen else 0
     # The ≈ and a method name that starts the title stay: they say what the paper is.
     heads = [title.derived_end]
     if title.method is not None and title.method[0] == title.derived_end:
         heads.insert(0, title.method[1] + (2 if text.startswith(": ", title.method[1]) else 0))
     kept, (words, first, last) = max(
         (
-            (head, _widest_stretch(title, room - cell_len(text[:head]) - 2 * len(ELLIPSIS)))
+            (head, _widest_stretch(counted, room - cell_len(text[:head]) - 2 * len(ELLIPSIS)))
             for head in heads
         ),
         key=lambda option: option[1][0],
     )
     if words <= shown:
         return _title_segments(title, styles, 0, len(text), room)
-    first_start, last_end = title.matches[first][0], title.matches[last][1]
+    first_start, last_end = counted.matches[first][0], counted.matches[last][1]
     head, head_left = _title_segments(title, styles, 0, kept, room)
     room = head_left - len(ELLIPSIS)
     # As much before the stretch as the room leaves, from a word's start; the title's end
@@ -450,6 +459,28 @@ def _compact_title(title: _Title, styles: Styles, room: int) -> tuple[list[Segme
     start = space + 1 if start > kept and space >= 0 else start
     rest, left = _title_segments(title, styles, start, len(text), room)
     return [*head, Segment(ELLIPSIS, styles["title"]), *rest], left
+
+
+def _second_title_line(
+    title: _Title, styles: Styles, first_end: int, start: int, room: int
+) -> list[Segment]:
+    """A two-line row's title from `start` on, its second line: cut at its end, or, when that
+    cut would hide a word of the search the first line does not show, "…" and the stretch of
+    the rest that shows it, as a one-line row shows a long title."""
+    text = title.text
+    if not title.matches or cell_len(text[start:]) <= room:
+        return _title_segments(title, styles, start, len(text), room)[0]
+    rest = _Title(
+        text[start:],
+        sorted({0, *(cut - start for cut in title.cuts if cut > start)}),
+        [(max(s, start) - start, e - start) for s, e in title.matches if e > start],
+        (title.method[0] - start, title.method[1] - start)
+        if title.method is not None and title.method[0] >= start
+        else None,
+        0,
+    )
+    above = frozenset(text[s:e].casefold() for s, e in title.matches if e <= first_end)
+    return _compact_title(rest, styles, room, above)[0]
 
 
 def render_row(
@@ -527,7 +558,7 @@ def render_row(
     first, _ = _title_segments(title, styles, 0, first_end, room)
     lines = [Strip(_gutter(facts, styles, True) + first).adjust_cell_length(width, base)]
     if height > 2:
-        second, _ = _title_segments(title, styles, second_start, len(title.text), room)
+        second = _second_title_line(title, styles, first_end, second_start, room)
         lines.append(Strip(_gutter(facts, styles, False) + second).adjust_cell_length(width, base))
     meta = _meta_line(paper, facts, styles, room, hint)
     lines.append(Strip(_gutter(facts, styles, False) + meta).adjust_cell_length(width, base))
