@@ -623,6 +623,8 @@ class DetailPane(ScrollView, can_focus=True):
         if not shown:
             return plain("authors unknown" + rest, LABEL_STYLE)
         spans = author_spans(shown) if author_spans is not None else ()
+        if not spans:
+            return plain(shown + rest, LABEL_STYLE)
         return Content.assemble(
             with_spans(shown, spans, match, LABEL_STYLE), plain(rest, LABEL_STYLE)
         )
