@@ -255,6 +255,13 @@ def test_a_search_that_finds_nothing_says_so_in_one_line_and_exits_1(notes: Path
     result = run("search", "year:2021", notes=notes)
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr == "paperdeck: no paper matches 'year:2021'\n"
+    # A phrase with a word no paper has: matched as typed, it takes no typos.
+    result = run("search", '"speculatve rollout"', notes=notes)
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (
+        """paperdeck: no paper matches '"speculatve rollout"'; no paper has "speculatve" """
+        "(a phrase is matched as typed: drop the quotes to allow typos)\n"
+    )
 
 
 def test_near_spellings_are_named_nearest_first(notes: Path, tmp_path: Path) -> None:

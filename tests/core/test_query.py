@@ -320,3 +320,13 @@ def test_filler_words_count_when_the_user_asked_for_them() -> None:
     assert _required("models fo") == ["models", "fo"]
     assert _required("state-of-the-art models") == ["state of the art", "models"]
     assert parse_query("models for").typed is not None and parse_query("models").typed is None
+
+
+def test_a_field_name_typed_wrong_says_the_field_meant_and_is_searched_as_words() -> None:
+    for typed, meant in [("titel", "title"), ("autor", "author"), ("yaer", "year")]:
+        query = parse_query(f"{typed}:words")
+        assert query.message == f"{typed}: is not a field (did you mean {meant}:?)"
+        assert [term.text for term in query.positive_terms()] == [f"{typed}:words"]
+    # A colon in a word that is no field's typo (an arXiv id, a model's name): nothing said.
+    for text in ("arXiv:2101.00001", "Mixtral:8x7b", "id:3", "https://example.org"):
+        assert parse_query(text).message is None, text

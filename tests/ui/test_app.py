@@ -465,6 +465,38 @@ async def test_a_search_with_no_match_says_so(make_app: MakeApp) -> None:
         assert "No paper selected" in app.detail.text
 
 
+async def test_a_phrase_with_a_word_no_paper_has_says_to_drop_the_quotes(
+    make_app: MakeApp,
+) -> None:
+    # Seen at 80x24: a half-remembered phrase with a typo, '"layred sampling"', listed nothing
+    # and said only "No papers match"; without the quotes the typo finds the paper.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, '"speculatve rollout"')
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 0
+        lines = [screen_line(app, y).strip() for y in range(3)]
+        assert lines == [
+            """No papers match '"speculatve rollout"'""",
+            'No paper has "speculatve": a phrase is matched as typed',
+            "Drop the quotes to allow typos",
+        ]
+        assert all(len(line) <= app.paper_list.size.width for line in lines)
+        # The quotes dropped: the typo finds the paper.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, "speculatve rollout")
+        await settle(app, pilot)
+        assert app.papers[app.paper_list.rows[0]].title.startswith("BubbleSpec")
+        # A phrase spelt right that no paper has says nothing more.
+        await pilot.press("ctrl+u")
+        await type_text(pilot, '"rollout speculative"')
+        await settle(app, pilot)
+        assert screen_line(app, 0).strip() == """No papers match '"rollout speculative"'"""
+        assert not screen_line(app, 1).strip()
+
+
 async def test_a_filter_on_what_the_list_lacks_says_why_nothing_matches(
     make_app: MakeApp,
 ) -> None:

@@ -223,3 +223,38 @@ async def test_the_found_line_names_the_words_of_the_title_the_user_corrected(
         # The made-up title ("BubbleSpec: ... speculative ...") is not what the pane shows.
         assert "title: decoding · abstract: speculative, decoding" in shown, shown
         assert "title: speculative" not in shown, shown
+
+
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light"])
+async def test_a_short_pane_draws_the_author_who_matched_on_its_line_of_authors(
+    tmp_path: Path, theme: str
+) -> None:
+    # Seen at 80x24: "author:cevher" showed "Luca Viano, Till Freihaut, Emanuele Nevali +3"
+    # under the title, the matching author behind "+3", and no name drawn as a match.
+    from paperdeck.core.resources import bundled_list
+
+    app = PaperdeckApp(
+        load_library([bundled_list()]),
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        for query, line, drawn in [
+            ("author:cevher", "Luca Viano, Till Freihaut … Volkan Cevher +3 · ICML 2026", "Cevher"),
+            ("zhang sampling", "Haotian Xu, Zeyang Zhang, Linbao Li +3 · ICML 2026", "Zhang"),
+        ]:
+            await _search(app, pilot, query)
+            assert app.detail.short
+            lines = [app.detail.render_line(y).text.strip() for y in range(4)]
+            summary = next(text for text in lines if text.startswith(line.split(",")[0]))
+            assert summary.startswith(line), lines
+            summary_y = lines.index(summary)
+            pane = app.detail.rich_style.bgcolor
+            marked = [
+                segment.text
+                for segment in app.detail.render_line(summary_y)
+                if segment.style is not None and segment.style.bgcolor not in (None, pane)
+            ]
+            assert marked == [drawn], (query, marked)
+            await pilot.press("escape")

@@ -379,3 +379,32 @@ async def test_a_slash_that_would_begin_the_query_is_not_typed(make_app: MakeApp
         await pilot.press("slash", *"federated")
         await settle(app, pilot)
         assert app.search_box.value == "privacy/federated"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_field_name_typed_wrong_is_said_with_the_field_meant(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    # Seen in tmux at 80x24: "titel:transport" listed nothing, and only "No papers match"
+    # was said; "autor:zhang" said near spellings of "autor" (actor, auto) and listed none.
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "titel:speculative")
+        await settle(app, pilot)
+        assert status_lines(app)[0].startswith("titel: is not a field (did you mean title:?)")
+        await pilot.press(*["backspace"] * len("titel:speculative"))
+        await type_text(pilot, "autor:zhang")
+        await settle(app, pilot)
+        assert status_lines(app)[0].startswith("autor: is not a field (did you mean author:?)")
+        # The field typed right: the papers, and nothing to say.
+        await pilot.press(*["backspace"] * len("autor:zhang"))
+        await type_text(pilot, "author:zhang")
+        await settle(app, pilot)
+        assert len(app.paper_list.rows) == 4 and status_lines(app) == []
+        # A word with a colon that is no field's typo is searched, and nothing is said of it.
+        await pilot.press(*["backspace"] * len("author:zhang"))
+        await type_text(pilot, "arxiv:2502")
+        await settle(app, pilot)
+        assert not any("field" in line for line in status_lines(app))

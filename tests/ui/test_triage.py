@@ -352,6 +352,26 @@ async def test_the_searches_of_a_run_are_there_on_up_when_the_list_is_opened_aga
         assert shown == ["graph", "speculative decoding", "diffusion"]
 
 
+async def test_up_in_the_field_showing_the_last_search_goes_to_the_one_before(
+    make_app: MakeApp,
+) -> None:
+    # Enter keeps the search; `/` from the list selects it; the first ↑ showed it again.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        for query in ("diffusion", "speculative decoding"):
+            await pilot.press("slash")
+            await type_text(pilot, query)
+            await pilot.press("enter")
+            await settle(app, pilot)
+        await pilot.press("slash")
+        assert app.search_box.value == "speculative decoding"
+        await pilot.press("up")
+        assert app.search_box.value == "diffusion"
+        await pilot.press("up")
+        assert app.search_box.value == "diffusion"  # the first search: ↑ stays on it
+
+
 async def test_keys_typed_right_after_esc_in_the_note_reach_the_list_not_the_note(
     make_app: MakeApp,
 ) -> None:

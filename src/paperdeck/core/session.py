@@ -90,7 +90,7 @@ def _parse(value: Any) -> ListSession | None:
     used = value.get("used")
     return ListSession(
         paper_id=clean_line(paper) if isinstance(paper, str) and paper else None,
-        query=clean_line(query)[:MAX_QUERY] if isinstance(query, str) else "",
+        query=clean_query(query) if isinstance(query, str) else "",
         views=_ids(value.get("views")),
         marked=_ids(value.get("marked")),
         used=float(used) if isinstance(used, int | float) and not isinstance(used, bool) else 0.0,
@@ -101,10 +101,30 @@ def _parse(value: Any) -> ListSession | None:
 def _queries(value: Any) -> list[str]:
     if not isinstance(value, list):
         return []
-    queries = (
-        clean_line(item)[:MAX_QUERY] for item in value[-MAX_SEARCHES:] if isinstance(item, str)
-    )
-    return [query for query in queries if query.strip()]
+    queries: list[str] = []
+    for item in value[-MAX_SEARCHES:]:
+        if isinstance(item, str):
+            queries = with_search(queries, item)
+    return queries
+
+
+def clean_query(text: str) -> str:
+    """A query as typed, made safe to keep: no control characters, a run of spaces one, none
+    before the first word, "" when blank. A space after the last word stays: it finishes that
+    word (`coin ` leaves out coincide, `coin` finds it)."""
+    line = clean_line(text)[:MAX_QUERY]
+    return f"{line} " if line and text[-1:].isspace() and len(line) < MAX_QUERY else line
+
+
+def with_search(searches: list[str], query: str) -> list[str]:
+    """The searches with `query` (cleaned) as the latest, at most MAX_SEARCHES, a blank one not
+    added. An earlier query only trailing spaces tell apart from it goes: the two look the same
+    in the field, where ↑ would show the same words twice."""
+    kept = clean_query(query)
+    if not kept:
+        return searches[-MAX_SEARCHES:]
+    words = kept.rstrip()
+    return [*(past for past in searches if past.rstrip() != words), kept][-MAX_SEARCHES:]
 
 
 def load_session(path: Path, key: str) -> ListSession | None:

@@ -6,7 +6,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperdeck.core.config import sessions_path
-from paperdeck.core.session import ListSession, load_session, marked_ids, save_session, session_key
+from paperdeck.core.session import (
+    ListSession,
+    load_session,
+    marked_ids,
+    save_session,
+    session_key,
+    with_search,
+)
 from paperdeck.ui.safe_text import one_line
 
 MAX_OFFERED = 12
@@ -78,10 +85,10 @@ class SessionFlow:
         if saved is None:
             return
         box = self.app.search_box
-        box.history = [
-            *(query for query in saved.searches if query not in box.history),
-            *box.history,
-        ]
+        searches = saved.searches
+        for query in box.history:
+            searches = with_search(searches, query)
+        box.history = searches
 
     def restore(self) -> None:
         """Put back the saved state of the list just shown (its papers are in the list)."""

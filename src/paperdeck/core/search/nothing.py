@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 from paperdeck.core.search.query import Flag, Query, Term, YearRange
 from paperdeck.core.search.word_index import AUTHORS, WordIndex
 
@@ -34,16 +36,44 @@ def _lacked(index: WordIndex, atom: Term | YearRange | Flag) -> tuple[str, str] 
     return None
 
 
+PHRASE_TYPED = "a phrase is matched as typed"
+DROP_QUOTES = "Drop the quotes to allow typos"
+
+
+def phrase_word_missing(index: WordIndex, query: Query) -> str | None:
+    """A word of a phrase in the query that no paper has ("layred" of "layred sampling"), or
+    None: a phrase is matched as typed, a half-remembered one with a typo finds nothing."""
+    vocabulary = index.vocabulary
+    for term in query.positive_terms():
+        if term.mode != "phrase":
+            continue
+        for word in term.words:
+            folded = word.lower()
+            at = bisect.bisect_left(vocabulary, folded)
+            if at == len(vocabulary) or vocabulary[at] != folded:
+                return word
+    return None
+
+
 def why_nothing(index: WordIndex, query: Query) -> str | None:
-    """The reason, for the reader's empty list: "no paper in this list has a year"."""
+    """The reason, for the reader's empty list: "no paper in this list has a year", or
+    'no paper has "layred": a phrase is matched as typed' and how to search with typos."""
     missing = missing_field(index, query)
-    return None if missing is None else f"no paper in this list has {missing[0]}"
+    if missing is not None:
+        return f"no paper in this list has {missing[0]}"
+    word = phrase_word_missing(index, query)
+    # Two lines: the reader's empty list does not wrap them, and 80 columns cut one.
+    return None if word is None else f'no paper has "{word}": {PHRASE_TYPED}\n{DROP_QUOTES}'
 
 
 def nothing_found(index: WordIndex, query: Query) -> str:
     """One line for `search` on stderr: "no paper in this list has a year (year:2021 matches
-    nothing)", else "no paper matches 'zzzqqq'"."""
+    nothing)", else "no paper matches 'zzzqqq'" (and a phrase's word no paper has)."""
     missing = missing_field(index, query)
     if missing is None:
-        return f"no paper matches {query.text.strip()!r}"
+        said = f"no paper matches {query.text.strip()!r}"
+        word = phrase_word_missing(index, query)
+        if word is None:
+            return said
+        return f'{said}; no paper has "{word}" ({PHRASE_TYPED}: {DROP_QUOTES.lower()})'
     return f"no paper in this list has {missing[0]} ({missing[1]} matches nothing)"

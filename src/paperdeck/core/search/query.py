@@ -212,6 +212,12 @@ def _parse_atom(text: str, pos: int, messages: list[str]) -> tuple[Atom | None, 
         elif name in ("year", "is", "has"):
             field = name  # type: ignore[assignment]
             pos = prefix.end()
+        else:
+            meant = _field_meant(name)
+            if meant is not None:
+                # Searched as words, as any `word:` (`arXiv:2101`); "titel:transport" matched
+                # nothing, and nothing said why.
+                messages.append(f"{name}: is not a field (did you mean {meant}:?)")
     if pos < len(text) and text[pos] == '"':
         close = text.find('"', pos + 1)
         if close < 0:
@@ -246,6 +252,21 @@ def _parse_atom(text: str, pos: int, messages: list[str]) -> tuple[Atom | None, 
         return None, pos
     term_field: TermField = field  # type: ignore[assignment]
     return Term(body, folded, mode, term_field, case_sensitive, negated), pos
+
+
+def _field_meant(name: str) -> str | None:
+    """The field a `name:` that is none was a typo of (`titel`: title), or None."""
+    if len(name) < 3:
+        return None
+    from rapidfuzz.distance import OSA
+
+    best: tuple[int, str] | None = None
+    for field in (*_FIELDS, "year", "is", "has"):
+        allowed = 1 if min(len(name), len(field)) <= 4 else 2
+        distance = OSA.distance(name, field, score_cutoff=allowed)
+        if distance <= allowed and (best is None or distance < best[0]):
+            best = (distance, field)
+    return best[1] if best is not None else None
 
 
 def _parse_year(body: str, negated: bool, messages: list[str]) -> YearRange | None:

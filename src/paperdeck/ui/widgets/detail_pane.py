@@ -321,7 +321,9 @@ class DetailPane(ScrollView, can_focus=True):
         if short:
             # A short pane (80x24 gave the abstract no line at all): the title, a line of who
             # and where, the abstract, then every fact as a taller pane shows them.
-            summary = self._summary(paper, corrections, cite_key)
+            summary = self._summary(
+                paper, corrections, cite_key, fields("authors") if fields else None, match
+            )
             top = [title, summary]
             if shared is not None and shares is not None:
                 # Why it is listed, before the abstract that shows those words.
@@ -598,18 +600,34 @@ class DetailPane(ScrollView, can_focus=True):
         paper: Paper,
         corrections: Mapping[str, Any],
         cite_key: CiteKey | KeyLater,
+        author_spans: Highlighter | None,
+        match: Style,
     ) -> Content:
-        """A short pane's line under the title: the first authors, the venue, the key."""
+        """A short pane's line under the title: the first authors (one who matched the search
+        among them, drawn as a match: "A, B … M +4" when behind the "+N"), the venue, the key."""
         names = pane_authors(paper, corrections)
         more = len(names) - SUMMARY_AUTHORS
-        shown = ", ".join(names[:SUMMARY_AUTHORS]) + (f" +{more}" if more > 0 else "")
-        parts = [shown or "authors unknown"]
+        first = names[:SUMMARY_AUTHORS]
+        if author_spans is not None and not any(author_spans(name) for name in first):
+            hit = next((name for name in names if author_spans(name)), None)
+            if hit is not None:
+                first = [", ".join(names[: SUMMARY_AUTHORS - 1]) + " … " + hit]
+        shown = ", ".join(first) + (f" +{more}" if more > 0 else "")
+        parts = []
         if paper.venue_line:
             parts.append(one_line(paper.venue_line))
         if isinstance(cite_key, CiteKey):
             remark = f" {STAND_IN_REMARK}" if cite_key.stand_in else ""
             parts.append(f"cite {cite_key.key}{remark}")
-        return plain(" · ".join(parts), LABEL_STYLE)
+        rest = "".join(" · " + part for part in parts)
+        if not shown:
+            return plain("authors unknown" + rest, LABEL_STYLE)
+        spans = author_spans(shown) if author_spans is not None else ()
+        if not spans:
+            return plain(shown + rest, LABEL_STYLE)
+        return Content.assemble(
+            with_spans(shown, spans, match, LABEL_STYLE), plain(rest, LABEL_STYLE)
+        )
 
 
 def _to_match(searched: bool, shares: Shares | None, found: WordsFound | None) -> bool:

@@ -4,7 +4,7 @@ authors · venue year · tags · state icons (or all on one line in the compact 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import compress, pairwise, repeat
 from operator import methodcaller, not_
@@ -38,6 +38,8 @@ HINT_GAP = "  "
 """Between a compact row's title and the abstract around its match."""
 COMPACT_HINT_ROOM = 16
 """The least room a compact row gives a hint (with as much for its title)."""
+HINT_ROOM = 16
+"""The least room a row's quiet line leaves a hint beside a matching author."""
 COMPACT_TITLE_SHARE = (2, 3)
 """The most of a compact row's line its title keeps when a hint follows it."""
 
@@ -262,6 +264,21 @@ def _shown_authors(paper: Paper, highlight: Highlighter) -> tuple[str, list[tupl
     return shown + suffix, spans
 
 
+def _matching_author(
+    paper: Paper, highlight: Highlighter
+) -> tuple[str, list[tuple[int, int]]] | None:
+    """The first author whose name has a match of the search, and the matches in it; None
+    when none has (or nothing is searched)."""
+    if highlight is no_highlight:
+        return None
+    for name in paper.authors:
+        text = one_line(name)
+        found = list(highlight(text))
+        if found:
+            return text, found
+    return None
+
+
 def _fit_authors(
     paper: Paper, highlight: Highlighter, room: int
 ) -> tuple[str, list[tuple[int, int]]]:
@@ -340,6 +357,13 @@ def _meta_line(
     parts: list[list[Segment]] = []
     left = room - fixed - (len(SEPARATOR) if tail or icons else 0)
     if hint is not None and left >= 8:
+        author = _matching_author(paper, facts.highlight_authors)
+        if author is not None and left - cell_len(author[0]) - len(SEPARATOR) >= HINT_ROOM:
+            # The hint takes the authors' place: the one who matched stays, or nothing on
+            # the row says why it matched that word.
+            name, found = author
+            parts.append(_spans_segments(name, found, styles["authors"], styles["match"], left))
+            left -= cell_len(name) + len(SEPARATOR)
         text, spans = fit(hint, left)
         parts.append(_spans_segments(text, spans, styles["hint"], styles["match"], left))
     elif paper.authors and left >= 8:
@@ -387,30 +411,39 @@ def _widest_stretch(title: _Title, room: int) -> tuple[int, int, int]:
     return best
 
 
-def _compact_title(title: _Title, styles: Styles, room: int) -> tuple[list[Segment], int]:
+def _compact_title(
+    title: _Title, styles: Styles, room: int, shown_before: frozenset[str] = frozenset()
+) -> tuple[list[Segment], int]:
     """A one-line row's title in `room` cells; when its cut would hide a word of the search it
     has, from before the stretch that shows the most of them ("≈ …in the global model of
-    differential privacy"), as fzf shows a long line."""
+    differential privacy"), as fzf shows a long line. Words in `shown_before` (the line above
+    shows them) are drawn, not looked for."""
     text = title.text
-    if not title.matches or cell_len(text) <= room:
+    counted = title
+    if shown_before:
+        counted = replace(
+            title,
+            matches=[m for m in title.matches if text[m[0] : m[1]].casefold() not in shown_before],
+        )
+    if not counted.matches or cell_len(text) <= room:
         return _title_segments(title, styles, 0, len(text), room)
     # Cut at its end, the title shows the matches that end before the "…".
-    seen = sum(1 for _, end in title.matches if cell_len(text[:end]) < room)
-    shown = _words_in(title, 0, seen - 1) if seen else 0
+    seen = sum(1 for _, end in counted.matches if cell_len(text[:end]) < room)
+    shown = _words_in(counted, 0, seen - 1) if seen else 0
     # The ≈ and a method name that starts the title stay: they say what the paper is.
     heads = [title.derived_end]
     if title.method is not None and title.method[0] == title.derived_end:
         heads.insert(0, title.method[1] + (2 if text.startswith(": ", title.method[1]) else 0))
     kept, (words, first, last) = max(
         (
-            (head, _widest_stretch(title, room - cell_len(text[:head]) - 2 * len(ELLIPSIS)))
+            (head, _widest_stretch(counted, room - cell_len(text[:head]) - 2 * len(ELLIPSIS)))
             for head in heads
         ),
         key=lambda option: option[1][0],
     )
     if words <= shown:
         return _title_segments(title, styles, 0, len(text), room)
-    first_start, last_end = title.matches[first][0], title.matches[last][1]
+    first_start, last_end = counted.matches[first][0], counted.matches[last][1]
     head, head_left = _title_segments(title, styles, 0, kept, room)
     room = head_left - len(ELLIPSIS)
     # As much before the stretch as the room leaves, from a word's start; the title's end
@@ -426,6 +459,28 @@ def _compact_title(title: _Title, styles: Styles, room: int) -> tuple[list[Segme
     start = space + 1 if start > kept and space >= 0 else start
     rest, left = _title_segments(title, styles, start, len(text), room)
     return [*head, Segment(ELLIPSIS, styles["title"]), *rest], left
+
+
+def _second_title_line(
+    title: _Title, styles: Styles, first_end: int, start: int, room: int
+) -> list[Segment]:
+    """A two-line row's title from `start` on, its second line: cut at its end, or, when that
+    cut would hide a word of the search the first line does not show, "…" and the stretch of
+    the rest that shows it, as a one-line row shows a long title."""
+    text = title.text
+    if not title.matches or cell_len(text[start:]) <= room:
+        return _title_segments(title, styles, start, len(text), room)[0]
+    rest = _Title(
+        text[start:],
+        sorted({0, *(cut - start for cut in title.cuts if cut > start)}),
+        [(max(s, start) - start, e - start) for s, e in title.matches if e > start],
+        (title.method[0] - start, title.method[1] - start)
+        if title.method is not None and title.method[0] >= start
+        else None,
+        0,
+    )
+    above = frozenset(text[s:e].casefold() for s, e in title.matches if e <= first_end)
+    return _compact_title(rest, styles, room, above)[0]
 
 
 def render_row(
@@ -453,23 +508,40 @@ def render_row(
         # One cell after the icons, as after the wide rows' number: "★▎" read as one mark.
         suffix.append(Segment(" ", base))
         title_room = max(1, room - sum(segment.cell_length for segment in suffix))
+        # A one-line row has no authors' line: an author who matched follows the title (before
+        # the hint), or nothing on the row says why it matched that word.
+        author = _matching_author(paper, facts.highlight_authors)
+        named = cell_len(author[0]) + (len(SEPARATOR) if hint is not None else 0) if author else 0
+        least = 2 * COMPACT_HINT_ROOM if hint is not None else COMPACT_HINT_ROOM + len(HINT_GAP)
+        if title_room < least + named:
+            author, named = None, 0
         hinted: list[Segment] = []
-        if hint is not None and title_room >= 2 * COMPACT_HINT_ROOM:
+        if (hint is not None and title_room >= 2 * COMPACT_HINT_ROOM) or author is not None:
             # The title is what tells the papers apart, so it keeps up to two thirds of the
             # line; the hint takes what the title leaves, and no less than its least room.
             title_share = min(
                 cell_len(title.text),
-                title_room * COMPACT_TITLE_SHARE[0] // COMPACT_TITLE_SHARE[1],
-                title_room - COMPACT_HINT_ROOM - len(HINT_GAP),
+                title_room * COMPACT_TITLE_SHARE[0] // COMPACT_TITLE_SHARE[1]
+                if hint is not None
+                else title_room,
+                title_room - (COMPACT_HINT_ROOM if hint is not None else 0) - named - len(HINT_GAP),
             )
             segments, left = _compact_title(title, styles, title_share)
-            hint_room = title_room - (title_share - left) - len(HINT_GAP)
-            text, spans = fit(hint, hint_room)
-            hinted = [
-                Segment(HINT_GAP, base),
-                *_spans_segments(text, spans, styles["hint"], styles["match"], hint_room),
-            ]
-            left = hint_room - sum(segment.cell_length for segment in hinted[1:])
+            title_used = title_share - left
+            hint_room = title_room - title_used - len(HINT_GAP)
+            hinted = [Segment(HINT_GAP, base)]
+            if author is not None:
+                name, found = author
+                hinted += _spans_segments(
+                    name, found, styles["authors"], styles["match"], hint_room
+                )
+                if hint is not None:
+                    hinted.append(Segment(SEPARATOR, styles["meta"]))
+                hint_room -= named
+            if hint is not None:
+                text, spans = fit(hint, hint_room)
+                hinted += _spans_segments(text, spans, styles["hint"], styles["match"], hint_room)
+            left = title_room - title_used - sum(segment.cell_length for segment in hinted)
         else:
             segments, left = _compact_title(title, styles, title_room)
         line = [
@@ -486,7 +558,7 @@ def render_row(
     first, _ = _title_segments(title, styles, 0, first_end, room)
     lines = [Strip(_gutter(facts, styles, True) + first).adjust_cell_length(width, base)]
     if height > 2:
-        second, _ = _title_segments(title, styles, second_start, len(title.text), room)
+        second = _second_title_line(title, styles, first_end, second_start, room)
         lines.append(Strip(_gutter(facts, styles, False) + second).adjust_cell_length(width, base))
     meta = _meta_line(paper, facts, styles, room, hint)
     lines.append(Strip(_gutter(facts, styles, False) + meta).adjust_cell_length(width, base))

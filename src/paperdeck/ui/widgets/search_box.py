@@ -10,9 +10,9 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input
 
+from paperdeck.core.session import with_search
 from paperdeck.ui.key_routing import mark_origin
 
-HISTORY_SIZE = 50
 LEAVING_KEYS = frozenset({"enter", "down", "escape"})
 """Keys that hand the focus to the list (see the bindings)."""
 
@@ -105,18 +105,11 @@ class SearchBox(Input):
 
     def searches(self) -> list[str]:
         """The history with the query in the field now as its latest (kept for the next run)."""
-        query = self.value.strip()
-        earlier = [past for past in self.history if past != query]
-        return [*earlier, query][-HISTORY_SIZE:] if query else earlier[-HISTORY_SIZE:]
+        return with_search(self.history, self.value)
 
     def remember(self) -> None:
-        """Add the current query to the history (most recent last, no repeats)."""
-        query = self.value.strip()
-        if query:
-            if query in self.history:
-                self.history.remove(query)
-            self.history.append(query)
-            del self.history[:-HISTORY_SIZE]
+        """Add the current query to the history as typed (core.session.with_search)."""
+        self.history = self.searches()
         self._history_pos = None
 
     def action_leave(self) -> None:
@@ -142,6 +135,10 @@ class SearchBox(Input):
             return
         if self._history_pos is None:
             self._history_pos = len(self.history)
+            if self.value.strip() and self.history[-1].rstrip() == self.value.rstrip():
+                # The search shown is the latest kept (Enter kept it, `/` selected it): ↑
+                # showing it again looked like a key that did nothing.
+                self._history_pos -= 1
         self._history_pos = max(0, self._history_pos - 1)
         self.value = self.history[self._history_pos]
         self.cursor_position = len(self.value)
