@@ -15,7 +15,7 @@ import pytest
 
 from paperdeck.core.library import load_library
 from paperdeck.core.search import stored
-from paperdeck.core.search.index import SearchIndex
+from paperdeck.core.search.index import SearchIndex, SearchResult
 from paperdeck.core.search.word_index import METHOD, PaperAbstracts
 from paperdeck.core.store import database
 
@@ -124,6 +124,55 @@ def test_a_word_start_reads_its_words_postings_together(
     assert read > 100  # "con" starts many words in every field
     assert len(queries) <= 8 and sum(queries) >= read
     assert list(result.indices) == list(fresh.search("con").indices)
+
+
+@pytest.mark.parametrize("query", ["'ing", "con"])
+def test_the_postings_of_a_querys_many_words_are_read_over_several_slices(
+    query: str, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from paperdeck.core.plumbing import slices
+
+    # 676 words, each in one abstract: every one has "ing" and starts with "con".
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    listing = tmp_path / "many.txt"
+    listing.write_text(
+        "Many words\n\n"
+        + "\n\n".join(
+            f"Paper {first} studies " + " ".join(f"con{first}{second}ing" for second in letters)
+            for first in letters
+        )
+        + "\n",
+        "utf-8",
+    )
+    library = load_library([listing])
+    fresh = SearchIndex(library.papers)
+    SearchIndex(library.papers, library.index_key())
+    reopened = SearchIndex(library.papers, library.index_key())
+    together = database.ListStore.postings_of
+    read_in_slice = [0]
+
+    def several(
+        self: database.ListStore, key: str, field: int, words: Sequence[str]
+    ) -> dict[str, bytes]:
+        read_in_slice[-1] += len(words)
+        return together(self, key, field, words)
+
+    monkeypatch.setattr(database.ListStore, "postings_of", several)
+    # Every slice is due at once: what a slice reads shows where the search can pause,
+    # whatever this machine's speed (all of a field's words were read in one slice).
+    monkeypatch.setattr(slices, "SLICE", -1.0)
+    steps = reopened.search_steps(query)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: SearchResult = done.value
+            break
+        read_in_slice.append(0)
+    monkeypatch.undo()
+    assert sum(read_in_slice) >= 676  # in the abstracts alone
+    assert max(read_in_slice) <= 128
+    assert list(result.indices) == list(fresh.search(query).indices)
 
 
 # A paper number beyond the list: alone, or at the end of postings long enough to be checked

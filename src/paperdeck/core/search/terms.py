@@ -26,6 +26,7 @@ from paperdeck.core.search.word_index import (
     MAX_CHAR,
     METHOD,
     TITLE,
+    ReadsAhead,
     WordIndex,
 )
 from paperdeck.core.text.fold import fold, words
@@ -69,6 +70,9 @@ _CACHE_SIZE = 8
 """Terms whose hits are kept: typing a query re-evaluates its finished words."""
 _READ_AHEAD = 128
 """Papers whose texts a phrase asks for at once (a stored list reads a chunk's together)."""
+_WORDS_READ_AHEAD = 128
+"""Words whose postings are asked for at once before the clock is: a part of a word ("'ing")
+stands for thousands, too many for a stored index to read in one slice."""
 _FOLDED_KEPT = 4096
 """Folded texts kept for phrases (~5 MB of abstracts)."""
 _ANCHORS_KEPT = 64
@@ -515,7 +519,9 @@ class TermMatcher:
                 if clock.due():
                     yield
                     clock.reset()
-                self._index.read_postings_ahead(field, (other for _, other in expansions))
+                yield from _read_postings_steps(
+                    self._index, field, (other for _, other in expansions), clock
+                )
                 for kind, other in expansions:
                     docs = postings.get(other)
                     if docs is not None:
@@ -557,7 +563,7 @@ class TermMatcher:
     ) -> Generator[None, None, set[int]]:
         """Papers with any of the `matched` words in one field."""
         postings = self._index.postings[field]
-        self._index.read_postings_ahead(field, matched)
+        yield from _read_postings_steps(self._index, field, matched, clock)
         docs: set[int] = set()
         for count, other in enumerate(matched):
             found = postings.get(other)
@@ -765,6 +771,24 @@ def _typos_allowed(word: str, typed: bool) -> bool:
     # Then its near spellings would be the papers' typos: one letter of four changed is more
     # often another word (`con`, `corn` of `coin`) than a typo.
     return not typed or len(word) >= _SHORTEST_TYPED_TYPO
+
+
+def _read_postings_steps(
+    index: WordIndex, field: int, words: Iterable[str], clock: Clock
+) -> Generator[None, None, None]:
+    """`index.read_postings_ahead`, a few words at a time between which the slice may end."""
+    if not isinstance(index.postings[field], ReadsAhead):
+        return  # in memory already
+    batch: list[str] = []
+    for word in words:
+        batch.append(word)
+        if len(batch) == _WORDS_READ_AHEAD:
+            index.read_postings_ahead(field, batch)
+            batch = []
+            if clock.due():
+                yield
+                clock.reset()
+    index.read_postings_ahead(field, batch)
 
 
 def _in_sorted(ordered: list[str], word: str) -> bool:
