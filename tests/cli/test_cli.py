@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from tests.cli.conftest import SAMPLE, Corrected
+from tests.cli.test_cli_search import on_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "seeds" / "icml2026.txt"
@@ -372,34 +373,7 @@ def test_show_on_an_80_column_terminal_breaks_no_word_of_the_title_or_authors(
     """`show` wrapped the abstract to the terminal but printed the title and authors as one
     line each, which an 80-column terminal broke inside words ("Synchr" / "onous",
     "Sheng" / "zhong"); they are wrapped as the abstract is, the authors under their field."""
-    import fcntl
-    import pty
-    import struct
-    import termios
-
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
-    env["PAPERDECK_NOTES"] = str(notes)
-    with subprocess.Popen(
-        [sys.executable, "-m", "paperdeck", "show", "4"],
-        stdout=follower,
-        stderr=subprocess.PIPE,
-        env=env,
-    ) as process:
-        os.close(follower)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:  # the terminal's other end closed with the process
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        assert process.wait(timeout=60) == 0
-    os.close(leader)
-    lines = b"".join(chunks).decode().splitlines()
+    lines = on_terminal("show", "4", notes=notes, columns=80)
     assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
     assert lines[:5] == [
         "BubbleSpec: Turning Long-Tail Bubbles into Speculative Rollout Drafts for",

@@ -41,13 +41,23 @@ def test_all_terms_keeps_only_full_matches(notes: Path) -> None:
     assert nothing.returncode == 1 and nothing.stdout == ""
 
 
-def on_terminal(*args: str, notes: Path, stderr: bool = False) -> list[str]:
+def on_terminal(
+    *args: str, notes: Path, stderr: bool = False, columns: int | None = None
+) -> list[str]:
     """The lines `paperdeck ARGS` prints to a terminal (a pseudo-terminal as its stdout, and
-    as its stderr too when `stderr`)."""
+    as its stderr too when `stderr`), `columns` wide when given."""
     import pty
 
     leader, follower = pty.openpty()
     env = dict(os.environ, PAPERDECK_NOTES=str(notes))
+    if columns is not None:
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+        for name in ("COLUMNS", "LINES"):  # the terminal's size, not the environment's
+            env.pop(name, None)
     with subprocess.Popen(
         [sys.executable, "-m", "paperdeck", *args],
         stdout=follower,
