@@ -174,7 +174,6 @@ class KeysFooter(Footer):
         """The wide labels if every key fits with them, else the narrow ones; then each key
         the ones kept before it (KEPT_FIRST) leave no room for is left out, whole."""
         keys, room = self._keys_and_room()
-        before = [key.description for key in keys]
         width = _width
         for form in (0, 1):
             for key in keys:
@@ -190,14 +189,10 @@ class KeysFooter(Footer):
         for key in ranked:
             needs = width(key)
             fits = needs <= room
-            key.set_class(not fits, NO_ROOM)  # a changed class lays the screen out again
+            key.set_class(not fits, NO_ROOM)
             if fits:
                 room -= needs
-        # A label is no reactive: a key whose label changed is laid out again here. Each
-        # layout is the whole screen's, so an unchanged key asks for none.
-        for key, said in zip(keys, before, strict=True):
-            if key.description != said:
-                key.refresh(layout=True)
+            key.refresh(layout=True)
 
 
 def _width(key: FooterKey) -> int:
