@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import bisect
-
 from paperdeck.core.search.query import Flag, Query, Term, YearRange
+from paperdeck.core.search.terms import in_sorted
 from paperdeck.core.search.word_index import AUTHORS, WordIndex
 
 
@@ -48,9 +47,7 @@ def phrase_word_missing(index: WordIndex, query: Query) -> str | None:
         if term.mode != "phrase":
             continue
         for word in term.words:
-            folded = word.lower()
-            at = bisect.bisect_left(vocabulary, folded)
-            if at == len(vocabulary) or vocabulary[at] != folded:
+            if not in_sorted(vocabulary, word.lower()):
                 return word
     return None
 

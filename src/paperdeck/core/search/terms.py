@@ -370,7 +370,7 @@ class TermMatcher:
             vocabulary[at] == word or (prefix and vocabulary[at].startswith(word))
         ):
             return True
-        if any(_in_sorted(vocabulary, other) for other in spellings_of(word) - {word}):
+        if any(in_sorted(vocabulary, other) for other in spellings_of(word) - {word}):
             return True
         return any(other.startswith(word) for other in self._other_forms(word, [], prefix))
 
@@ -410,7 +410,7 @@ class TermMatcher:
                     forms.append(other)
                     have.add(other)
         number = acronym_form(word)
-        if number is not None and number not in have and _in_sorted(vocabulary, number):
+        if number is not None and number not in have and in_sorted(vocabulary, number):
             forms.append(number)
         return forms
 
@@ -546,7 +546,7 @@ class TermMatcher:
         vocabulary = self._index.vocabulary
         for cut in range(2, len(word) - 1):
             left, right = word[:cut], word[cut:]
-            if not (_in_sorted(vocabulary, left) and _in_sorted(vocabulary, right)):
+            if not (in_sorted(vocabulary, left) and in_sorted(vocabulary, right)):
                 continue
             cased = term.words[0]
             pair = Term(
@@ -791,7 +791,8 @@ def _read_postings_steps(
     index.read_postings_ahead(field, batch)
 
 
-def _in_sorted(ordered: list[str], word: str) -> bool:
+def in_sorted(ordered: list[str], word: str) -> bool:
+    """Whether `word` is in the sorted list (a vocabulary)."""
     at = bisect.bisect_left(ordered, word)
     return at < len(ordered) and ordered[at] == word
 
