@@ -408,3 +408,52 @@ def test_a_cache_path_that_is_a_file_is_named_once_in_one_line(
         f"({blocker} is a file, not a folder); lists read without it"
     ]
     assert blocker.read_text(encoding="utf-8") == "not a folder"
+
+
+def _damage_table(store_file: Path, table: str) -> None:
+    """Overwrite the root page of one of the store's tables (or indexes) as a failing disk
+    would: SQLite finds the file malformed when a read goes through it."""
+    with sqlite3.connect(store_file) as db:
+        root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,))
+        page = root.fetchone()[0]
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with store_file.open("r+b") as file:
+        file.seek((page - 1) * size)
+        file.write(b"\xff" * size)
+
+
+@pytest.mark.parametrize("table", ["postings", "sqlite_autoindex_chunks_1"])
+def test_a_store_file_damaged_under_a_kept_index_is_never_a_wrong_result(
+    cache: Path,
+    listing: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    table: str,
+) -> None:
+    """A page of the store's file damaged (the postings a kept index reads, or what finds a
+    list's chunks): the search reads the list again, says so in one line, and prints what a
+    search of the list prints; the damaged file is gone, so the next command needs no
+    word about it."""
+    expected = _whole_list_output(capsys, monkeypatch, "graph neural", str(listing))
+    assert _search(capsys, "graph neural", str(listing)) == (0, expected, "")
+    _damage_table(cache / database.FILE_NAME, table)
+    status, out, err = _search(capsys, "graph neural", str(listing))
+    assert (status, out) == (0, expected)
+    assert len(err.splitlines()) == 1
+    assert "malformed" in err and "read again" in err
+    assert _search(capsys, "graph neural", str(listing)) == (0, expected, "")
+
+
+def test_a_list_in_a_damaged_store_file_is_listed_from_the_list_file(
+    cache: Path, listing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["list", str(listing)]) == 0
+    expected = capsys.readouterr().out
+    _damage_table(cache / database.FILE_NAME, "sqlite_autoindex_chunks_1")
+    assert main(["list", str(listing)]) == 0
+    out, err = capsys.readouterr()
+    assert out == expected and "unreadable" not in out
+    assert len(err.splitlines()) == 1 and "read again" in err
+    assert main(["list", str(listing)]) == 0
+    assert capsys.readouterr() == (expected, "")

@@ -352,12 +352,17 @@ def _run_on_papers(args: argparse.Namespace, work: Work) -> int:
     at; else, or when the store fails it midway, on the lists loaded whole."""
     from paperdeck.core.plumbing.collector import collector_paused
     from paperdeck.core.store.columns import Damaged
-    from paperdeck.core.store.database import StoreUnavailable
+    from paperdeck.core.store.database import StoreUnavailable, last_read_failure, read_failures
 
     with stored_list(args) as stored, collector_paused():
         if stored is not None:
+            failures = read_failures()
             try:
                 said = work(stored.papers, stored.papers.key, False, stored.with_abstracts)
+                if read_failures() != failures:
+                    # A kept index answers a read it could not make as nothing kept: this
+                    # result may lack papers.
+                    raise StoreUnavailable(last_read_failure())
             except (Damaged, StoreUnavailable) as error:
                 warn(f"the list store could not be read ({error}); the list is read again")
             else:

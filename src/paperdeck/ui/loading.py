@@ -69,6 +69,10 @@ class LoadingFlow:
         """The list shown before another was opened, while that one loads."""
         self._generation = 0
         """Counts loads started: a report or result of an earlier one is not shown."""
+        self._failed_reads = 0
+        """`read_failures()` when the library shown was shown."""
+        self._read_again: set[Path] = set()
+        """The lists read again after the list store failed them (see `store_failed`)."""
         if isinstance(loader, BackgroundLoad):
             loader.so_far.started()
 
@@ -284,7 +288,10 @@ class LoadingFlow:
 
     def show(self, library: Library) -> None:
         """Show another library (the current note is saved first)."""
+        from paperdeck.core.store.database import read_failures
+
         app = self.app
+        self._failed_reads = read_failures()
         freeze_long_lived()  # before the list's paint
         app.note_flow.save_open_note()
         carried = self._carried_over(library)
@@ -313,6 +320,27 @@ class LoadingFlow:
             app.session.restore()
         app.update_header()
         app.call_after_refresh(self._after_list_paint, library.warnings, grown)
+
+    def store_failed(self) -> None:
+        """The list store failed a read of the list shown (its rows or a search's result may
+        lack papers): read the list again from its file, saying so in one line. A damaged
+        store file is gone by then (the next one starts afresh)."""
+        from paperdeck.core.store.database import last_read_failure
+
+        app = self.app
+        if self.loading or len(app.library.lists) != 1:
+            return
+        path = app.library.lists[0].path
+        if path in self._read_again:
+            return  # once: a store failing each time is told by the reads themselves
+        self._read_again.add(path)
+        reason = last_read_failure()
+        app.notify(
+            one_line(f"The list store could not be read ({reason}): reading {path.name} again"),
+            severity="warning",
+            markup=False,
+        )
+        self.open_file(path)
 
     def quitting(self) -> None:
         """Quitting while a list loads: what the user did with its rows shown so far is the
@@ -366,6 +394,12 @@ class LoadingFlow:
         )
 
     def _after_list_paint(self, warnings: Sequence[str], grown: Growing | None) -> None:
+        from paperdeck.core.store.database import read_failures
+
+        if read_failures() != self._failed_reads:
+            # Rows the store could not give stand in as "unreadable": read the list again.
+            self.store_failed()
+            return
         self.panes_deferred = False
         self.app.show_current()
         for message in warnings:

@@ -180,6 +180,9 @@ class SearchFlow:
             if app.settings.sort == "noted"
             else ("list" if app.settings.sort == "list" else "relevance")
         )
+        from paperdeck.core.store.database import read_failures
+
+        failures = read_failures()
         steps = index.search_steps(text, annotations=app.entries(), sort=sort)
         while True:
             try:
@@ -192,6 +195,10 @@ class SearchFlow:
         if query == self.query:
             self.covered = len(index)
             self.apply(query, result)
+        if read_failures() != failures:
+            # A kept index answers a read it could not make as nothing kept: the result may
+            # lack papers, and the list's copy in the store may be damaged.
+            app.loading.store_failed()
 
     def apply(self, query: str, result: SearchResult | None) -> None:
         """Show a search's result in the list: a new query from its best paper, as fzf does;

@@ -125,6 +125,8 @@ class ListStore:
     def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
         self._db = connection
         self.path = path
+        self.damaged = False
+        """Whether SQLite found the file damaged: it is discarded then (see `_failure`)."""
 
     # ------------------------------------------------------------------------ opening
 
@@ -606,7 +608,7 @@ class ListStore:
                 blob.seek(start)
                 return blob.read(stop - start)
         except sqlite3.Error as error:
-            raise _failure(error) from None
+            raise self._read_failure(error) from None
 
     def abstracts_bytes(self, rowid: int, spans: Sequence[tuple[int, int]]) -> list[bytes]:
         """Bytes `start` to `stop` of one chunk's abstracts for each of `spans` (ascending),
@@ -622,7 +624,7 @@ class ListStore:
                     read.append(blob.read(stop - start))
                 return read
         except sqlite3.Error as error:
-            raise _failure(error) from None
+            raise self._read_failure(error) from None
 
     # ------------------------------------------------------------------------ internals
 
@@ -630,15 +632,34 @@ class ListStore:
         try:
             yield from self._db.execute(sql, parameters)
         except sqlite3.Error as error:
-            raise _failure(error) from None
+            raise self._read_failure(error) from None
 
     def _query_one(self, sql: str, *parameters: Any) -> tuple[Any, ...] | None:
         for row in self._query(sql, *parameters):
             return row
         return None
 
+    def _read_failure(self, error: sqlite3.Error) -> StoreUnavailable:
+        """`_failure`, counted (see `read_failures`)."""
+        failure = self._failure(error)
+        _failed_reads.append(str(failure))
+        return failure
+
+    def _failure(self, error: sqlite3.Error) -> StoreUnavailable:
+        """What to raise for a statement that failed. A file SQLite finds damaged is discarded
+        at once: the next opening, in this process (a command reading its list again) or
+        another, starts it afresh instead of meeting the damage again; this connection reads
+        on from the file it has open and writes nothing more."""
+        failure = _failure(error)
+        if isinstance(failure, StoreDamaged) and not self.damaged:
+            self.damaged = True
+            _discard(self.path)
+        return failure
+
     @contextlib.contextmanager
     def _writing(self, patience: float = WRITE_PATIENCE) -> Iterator[None]:
+        if self.damaged:
+            raise StoreDamaged("the file was found damaged and discarded")
         db = self._db
         try:
             db.execute(f"PRAGMA busy_timeout = {int(patience * 1000)}")
@@ -652,7 +673,7 @@ class ListStore:
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
             if isinstance(error, sqlite3.Error):
-                raise _failure(error) from None
+                raise self._failure(error) from None
             raise
         finally:
             with contextlib.suppress(sqlite3.Error):
@@ -795,6 +816,22 @@ def _fingerprint_sum(path: bytes, fingerprint: str, digest: str) -> int:
     digest_of_row = xxhash.xxh3_64(path)
     digest_of_row.update(f"\0{fingerprint}\0{digest}".encode("utf-8", "surrogatepass"))
     return digest_of_row.intdigest() - (1 << 63)
+
+
+_failed_reads: list[str] = []
+
+
+def read_failures() -> int:
+    """How many reads of a list store SQLite failed in this process so far. Parts of a search
+    index read from the store as a query asks answer a failed read as nothing kept (a word no
+    paper has, an empty abstract) rather than stop the search: a caller that needs its result
+    whole checks that this did not grow meanwhile, and else works without the store."""
+    return len(_failed_reads)
+
+
+def last_read_failure() -> str:
+    """Why the last failed read of `read_failures` failed, in a few words ("" before any)."""
+    return _failed_reads[-1] if _failed_reads else ""
 
 
 def _failure(error: sqlite3.Error) -> StoreUnavailable:
