@@ -35,8 +35,8 @@ def register(add: AddCommand) -> None:
     parser = add(
         "export",
         "Write a reading list: the papers named, or those a query finds (every paper without "
-        "either), with their authors, venue, links, tags and notes, as Markdown, BibTeX, CSV "
-        "or JSON.",
+        "either), with their authors, venue, links, tags and notes, as Markdown, BibTeX, RIS, "
+        "CSV or JSON.",
         run_export,
     )
     parser.add_argument(
