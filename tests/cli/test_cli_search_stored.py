@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.store_damage import damage_table
 
 from paperdeck.cli.main import main
 from paperdeck.core.library import load_library
@@ -410,19 +411,6 @@ def test_a_cache_path_that_is_a_file_is_named_once_in_one_line(
     assert blocker.read_text(encoding="utf-8") == "not a folder"
 
 
-def _damage_table(store_file: Path, table: str) -> None:
-    """Overwrite the root page of one of the store's tables (or indexes) as a failing disk
-    would: SQLite finds the file malformed when a read goes through it."""
-    with sqlite3.connect(store_file) as db:
-        root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,))
-        page = root.fetchone()[0]
-        size = db.execute("PRAGMA page_size").fetchone()[0]
-    db.close()
-    with store_file.open("r+b") as file:
-        file.seek((page - 1) * size)
-        file.write(b"\xff" * size)
-
-
 @pytest.mark.parametrize("table", ["postings", "sqlite_autoindex_chunks_1"])
 def test_a_store_file_damaged_under_a_kept_index_is_never_a_wrong_result(
     cache: Path,
@@ -437,7 +425,7 @@ def test_a_store_file_damaged_under_a_kept_index_is_never_a_wrong_result(
     word about it."""
     expected = _whole_list_output(capsys, monkeypatch, "graph neural", str(listing))
     assert _search(capsys, "graph neural", str(listing)) == (0, expected, "")
-    _damage_table(cache / database.FILE_NAME, table)
+    damage_table(cache / database.FILE_NAME, table)
     status, out, err = _search(capsys, "graph neural", str(listing))
     assert (status, out) == (0, expected)
     assert len(err.splitlines()) == 1
@@ -450,7 +438,7 @@ def test_a_list_in_a_damaged_store_file_is_listed_from_the_list_file(
 ) -> None:
     assert main(["list", str(listing)]) == 0
     expected = capsys.readouterr().out
-    _damage_table(cache / database.FILE_NAME, "sqlite_autoindex_chunks_1")
+    damage_table(cache / database.FILE_NAME, "sqlite_autoindex_chunks_1")
     assert main(["list", str(listing)]) == 0
     out, err = capsys.readouterr()
     assert out == expected and "unreadable" not in out

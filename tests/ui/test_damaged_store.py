@@ -3,11 +3,11 @@ from its file, says so in one line, and shows and searches the real papers."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.store_damage import damage_table
 
 from paperdeck.core.library import LoadOptions, load_library
 from paperdeck.core.notes.store import NotesStore
@@ -28,19 +28,6 @@ def listing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     library = load_library([path])
     SearchIndex(library.papers, library.index_key())  # kept, as a reader keeps it
     return path
-
-
-def damage_table(store_file: Path, table: str) -> None:
-    """Overwrite the root page of one of the store's tables or indexes, as a failing disk
-    would: SQLite finds the file malformed when a read goes through that page."""
-    with sqlite3.connect(store_file) as db:
-        page = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,))
-        root = page.fetchone()[0]
-        size = db.execute("PRAGMA page_size").fetchone()[0]
-    db.close()
-    with store_file.open("r+b") as file:
-        file.seek((root - 1) * size)
-        file.write(b"\xff" * size)
 
 
 def reader(path: Path, tmp_path: Path) -> PaperdeckApp:
