@@ -321,7 +321,7 @@ def scope_lines(app: object) -> dict[str, str]:
     screen = app.screen  # type: ignore[attr-defined]
     return {
         scope: str(found.first().render())
-        for scope in ("marked", "starred", "view")
+        for scope in ("marked", "starred", "every", "view")
         if (found := screen.query(f"#scope-{scope}"))
     }
 
@@ -694,3 +694,40 @@ async def test_exporting_the_marked_papers_says_they_stay_marked(
         await settle(app, pilot)
         said = " | ".join(str(n.message) for n in app._notifications)
         assert "Exported 1 paper as Markdown" in said and "still marked" not in said, said
+
+
+async def test_a_search_exports_its_papers_with_every_word_not_those_below_the_divider(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "time series" shows 8 of the 19: 2 with both words, then, below the divider, 6 with one
+    # of them. "Papers shown (8)" was all e offered: 6 of the 8 exported were not on time series.
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash")
+        await type_text(pilot, "time series")
+        await settle(app, pilot)
+        every = app.paper_list.divider
+        assert every == 2 and len(app.paper_list.rows) == 8
+        both = [app.papers[i].id for i in app.paper_list.rows[:every]]
+        await pilot.press("enter", "e")
+        await pilot.pause()
+        lines = scope_lines(app)
+        assert list(lines) == ["every", "view"], lines
+        assert lines["every"].startswith("● Papers shown with every word of “time series” (2)")
+        assert lines["view"].startswith("○ Papers shown matching “time series” (8)"), lines
+        await pilot.press("enter")
+        await settle(app, pilot)
+        written = (tmp_path / "reading-list.md").read_text(encoding="utf-8")
+        assert written.count("\n1. ") + written.count("\n2. ") == 2
+        assert all(paper_id in written for paper_id in both)
+        # The whole view is still offered, below.
+        await pilot.press("e", "tab", "down", "enter")
+        await pilot.pause()
+        assert scope_lines(app)["view"].startswith("● Papers shown matching")
+        await pilot.press("shift+tab", "enter")  # back to the file's name, and save
+        await settle(app, pilot)
+        (second,) = set(tmp_path.glob("reading-list*.md")) - {tmp_path / "reading-list.md"}
+        whole = second.read_text(encoding="utf-8")
+        assert "\n8. " in whole and "\n9. " not in whole

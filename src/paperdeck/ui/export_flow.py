@@ -20,8 +20,18 @@ if TYPE_CHECKING:
     from paperdeck.ui.app import PaperdeckApp
     from paperdeck.ui.dialogs.export_dialog import ExportChoice
 
-SCOPES = {"marked": "Marked papers", "starred": "Starred papers", "view": "Papers in this view"}
-NONE = {"marked": "marked papers", "starred": "starred papers", "view": "papers shown"}
+SCOPES = {
+    "marked": "Marked papers",
+    "starred": "Starred papers",
+    "every": "Papers shown with every word",
+    "view": "Papers in this view",
+}
+NONE = {
+    "marked": "marked papers",
+    "starred": "starred papers",
+    "every": "papers with every word",
+    "view": "papers shown",
+}
 
 
 class ExportFlow:
@@ -42,7 +52,12 @@ class ExportFlow:
         if scope == "starred":
             entries = app.entries()
             return [p for p in app.papers if (e := entries.get(p.id)) is not None and e.starred]
-        return [app.papers[i] for i in app.paper_list.rows]
+        rows = app.paper_list.rows
+        if scope == "every":
+            # Above the divider: below it are papers with only some of the words.
+            divider = app.paper_list.divider
+            return [] if divider is None else [app.papers[i] for i in rows[:divider]]
+        return [app.papers[i] for i in rows]
 
     def ask(self, again: ExportChoice | None = None, error: str = "") -> None:
         """Ask which papers and where; `again`: the choice whose export failed, for `error`,
@@ -50,7 +65,7 @@ class ExportFlow:
         from paperdeck.ui.dialogs.export_dialog import ExportDialog
 
         counts = {scope: len(self.papers(scope)) for scope in SCOPES}
-        labels = {**SCOPES, "view": self._view_label()}
+        labels = {**SCOPES, "view": self._view_label(), "every": self._every_label()}
         # "Marked papers (0)" offered right after A cleared the marks exports nothing: a
         # scope with no paper is offered only when no scope has any (the view, what is shown).
         scopes = [(scope, labels[scope], counts[scope]) for scope in SCOPES if counts[scope]]
@@ -66,11 +81,13 @@ class ExportFlow:
             # `e` is pressed for, not the 2,960 unread; the starred view chosen after marking
             # three papers (to tag them) is. With no view, the papers marked, else those
             # starred, else the view: Enter at once exports a few papers, not the whole list.
+            # A search's papers with only some of its words (below the divider) are seldom
+            # what is exported: those with every word are offered before the whole view.
             triage = self.app.triage
+            order: tuple[str, ...] = ("marked", "starred", "every")
             if triage.views:
-                order = ("view",) if triage.picked_last == "view" else ("marked", "view")
-            else:
-                order = ("marked", "starred")
+                picked_view = triage.picked_last == "view"
+                order = ("every", "view") if picked_view else ("marked", "every", "view")
             chosen = next((scope for scope in order if counts[scope]), scopes[0][0])
         if chosen not in offered:
             chosen = scopes[0][0]  # emptied since it failed (A while BibTeX keys were worked out)
@@ -85,6 +102,12 @@ class ExportFlow:
             return f"Papers shown: {views}" if views else SCOPES["view"]
         matching = f"matching {quoted(query, 24)}"
         return f"Papers shown: {views} {matching}" if views else f"Papers shown {matching}"
+
+    def _every_label(self) -> str:
+        """ "Papers shown with every word of “diffusion model”" (the rows above the divider)."""
+        views = self.app.triage.view_label()
+        words = f"with every word of {quoted(self.app.search.query.strip(), 24)}"
+        return f"Papers shown: {views}, {words}" if views else f"Papers shown {words}"
 
     def _next_path(self) -> Path:
         last = self.last_path
