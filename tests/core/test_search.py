@@ -1423,3 +1423,30 @@ def test_a_word_is_counted_in_an_abstract_where_the_search_matches_it() -> None:
     assert count_in(text, Needle("just", "start")) == 2
     assert count_in(text, Needle("just", "inside")) == 4
     assert count_in(text, Needle("oin", "start")) == 0
+
+
+def test_a_short_word_typed_after_others_keeps_what_the_finished_word_will_match() -> None:
+    """`self-s` and an unclosed `"graph n`: the one- or two-letter word being typed after the
+    others matched as a whole word found nothing, and the result went to none and back as
+    `self-supervised` was typed. Each key keeps every paper the finished word will match."""
+    rows = [
+        ("Self-supervised learning", "We study self-supervised learning of images."),
+        ("Graph networks", "A graph neural network for molecules; graph nets beyond."),
+        ("Self-similar", "Self-similar runs of graph kernels."),
+        ("Unrelated", "Kernels and trees."),
+    ]
+    index = SearchIndex(make(rows))
+    for typed, first in (("self-supervised", "self-"), ('"graph neural network', '"graph ')):
+        finished = set(index.search(typed).indices)
+        assert finished, typed
+        for end in range(len(first) + 1, len(typed) + 1):
+            query = typed[:end]
+            if query.endswith(" "):
+                continue  # a word finished: matched as a word
+            assert finished <= set(index.search(query).indices), query
+    assert set(index.search("self-s").indices) == {0, 2}
+    assert set(index.search('"graph n').indices) == {1, 2}
+    assert set(index.search('"graph ne').indices) == {1, 2}
+    assert set(index.search('"graph neu').indices) == {1}
+    # Finished, a one-letter word is a word: "self s" is in no paper.
+    assert list(index.search("self-s ").indices) == []
