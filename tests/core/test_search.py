@@ -1450,3 +1450,7 @@ def test_a_short_word_typed_after_others_keeps_what_the_finished_word_will_match
     assert set(index.search('"graph neu').indices) == {1}
     # Finished, a one-letter word is a word: "self s" is in no paper.
     assert list(index.search("self-s ").indices) == []
+    # What is highlighted is what matched ("not found: self-su" was said of every row).
+    text = "We study self-supervised learning."
+    assert [text[a:b] for a, b in highlight_spans("self-su", text)] == ["self"]
+    assert [text[a:b] for a, b in highlight_spans("self-sup", text)] == ["self-supervised"]

@@ -584,12 +584,6 @@ class TermMatcher:
         """
         plain = term.mode != "phrase"
         fuzzy = plain and not term.case_sensitive and not term.negated
-        if plain and term.prefix and len(lowered) > 1 and len(lowered[-1]) < 3:
-            # A word of one or two letters being typed after the others ("self-s", an
-            # unclosed '"graph n'): as a whole word it matched almost nothing, and the result
-            # went to none and back as the word was typed. The words before it stand for it
-            # until its third letter: every paper the finished word will match has them.
-            lowered = lowered[:-1]
         last_prefix = plain and term.prefix and len(lowered[-1]) >= 3
         # For each position: the vocabulary words allowed there, with how they match.
         allowed: list[dict[str, int]] = []
