@@ -445,3 +445,24 @@ def test_a_list_in_a_damaged_store_file_is_listed_from_the_list_file(
     assert len(err.splitlines()) == 1 and "read again" in err
     assert main(["list", str(listing)]) == 0
     assert capsys.readouterr() == (expected, "")
+
+
+def test_a_damaged_kept_posting_is_never_a_wrong_result(
+    cache: Path,
+    listing: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A word's kept postings hold paper numbers beyond the list (bytes changed on disk, the
+    file itself sound): the search reads the list again rather than take the word as in no
+    paper, and says so in one line."""
+    expected = _whole_list_output(capsys, monkeypatch, "graph neural", str(listing))
+    assert _search(capsys, "graph neural", str(listing)) == (0, expected, "")
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        damaged = (10_000_000).to_bytes(4, "little") * 3
+        db.execute("UPDATE postings SET docs = ? WHERE field = 3 AND word = 'graph'", (damaged,))
+    db.close()
+    status, out, err = _search(capsys, "graph neural", str(listing))
+    assert (status, out) == (0, expected)
+    assert len(err.splitlines()) == 1 and "postings are damaged" in err and "read again" in err
+    assert _search(capsys, "graph neural", str(listing)) == (0, expected, "")

@@ -34,7 +34,7 @@ from paperdeck.core.search.word_index import (
     paper_text,
 )
 from paperdeck.core.store.columns import CHUNK_PAPERS, Damaged
-from paperdeck.core.store.database import ListStore, StoreUnavailable
+from paperdeck.core.store.database import ListStore, StoreUnavailable, count_failed_read
 from paperdeck.core.text.fold import words
 
 META_BLOB = "search-index"
@@ -142,8 +142,10 @@ class StoredPostings(MutableMapping[str, "array[int]"]):
             docs.frombytes(data)
             if docs and _largest(docs) < self._count:
                 return docs
-        # Not this list's paper numbers: the word is taken as missing, and the index is
-        # built afresh on the next opening.
+        # Not this list's paper numbers: the word is taken as missing (counted: a caller that
+        # needs the result whole searches without the store), and the index is built afresh
+        # on the next opening.
+        count_failed_read("a word's kept postings are damaged")
         self._store.drop_blob(self._key, META_BLOB)
         return None
 
@@ -293,8 +295,11 @@ class StoredAbstracts:
             local = i % CHUNK_PAPERS
             start = ends[local - 1] + 1 if local else 0
             data = self._store.abstract_bytes(rowid, start, ends[local])
-        except (Damaged, StoreUnavailable, IndexError):
+        except (Damaged, IndexError):
+            count_failed_read("a chunk's abstracts are damaged")
             return None
+        except StoreUnavailable:
+            return None  # counted by the store
         # Matched and counted, never shown: a damaged byte costs a word, not the terminal.
         return data.decode("utf-8", "replace")
 

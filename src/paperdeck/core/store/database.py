@@ -642,7 +642,7 @@ class ListStore:
     def _read_failure(self, error: sqlite3.Error) -> StoreUnavailable:
         """`_failure`, counted (see `read_failures`)."""
         failure = self._failure(error)
-        _failed_reads.append(str(failure))
+        count_failed_read(str(failure))
         return failure
 
     def _failure(self, error: sqlite3.Error) -> StoreUnavailable:
@@ -827,6 +827,12 @@ def read_failures() -> int:
     paper has, an empty abstract) rather than stop the search: a caller that needs its result
     whole checks that this did not grow meanwhile, and else works without the store."""
     return len(_failed_reads)
+
+
+def count_failed_read(reason: str) -> None:
+    """Count a read that its caller found damaged (a checksum, a paper number beyond the list)
+    and answers as nothing kept, as `read_failures` counts those SQLite failed."""
+    _failed_reads.append(reason)
 
 
 def last_read_failure() -> str:
