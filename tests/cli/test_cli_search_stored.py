@@ -466,3 +466,23 @@ def test_a_damaged_kept_posting_is_never_a_wrong_result(
     assert (status, out) == (0, expected)
     assert len(err.splitlines()) == 1 and "postings are damaged" in err and "read again" in err
     assert _search(capsys, "graph neural", str(listing)) == (0, expected, "")
+
+
+def test_export_by_query_on_a_damaged_kept_posting_exports_every_paper_found(
+    cache: Path, listing: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def exported() -> tuple[list[str], str]:
+        assert main(["export", "--query", "graph neural", "--format", "json", str(listing)]) == 0
+        out, err = capsys.readouterr()
+        return [paper["id"] for paper in json.loads(out)], err
+
+    expected, said = exported()  # reads the list, keeps it and its index
+    assert expected and said == ""
+    assert exported() == (expected, "")  # from the kept index
+    with sqlite3.connect(cache / database.FILE_NAME) as db:
+        damaged = (10_000_000).to_bytes(4, "little") * 3
+        db.execute("UPDATE postings SET docs = ? WHERE field = 3 AND word = 'graph'", (damaged,))
+    db.close()
+    ids, said = exported()
+    assert ids == expected
+    assert len(said.splitlines()) == 1 and "postings are damaged" in said

@@ -119,9 +119,17 @@ def run_export(args: argparse.Namespace) -> int:
     if refs:
         chosen = _named(papers, refs)
     elif args.query.strip():
-        result = open_index(args, library).search(
-            args.query, annotations=notes.entries, sort="list", all_terms=True
-        )
+        from paperdeck.core.search.index import SearchIndex
+        from paperdeck.core.store.database import last_read_failure, read_failures
+
+        failures = read_failures()
+        options: dict[str, Any] = {"annotations": notes.entries, "sort": "list", "all_terms": True}
+        result = open_index(args, library).search(args.query, **options)
+        if read_failures() != failures:
+            # A kept index answers a read it could not make as nothing kept: searched again
+            # with an index of the papers loaded (they hold their abstracts).
+            warn(f"the list store could not be read ({last_read_failure()}); searched without it")
+            result = SearchIndex(papers).search(args.query, **options)
         if result.message:
             warn(result.message)
         chosen = [papers[index] for index in result.indices]
