@@ -1434,6 +1434,8 @@ def test_a_short_word_typed_after_others_keeps_what_the_finished_word_will_match
         ("Graph networks", "A graph neural network for molecules; graph nets beyond."),
         ("Self-similar", "Self-similar runs of graph kernels."),
         ("Unrelated", "Kernels and trees."),
+        ("Top kernels", "The top kernels of a library."),
+        ("Top-k attention", "Attention over the top-k keys."),
     ]
     index = SearchIndex(make(rows))
     for typed, first in (("self-supervised", "self-"), ('"graph neural network', '"graph ')):
@@ -1444,13 +1446,15 @@ def test_a_short_word_typed_after_others_keeps_what_the_finished_word_will_match
             if query.endswith(" "):
                 continue  # a word finished: matched as a word
             assert finished <= set(index.search(query).indices), query
-    assert set(index.search("self-s").indices) == {0, 2}
-    assert set(index.search('"graph n').indices) == {1, 2}
-    assert set(index.search('"graph ne').indices) == {1, 2}
-    assert set(index.search('"graph neu').indices) == {1}
+    assert set(index.search("self-s").indices) == {0, 2}  # self-supervised, self-similar
+    assert set(index.search("self-su").indices) == {0}
+    assert set(index.search('"graph n').indices) == {1}  # "graph neural", "graph nets"
+    assert set(index.search('"graph k').indices) == {2}
     # Finished, a one-letter word is a word: "self s" is in no paper.
     assert list(index.search("self-s ").indices) == []
-    # What is highlighted is what matched ("not found: self-su" was said of every row).
-    text = "We study self-supervised learning."
-    assert [text[a:b] for a, b in highlight_spans("self-su", text)] == ["self"]
-    assert [text[a:b] for a, b in highlight_spans("self-sup", text)] == ["self-supervised"]
+    # "top-k" as typed last: the word k first, then words starting with k; "top-k " is k.
+    assert list(index.search("top-k").indices) == [5, 4]
+    assert list(index.search("top-k ").indices) == [5]
+    # What is highlighted is what matched: "not found: self-su" was said of every row.
+    text = "We study self-supervised learning, not self-play."
+    assert [text[a:b] for a, b in highlight_spans("self-su", text)] == ["self-supervised"]

@@ -167,20 +167,12 @@ def _finished(items: list[Atom | _Or], typing: bool) -> list[Atom | _Or]:
     excluded term keeps its word starts (`!gen` hides the papers with `generative`, wherever
     it is typed)."""
     last = len(items) - 1 if typing else -1
-    finished: list[Atom | _Or] = []
-    for at, item in enumerate(items):
-        if isinstance(item, Term) and item.mode == "fuzzy" and not item.negated:
-            if at != last:
-                item = replace(item, prefix=False)
-            elif len(item.words) > 1 and len(item.words[-1]) < 3 and item.text[-1:].isalnum():
-                # A word of one or two letters being typed after others ("self-s", an
-                # unclosed '"graph n'): as a whole word it matched almost nothing, and the
-                # result went to none and back as the word was typed. The words before it
-                # stand for the term until its third letter: every paper the finished word
-                # will match has them (and they are what is highlighted meanwhile).
-                item = replace(item, words=item.words[:-1])
-        finished.append(item)
-    return finished
+    return [
+        replace(item, prefix=False)
+        if at != last and isinstance(item, Term) and item.mode == "fuzzy" and not item.negated
+        else item
+        for at, item in enumerate(items)
+    ]
 
 
 def _is_filler(atom: Atom, typed: str) -> bool:

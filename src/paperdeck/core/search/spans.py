@@ -122,14 +122,8 @@ def _phrase_word_matches(term: Term, position: int, token: str) -> bool:
         if position == 0:
             return candidate.endswith(word)
         return candidate.startswith(word) if last else candidate == word
-    if (
-        last
-        and term.mode == "fuzzy"
-        and term.prefix
-        and len(word) >= 3
-        and candidate.startswith(word)
-    ):
-        return True
+    if last and term.mode == "fuzzy" and term.prefix and candidate.startswith(word):
+        return True  # the word being typed, after the others: a word start, however short
     return candidate == word or (
         term.mode == "fuzzy" and not term.case_sensitive and same_stem(word, candidate)
     )

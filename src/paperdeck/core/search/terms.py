@@ -6,9 +6,10 @@ import bisect
 import functools
 import operator
 import re
+import sys
 from array import array
 from collections import defaultdict
-from collections.abc import Collection, Generator, Iterable, Sequence
+from collections.abc import Collection, Generator, Iterable, Iterator, Mapping, Sequence
 from itertools import compress
 from typing import TYPE_CHECKING
 
@@ -579,16 +580,23 @@ class TermMatcher:
     ) -> Generator[None, None, TermHits]:
         """Words next to each other: a quoted phrase, or a term like `self-supervised`.
 
-        A plain term's words are typo-tolerant and its last word may be a word start once it
-        has three letters ("self-sup"); a quoted phrase takes its words as they are.
+        A plain term's words are typo-tolerant and its last word, being typed, is a word
+        start ("self-sup"); a quoted phrase takes its words as they are.
         """
         plain = term.mode != "phrase"
         fuzzy = plain and not term.case_sensitive and not term.negated
-        last_prefix = plain and term.prefix and len(lowered[-1]) >= 3
+        last_prefix = plain and term.prefix
         # For each position: the vocabulary words allowed there, with how they match.
-        allowed: list[dict[str, int]] = []
+        allowed: list[Mapping[str, int]] = []
         for at, word in enumerate(lowered):
             prefix = last_prefix and at == len(lowered) - 1
+            if prefix and at and len(word) < 3:
+                # One or two letters being typed after the others ("self-s", "top-k"): a
+                # word start, told in the runs of words found around the others (their
+                # thousands of words are not looked up); as a whole word it matched nearly
+                # nothing, and the result went to none and back as the word was typed.
+                allowed.append(_Starts(word))
+                continue
             kinds: dict[str, int] = {}
             for kind, other in reversed(
                 self._expand(word, prefix=prefix, fuzzy=fuzzy, fields=fields)
@@ -601,8 +609,10 @@ class TermMatcher:
         for field in sorted(fields, key=lambda f: FIELD_WEIGHT[f]):
             candidates: set[int] | None = None
             # Rarest position first: the intersection shrinks fastest.
-            for kinds in sorted(allowed, key=len):
-                docs = yield from self._union(field, kinds, clock)
+            for place in sorted(allowed, key=len):
+                if isinstance(place, _Starts):
+                    continue
+                docs = yield from self._union(field, place, clock)
                 candidates = docs if candidates is None else candidates & docs
                 if not candidates:
                     break
@@ -797,9 +807,35 @@ def in_sorted(ordered: list[str], word: str) -> bool:
     return at < len(ordered) and ordered[at] == word
 
 
+class _Starts(Mapping[str, int]):
+    """The words allowed at a phrase's last place when one or two letters of it are typed:
+    any word starting with them (EXACT for the letters as a word), without listing them."""
+
+    def __init__(self, start: str) -> None:
+        self._start = start
+
+    def get(self, word: str, default: int | None = None) -> int | None:  # type: ignore[override]
+        if word == self._start:
+            return EXACT
+        return PREFIX if word.startswith(self._start) else default
+
+    def __getitem__(self, word: str) -> int:
+        found = self.get(word)
+        if found is None:
+            raise KeyError(word)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())  # the words are not listed: none is said to be found by name
+
+    def __len__(self) -> int:
+        # Sorted last among the places (the rarest first): it narrows nothing by itself.
+        return sys.maxsize
+
+
 def _run_at(
     term: Term,
-    allowed: list[dict[str, int]],
+    allowed: Sequence[Mapping[str, int]],
     tokens: Sequence[str],
     cased: Sequence[str] | None,
 ) -> int | None:
