@@ -25,7 +25,7 @@ from paperdeck.core.search.index import SearchIndex, SearchResult
 from paperdeck.core.search.stored import StoredAbstracts
 from paperdeck.core.store import database
 from paperdeck.ui.app import PaperdeckApp
-from paperdeck.ui.contrast import contrast
+from paperdeck.ui.contrast import contrast, solid
 from paperdeck.ui.dialogs.citation_dialog import CitationDialog
 from paperdeck.ui.dialogs.format_dialog import FormatDialog
 from paperdeck.ui.dialogs.help_screen import KEY_NAMES, HelpScreen, binding_rows
@@ -329,6 +329,29 @@ async def test_the_search_hint_offers_a_year_the_list_has(
             await pilot.press("slash", *hint, "enter")
             await settle(app, pilot)
             assert app.paper_list.rows, hint
+
+
+@pytest.mark.parametrize(
+    "theme", ["textual-dark", "textual-light", "nord", "catppuccin-latte", "solarized-light"]
+)
+async def test_the_search_hint_is_readable_in_every_theme(make_app: MakeApp, theme: str) -> None:
+    # The hint is how a new user learns the search syntax: Textual's own placeholder colour
+    # read 2.6:1 on the field in textual-light.
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        app.theme = theme
+        for keys in ((), ("slash",)):  # the field as first seen, then focused and empty
+            await pilot.press(*keys)
+            await pilot.pause()
+            strips = app.screen._compositor.render_strips()
+            hint = [s for strip in strips for s in strip if "'exact, !not" in s.text]
+            assert len(hint) == 1 and hint[0].style is not None, keys
+            white, black = Color(255, 255, 255), Color(0, 0, 0)
+            dark = app.current_theme.dark
+            background = solid(hint[0].style.bgcolor, black if dark else white)
+            color = solid(hint[0].style.color, white if dark else black)
+            assert contrast(color, background) >= 4.5, (theme, keys)
 
 
 async def test_search_on_an_index_built_by_helper_processes_then_kept_and_reopened(
