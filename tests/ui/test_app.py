@@ -1000,6 +1000,30 @@ async def test_while_papers_are_marked_the_footer_says_which_keys_act_on_them(
         assert "2" not in footer, footer
 
 
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40), (200, 50)])
+async def test_with_papers_marked_the_footer_keeps_tags_before_skip_and_the_views(
+    make_app: MakeApp, size: tuple[int, int]
+) -> None:
+    """19 papers marked to be tagged `to-read`: at 120 columns the footer left out `t Tags ×19`
+    and kept `x Skip` and `* Starred`, which act on no marked paper."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await pilot.press("a")
+        await settle(app, pilot)
+        footer = " ".join(app.screen._compositor.render_strips()[-1].text.split())
+        for less_needed in ("x Skip", "* Starred", "n Note"):
+            if less_needed in footer:
+                assert "t Tag" in footer, footer
+        if size[0] >= 120:
+            assert "t Tags ×19" in footer or "t Tag 19 marked" in footer, footer
+        assert "e Export" in footer and "c Cite" in footer, footer
+        await pilot.press("A")
+        await settle(app, pilot)
+        footer = " ".join(app.screen._compositor.render_strips()[-1].text.split())
+        assert "×" not in footer and "marked" not in footer, footer
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_search_fields_footer_offers_the_list_with_the_results(
     make_app: MakeApp, size: tuple[int, int]
