@@ -331,27 +331,28 @@ async def test_the_search_hint_offers_a_year_the_list_has(
             assert app.paper_list.rows, hint
 
 
-@pytest.mark.parametrize(
-    "theme", ["textual-dark", "textual-light", "nord", "catppuccin-latte", "solarized-light"]
-)
-async def test_the_search_hint_is_readable_in_every_theme(make_app: MakeApp, theme: str) -> None:
+async def test_the_search_hint_is_readable_in_every_theme(make_app: MakeApp) -> None:
     # The hint is how a new user learns the search syntax: Textual's own placeholder colour
-    # read 2.6:1 on the field in textual-light.
+    # read 2.6:1 on the field in textual-light, 2.9:1 in nord.
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
-        app.theme = theme
-        for keys in ((), ("slash",)):  # the field as first seen, then focused and empty
-            await pilot.press(*keys)
-            await pilot.pause()
-            strips = app.screen._compositor.render_strips()
-            hint = [s for strip in strips for s in strip if "'exact, !not" in s.text]
-            assert len(hint) == 1 and hint[0].style is not None, keys
-            white, black = Color(255, 255, 255), Color(0, 0, 0)
-            dark = app.current_theme.dark
-            background = solid(hint[0].style.bgcolor, black if dark else white)
-            color = solid(hint[0].style.color, white if dark else black)
-            assert contrast(color, background) >= 4.5, (theme, keys)
+        # The ANSI themes leave the colours to the terminal (the hint is dim there).
+        themes = sorted(name for name in app.available_themes if not name.startswith("ansi-"))
+        assert len(themes) > 10
+        for theme in themes:
+            app.theme = theme
+            for keys in ((), ("slash",), ("escape",)):  # as first seen, focused, left
+                await pilot.press(*keys)
+                await pilot.pause()
+                strips = app.screen._compositor.render_strips()
+                hint = [s for strip in strips for s in strip if "'exact, !not" in s.text]
+                assert len(hint) == 1 and hint[0].style is not None, (theme, keys)
+                white, black = Color(255, 255, 255), Color(0, 0, 0)
+                dark = app.current_theme.dark
+                background = solid(hint[0].style.bgcolor, black if dark else white)
+                color = solid(hint[0].style.color, white if dark else black)
+                assert contrast(color, background) >= 4.5, (theme, keys)
 
 
 async def test_search_on_an_index_built_by_helper_processes_then_kept_and_reopened(
