@@ -868,7 +868,8 @@ async def test_help_at_80x24_says_it_scrolls_and_scrolls_to_every_key(make_app: 
 
 async def test_the_footer_keys_read_on_the_footer_in_every_theme(make_app: MakeApp) -> None:
     # The footer draws each key in the theme's accent: pale ochre on atom-one-light's grey
-    # (1.8:1), orange on catppuccin-latte's (1.9:1), the keys a new user learns there.
+    # (1.8:1), orange on catppuccin-latte's (1.9:1), the keys a new user learns there; and
+    # what each does muted: 3.4:1 in atom-one-dark and both solarized themes.
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(app, pilot)
@@ -878,6 +879,9 @@ async def test_the_footer_keys_read_on_the_footer_in_every_theme(make_app: MakeA
             footer = app.screen._compositor.render_strips()[-1]
             keys = [s for s in footer if s.text.strip() in ("?", "q", "/", "space", "e", "^p")]
             assert len(keys) == 6, (theme, footer.text)
+            labels = [s for s in footer if s.text.strip() in ("Help", "Quit", "Export")]
+            assert len(labels) == 3, (theme, footer.text)
+            keys += labels
             for segment in keys:
                 style = segment.style
                 assert style is not None and style.color is not None and style.bgcolor

@@ -220,15 +220,16 @@ def _width(key: FooterKey) -> int:
 
 
 class _ReadableKey(FooterKey):
-    """A footer key whose key reads on the footer in every theme: Textual draws it in the
-    theme's accent, which some themes make hard to read there (1.8:1 on atom-one-light's
-    grey, 1.9:1 on catppuccin-latte's, 2.9:1 blue on textual-light's)."""
+    """A footer key whose key and label read on the footer in every theme: Textual draws the
+    key in the theme's accent, which some themes make hard to read there (1.8:1 on
+    atom-one-light's grey, 1.9:1 on catppuccin-latte's, 2.9:1 blue on textual-light's), and
+    the label muted (3.4:1 in atom-one-dark and both solarized themes)."""
 
     def get_component_rich_style(
         self, *names: str, partial: bool = False, default: RichStyle | None = None
     ) -> RichStyle:
         style = super().get_component_rich_style(*names, partial=partial, default=default)
-        if partial or names != ("footer-key--key",):
+        if partial or names not in (("footer-key--key",), ("footer-key--description",)):
             return style
         color, background = style.color, style.bgcolor
         if color is None or background is None:
