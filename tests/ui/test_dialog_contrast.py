@@ -43,13 +43,14 @@ def ratios(app: PaperdeckApp, wanted: str) -> list[float]:
     [
         # The format menu: the format chosen, the heading over the CSL styles, the field's hint
         # (the heading was dimmed to 1.8:1, the hint 2.6:1, BibTeX chosen 2.4:1 in gruvbox).
-        (("C",), ("BibTeX", "CSL styles, rendered", "Other CSL style")),
+        # Each dialog's title: the accent read 3.0:1 on textual-light's.
+        (("C",), ("Citation format for c", "BibTeX", "CSL styles, rendered", "Other CSL style")),
         # Export: the papers chosen, the file name the export goes to, selected to be typed
         # over (2.2:1 in atom-one-dark's selection colours).
-        (("space", "e"), ("Marked papers (1)", "/")),
+        (("space", "e"), ("Export a reading list", "Marked papers (1)", "/")),
         (("space", "e", "tab"), ("Marked papers (1)",)),
         # Tags: how to remove one, said in the field (2.5:1 in textual-light).
-        (("t",), ("to add; -name removes one",)),
+        (("t",), ("Tags for", "to add; -name removes one")),
     ],
 )
 async def test_what_a_dialog_says_reads_in_every_theme(
@@ -60,6 +61,7 @@ async def test_what_a_dialog_says_reads_in_every_theme(
         await settle(app, pilot)
         await pilot.press(*keys)
         await settle(app, pilot)
+        # One dialog through every theme: its colours follow the theme.
         for theme in (*THEMES, "atom-one-dark"):
             app.theme = theme
             await pilot.pause()
