@@ -14,6 +14,7 @@ from pathlib import Path
 
 import bibtexparser
 import pytest
+from tests.cli.conftest import SAMPLE, Corrected
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -153,6 +154,21 @@ def test_a_title_less_list_exports_its_abstracts_and_made_up_titles_stay_made_up
         assert "title derived from the abstract" in cited.stderr, again
     md = paperdeck("export", "-q", "speculative", "-f", "markdown", str(bare), notes=notes).stdout
     assert md.count("<details><summary>Abstract</summary>") == len(records)
+
+
+def test_csv_says_which_titles_the_user_corrected_as_json_does(
+    notes: Path, corrected: Corrected
+) -> None:
+    """JSON said `title_corrected`; the CSV of the same papers had no column for it."""
+    sample = str(SAMPLE)
+    table = paperdeck("export", "40", "41", "-f", "csv", sample, notes=notes).stdout
+    rows = list(csv.DictReader(io.StringIO(table)))
+    records = json.loads(paperdeck("export", "40", "41", "-f", "json", sample, notes=notes).stdout)
+    assert [row["title"] for row in rows] == [record["title"] for record in records]
+    assert rows[1]["title"] == corrected.title
+    assert [row["title_corrected"] for row in rows] == ["no", "yes"]
+    assert [record["title_corrected"] for record in records] == [False, True]
+    assert [row["title_derived"] for row in rows][1] == "no"
 
 
 def test_the_count_of_a_long_export_has_a_thousands_separator(tmp_path: Path) -> None:

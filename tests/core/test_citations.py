@@ -946,6 +946,25 @@ def test_sentence_case_lowers_after_an_abbreviation_and_a_verb_spelt_like_a_name
     assert sentence_case("St. Petersburg Paradox Revisited") == "St. Petersburg paradox revisited"
 
 
+def test_a_name_before_s_keeps_its_capital_in_a_sentence_case_style() -> None:
+    # Two ICML titles whose eponym APA lowered ("Revisiting peng's Q(λ)"), and BibTeX left
+    # unprotected for a sentence-case .bst to lower.
+    peng = make(
+        "Revisiting Peng's Q($\\lambda$) for Modern Reinforcement Learning", ("Tadashi Kozuno",)
+    )
+    assert (
+        "Revisiting Peng's Q(λ) for modern reinforcement learning."
+        in cite(peng, "apa", key="k").text
+    )
+    assert "{Revisiting {Peng}'s Q(" in cite(peng, key="k").text
+    box = make(
+        "Online Learning for Min Sum Set Cover and Pandora's Box", ("Evangelia Gergatsouli",)
+    )
+    assert (
+        "Online learning for min sum set cover and Pandora's box." in cite(box, "apa", key="k").text
+    )
+
+
 def test_acm_gives_the_year_once_and_the_series_volume(bundled: list[Paper]) -> None:
     # The CSL repository's ACM style dated the conference from the paper's date: "... Machine
     # Learning (Proceedings of Machine Learning Research), 2026. PMLR, 26319–26340."

@@ -351,6 +351,66 @@ async def test_a_paper_with_no_author_or_year_has_a_key_that_reads(
     assert keys == ["anoncoreset", "anoncoreseta"]
 
 
+NO_RENDER = {
+    # Parse; citeproc-py failed on each ("list index out of range") at the first c.
+    "missing-macro.csl": (
+        '<bibliography><layout><text macro="author-list"/></layout></bibliography>',
+        "missing-macro.csl: its macro 'author-list' is used but not defined",
+    ),
+    "no-bibliography.csl": ("", "no-bibliography.csl: a CSL style with no <bibliography>"),
+}
+
+
+def csl_file(path: Path, bibliography: str) -> Path:
+    """A CSL style that parses, with `bibliography` as its bibliography element."""
+    path.write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        '<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">'
+        "<info><title>T</title><id>t</id><updated>2024-01-01T00:00:00+00:00</updated></info>"
+        '<citation><layout><text variable="title"/></layout></citation>'
+        f"{bibliography}</style>\n",
+        "utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(NO_RENDER))
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_csl_style_that_parses_but_cannot_render_is_refused_in_the_c_menu(
+    app: PaperdeckApp, tmp_path: Path, name: str, size: tuple[int, int]
+) -> None:
+    """The menu took it ("c now copies ..."), remembered it, and every c after it failed."""
+    bibliography, reason = NO_RENDER[name]
+    style = csl_file(tmp_path / name, bibliography)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        before = app.settings.citation_format
+        await pilot.press("C")
+        dialog = app.screen
+        assert isinstance(dialog, FormatDialog)
+        await pilot.press("tab")
+        dialog.query_one(Input).value = str(style)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog
+        shown = dialog.query_one("#format-error", Static)
+        lines = [shown.render_line(y).text.strip() for y in range(shown.size.height)]
+        assert " ".join(lines).strip().startswith(reason), lines
+        assert app.settings.citation_format == before
+        messages = [notification.message for notification in app._notifications]
+        assert not any("now copies" in message for message in messages)
+        # One that renders is taken.
+        good = csl_file(
+            tmp_path / "good.csl",
+            '<bibliography><layout><text variable="title"/></layout></bibliography>',
+        )
+        dialog.query_one(Input).value = str(good)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is not dialog
+        assert app.settings.citation_format == str(good)
+
+
 async def test_a_file_that_is_no_csl_style_is_refused_in_the_c_menu(
     app: PaperdeckApp, tmp_path: Path
 ) -> None:

@@ -275,7 +275,9 @@ def _markdown_abstract(source: str, indent: str) -> list[str]:
 
 CSV_COLUMNS: tuple[str, ...] = ("title", "authors", "venue", "year", "url", "pdf", "links")
 CSV_COLUMNS += ("tags", "state", "starred", "note", "id", "position", "list", "title_derived")
-CSV_COLUMNS += ("abstract",)
+# A title the user corrected is said as JSON says it: a spreadsheet of 40 picks is checked
+# against what each title came from.
+CSV_COLUMNS += ("title_corrected", "abstract")
 
 
 def _cell(value: str) -> str:
@@ -305,6 +307,7 @@ def as_csv(chosen: Sequence[ReadingItem]) -> str:
             str(item.paper.position),
             clean_line(item.paper.list_name),
             "yes" if item.title_derived else "no",
+            "yes" if item.title_corrected else "no",
             item.abstract,
         ]
         writer.writerow([_cell(value) for value in row])

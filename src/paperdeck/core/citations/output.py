@@ -15,6 +15,7 @@ from paperdeck.core.citations.ris import LINE_END, ris_record
 from paperdeck.core.citations.styles import (
     OFFERED_STYLES,
     StyleError,
+    check_renders,
     is_style_file,
     load_style,
     render_bibliography,
@@ -88,6 +89,7 @@ def resolve_format(name: str) -> str:
             load_style(path)
         except StyleError as error:
             raise StyleError(str(error), f"Not a CSL style: {path.name}.") from None
+        check_renders(path)  # a style that parses may still cite nothing
         return text
     wanted = _ALIASES.get(text.lower(), text.lower())
     if wanted in FORMATS:

@@ -352,6 +352,51 @@ def load_style(path: Path) -> Any:
         raise StyleError(f"{path}: not a CSL style ({str(error).splitlines()[0][:120]})") from None
 
 
+_IN_CSL = "{" + _CSL["cs"] + "}"
+"""The CSL namespace as an element's tag starts with it."""
+
+_PROBE: dict[str, Any] = {
+    "id": "probe",
+    "type": "paper-conference",
+    "title": "Layered sampling for robust optimization problems",
+    "author": [{"family": "Ding", "given": "Hu"}, {"family": "Wang", "given": "Zixiu"}],
+    "container-title": "Proceedings of the 37th International Conference on Machine Learning",
+    "issued": {"date-parts": [[2020]]},
+    "URL": "https://proceedings.mlr.press/v119/ding20b.html",
+}
+"""A paper as a list gives one, cited to try a style file before it is taken."""
+
+
+def check_renders(path: Path) -> None:
+    """StyleError (one line, the reason) when the CSL file at `path` parses but citeproc-py
+    cannot render a paper's entry in it (a macro it names is missing, it has no
+    bibliography): the C menu took such a file and every `c` after it failed."""
+    failure = _probe(str(path), path.stat().st_mtime)
+    if failure is not None:
+        raise StyleError(failure)
+
+
+@lru_cache(maxsize=8)
+def _probe(path: str, modified: float) -> str | None:
+    # Tried once per file as it is: every copy in a remembered style asks again.
+    name = Path(path).name
+    root = load_style(Path(path)).root
+    # citeproc-py's own words for these two ("list index out of range", "'NoneType' object has
+    # no attribute 'render'") say nothing a user can act on.
+    if root.bibliography is None:
+        return f"{name}: a CSL style with no <bibliography>, so it cites no paper"
+    defined = {macro.get("name") for macro in root.iter(_IN_CSL + "macro")}
+    for element in root.iter(_IN_CSL + "text"):
+        wanted = element.get("macro")
+        if wanted is not None and wanted not in defined:
+            return f"{name}: its macro {wanted!r} is used but not defined"
+    try:
+        render_bibliography([_PROBE], Path(path))
+    except StyleError as error:
+        return str(error)
+    return None
+
+
 def render_bibliography(items: Sequence[dict[str, Any]], path: Path) -> list[str]:
     """The bibliography entries of CSL-JSON `items` in the style at `path`, as plain text."""
     from citeproc import Citation, CitationItem, CitationStylesBibliography, formatter

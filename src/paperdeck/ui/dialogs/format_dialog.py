@@ -52,9 +52,7 @@ class FormatDialog(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         options: list[Option] = [Option(Content(label), id=name) for name, label in self.formats]
         if self.csl_styles:
-            options.append(
-                Option(Content.styled("CSL styles, rendered by citeproc-py", "dim"), disabled=True)
-            )
+            options.append(Option(Content("CSL styles, rendered by citeproc-py"), disabled=True))
             options.extend(Option(Content(label), id=name) for name, label in self.csl_styles)
         with Vertical(classes="dialog formats"):
             yield Static(Content("Citation format for c"), classes="dialog-title")

@@ -69,6 +69,24 @@ count added ("s Star 40 marked", "s Star ×40"): 40 papers marked for an export,
 all 40 and `c` copied 40 citations where a new user meant the paper under the cursor, the
 footer still saying "Star+next"."""
 
+KEPT_FIRST_MARKED = (
+    *PINNED,
+    "focus_search",
+    "read_and_next",
+    "star_and_next",
+    "toggle_mark",
+    "export_reading_list",
+    "copy_citation",
+    "edit_tags",
+    "edit_note",
+    "skip_and_next",
+    "toggle_view('starred')",
+    "toggle_view('unread')",
+)
+"""KEPT_FIRST while papers are marked: `t`, which tags every marked paper, keeps its room
+before the note, skip and the views, which act on one paper or none of the marks. At 120
+columns with papers marked, `t Tags ×4` was left out and `x Skip` kept."""
+
 NO_ROOM = "-no-room"
 """The class of a key left out for want of room (styles: not displayed)."""
 
@@ -182,9 +200,9 @@ class KeysFooter(Footer):
             if sum(width(key) for key in keys) <= room:
                 break
         # The focused pane's own keys (not in KEPT_FIRST) keep their room before the rest.
+        kept = KEPT_FIRST_MARKED if self._marked else KEPT_FIRST
         ranked = sorted(
-            keys,
-            key=lambda key: KEPT_FIRST.index(key.action) + 1 if key.action in KEPT_FIRST else 0,
+            keys, key=lambda key: kept.index(key.action) + 1 if key.action in kept else 0
         )
         for key in ranked:
             needs = width(key)
@@ -202,15 +220,16 @@ def _width(key: FooterKey) -> int:
 
 
 class _ReadableKey(FooterKey):
-    """A footer key whose key reads on the footer in every theme: Textual draws it in the
-    theme's accent, which some themes make hard to read there (1.8:1 on atom-one-light's
-    grey, 1.9:1 on catppuccin-latte's, 2.9:1 blue on textual-light's)."""
+    """A footer key whose key and label read on the footer in every theme: Textual draws the
+    key in the theme's accent, which some themes make hard to read there (1.8:1 on
+    atom-one-light's grey, 1.9:1 on catppuccin-latte's, 2.9:1 blue on textual-light's), and
+    the label muted (3.4:1 in atom-one-dark and both solarized themes)."""
 
     def get_component_rich_style(
         self, *names: str, partial: bool = False, default: RichStyle | None = None
     ) -> RichStyle:
         style = super().get_component_rich_style(*names, partial=partial, default=default)
-        if partial or names != ("footer-key--key",):
+        if partial or names not in (("footer-key--key",), ("footer-key--description",)):
             return style
         color, background = style.color, style.bgcolor
         if color is None or background is None:

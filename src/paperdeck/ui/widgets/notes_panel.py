@@ -11,10 +11,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
+from textual.style import Style
 from textual.widgets import Static, TextArea
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.text.sanitize import clean_text
+from paperdeck.ui.contrast import BLACK, TEXT_READABLE, WHITE, readable_on, solid
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.safe_text import one_line
 
@@ -92,6 +94,10 @@ class NotesPanel(Vertical):
     Class `-empty` while the paper has no note and the note is not being edited: the
     stylesheet then gives the panel no room (the list row shows the paper's state already).
     """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        f"notes-panel--{part}" for part in ("state", "star", "tags", "saved", "unsaved", "error")
+    }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -185,26 +191,46 @@ class NotesPanel(Vertical):
         self._save_detail = detail
         self._paint_status()
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        if self.is_mounted:
+            self._paint_status()  # the status holds the theme's colours
+
+    def _style(self, part: str) -> Style:
+        """A part of the status line as the styles say, its colour shaded until it reads on
+        the line (4.5:1): "saved" and "unsaved" read 3.2:1 to 3.8:1 in textual-light and
+        atom-one-light."""
+        wanted = self.get_visual_style(f"notes-panel--{part}")
+        color = wanted.foreground
+        if color is not None and color.ansi is None:  # the terminal's own: left to it
+            dark = self.app.current_theme.dark
+            status = self.query_one("#notes-status", Static)
+            ground = solid(status.rich_style.bgcolor, BLACK if dark else WHITE)
+            color = readable_on(ground, ground + color, TEXT_READABLE)
+        return Style(foreground=color, bold=wanted.bold)
+
     def _paint_status(self) -> None:
         annotation = self._annotation
-        parts: list[Content | tuple[str, str] | str] = []
+        parts: list[Content | tuple[str, str | Style] | str] = []
         if self.paper is None:
             parts.append(("no paper", "$text-muted"))
         else:
             state = annotation.state if annotation is not None else "unread"
-            parts.append((STATE_WORDS.get(state, state), "$text-primary"))
+            parts.append((STATE_WORDS.get(state, state), self._style("state")))
             if annotation is not None and annotation.starred:
-                parts.extend(["  ", ("★ starred", "$text-warning")])
+                parts.extend(["  ", ("★ starred", self._style("star"))])
             tags: Sequence[str] = annotation.tags if annotation is not None else ()
             if tags:
-                parts.extend(["  ", (" ".join("#" + one_line(t) for t in tags), "$text-accent")])
+                parts.extend(
+                    ["  ", (" ".join("#" + one_line(t) for t in tags), self._style("tags"))]
+                )
         parts.append("  ")
         if self._save_state in (None, "saved"):
-            parts.append(("saved", "$text-success"))
+            parts.append(("saved", self._style("saved")))
         elif self._save_state == "unsaved":
-            parts.append(("unsaved", "$text-warning"))
+            parts.append(("unsaved", self._style("unsaved")))
         else:
-            parts.append((one_line("not saved: " + self._save_detail), "bold $text-error"))
+            parts.append((one_line("not saved: " + self._save_detail), self._style("error")))
         # One line of fixed size: no layout pass needed.
         self.query_one("#notes-status", Static).update(Content.assemble(*parts), layout=False)
 

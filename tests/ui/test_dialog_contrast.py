@@ -1,0 +1,71 @@
+"""What a dialog asks the user to read reads on it: its hints, its chosen option, its file name."""
+
+from __future__ import annotations
+
+import pytest
+from tests.ui.test_app import MakeApp, settle
+from textual.color import Color
+from textual.screen import ModalScreen
+
+from paperdeck.ui.app import PaperdeckApp
+from paperdeck.ui.contrast import contrast, solid
+
+pytest_plugins = ["tests.ui.test_app"]
+
+THEMES = ("textual-dark", "textual-light", "gruvbox", "nord", "catppuccin-latte", "tokyo-night")
+"""Themes whose own text reads at 4.5:1 on a dialog (solarized's reads 3.9:1 to 4.4:1)."""
+
+WHITE, BLACK = Color(255, 255, 255), Color(0, 0, 0)
+
+
+def ratios(app: PaperdeckApp, wanted: str) -> list[float]:
+    """The contrast of each piece of the dialog's text that starts `wanted` (or, behind a
+    field's cursor, has it)."""
+    screen = app.screen
+    assert isinstance(screen, ModalScreen)
+    region = screen.children[0].region
+    dark = app.current_theme.dark
+    found = []
+    for y, strip in enumerate(app.screen._compositor.render_strips()):
+        if not region.y <= y < region.bottom:
+            continue
+        for segment in strip.crop(region.x, region.right):
+            if segment.style is None or wanted not in segment.text:
+                continue
+            ground = solid(segment.style.bgcolor, BLACK if dark else WHITE)
+            ink = solid(segment.style.color, WHITE if dark else BLACK)
+            found.append(contrast(ink, ground))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("keys", "texts"),
+    [
+        # The format menu: the format chosen, the heading over the CSL styles, the field's hint
+        # (the heading was dimmed to 1.8:1, the hint 2.6:1, BibTeX chosen 2.4:1 in gruvbox).
+        # Each dialog's title: the accent read 3.0:1 on textual-light's.
+        (("C",), ("Citation format for c", "BibTeX", "CSL styles, rendered", "Other CSL style")),
+        # Export: the papers chosen, the file name the export goes to, selected to be typed
+        # over (2.2:1 in atom-one-dark's selection colours).
+        (("space", "e"), ("Export a reading list", "Marked papers (1)", "/")),
+        (("space", "e", "tab"), ("Marked papers (1)",)),
+        # Tags: how to remove one, said in the field (2.5:1 in textual-light).
+        (("t",), ("Tags for", "to add; -name removes one")),
+    ],
+)
+async def test_what_a_dialog_says_reads_in_every_theme(
+    make_app: MakeApp, keys: tuple[str, ...], texts: tuple[str, ...]
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press(*keys)
+        await settle(app, pilot)
+        # One dialog through every theme: its colours follow the theme.
+        for theme in (*THEMES, "atom-one-dark"):
+            app.theme = theme
+            await pilot.pause()
+            for text in texts:
+                found = ratios(app, text)
+                assert found, (theme, text)
+                assert min(found) >= 4.5, (theme, text, round(min(found), 2))
