@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, NamedTuple
 
 from textual.worker import Worker, get_current_worker
@@ -100,7 +101,9 @@ class SearchFlow:
             except StopIteration as stop:
                 self.index = stop.value
                 break
-            if isinstance(progress, float | int) and len(papers) > BIG_LIST:
+            if isinstance(progress, Future):
+                await asyncio.wrap_future(progress)  # a step on a thread: keys go on meanwhile
+            elif len(papers) > BIG_LIST:
                 self.index_progress = float(progress) if progress <= 1 else None
                 app.update_header()
             if not await self._next_slice():
