@@ -19,6 +19,7 @@ from textual.worker import Worker
 from paperdeck.ui.background_load import BackgroundLoad, Load, LoadedSoFar
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.notes_panel import NoteEditor
+from paperdeck.ui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library, LoadOptions
@@ -87,8 +88,9 @@ class LoadingFlow:
         self._tick()
         self._timer = self.app.set_interval(LOADING_TICK, self._tick)
         loop, context = asyncio.get_running_loop(), contextvars.copy_context()
-        source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
+        source = self._source()
         source.on_first(lambda: _call_soon(loop, context, self._tick))
+        source.measure_with(PaperList.title_cells_from)
         if isinstance(self.loader, BackgroundLoad):
             # No thread waits for it, so quitting while it reads does not wait either.
             self.loader.when_done(lambda: _call_soon(loop, context, self._take_background_load))
@@ -113,15 +115,21 @@ class LoadingFlow:
             paper_list.empty_text = f"Loading {one_line(self.label)} {frame}"
             if not paper_list.rows:  # the words show only in an empty list
                 paper_list.refresh()
-        source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
+        source = self._source()
         reported = source.take()
         if reported is not None and self.loader is not None:
-            self._show_so_far(*reported)
+            self._show_so_far(*reported, source.measures(reported[0]))
             self.app.call_after_refresh(source.painted)
         if self.shown_so_far:
             self._index_so_far()
 
-    def _show_so_far(self, papers: list[Paper], total: int) -> None:
+    def _source(self) -> LoadedSoFar:
+        """What the load reports its papers so far to."""
+        return self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
+
+    def _show_so_far(
+        self, papers: list[Paper], total: int, title_cells: tuple[int, bytes] = (0, b"")
+    ) -> None:
         """Show the papers loaded so far: the first time as a new list, then growing it.
 
         Each report starts with the papers of the one before, so rows, results and the cursor
@@ -143,7 +151,7 @@ class LoadingFlow:
                     query = ""  # typed for the list left, not while this one loaded
             app.set_papers(Library(papers=LoadedPapers(papers), lists=[]))
             paper_list.empty_text = "No papers"
-            paper_list.set_papers(app.papers)
+            paper_list.set_papers(app.papers, title_cells=title_cells)
             if query:
                 app.search_box.value = query  # the query typed while loading applies
                 # Emptied and filled again, the field's cursor was left at its start: the keys
@@ -155,7 +163,9 @@ class LoadingFlow:
             app.papers = app.library.papers = LoadedPapers(papers)
             app.paper_ids = app.papers.numbers()
             # Longer, without moving the cursor or the view.
-            paper_list.grow(app.papers, show_all=app.search.filtered is None)
+            paper_list.grow(
+                app.papers, show_all=app.search.filtered is None, title_cells=title_cells
+            )
         self.shown_so_far, self.expected = len(papers), max(total, len(papers))
         app.update_header()
 
@@ -289,6 +299,7 @@ class LoadingFlow:
         app.note_flow.save_open_note()
         carried = self._carried_over(library)
         grown = self.grown()
+        title_cells = self._source().measures(library.papers) if self.loading else (0, b"")
         app.session.save()  # where the list shown so far was left
         # The query typed while loading is put back without an event: its results so far stay
         # shown until the whole list's index answers.
@@ -305,7 +316,7 @@ class LoadingFlow:
         app.paper_list.empty_text = "No papers in this list" if not app.papers else "No papers"
         # The list and its counts paint first; the panes, warnings and index follow.
         self.panes_deferred = True
-        app.paper_list.set_papers(app.papers)
+        app.paper_list.set_papers(app.papers, title_cells=title_cells)
         if carried is not None and carried.touched():
             carried.restore(app)  # what the user did while it loaded wins over the last session
             app.session.adopt(app.session.key_of_library())
