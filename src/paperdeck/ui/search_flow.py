@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import itertools
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -83,6 +84,9 @@ class SearchFlow:
         return self.app.run_worker(build, exclusive=True, group="index")
 
     async def _build_index(self, grown: Growing | None) -> None:
+        # The search's modules take tens of milliseconds to import (a list still loading is
+        # searched before anything imported them): on a thread, as keys go on.
+        await asyncio.to_thread(importlib.import_module, "paperdeck.core.search.index")
         from paperdeck.core.search.index import SearchIndex
 
         app = self.app
