@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import threading
+import functools
 import time
 from collections.abc import Callable, Generator
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
@@ -38,18 +38,16 @@ def finish(steps: Generator[Any, None, _T]) -> _T:
 
 
 def on_thread(work: Callable[[], _T]) -> Generator[Future[_T], None, _T]:
-    """`work` run on a thread of its own, as a step: yields the future of its result once (a
+    """`work` run on another thread, as a step: yields the future of its result once (a
     driver that awaits it, as an event loop can with `asyncio.wrap_future`, does other work
     meanwhile; one that goes straight on waits here), then returns the result or raises."""
-    future: Future[_T] = Future()
-
-    def run() -> None:
-        future.set_running_or_notify_cancel()
-        try:
-            future.set_result(work())
-        except BaseException as error:  # handed to whoever takes the result
-            future.set_exception(error)
-
-    threading.Thread(target=run, name="paperdeck-step", daemon=True).start()
+    future = _pool().submit(work)
     yield future
     return future.result()
+
+
+@functools.cache
+def _pool() -> ThreadPoolExecutor:
+    # Threads kept for the next step: starting one waits for it to run, which takes several
+    # turns of the GIL while another thread holds it (a list loading).
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="paperdeck-step")
