@@ -6,6 +6,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from paperdeck.core.plumbing.slices import Foreground
+
 if TYPE_CHECKING:
     from paperdeck.core.library import Library, LoadOptions
     from paperdeck.core.model import Paper
@@ -124,6 +126,8 @@ class BackgroundLoad:
         self._error: BaseException | None = None
         self.grown: Growing | None = None
         """The search postings the load makes as it goes (set once it has started)."""
+        self.foreground = Foreground()
+        """The reader's event loop: the load steps aside while it is busy."""
         threading.Thread(target=self._run, name="paperdeck-load", daemon=True).start()
 
     def _run(self) -> None:
@@ -131,7 +135,7 @@ class BackgroundLoad:
         from paperdeck.core.search.index_parts import Growing
 
         try:
-            self.grown = Growing()
+            self.grown = Growing(between=self.foreground.step_aside)
             # The list is kept in the list store once its search is ready (SearchFlow).
             options = LoadOptions(
                 self.so_far, self.grown, keep_later=True, before_read=self.so_far.before_read

@@ -16,7 +16,9 @@ from textual.timer import Timer
 from textual.widgets import Input
 from textual.worker import Worker
 
+from paperdeck.core.plumbing.slices import Foreground
 from paperdeck.ui.background_load import BackgroundLoad, Load, LoadedSoFar
+from paperdeck.ui.busy_loop import BusyLoop
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.notes_panel import NoteEditor
 from paperdeck.ui.widgets.paper_list import PaperList
@@ -57,6 +59,8 @@ class LoadingFlow:
         self.panes_deferred = False
         """True between a load's list paint and the deferred paint of the panes."""
         self._so_far = LoadedSoFar()
+        self._foreground = loader.foreground if isinstance(loader, BackgroundLoad) else Foreground()
+        self._busy: BusyLoop | None = None
         self.shown_so_far = 0
         """Papers of the loading list already shown (0 before the first rows)."""
         self.expected = 0
@@ -88,6 +92,9 @@ class LoadingFlow:
         self._tick()
         self._timer = self.app.set_interval(LOADING_TICK, self._tick)
         loop, context = asyncio.get_running_loop(), contextvars.copy_context()
+        if self._busy is None:
+            self._busy = BusyLoop(loop, self._foreground)
+        self._busy.start()
         source = self._source()
         source.on_first(lambda: _call_soon(loop, context, self._tick))
         source.measure_with(PaperList.title_cells_from)
@@ -212,7 +219,7 @@ class LoadingFlow:
         from paperdeck.core.library import LoadOptions
         from paperdeck.core.search.index_parts import Growing
 
-        grown = self._grown = Growing()
+        grown = self._grown = Growing(between=self._foreground.step_aside)
         try:
             if isinstance(loader, BackgroundLoad):
                 library = loader.wait()
@@ -288,6 +295,8 @@ class LoadingFlow:
 
     def _stop(self) -> None:
         self.loader = None
+        if self._busy is not None:
+            self._busy.stop()
         if self._timer is not None:
             self._timer.stop()
             self._timer = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 import time
 from collections.abc import Callable, Generator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -51,3 +52,30 @@ def _pool() -> ThreadPoolExecutor:
     # Threads kept for the next step: starting one waits for it to run, which takes several
     # turns of the GIL while another thread holds it (a list loading).
     return ThreadPoolExecutor(max_workers=2, thread_name_prefix="paperdeck-step")
+
+
+class Foreground:
+    """A thread that must answer at once (a reader's event loop) says when it is busy; work
+    on other threads calls `step_aside` between its slices, which waits while it is (at most
+    `patience` seconds: the work goes on, more slowly, under a foreground that never rests).
+    Sharing the GIL, each turn of the foreground would otherwise wait for that work's turns.
+    """
+
+    def __init__(self, patience: float = 0.05) -> None:
+        self._idle = threading.Event()
+        self._idle.set()
+        self._patience = patience
+
+    @property
+    def is_busy(self) -> bool:
+        return not self._idle.is_set()
+
+    def busy(self) -> None:
+        self._idle.clear()
+
+    def idle(self) -> None:
+        self._idle.set()
+
+    def step_aside(self) -> None:
+        if not self._idle.is_set():
+            self._idle.wait(self._patience)
