@@ -25,6 +25,7 @@ MODULES = (
     "bench_citations",
     "bench_enrich",
     "bench_reader",
+    "bench_typing_while_loading",
 )
 SLOW_MODULES = ("bench_million",)
 """Run only when named with --only (minutes, gigabytes)."""

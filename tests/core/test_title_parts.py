@@ -8,7 +8,9 @@ import io
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Generator
+from concurrent.futures import Future
 from pathlib import Path
 from typing import IO, Any
 
@@ -251,6 +253,36 @@ def test_how_far_the_postings_go_is_told_while_a_batch_is_being_indexed(
     assert grown.snapshot(10)[0] == papers[:5]
     grown.abandon()
     assert grown.covers() == 0
+
+
+def test_the_papers_so_far_are_copied_on_a_thread_while_the_build_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The copy waits for the load's lock (a batch being indexed): the build hands the copy's
+    future to its driver, which is free meanwhile, and then indexes the first papers."""
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    papers = load_library([SAMPLE]).papers
+    grown = index_parts.Growing()
+    grown.add(papers[:5], 0)
+    held, release = threading.Event(), threading.Event()
+
+    def index_a_batch() -> None:
+        with grown._lock:
+            held.set()
+            release.wait(2)
+
+    threading.Thread(target=index_a_batch, daemon=True).start()
+    held.wait(5)
+    steps = SearchIndex.build_steps(papers, None, None, grown)
+    waiting = next(steps)
+    assert isinstance(waiting, Future)
+    assert not waiting.done()
+    release.set()
+    waiting.result(timeout=5)
+    index = finish(steps)
+    assert list(index.word_index.papers) == papers[:5]
+    found = index.search(papers[3].title)
+    assert found.indices[0] == 3
 
 
 def test_a_helpers_damaged_postings_are_made_here(

@@ -475,9 +475,12 @@ async def test_rows_are_measured_once_on_a_first_open_and_not_on_the_reopen(
 
     monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
     measured: list[int] = []
+    on_the_event_loop: list[int] = []
 
     def counted(papers: Any, start: int = 0) -> bytes:
         measured.append(len(papers) - start)
+        if threading.current_thread() is threading.main_thread():
+            on_the_event_loop.append(len(papers) - start)
         return title_cells_of(papers, start)
 
     monkeypatch.setattr(paper_list_module, "title_cells_of", counted)
@@ -506,6 +509,8 @@ async def test_rows_are_measured_once_on_a_first_open_and_not_on_the_reopen(
     # and only the new rows' titles read each time.
     assert sum(measured) == PAPERS
     assert sum(read) == PAPERS
+    # The rows that came after the first were measured on the load's thread, not between keys.
+    assert sum(on_the_event_loop) <= library_module._FIRST_ROWS
     # Kept beside the list: the reopen reads them, the same widths, and measures nothing.
     reopened = load_library([big_list], abstracts=False)
     store = ListStore.open([])

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
+
+from paperdeck.core.plumbing.slices import Foreground
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library, LoadOptions
@@ -31,10 +33,28 @@ class LoadedSoFar:
         self._reported = False
         self._painted = threading.Event()
         self._started = threading.Event()
+        self._count = 0
+        """How many papers the last report held."""
+        self._measure: Callable[[list[Paper]], bytes] | None = None
+        self._measures: tuple[int, bytes] = (0, b"")
+        """The measures of the papers from the first number on."""
+        self._measured: Paper | None = None
+        """The first paper of the reports measured: one that begins with another starts over."""
 
     def __call__(self, papers: list[Paper], total: int) -> None:
+        measure = self._measure
+        if measure is not None and papers:
+            # Before the papers are handed over: the reader takes them with their measures.
+            start, done = self._measures
+            if papers[0] is not self._measured:  # the first report measured, or a new start
+                start, done = (self._count if self._measured is None else 0), b""
+            end = start + len(done)
+            more = measure(papers[end:]) if len(papers) > end else b""
+            with self._lock:
+                self._measures, self._measured = (start, done + more), papers[0]
         with self._lock:
             self._latest = (papers, total)
+            self._count = len(papers)
             first = None if self._reported else self._first
             was_reported, self._reported = self._reported, True
         if was_reported:
@@ -67,6 +87,21 @@ class LoadedSoFar:
             if not self._reported:
                 self._first = callback
 
+    def measure_with(self, measure: Callable[[list[Paper]], bytes]) -> None:
+        """Have the papers of later reports measured on the load's thread (a byte per paper),
+        where the reader would measure them between two keys: see `measures`. The papers
+        reported before are not (the reader has them)."""
+        self._measure = measure
+
+    def measures(self, papers: Sequence[Paper]) -> tuple[int, bytes]:
+        """What `measure_with` gave of `papers`, a byte each from the paper numbered first,
+        when they are the papers reported (else nothing)."""
+        with self._lock:
+            (start, measures), first = self._measures, self._measured
+        if not papers or papers[0] is not first or start + len(measures) > len(papers):
+            return 0, b""
+        return start, measures
+
     def take(self) -> tuple[list[Paper], int] | None:
         """The papers reported since the last take and the total expected, or None."""
         with self._lock:
@@ -91,6 +126,8 @@ class BackgroundLoad:
         self._error: BaseException | None = None
         self.grown: Growing | None = None
         """The search postings the load makes as it goes (set once it has started)."""
+        self.foreground = Foreground()
+        """The reader's event loop: the load steps aside while it is busy."""
         threading.Thread(target=self._run, name="paperdeck-load", daemon=True).start()
 
     def _run(self) -> None:
@@ -98,7 +135,7 @@ class BackgroundLoad:
         from paperdeck.core.search.index_parts import Growing
 
         try:
-            self.grown = Growing()
+            self.grown = Growing(between=self.foreground.step_aside)
             # The list is kept in the list store once its search is ready (SearchFlow).
             options = LoadOptions(
                 self.so_far, self.grown, keep_later=True, before_read=self.so_far.before_read

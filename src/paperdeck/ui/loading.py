@@ -16,9 +16,12 @@ from textual.timer import Timer
 from textual.widgets import Input
 from textual.worker import Worker
 
+from paperdeck.core.plumbing.slices import Foreground
 from paperdeck.ui.background_load import BackgroundLoad, Load, LoadedSoFar
+from paperdeck.ui.busy_loop import BusyLoop
 from paperdeck.ui.safe_text import one_line
 from paperdeck.ui.widgets.notes_panel import NoteEditor
+from paperdeck.ui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library, LoadOptions
@@ -56,6 +59,8 @@ class LoadingFlow:
         self.panes_deferred = False
         """True between a load's list paint and the deferred paint of the panes."""
         self._so_far = LoadedSoFar()
+        self._foreground = loader.foreground if isinstance(loader, BackgroundLoad) else Foreground()
+        self._busy: BusyLoop | None = None
         self.shown_so_far = 0
         """Papers of the loading list already shown (0 before the first rows)."""
         self.expected = 0
@@ -91,8 +96,12 @@ class LoadingFlow:
         self._tick()
         self._timer = self.app.set_interval(LOADING_TICK, self._tick)
         loop, context = asyncio.get_running_loop(), contextvars.copy_context()
-        source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
+        if self._busy is None:
+            self._busy = BusyLoop(loop, self._foreground)
+        self._busy.start()
+        source = self._source()
         source.on_first(lambda: _call_soon(loop, context, self._tick))
+        source.measure_with(PaperList.title_cells_from)
         if isinstance(self.loader, BackgroundLoad):
             # No thread waits for it, so quitting while it reads does not wait either.
             self.loader.when_done(lambda: _call_soon(loop, context, self._take_background_load))
@@ -117,15 +126,21 @@ class LoadingFlow:
             paper_list.empty_text = f"Loading {one_line(self.label)} {frame}"
             if not paper_list.rows:  # the words show only in an empty list
                 paper_list.refresh()
-        source = self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
+        source = self._source()
         reported = source.take()
         if reported is not None and self.loader is not None:
-            self._show_so_far(*reported)
+            self._show_so_far(*reported, source.measures(reported[0]))
             self.app.call_after_refresh(source.painted)
         if self.shown_so_far:
             self._index_so_far()
 
-    def _show_so_far(self, papers: list[Paper], total: int) -> None:
+    def _source(self) -> LoadedSoFar:
+        """What the load reports its papers so far to."""
+        return self.loader.so_far if isinstance(self.loader, BackgroundLoad) else self._so_far
+
+    def _show_so_far(
+        self, papers: list[Paper], total: int, title_cells: tuple[int, bytes] = (0, b"")
+    ) -> None:
         """Show the papers loaded so far: the first time as a new list, then growing it.
 
         Each report starts with the papers of the one before, so rows, results and the cursor
@@ -147,7 +162,7 @@ class LoadingFlow:
                     query = ""  # typed for the list left, not while this one loaded
             app.set_papers(Library(papers=LoadedPapers(papers), lists=[]))
             paper_list.empty_text = "No papers"
-            paper_list.set_papers(app.papers)
+            paper_list.set_papers(app.papers, title_cells=title_cells)
             if query:
                 app.search_box.value = query  # the query typed while loading applies
                 # Emptied and filled again, the field's cursor was left at its start: the keys
@@ -159,7 +174,9 @@ class LoadingFlow:
             app.papers = app.library.papers = LoadedPapers(papers)
             app.paper_ids = app.papers.numbers()
             # Longer, without moving the cursor or the view.
-            paper_list.grow(app.papers, show_all=app.search.filtered is None)
+            paper_list.grow(
+                app.papers, show_all=app.search.filtered is None, title_cells=title_cells
+            )
         self.shown_so_far, self.expected = len(papers), max(total, len(papers))
         app.update_header()
 
@@ -206,7 +223,7 @@ class LoadingFlow:
         from paperdeck.core.library import LoadOptions
         from paperdeck.core.search.index_parts import Growing
 
-        grown = self._grown = Growing()
+        grown = self._grown = Growing(between=self._foreground.step_aside)
         try:
             if isinstance(loader, BackgroundLoad):
                 library = loader.wait()
@@ -282,6 +299,8 @@ class LoadingFlow:
 
     def _stop(self) -> None:
         self.loader = None
+        if self._busy is not None:
+            self._busy.stop()
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
@@ -296,6 +315,7 @@ class LoadingFlow:
         app.note_flow.save_open_note()
         carried = self._carried_over(library)
         grown = self.grown()
+        title_cells = self._source().measures(library.papers) if self.loading else (0, b"")
         app.session.save()  # where the list shown so far was left
         # The query typed while loading is put back without an event: its results so far stay
         # shown until the whole list's index answers.
@@ -312,7 +332,7 @@ class LoadingFlow:
         app.paper_list.empty_text = "No papers in this list" if not app.papers else "No papers"
         # The list and its counts paint first; the panes, warnings and index follow.
         self.panes_deferred = True
-        app.paper_list.set_papers(app.papers)
+        app.paper_list.set_papers(app.papers, title_cells=title_cells)
         if carried is not None and carried.touched():
             carried.restore(app)  # what the user did while it loaded wins over the last session
             app.session.adopt(app.session.key_of_library())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import itertools
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, NamedTuple
 
 from textual.worker import Worker, get_current_worker
@@ -82,6 +84,9 @@ class SearchFlow:
         return self.app.run_worker(build, exclusive=True, group="index")
 
     async def _build_index(self, grown: Growing | None) -> None:
+        # The search's modules take tens of milliseconds to import (a list still loading is
+        # searched before anything imported them): on a thread, as keys go on.
+        await asyncio.to_thread(importlib.import_module, "paperdeck.core.search.index")
         from paperdeck.core.search.index import SearchIndex
 
         app = self.app
@@ -100,7 +105,9 @@ class SearchFlow:
             except StopIteration as stop:
                 self.index = stop.value
                 break
-            if isinstance(progress, float | int) and len(papers) > BIG_LIST:
+            if isinstance(progress, Future):
+                await asyncio.wrap_future(progress)  # a step on a thread: keys go on meanwhile
+            elif len(papers) > BIG_LIST:
                 self.index_progress = float(progress) if progress <= 1 else None
                 app.update_header()
             if not await self._next_slice():

@@ -7,12 +7,14 @@ import time
 from array import array
 from collections import defaultdict
 from collections.abc import Generator, Mapping, Sequence
+from concurrent.futures import Future
 from itertools import compress, repeat
 from operator import attrgetter, is_not
+from typing import Any
 
 from paperdeck.core.model import Paper
 from paperdeck.core.plumbing import helper_process
-from paperdeck.core.plumbing.slices import Clock
+from paperdeck.core.plumbing.slices import Clock, on_thread
 from paperdeck.core.search import index_parts
 from paperdeck.core.search.steps import as_progress, scaled
 from paperdeck.core.search.word_index import FIELDS, PaperAbstracts, WordIndex, by_length
@@ -28,19 +30,22 @@ _VENUE = attrgetter("venue")
 
 def build_steps(
     papers: Sequence[Paper], grown: index_parts.Growing | None = None
-) -> Generator[float, None, WordIndex]:
+) -> Generator[float | Future[Any], None, WordIndex]:
     """The word index of `papers`, built in slices yielding progress from 0 to 1; parts of a
     big list are indexed by helper processes meanwhile.
 
     `grown`: their postings, made as the list loaded, when it is `complete` for these papers
     (it is used up then); while the list still loads, the index covers only the first papers
-    indexed so far; else it is built as without.
+    indexed so far, their postings copied on a thread (a step that yields its future: see
+    `slices.on_thread`); else it is built as without.
     """
     if grown is not None and grown.complete == len(papers):
         postings = yield from as_progress(grown.postings_steps(papers), 0.9)
         return (yield from _finish_steps(papers, postings, Clock()))
     if grown is not None and grown.complete is None and grown.covers():
-        papers, postings = grown.snapshot(len(papers))
+        # The copy takes tens of milliseconds, under the lock the load holds while it indexes.
+        limit = len(papers)
+        papers, postings = yield from on_thread(lambda: grown.snapshot(limit))
         return (yield from _finish_steps(papers, postings, Clock()))
     ranges = helper_process.plan(
         len(papers), index_parts.helper_count(len(papers)), index_parts.OWN_WEIGHT

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Mapping, Sequence
+from concurrent.futures import Future
+from typing import Any
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.plumbing.slices import finish
@@ -48,8 +50,9 @@ class SearchIndex:
         key: str | None = None,
         full_papers: Callable[[], Sequence[Paper]] | None = None,
         grown: Growing | None = None,
-    ) -> Generator[float, None, SearchIndex]:
-        """Open or build the index in slices of a few milliseconds, yielding progress 0 to 1.
+    ) -> Generator[float | Future[Any], None, SearchIndex]:
+        """Open or build the index in slices of a few milliseconds, yielding progress 0 to 1,
+        or the future of a step done on a thread meanwhile (see `slices.on_thread`).
 
         `key` is the list store key of the one stored list `papers` are (None for anything
         else: several lists, metadata applied, a list not stored): its kept index is opened,
@@ -75,7 +78,7 @@ class SearchIndex:
         key: str | None,
         full_papers: Callable[[], Sequence[Paper]] | None,
         grown: Growing | None = None,
-    ) -> Generator[float, None, None]:
+    ) -> Generator[float | Future[Any], None, None]:
         self._unsaved = None
         self.messages = []
         kept_under = key if key is not None and stored.enabled() else None

@@ -215,11 +215,14 @@ class PaperList(ScrollView, can_focus=True):
 
     # -- data -------------------------------------------------------------------------------
 
-    def set_papers(self, papers: Papers) -> None:
-        """Show a new set of papers, all of them, in order, cursor on the first."""
+    def set_papers(self, papers: Papers, *, title_cells: tuple[int, bytes] = (0, b"")) -> None:
+        """Show a new set of papers, all of them, in order, cursor on the first. `title_cells`:
+        what `title_cells_from` gave of them from the paper numbered first, measured elsewhere
+        (on the thread loading them)."""
         if not _begins_with(papers, self.papers, len(self._title_cells)):
             self._title_cells = b""
         self.papers = papers
+        self._take_title_cells(title_cells)
         self._forget_fixed(self.corrections_of())
         self.marked.clear()
         self._cache.clear()
@@ -244,14 +247,28 @@ class PaperList(ScrollView, can_focus=True):
         self.refresh()
         self._post_highlighted()
 
-    def grow(self, papers: Papers, *, show_all: bool) -> None:
+    def grow(
+        self, papers: Papers, *, show_all: bool, title_cells: tuple[int, bytes] = (0, b"")
+    ) -> None:
         """More papers of the list being loaded (the first ones unchanged): the cursor and the
-        view stay; with `show_all` the rows become all papers."""
+        view stay; with `show_all` the rows become all papers. `title_cells` as `set_papers`."""
         self.papers = papers
+        self._take_title_cells(title_cells)
         if show_all:
             self.rows = range(len(papers))
         self._measure()
         self.refresh()
+
+    def _take_title_cells(self, measured: tuple[int, bytes]) -> None:
+        start, cells = measured
+        known = self._title_cells
+        if start <= len(known) < start + len(cells) <= len(self.papers):
+            self._title_cells = known[:start] + cells
+
+    @staticmethod
+    def title_cells_from(papers: list[Paper]) -> bytes:
+        """What the rows measure of these papers (on any thread), for `set_papers`."""
+        return title_cells_of(LoadedPapers(papers))
 
     def set_highlighter(
         self,
