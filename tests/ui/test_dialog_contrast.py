@@ -51,6 +51,8 @@ def ratios(app: PaperdeckApp, wanted: str) -> list[float]:
         (("space", "e", "tab"), ("Marked papers (1)",)),
         # Tags: how to remove one, said in the field (2.5:1 in textual-light).
         (("t",), ("Tags for", "to add; -name removes one")),
+        # The help screen's title (3.0:1 in textual-light, as the dialogs' were).
+        (("question_mark",), ("paperdeck keys", "closes this screen")),
     ],
 )
 async def test_what_a_dialog_says_reads_in_every_theme(
@@ -69,3 +71,19 @@ async def test_what_a_dialog_says_reads_in_every_theme(
                 found = ratios(app, text)
                 assert found, (theme, text)
                 assert min(found) >= 4.5, (theme, text, round(min(found), 2))
+
+
+async def test_the_help_screen_says_it_scrolls_readably_in_every_theme(make_app: MakeApp) -> None:
+    """At 80x24 the help screen does not fit: its footer says so in the warning colour, which
+    read 3.0:1 on textual-light's footer."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        for theme in (*THEMES, "atom-one-dark"):
+            app.theme = theme
+            await pilot.pause()
+            for text in ("PgDn: more keys below", "paperdeck keys"):
+                found = ratios(app, text)
+                assert found and min(found) >= 4.5, (theme, text, found)

@@ -8,10 +8,12 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.color import Color
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
+from paperdeck.ui.contrast import TEXT_READABLE, readable_on
 from paperdeck.ui.dialogs.dialog import Dialog
 
 Section = tuple[str, Iterable[BindingType]]
@@ -133,7 +135,8 @@ class HelpScreen(Dialog[None]):
                 ),
                 id="help-footer",
             )
-            yield Static(Content.assemble(("paperdeck keys", "bold $text-accent")))
+            # Its colour is the styles' dialog title's, shaded by the dialog to read (4.5:1).
+            yield Static("paperdeck keys", classes="dialog-title", id="help-title")
             with Horizontal(id="help-columns"):
                 for column in _balance(blocks, columns):
                     text = Content("\n\n").join(Content("\n").join(block) for block in column)
@@ -143,6 +146,7 @@ class HelpScreen(Dialog[None]):
         body = self.query_one("#help-body", VerticalScroll)
         self.watch(body, "scroll_y", self._say_scrolls, init=False)
         self.call_after_refresh(self._say_scrolls)
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._say_scrolls())
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._say_scrolls)
@@ -154,7 +158,7 @@ class HelpScreen(Dialog[None]):
         footer = self.query_one("#help-footer", Static)
         footer.update(
             Content.assemble(
-                ("↓ PgDn: more keys below", "bold $text-warning"),
+                ("↓ PgDn: more keys below", f"bold {self._warning(footer)}"),
                 ("  ·  Esc, q or ? closes", "$text-muted"),
             )
             if more
@@ -162,6 +166,15 @@ class HelpScreen(Dialog[None]):
                 ("Esc, q or ? closes this screen · Ctrl+P finds any command", "$text-muted")
             )
         )
+
+    def _warning(self, footer: Static) -> str:
+        """The theme's warning colour, shaded until it reads on the footer (4.5:1): it read
+        3.0:1 on textual-light's."""
+        background = footer.background_colors[1]
+        warning = self.app.get_css_variables().get("text-warning")
+        if warning is None or background.ansi is not None:
+            return "$text-warning"
+        return readable_on(background, background + Color.parse(warning), TEXT_READABLE).hex
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)
