@@ -2,32 +2,17 @@
 
 from __future__ import annotations
 
+from tests.ui.contrast_probe import text_ratios
 from tests.ui.test_app import MakeApp, settle
-from textual.color import Color
 
 from paperdeck.ui.app import PaperdeckApp
-from paperdeck.ui.contrast import contrast, solid
 
 pytest_plugins = ["tests.ui.test_app"]
-
-WHITE, BLACK = Color(255, 255, 255), Color(0, 0, 0)
 
 
 def pane_ratios(app: PaperdeckApp, wanted: str) -> list[float]:
     """The contrast of each piece of the detail pane's text that has `wanted`."""
-    region = app.detail.scrollable_content_region
-    dark = app.current_theme.dark
-    found = []
-    for y, strip in enumerate(app.screen._compositor.render_strips()):
-        if not region.y <= y < region.bottom:
-            continue
-        for segment in strip.crop(region.x, region.right):
-            if segment.style is None or wanted not in segment.text:
-                continue
-            ground = solid(segment.style.bgcolor, BLACK if dark else WHITE)
-            ink = solid(segment.style.color, WHITE if dark else BLACK)
-            found.append(contrast(ink, ground))
-    return found
+    return text_ratios(app, app.detail.scrollable_content_region, wanted)
 
 
 async def test_the_method_and_the_links_read_on_the_pane_in_every_theme(

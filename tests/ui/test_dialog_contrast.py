@@ -3,39 +3,23 @@
 from __future__ import annotations
 
 import pytest
+from tests.ui.contrast_probe import text_ratios
 from tests.ui.test_app import MakeApp, settle
-from textual.color import Color
 from textual.screen import ModalScreen
 
 from paperdeck.ui.app import PaperdeckApp
-from paperdeck.ui.contrast import contrast, solid
 
 pytest_plugins = ["tests.ui.test_app"]
 
 THEMES = ("textual-dark", "textual-light", "gruvbox", "nord", "catppuccin-latte", "tokyo-night")
 """Themes whose own text reads at 4.5:1 on a dialog (solarized's reads 3.9:1 to 4.4:1)."""
 
-WHITE, BLACK = Color(255, 255, 255), Color(0, 0, 0)
-
 
 def ratios(app: PaperdeckApp, wanted: str) -> list[float]:
-    """The contrast of each piece of the dialog's text that starts `wanted` (or, behind a
-    field's cursor, has it)."""
+    """The contrast of each piece of the dialog's text that has `wanted`."""
     screen = app.screen
     assert isinstance(screen, ModalScreen)
-    region = screen.children[0].region
-    dark = app.current_theme.dark
-    found = []
-    for y, strip in enumerate(app.screen._compositor.render_strips()):
-        if not region.y <= y < region.bottom:
-            continue
-        for segment in strip.crop(region.x, region.right):
-            if segment.style is None or wanted not in segment.text:
-                continue
-            ground = solid(segment.style.bgcolor, BLACK if dark else WHITE)
-            ink = solid(segment.style.color, WHITE if dark else BLACK)
-            found.append(contrast(ink, ground))
-    return found
+    return text_ratios(app, screen.children[0].region, wanted)
 
 
 @pytest.mark.parametrize(
