@@ -56,6 +56,16 @@ def readable_on(background: Color, preferred: Color, ratio: float = READABLE) ->
     return WHITE if contrast(WHITE, background) >= contrast(BLACK, background) else BLACK
 
 
+def readable_text(wanted: Color, under: RichColor | None, dark: bool) -> Color:
+    """`wanted` text colour (its alpha over `under`), shaded until it reads on `under` as text
+    must (4.5:1); `under` None is the terminal's background, black or white by the theme. An
+    ANSI colour is the terminal's own, left to it."""
+    if wanted.ansi is not None:
+        return wanted
+    ground = solid(under, BLACK if dark else WHITE)
+    return readable_on(ground, ground + wanted, TEXT_READABLE)
+
+
 def text_on(background: Color, preferred: Color | None = None) -> Color:
     """`preferred` when it reads on `background`, else black or white, whichever reads best."""
     if preferred is not None and contrast(preferred, background) >= READABLE:

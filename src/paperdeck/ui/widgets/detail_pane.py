@@ -21,7 +21,7 @@ from paperdeck.core.model import Paper
 from paperdeck.core.notes.corrected import corrected_authors
 from paperdeck.core.reading_list import abstract_links
 from paperdeck.core.text.render import display_title
-from paperdeck.ui.contrast import BLACK, TEXT_READABLE, WHITE, match_style, readable_on, solid
+from paperdeck.ui.contrast import match_style, readable_text
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.match_summary import WordsFound
 from paperdeck.ui.safe_text import clean, cut, one_line, plain, with_spans
@@ -429,10 +429,8 @@ class DetailPane(ScrollView, can_focus=True):
         if self._accent is None:
             wanted = self.get_visual_style("detail-pane--accent")
             color = wanted.foreground
-            if color is not None and color.ansi is None:  # the terminal's own: left to it
-                dark = self.app.current_theme.dark
-                ground = solid(self.rich_style.bgcolor, BLACK if dark else WHITE)
-                color = readable_on(ground, ground + color, TEXT_READABLE)
+            if color is not None:
+                color = readable_text(color, self.rich_style.bgcolor, self.app.current_theme.dark)
             self._accent = Style(foreground=color)
         return self._accent
 

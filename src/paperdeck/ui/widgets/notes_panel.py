@@ -16,7 +16,7 @@ from textual.widgets import Static, TextArea
 
 from paperdeck.core.model import Annotation, Paper
 from paperdeck.core.text.sanitize import clean_text
-from paperdeck.ui.contrast import BLACK, TEXT_READABLE, WHITE, readable_on, solid
+from paperdeck.ui.contrast import readable_text
 from paperdeck.ui.key_routing import mark_origin
 from paperdeck.ui.safe_text import one_line
 
@@ -202,11 +202,9 @@ class NotesPanel(Vertical):
         atom-one-light."""
         wanted = self.get_visual_style(f"notes-panel--{part}")
         color = wanted.foreground
-        if color is not None and color.ansi is None:  # the terminal's own: left to it
-            dark = self.app.current_theme.dark
-            status = self.query_one("#notes-status", Static)
-            ground = solid(status.rich_style.bgcolor, BLACK if dark else WHITE)
-            color = readable_on(ground, ground + color, TEXT_READABLE)
+        if color is not None:
+            under = self.query_one("#notes-status", Static).rich_style.bgcolor
+            color = readable_text(color, under, self.app.current_theme.dark)
         return Style(foreground=color, bold=wanted.bold)
 
     def _paint_status(self) -> None:
