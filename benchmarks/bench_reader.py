@@ -54,6 +54,10 @@ BROWSED = "model"
 match in their abstract only, and a page never reaches the result's end."""
 SEARCHED = re.compile(r"([0-9,]+) / ([0-9,]+) shown")
 """The header once a search's result is shown (its counts: "12 / 100,000 shown")."""
+TITLING = "titles\u2026"
+"""In the header while a list read afresh has its made-up titles made ("making titles…")."""
+TITLING_SHOWN_WITHIN = 1.0
+"""Seconds after the search is ready within which that shows, if it is to."""
 
 
 @dataclass
@@ -64,6 +68,9 @@ class Session:
     header: float
     listed: float
     searched: float = float("nan")
+    titled: float = float("nan")
+    """When the header no longer says the list's made-up titles are being made (a list read
+    afresh is searchable before they are: its search then covers them too)."""
     peak_mib: float = float("nan")
 
 
@@ -81,8 +88,9 @@ def reader_session(
     found: int | None = None,
 ) -> Session:
     """Start the reader; with `query`, type it as soon as the list is painted and wait for its
-    result over all `total` papers, `found` of them (see `expected_count`), and read the peak
-    memory before quitting. The search is ready then: neither a result over the rows loaded so
+    result over all `total` papers, `found` of them (see `expected_count`), then for the
+    list's titles to be made (if they are still being made), and read the peak memory before
+    quitting. The search is ready at that result: neither a result over the rows loaded so
     far nor that result carried over to the whole list while its index is built counts."""
     import fcntl
     import pty
@@ -117,12 +125,17 @@ def reader_session(
         screen = pyte.Screen(COLUMNS, LINES)
         stream = pyte.ByteStream(screen)
         typed = False
+        titling_seen = False
         try:
             fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
             deadline = start + timeout
             while time.perf_counter() < deadline:
                 ready, _, _ = select.select([fd], [], [], 0.02)
                 if not ready:
+                    waited = time.perf_counter() - start - session.searched
+                    if not titling_seen and waited > TITLING_SHOWN_WITHIN:
+                        session.titled = session.searched  # nothing was left to make
+                        break
                     continue
                 try:
                     chunk = os.read(fd, 1 << 16)
@@ -144,13 +157,19 @@ def reader_session(
                         break
                     typed = True
                     os.write(fd, b"/" + query.encode())
-                if typed and any(
+                if session.searched == session.searched:
+                    if TITLING in shown:
+                        titling_seen = True
+                    elif titling_seen or now - session.searched > TITLING_SHOWN_WITHIN:
+                        session.titled = now if titling_seen else session.searched
+                        break
+                elif typed and any(
                     (total is None or _count(match.group(2)) == total)
                     and (found is None or _count(match.group(1)) == found)
                     for match in SEARCHED.finditer(shown)
                 ):
                     session.searched = now
-                    break
+                    titling_seen = TITLING in shown
             session.peak_mib = _peak_mib(pid)
             # Ctrl+Q quits from any widget; a plain q would be typed into the search box.
             os.write(fd, b"\x11")
@@ -341,7 +360,15 @@ def rows(paths: dict[str, Path | None]) -> list[Row]:
                     )
                     out.append(
                         (
-                            f"reader peak memory, open + query ({state} cache)",
+                            f"reader titles made, searched too ({state} cache)",
+                            run.titled,
+                            "s",
+                            label,
+                        )
+                    )
+                    out.append(
+                        (
+                            f"reader peak memory, open + query + titles ({state} cache)",
                             run.peak_mib,
                             "MiB",
                             label,

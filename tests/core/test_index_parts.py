@@ -298,14 +298,17 @@ def test_helper_count_follows_the_setting_the_cores_and_the_size(
 
 
 @pytest.mark.parametrize("papers_count, helpers", [(0, 0), (1, 0), (5, 4), (100_000, 1), (7, 3)])
-@pytest.mark.parametrize("own_weight", [1.0, 1.15, 0.5])
+@pytest.mark.parametrize("own_weight", [1.0, 1.15, 0.5, 0.0])
 def test_plan_covers_every_paper_once_in_order(
     papers_count: int, helpers: int, own_weight: float
 ) -> None:
     ranges = helper_process.plan(papers_count, helpers, own_weight)
     covered = [number for start, stop in ranges for number in range(start, stop)]
     assert covered == list(range(papers_count))
-    assert all(stop > start for start, stop in ranges)
+    # The caller's own range comes first, empty when it weighs nothing; a helper's never is.
+    assert ranges[0][0] == 0
+    assert (ranges[0][1] == 0) == (papers_count == 0 or (own_weight == 0 and helpers > 0))
+    assert all(stop > start for start, stop in ranges[1:])
 
 
 def test_the_helper_process_answers_a_request_and_refuses_anything_else(

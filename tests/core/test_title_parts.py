@@ -104,9 +104,9 @@ def test_a_request_that_cannot_be_written_has_its_part_derived_here(
     monkeypatch: pytest.MonkeyPatch,
     started_helpers: list[helper_process.HelperProcess],
 ) -> None:
-    def broken(part: list[str], offset: int | None) -> helper_process.Writer:
+    def broken(part: list[str], offset: int | None, titles: bool) -> helper_process.Writer:
         def write(stream: IO[bytes]) -> None:
-            title_parts._request_writer(part[:10], offset)(stream)
+            title_parts._request_writer(part[:10], offset, titles)(stream)
             raise RuntimeError("cannot write the rest")
 
         return write
@@ -141,7 +141,7 @@ def test_the_helper_process_answers_a_request_and_refuses_anything_else(
     abstracts: list[str],
 ) -> None:
     request = io.BytesIO()
-    title_parts._request_writer(abstracts[:30], None)(request)
+    title_parts._request_writer(abstracts[:30], None, True)(request)
     command = helper_process.helper_command("paperdeck.core.titles.parts:serve")
     done = subprocess.run(command, input=request.getvalue(), capture_output=True, check=False)
     assert done.returncode == 0
@@ -184,7 +184,7 @@ def test_a_helper_derives_no_empty_abstract(
 
     monkeypatch.setattr(title_parts, "method_and_titles", counting)
     request, answer = io.BytesIO(), io.BytesIO()
-    title_parts._request_writer(texts, None)(request)
+    title_parts._request_writer(texts, None, True)(request)
     request.seek(0)
     assert title_parts.serve(request, answer) == 0
     assert gc.isenabled(), "the job left the collector off in the process that ran it"

@@ -16,16 +16,18 @@ from textual.color import Color
 
 from paperdeck.core import library as library_module
 from paperdeck.core.library import load_library
+from paperdeck.core.model import Paper
 from paperdeck.core.notes.store import NotesStore
 from paperdeck.core.papers import LoadedPapers
 from paperdeck.core.resources import bundled_list
 from paperdeck.core.search.index import SearchIndex
-from paperdeck.core.titles.derive import method_and_titles
 from paperdeck.ui import background_load, loading
 from paperdeck.ui.app import PaperdeckApp
 from paperdeck.ui.contrast import contrast, solid
 from paperdeck.ui.loading import BackgroundLoad
 
+make_papers = library_module._papers_of
+"""The load's making of a batch of papers, which the tests below hold back."""
 PAPERS = 3000
 EARLY, LATE = 5, 2500
 """Two papers that mention a quokka: one among the first rows, one loaded later."""
@@ -45,18 +47,18 @@ def big_list(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def held_after_first_batch(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """Titles for the first batch come at once; the rest wait until the event is set."""
+    """The first batch of papers comes at once; the rest wait until the event is set."""
     release = threading.Event()
     calls = 0
 
-    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+    def gated(*args: Any, **named: Any) -> list[Paper]:
         nonlocal calls
         calls += 1
         if calls > 1:
             release.wait(30)
-        return [method_and_titles(abstract) for abstract in abstracts]
+        return make_papers(*args, **named)
 
-    monkeypatch.setattr(library_module, "methods_and_titles", gated)
+    monkeypatch.setattr(library_module, "_papers_of", gated)
     monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
     monkeypatch.setenv("PAPERDECK_CACHE", "off")
     return release
@@ -66,19 +68,19 @@ def held_after_first_batch(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
 def held_in_two(
     monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[tuple[threading.Event, threading.Event]]:
-    """Titles for the first batch come at once, for the second when the first event is set,
-    for the rest when the second is."""
+    """The first batch of papers comes at once, the second when the first event is set, the
+    rest when the second is."""
     more, rest = threading.Event(), threading.Event()
     calls = 0
 
-    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+    def gated(*args: Any, **named: Any) -> list[Paper]:
         nonlocal calls
         calls += 1
         if calls > 1:
             (more if calls == 2 else rest).wait(30)
-        return [method_and_titles(abstract) for abstract in abstracts]
+        return make_papers(*args, **named)
 
-    monkeypatch.setattr(library_module, "methods_and_titles", gated)
+    monkeypatch.setattr(library_module, "_papers_of", gated)
     monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
     monkeypatch.setenv("PAPERDECK_CACHE", "off")
     yield more, rest
@@ -205,11 +207,11 @@ async def test_a_word_typed_before_the_rows_show_is_a_search_not_commands(
     t opened the tags dialog. Typed blind, it is a search."""
     release = threading.Event()
 
-    def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+    def gated(*args: Any, **named: Any) -> list[Paper]:
         release.wait(30)
-        return [method_and_titles(abstract) for abstract in abstracts]
+        return make_papers(*args, **named)
 
-    monkeypatch.setattr(library_module, "methods_and_titles", gated)
+    monkeypatch.setattr(library_module, "_papers_of", gated)
     monkeypatch.setenv("PAPERDECK_CACHE", "off")
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = reader_loading(tmp_path, pending)
@@ -371,10 +373,12 @@ async def test_a_cursor_left_on_the_best_result_follows_a_better_one_loaded_late
             held_after_first_batch.set()
             await wait_until(pilot, lambda: not app.loading.loading)
             await wait_until(pilot, lambda: app.search.filtered == 3)
+            # The paper about quokkas, loaded last, is the best match: first in the list (its
+            # title says "quokka" too, once the titles are derived and searched).
+            await wait_until(pilot, lambda: not app.search.titling)
+            await wait_until(pilot, lambda: shown_rows(app)[0] == LATE)
             await pilot.pause(0.1)
-            # The paper about quokkas, loaded last, is the best match: first in the list.
             best = app.papers[LATE]
-            assert shown_rows(app)[0] == LATE
             if moved:
                 # The user went down to a paper: it stays under the cursor.
                 assert app.current_paper is chosen is app.papers[EARLY + 1]
@@ -501,16 +505,20 @@ async def test_rows_are_measured_once_on_a_first_open_and_not_on_the_reopen(
             held_after_first_batch.set()
             await wait_until(pilot, lambda: not app.loading.loading)
             await wait_until(pilot, lambda: app.search.index is not None)
+            await wait_until(pilot, lambda: not app.search.titling)
             await app.workers.wait_for_complete()
             heights = [app.paper_list.row_lines(row).stop for row in range(PAPERS)]
+            shown = app.paper_list.size.height
     finally:
         held_after_first_batch.set()
-    # Each paper's title measured as its rows arrived, none again when the load finished,
-    # and only the new rows' titles read each time.
-    assert sum(measured) == PAPERS
-    assert sum(read) == PAPERS
-    # The rows that came after the first were measured on the load's thread, not between keys.
-    assert sum(on_the_event_loop) <= library_module._FIRST_ROWS
+    # The rows were measured as they arrived, their titles still to be derived, and once more
+    # when every title was; only the new rows' titles read each time. Off the event loop
+    # but for the first rows and the rows on the screen, measured as they are painted (once
+    # as the first rows, once more as the whole list's).
+    on_screen = 2 * shown
+    assert sum(measured) <= 2 * PAPERS + on_screen
+    assert sum(read) <= 2 * PAPERS + on_screen
+    assert sum(on_the_event_loop) <= library_module._FIRST_ROWS + on_screen
     # Kept beside the list: the reopen reads them, the same widths, and measures nothing.
     reopened = load_library([big_list], abstracts=False)
     store = ListStore.open([])
@@ -749,19 +757,19 @@ async def test_a_list_left_filtered_to_nothing_keeps_saying_why_when_another_fai
 
 
 class HeldLoads:
-    """Each reader's load: the first batch's titles at once, the rest once `rest` is set."""
+    """Each reader's load: the first batch of papers at once, the rest once `rest` is set."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.rest = threading.Event()
         self.batches = 0
 
-        def gated(abstracts: Sequence[str]) -> list[tuple[str | None, str, str | None]]:
+        def gated(*args: Any, **named: Any) -> list[Paper]:
             self.batches += 1
             if self.batches > 1:
                 self.rest.wait(30)
-            return [method_and_titles(abstract) for abstract in abstracts]
+            return make_papers(*args, **named)
 
-        monkeypatch.setattr(library_module, "methods_and_titles", gated)
+        monkeypatch.setattr(library_module, "_papers_of", gated)
         monkeypatch.setattr(library_module, "REPORT_EVERY", 0.0)
         monkeypatch.setenv("PAPERDECK_CACHE", "off")
 
@@ -879,3 +887,94 @@ async def test_a_search_typed_while_a_list_loaded_is_saved_when_the_reader_quits
             assert again.search_box.history[-2:] == ["quokka", "consulted"]
     finally:
         loads.rest.set()
+
+
+async def test_titles_are_made_after_the_search_is_ready_then_searched_and_kept(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 100,000-paper list took 7.3 s to be searchable, 3 of them deriving titles: its
+    abstracts are searched first, its titles made after (rows on screen make their own)."""
+    from paperdeck.core.titles import later
+    from paperdeck.ui.widgets.paper_rows import GUTTER, title_cells
+
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    eager = load_library([big_list]).papers
+    word = "generative"  # in a few made-up titles, in more abstracts
+    query = f"title:{word}"
+    expected = len(SearchIndex(eager).search(query).indices)
+    assert expected > 40
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    release = threading.Event()
+    derive_later = later.derive_later
+
+    def held(papers: Sequence[Paper], going_on: Any) -> bool:
+        release.wait(30)
+        return derive_later(papers, going_on)
+
+    monkeypatch.setattr(later, "derive_later", held)
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    app = reader_loading(tmp_path, pending)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_until(pilot, lambda: app.search.titling)
+            assert "making titles…" in header_text(app)
+            assert "Cite key  …" in app.detail.text
+            assert len(later.untitled(app.papers)) > PAPERS - 100  # none derived for keys
+            rows = app.paper_list
+            # Each row on the screen shows its title, and takes the lines it needs.
+            room = rows.scrollable_content_region.width - GUTTER
+            for row in range(8):
+                paper = app.papers[row]
+                assert paper.title[:30] in rows.row_text(row)
+                lines = 3 if title_cells(paper) > room else 2
+                assert len(rows.row_lines(row)) == lines, row
+            # A search finds a word in the abstracts at once, in the titles made so far.
+            await pilot.press("slash", *query)
+            await wait_until(pilot, lambda: app.search.filtered is not None)
+            assert (app.search.filtered or 0) < expected
+            release.set()
+            await wait_until(pilot, lambda: not app.search.titling)
+            assert "making titles" not in header_text(app)
+            await wait_until(pilot, lambda: app.search.filtered == expected)
+            # The citation keys (made-up titles give their words) waited for the titles.
+            await wait_until(pilot, lambda: "Cite key  …" not in app.detail.text)
+            await app.workers.wait_for_complete()
+    finally:
+        release.set()
+    # The list was kept with its titles: its reopening derives none.
+    again = load_library([big_list], options=library_module.LoadOptions(titles_later=True))
+    assert not again.titles_later
+    assert [paper.title for paper in again.papers] == [paper.title for paper in eager]
+
+
+async def test_quitting_while_titles_are_made_stops_them_and_keeps_nothing(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quit while the titles of 100,000 papers were being made, the reader took 10 s to end:
+    the list was kept on the way out, every title derived first."""
+    from paperdeck.core.titles import later
+
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    stopped = threading.Event()
+
+    def held(papers: Sequence[Paper], going_on: Any) -> bool:
+        while going_on():
+            time.sleep(0.01)
+        stopped.set()
+        return False
+
+    monkeypatch.setattr(later, "derive_later", held)
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    app = reader_loading(tmp_path, pending)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.search.titling)
+        await pilot.press("ctrl+q")
+    assert stopped.wait(10)
+    # As `paperdeck` keeps a list on its way out: no title is derived to keep it.
+    untitled_before = len(later.untitled(app.papers))
+    assert untitled_before > PAPERS - 100
+    assert app.library.keep(app.paper_list.measures()) == []
+    assert len(later.untitled(app.papers)) == untitled_before
+    assert load_library(
+        [big_list], options=library_module.LoadOptions(titles_later=True)
+    ).titles_later

@@ -14,7 +14,7 @@ from paperdeck.core.errors import LoadError, RefError
 from paperdeck.core.formats import RawList, check_list_file
 from paperdeck.core.formats.sidecar import sidecar_for
 from paperdeck.core.ids import assign_ids, identity_text
-from paperdeck.core.model import NO_EXTRA, Paper
+from paperdeck.core.model import NO_EXTRA, Paper, titled_later
 from paperdeck.core.papers import LoadedPapers, Papers
 from paperdeck.core.plumbing.collector import collector_paused
 from paperdeck.core.store import database
@@ -52,6 +52,10 @@ class Library:
     lazy: list[bool] = field(default_factory=list)
     """Whether each list's papers were loaded without their abstracts (each one "" until
     `with_abstract`), in `lists` order."""
+    titles_later: bool = False
+    """Whether some papers were made with their titles to be derived when first read (see
+    `LoadOptions.titles_later`): an index built from them lacks those titles until
+    `SearchIndex.titled_steps` (then a client sets it False)."""
     _reader: AbstractReader | None = field(default=None, init=False, repr=False, compare=False)
     store: ListStore | None = field(default=None, repr=False, compare=False)
     """The list store its papers are read from as they are asked for (a stored list reopened
@@ -66,7 +70,13 @@ class Library:
 
         `beside`: bytes a client worked out from the papers (one per paper) by name, kept
         with the one list as `Papers.per_paper` keeps what it makes, for its reopen to read.
+
+        Nothing is kept while `titles_later`: keeping would derive every title now (a reader
+        quitting before its titles are made would wait for them); the list is read afresh on
+        its next opening instead.
         """
+        if self.titles_later:
+            return []
         unkept, self._unkept = self._unkept, []
         # Only for the papers as kept: one list, not changed by metadata.
         whole = len(unkept) == 1 and self.index_key() is not None
@@ -139,6 +149,8 @@ def papers_from_raw(
     report: PartReport | None = None,
     grown: Growing | None = None,
     rest: TextParagraphs | None = None,
+    *,
+    titles_later: bool = False,
 ) -> list[Paper]:
     """Turn one list's records into papers: ids, method names, derived titles, links.
 
@@ -146,7 +158,9 @@ def papers_from_raw(
     spare cores meanwhile; `report` gets the papers made so far after each batch. `grown`
     gets their search postings as they are made. `rest`: what reads the records `raw` does
     not hold yet (and knows all their ids); then the first rows are reported before the
-    rest of the list is decoded.
+    rest of the list is decoded. With `titles_later` no title is derived now: each paper
+    derives its own when first read (`model.TitledLater`), and `grown` indexes abstracts
+    without them.
     """
     from paperdeck.core.titles.parts import TitleParts
 
@@ -160,8 +174,8 @@ def papers_from_raw(
             rest.read(_FIRST_ROWS)
             first = records[:_FIRST_ROWS]
             abstracts = [str(record.get("abstract") or "") for record in first]
-            entries = _titled_here(abstracts)
-            papers.extend(_papers_of(raw, first, ids, abstracts, entries, 0))
+            entries = [None] * len(first) if titles_later else _titled_here(abstracts)
+            papers.extend(_papers_of(raw, first, ids, abstracts, entries, 0, titles_later))
             report(papers, rest.count)
             if grown is not None:
                 grown.add(papers, 0)
@@ -170,15 +184,25 @@ def papers_from_raw(
     # The helpers index their parts of a list of abstracts alone (the papers' other fields
     # come from the records here).
     plain = grown is not None and all(record.keys() == _ABSTRACT_ONLY for record in records)
-    with TitleParts(abstracts, methods_and_titles, grown if plain else None) as titles:
+    helped = grown if plain else None
+    # Titles left for later and nothing to index: no helper has anything to do.
+    titles = (
+        None
+        if titles_later and helped is None
+        else TitleParts(abstracts, methods_and_titles, helped, titles=not titles_later)
+    )
+    with titles if titles is not None else contextlib.nullcontext():
         for start in range(len(papers), len(records), _BATCH):
             stop = min(start + _BATCH, len(records))
-            entries = titles.derive(start, stop)
-            papers.extend(_papers_of(raw, records[start:stop], ids, abstracts, entries, start))
+            entries = [None] * (stop - start) if titles is None else titles.derive(start, stop)
+            papers.extend(
+                _papers_of(raw, records[start:stop], ids, abstracts, entries, start, titles_later)
+            )
             if report is not None:  # before they are indexed: the first rows show sooner
                 report(papers, len(records))
             if grown is not None:
-                for low, high in titles.here(start, stop):
+                here = [(start, stop)] if titles is None else titles.here(start, stop)
+                for low, high in here:
                     grown.add(papers[low:high], low)
     if grown is not None:
         grown.done(len(papers))
@@ -205,8 +229,9 @@ def _papers_of(
     records: list[dict[str, Any]],
     ids: list[str],
     abstracts: list[str],
-    entries: list[tuple[str | None, str, str | None] | None],
+    entries: Sequence[tuple[str | None, str, str | None] | None],
     offset: int,
+    titles_later: bool = False,
 ) -> list[Paper]:
     from paperdeck.core.text.render import find_links
     from paperdeck.core.titles import UNTITLED
@@ -231,6 +256,24 @@ def _papers_of(
         # up: they are made up again, never taken for the paper's real title.
         made_up = not plain and record.get("title_derived") in _MADE_UP
         given_title = "" if plain or made_up else str(record.get("title") or "").strip()
+        if titles_later and not given_title and abstract:
+            papers.append(
+                titled_later(
+                    id=paper_id,
+                    position=position,
+                    list_name=raw.name,
+                    title_derived=True,
+                    abstract=abstract,
+                    authors=() if plain else tuple(str(a) for a in record.get("authors") or ()),
+                    venue=venue if plain else str(record.get("venue") or venue or "") or None,
+                    year=raw.year if plain else _as_year(record.get("year")) or raw.year,
+                    url=None if plain else str(record.get("url") or "") or None,
+                    links=links,
+                    extra=NO_EXTRA if record.keys() <= _KNOWN_KEYS else _extra_fields(record),
+                    meta_source="derived",
+                )
+            )
+            continue
         papers.append(
             Paper(
                 id=paper_id,
@@ -293,6 +336,9 @@ class LoadOptions:
     before_read: Callable[[int], None] | None = None
     """Called with a list's size in bytes before it is read afresh (not from the list store):
     a reader starting meanwhile may hold a long read back until it has painted."""
+    titles_later: bool = False
+    """The made-up titles of a list read afresh are derived as each is first read, not while
+    it loads (see `papers_from_raw`): a reader derives them after its search is ready."""
 
 
 PLAIN_LOAD = LoadOptions()
@@ -419,8 +465,11 @@ def _load_library(
             library if options.keep_later else None,
             lazy=lazy,
             before_read=options.before_read,
+            titles_later=options.titles_later,
         )
         library.lazy.append(not with_abstracts and not raw.records)
+        # Read afresh (not from the store: its papers have their titles).
+        library.titles_later |= options.titles_later and bool(raw.records)
         library.lists.append(raw)
         library.keys.append(key)
         library.counts.append(len(papers))
@@ -448,6 +497,7 @@ def _open_list(
     *,
     lazy: bool = False,
     before_read: Callable[[int], None] | None = None,
+    titles_later: bool = False,
 ) -> tuple[RawList, Sequence[Paper], str | None, ListStore | None]:
     """One list's papers, from the store when it keeps this list's bytes, else read and kept
     (by `keeping.keep` later, when given); `lazy`: a stored list's papers as StoredPapers
@@ -480,7 +530,7 @@ def _open_list(
     if before_read is not None:
         before_read(path.stat().st_size)
     raw, rest = open_list(path, fmt)
-    papers = papers_from_raw(raw, report, grown, rest)
+    papers = papers_from_raw(raw, report, grown, rest, titles_later=titles_later)
     if store is None or key is None:
         return raw, papers, None, store
     info = ListInfo(

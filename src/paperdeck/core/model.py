@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
@@ -136,6 +136,105 @@ class Paper:
 
 _FIELD_AT = {one.name: at for at, one in enumerate(fields(Paper))}
 _FIELD_VALUES = attrgetter(*_FIELD_AT)
+_TITLE_SLOT = Paper.__dict__["title"]
+_METHOD_SLOT = Paper.__dict__["method"]
+_UNCUT_SLOT = Paper.__dict__["uncut_title"]
+_LATER = ("title", "method", "uncut_title")
+"""The fields a `TitledLater` paper leaves to be derived."""
+
+
+class TitledLater(Paper):
+    """A paper whose made-up title, cut title and method name are derived from its abstract
+    when first read (on any thread), not when its list is read: a big list is searchable
+    seconds sooner, and its titles are derived after (`give_titles`). Once they are known it
+    is a plain `Paper`; it is made only with `titled_later`.
+    """
+
+    __slots__ = ()
+
+    @property
+    def title(self) -> str:
+        try:
+            return _TITLE_SLOT.__get__(self, Paper)  # type: ignore[no-any-return]
+        except AttributeError:
+            self._derive()
+            return _TITLE_SLOT.__get__(self, Paper)  # type: ignore[no-any-return]
+
+    @property
+    def method(self) -> str | None:
+        self.title  # noqa: B018 - the three are derived together, the title set last
+        return _METHOD_SLOT.__get__(self, Paper)  # type: ignore[no-any-return]
+
+    @property
+    def uncut_title(self) -> str | None:
+        self.title  # noqa: B018
+        return _UNCUT_SLOT.__get__(self, Paper)  # type: ignore[no-any-return]
+
+    def __reduce__(self) -> tuple[type[Paper], tuple[Any, ...]]:
+        # Copied or pickled as the plain paper it becomes.
+        return Paper, tuple(_FIELD_VALUES(self))
+
+    def _derive(self) -> None:
+        from paperdeck.core.titles.derive import method_and_titles
+
+        give_titles(self, *method_and_titles(self.abstract))
+
+
+_SETTERS = {
+    one.name: Paper.__dict__[one.name].__set__ for one in fields(Paper) if one.name not in _LATER
+}
+"""What sets each field `titled_later` takes, on a paper made without `Paper.__init__`."""
+
+
+def titled_later(**values: Any) -> Paper:
+    """A made-up-title paper of these field values (all but title, method and uncut_title),
+    its title derived from its abstract when first read (see `TitledLater`)."""
+    paper = object.__new__(TitledLater)
+    setters = _SETTERS
+    try:
+        for name, value in values.items():
+            setters[name](paper, value)
+    except KeyError:
+        raise TypeError(f"titled_later takes no field {name!r}") from None
+    if len(values) < len(setters):
+        _set_defaults(paper, values)
+    return paper
+
+
+def _set_defaults(paper: Paper, values: Mapping[str, Any]) -> None:
+    for one in fields(Paper):
+        if one.name in values or one.name in _LATER:
+            continue
+        if one.default is not MISSING:
+            _SETTERS[one.name](paper, one.default)
+        elif one.default_factory is not MISSING:
+            _SETTERS[one.name](paper, one.default_factory())
+        else:
+            raise TypeError(f"titled_later needs field {one.name!r}")
+
+
+def title_known(paper: Paper) -> bool:
+    """Whether the paper's title is there to read without deriving it (see `TitledLater`)."""
+    if type(paper) is not TitledLater:
+        return True
+    try:
+        _TITLE_SLOT.__get__(paper, Paper)
+    except AttributeError:
+        return False
+    return True
+
+
+def give_titles(paper: Paper, method: str | None, title: str, uncut: str | None) -> None:
+    """Set a `TitledLater` paper's derived method, title and title whole (derived elsewhere,
+    as `method_and_titles` gives them), unless it has them; then it is a plain `Paper`. Any
+    other paper is left as it is."""
+    if type(paper) is not TitledLater or title_known(paper):
+        return
+    _METHOD_SLOT.__set__(paper, method)
+    _UNCUT_SLOT.__set__(paper, uncut)
+    _TITLE_SLOT.__set__(paper, title)  # last: a reader on another thread takes it as done
+    # The same slots, so the same layout: from now on, reading a field costs what it always does.
+    object.__setattr__(paper, "__class__", Paper)
 
 
 class Annotation(Protocol):

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Literal
 
-from paperdeck.core.model import Paper
+from paperdeck.core.model import Paper, title_known
 
 Column = Literal["ids", "titles", "methods", "authors"]
 """A text column of a paper: its id, title, method ("" when none) or authors (", "-joined)."""
@@ -40,12 +40,19 @@ class Papers(Sequence[Paper]):
         """Every paper's title, in order."""
         return [paper.title for paper in self]
 
-    def row_titles(self, start: int = 0) -> list[str]:
+    def row_titles(self, start: int = 0) -> Sequence[str | None]:
         """Every paper's title from `start` on as its row shows it, in order, unrendered: a
         made-up title the list cut to fit a row whole when it was kept so (`uncut_title`,
-        which a wide row shows on two lines)."""
+        which a wide row shows on two lines); None for one still to be derived (see
+        `model.TitledLater`: it is not derived here)."""
         return [
-            paper.uncut_title if paper.uncut_title is not None and paper.cut_title else paper.title
+            (
+                paper.uncut_title
+                if paper.uncut_title is not None and paper.cut_title
+                else paper.title
+            )
+            if title_known(paper)
+            else None
             for paper in itertools.islice(self, start, None)
         ]
 

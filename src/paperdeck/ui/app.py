@@ -362,6 +362,7 @@ class PaperdeckApp(App[int]):
                 loaded=self.loading.progress(),
                 every=self.paper_list.divider,
                 searched=self._searched_fewer(),
+                titling=self.search.titling,
             )
         )
 

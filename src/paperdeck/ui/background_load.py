@@ -136,9 +136,14 @@ class BackgroundLoad:
 
         try:
             self.grown = Growing(between=self.foreground.step_aside)
-            # The list is kept in the list store once its search is ready (SearchFlow).
+            # The list is kept in the list store once its search is ready and its titles are
+            # made (SearchFlow).
             options = LoadOptions(
-                self.so_far, self.grown, keep_later=True, before_read=self.so_far.before_read
+                self.so_far,
+                self.grown,
+                keep_later=True,
+                before_read=self.so_far.before_read,
+                titles_later=True,
             )
             self._library = self._load(options)
         except BaseException as error:  # handed to whoever waits, which reports it

@@ -25,6 +25,8 @@ KEYS_AHEAD = 20_000
 are open: it makes every paper (a list reopened from the store makes only those it shows).
 A longer list's keys are worked out by the first cite or export, on a thread."""
 
+KEYS_AFTER_TITLES = 0.25
+"""Seconds between two looks at whether the titles being made are, for the keys to wait."""
 KEYS_QUIET = 0.5
 """Seconds without a paper shown (a key pressed, a search answered) and with no search or
 index build running, after which the detail pane's keys are worked out: not while the first
@@ -138,7 +140,7 @@ class CitationFlow:
             worker.group in ("search", "index") and not worker.is_finished for worker in app.workers
         )
         waited = time.monotonic() - self._asked
-        if busy or waited < KEYS_QUIET:
+        if busy or waited < KEYS_QUIET or app.library.titles_later:
             self._quiet = app.set_timer(max(KEYS_QUIET - waited, 0.05), self._when_quiet)
             return
         self._work_out_keys()
@@ -146,6 +148,11 @@ class CitationFlow:
     def _work_out_keys(self) -> None:
         app = self.app
         if self._working or app.loading.loading:
+            return
+        if app.library.titles_later:
+            # The keys of made-up titles would derive them here, as they are made elsewhere.
+            if self._quiet is None:
+                self._quiet = app.set_timer(KEYS_AFTER_TITLES, self._when_quiet)
             return
         self._working = True
         generation, papers, notes = self._generation, app.papers, _Unpinned(app.store)

@@ -65,7 +65,8 @@ def run_app(
     errors = io.StringIO()
     app.error_console = Console(file=errors, width=120, markup=False, highlight=False)
     result = app.run()
-    # A list read afresh is kept once its search is ready: if the user quit before, now.
+    # A list read afresh is kept once its search is ready and its titles are made: if the
+    # user quit between, now (not before its titles are made: see Library.keep).
     for line in app.library.keep(app.paper_list.measures()):
         with contextlib.suppress(OSError):
             print(one_line(line), file=sys.stderr)

@@ -228,7 +228,9 @@ class LoadingFlow:
             if isinstance(loader, BackgroundLoad):
                 library = loader.wait()
             else:
-                library = loader(LoadOptions(self._so_far, grown, keep_later=True))
+                library = loader(
+                    LoadOptions(self._so_far, grown, keep_later=True, titles_later=True)
+                )
         except PaperdeckError as error:
             self.app.call_from_thread(self._failed, str(error), generation)
             return

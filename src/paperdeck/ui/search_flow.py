@@ -15,12 +15,13 @@ from paperdeck.ui.loading import freeze_long_lived
 from paperdeck.ui.related_view import RelatedView, SharedWordsHints, related_view, words_query
 from paperdeck.ui.safe_text import cut, one_line
 from paperdeck.ui.widgets.match_hint import HintFinder
-from paperdeck.ui.widgets.paper_list import Highlighter, no_highlight
+from paperdeck.ui.widgets.paper_list import Highlighter, PaperList, no_highlight
 from paperdeck.ui.widgets.paper_rows import DERIVED_MARKER
 from paperdeck.ui.widgets.search_status import SearchStatus, Unmatched
 
 if TYPE_CHECKING:
     from paperdeck.core.library import Library
+    from paperdeck.core.papers import Papers
     from paperdeck.core.search.index import SearchIndex, SearchResult, SortMode
     from paperdeck.core.search.index_parts import Growing
     from paperdeck.core.search.near import NearSpelling
@@ -43,6 +44,9 @@ class SearchFlow:
         self.filtered: int | None = None
         """How many papers the query keeps; None when nothing is filtered."""
         self.index_progress: float | None = None
+        self.titling = False
+        """Whether the titles the papers were loaded without are being derived (then the
+        index is built again with them: `titles_known`)."""
         self.parsed: Query | None = None
         """The shown result's parsed query: highlighting does not parse it again."""
         self.view_terms = ""
@@ -73,6 +77,7 @@ class SearchFlow:
         self._applied = ""
         self._best = None
         self._after_result = None
+        self.titling = False
 
     def build_index(self, grown: Growing | None = None) -> Worker[None]:
         """Build the index of the shown papers in slices (from the postings their load made,
@@ -121,6 +126,7 @@ class SearchFlow:
         # Each key searches a big list again: its scores as arrays, numpy imported on a thread.
         index = self.index
         app.run_worker(index.prepare_arrays, thread=True, group="arrays")
+        self.titling = whole and library.titles_later
         app.update_header()
         save = None
         if whole:
@@ -136,6 +142,24 @@ class SearchFlow:
             self.run(self.query)
         elif save is not None:
             save()
+
+    def titles_known(
+        self, before: SearchIndex, titled: SearchIndex, papers: Papers, title_cells: bytes
+    ) -> None:
+        """Every paper's title is derived now, and `titled` is `before` searching them: the
+        rows take the lines their titles need (`title_cells`, measured on the thread that
+        derived them), and unless another index replaced `before` meanwhile, `titled` takes
+        its place and the query shown is searched again."""
+        app = self.app
+        self.titling = False
+        app.paper_list.titles_derived(papers, title_cells)
+        app.update_header()
+        if self.index is not before:
+            return
+        self.index = titled
+        app.run_worker(titled.prepare_arrays, thread=True, group="arrays")
+        if self.query or self.view_terms or app.settings.sort == "noted":
+            self.run(self.query)
 
     @property
     def best_shown(self) -> int | None:
@@ -462,9 +486,21 @@ def highlighter(query: Query | str, field: str = "title") -> Highlighter:
 
 
 def _save(app: PaperdeckApp, library: Library, index: SearchIndex) -> None:
-    """Keep a list read afresh, then its freshly built index, in the list store; stopped
+    """Derive the titles a list was read without, if it was, for the index to search them
+    too; then keep the list, then its freshly built index, in the list store. Stopped
     (nothing kept) if the reader quits first."""
     worker = get_current_worker()
+    if library.titles_later:
+        titled = _with_titles(index, lambda: not worker.is_cancelled)
+        if titled is None:
+            return
+        library.titles_later = False
+        papers = titled.word_index.papers
+        cells = PaperList.title_cells_from(papers)
+        if worker.is_cancelled:
+            return
+        app.call_from_thread(app.search.titles_known, index, titled, papers, cells)
+        index = titled
     for message in library.keep(app.paper_list.measures()):
         app.call_from_thread(app.notify, one_line(message), severity="warning", markup=False)
     steps = index.save_steps()
@@ -472,3 +508,22 @@ def _save(app: PaperdeckApp, library: Library, index: SearchIndex) -> None:
         if worker.is_cancelled:
             steps.close()
             return
+
+
+def _with_titles(index: SearchIndex, going_on: Callable[[], bool]) -> SearchIndex | None:
+    """`index` with the titles of its papers that were still to be derived (they are derived
+    now); None if `going_on` says to stop first."""
+    from paperdeck.core.titles.later import derive_later
+
+    if not derive_later(index.word_index.papers, going_on):
+        return None
+    steps = index.titled_steps()
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            titled: SearchIndex = stop.value
+            return titled
+        if not going_on():
+            steps.close()
+            return None

@@ -72,13 +72,17 @@ def idle_cores(cores: int) -> int:
 
 def plan(items: int, helpers: int, own_weight: float = 1.0) -> list[tuple[int, int]]:
     """Ranges of item numbers, one per process, the caller's first: equal parts, but the
-    caller's weighs `own_weight` times a helper's."""
+    caller's weighs `own_weight` times a helper's (0: the caller's is empty, and still first;
+    a helper left nothing gets no range)."""
+    if not helpers:
+        return [(0, items)]
     weights = [own_weight] + [1.0] * helpers
     total = sum(weights)
     ends = [round(items * done / total) for done in accumulate(weights)]
     ends[-1] = items
     starts = [0, *ends[:-1]]
-    return [(start, end) for start, end in zip(starts, ends, strict=True) if end > start]
+    ranges = list(zip(starts, ends, strict=True))
+    return [ranges[0]] + [(start, end) for start, end in ranges[1:] if end > start]
 
 
 def helper_command(job: str) -> list[str]:

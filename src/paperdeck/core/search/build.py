@@ -17,7 +17,13 @@ from paperdeck.core.plumbing import helper_process
 from paperdeck.core.plumbing.slices import Clock, on_thread
 from paperdeck.core.search import index_parts
 from paperdeck.core.search.steps import as_progress, scaled
-from paperdeck.core.search.word_index import FIELDS, PaperAbstracts, WordIndex, by_length
+from paperdeck.core.search.word_index import (
+    AUTHORS,
+    FIELDS,
+    PaperAbstracts,
+    WordIndex,
+    by_length,
+)
 from paperdeck.core.store.stored_papers import StoredPapers
 from paperdeck.core.text.fold import words
 
@@ -102,23 +108,7 @@ def _finish_steps(
         ids = yield from as_progress(ids_steps(papers), 0.91)
     if years is None or venues is None:
         years, venues = yield from as_progress(_years_venues_steps(papers), 0.92)
-    by_first: defaultdict[str, set[str]] = defaultdict(set)
-    for known in postings:
-        for count, text in enumerate(known):
-            by_first[text[0]].add(text)
-            if count & 1023 == 1023 and clock.due():
-                yield 0.93
-                clock.reset()
-    # Sorted group by group: one sort of the whole vocabulary would hold the GIL.
-    vocabulary: list[str] = []
-    buckets: dict[str, tuple[list[str], list[int]]] = {}
-    for first in sorted(by_first):
-        group = sorted(by_first.pop(first))
-        vocabulary.extend(group)
-        buckets[first] = by_length(group)
-        if clock.due():
-            yield 0.95
-            clock.reset()
+    vocabulary, buckets = yield from as_progress(_vocabulary_steps(postings, clock), 0.95)
     yield 1.0
     return WordIndex(
         papers=papers,
@@ -131,6 +121,54 @@ def _finish_steps(
         short_prefixes=[{} for _ in FIELDS],
         years=years,
         venues={venue: (tuple(words(venue)), docs) for venue, docs in venues.items()},
+    )
+
+
+def _vocabulary_steps(
+    postings: Sequence[Mapping[str, array[int]]], clock: Clock
+) -> Generator[None, None, tuple[list[str], dict[str, tuple[list[str], list[int]]]]]:
+    """Every word of every field, sorted, and by first letter the words by length."""
+    by_first: defaultdict[str, set[str]] = defaultdict(set)
+    for known in postings:
+        for count, text in enumerate(known):
+            by_first[text[0]].add(text)
+            if count & 1023 == 1023 and clock.due():
+                yield
+                clock.reset()
+    # Sorted group by group: one sort of the whole vocabulary would hold the GIL.
+    vocabulary: list[str] = []
+    buckets: dict[str, tuple[list[str], list[int]]] = {}
+    for first in sorted(by_first):
+        group = sorted(by_first.pop(first))
+        vocabulary.extend(group)
+        buckets[first] = by_length(group)
+        if clock.due():
+            yield
+            clock.reset()
+    return vocabulary, buckets
+
+
+def titled_steps(index: WordIndex) -> Generator[float, None, WordIndex]:
+    """`index` with the postings of its papers' titles and methods, for an index built while
+    some titles were still to be derived (see `model.TitledLater`): call it once all are. The
+    other fields' postings are shared with `index`, which stays as it was."""
+    clock = Clock()
+    papers = index.papers
+    texts = index_parts.field_texts(papers)[:AUTHORS]
+    short = yield from index_parts.postings_steps(texts, 0, clock)
+    postings = (*short, *index.postings[AUTHORS:])
+    vocabulary, buckets = yield from as_progress(_vocabulary_steps(postings, clock), 1.0)
+    return WordIndex(
+        papers=papers,
+        abstracts=index.abstracts,
+        ids=index.ids,
+        postings=postings,
+        vocabulary=vocabulary,
+        buckets=buckets,
+        short_prefixes=[{} for _ in FIELDS],
+        years=index.years,
+        venues=index.venues,
+        derived=index.derived,
     )
 
 

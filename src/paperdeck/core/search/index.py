@@ -64,6 +64,17 @@ class SearchIndex:
         yield from without_gc(index._build_or_load(papers, key, full_papers, grown))
         return index
 
+    def titled_steps(self) -> Generator[float, None, SearchIndex]:
+        """This index with its papers' titles and methods searchable: for one built while
+        some of their titles were still to be derived (`model.TitledLater`), once all are.
+        In slices yielding progress; the index returned is kept by its `save_steps`, not
+        this one (a list is kept with its titles)."""
+        titled = type(self).__new__(type(self))
+        titled.messages = self.messages
+        titled._unsaved, self._unsaved = self._unsaved, None
+        titled._use((yield from build.titled_steps(self.word_index)))
+        return titled
+
     def save_steps(self) -> Generator[None, None, None]:
         """Keep a freshly built index in the list store, in slices; nothing to do after an
         opening or for papers that are not one stored list."""

@@ -49,11 +49,21 @@ def helper_count(papers: int) -> int:
 
 
 def _title(paper: Paper) -> str:
-    return paper.title
+    # A title left to be derived later is not derived for the index: it gets its postings
+    # once every title is known (`build.titled_steps`).
+    return paper.title if _title_known(paper) else ""
 
 
 def _method(paper: Paper) -> str:
-    return paper.method or ""
+    return (paper.method or "") if _title_known(paper) else ""
+
+
+def _title_known(paper: Paper) -> bool:
+    global _title_known
+    from paperdeck.core.model import title_known
+
+    _title_known = title_known  # imported on first use: a helper makes no papers
+    return title_known(paper)
 
 
 def _authors(paper: Paper) -> str:

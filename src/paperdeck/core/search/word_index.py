@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Protocol, runtime_checkable
 
-from paperdeck.core.model import Paper
+from paperdeck.core.model import Paper, title_known
 from paperdeck.core.papers import Column
 from paperdeck.core.plumbing.slices import Clock, finish
 from paperdeck.core.search.steps import update_steps
@@ -58,11 +58,12 @@ class Abstracts(Protocol):
 
 
 def paper_text(paper: Paper, field: int) -> str:
-    """The raw text of one field of a paper but its abstract (the authors joined by ", ")."""
+    """The raw text of one field of a paper but its abstract (the authors joined by ", "); a
+    title left to be derived later (and its method) is "" until it is, as in the index."""
     if field == TITLE:
-        return paper.title
+        return paper.title if title_known(paper) else ""
     if field == METHOD:
-        return paper.method or ""
+        return (paper.method or "") if title_known(paper) else ""
     return ", ".join(paper.authors)
 
 

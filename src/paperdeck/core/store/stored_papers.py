@@ -174,7 +174,7 @@ class StoredPapers(Papers):
                 self._titles_and_flags = self._by_chunk("title"), flags
         return self._titles_and_flags
 
-    def row_titles(self, start: int = 0) -> list[str]:
+    def row_titles(self, start: int = 0) -> Sequence[str | None]:
         """Every paper's title from `start` on as its row shows it (see Papers.row_titles),
         read without decoding the papers (a stored list does not grow: `start` is 0)."""
         try:

@@ -53,6 +53,9 @@ class HeaderFacts:
     searched: int | None = None
     """How many of the first papers the search shown covers when fewer than `total`: an index
     of the rows loaded so far, while the rest loads or is indexed; None otherwise."""
+    titling: bool = False
+    """Whether the made-up titles of a list loaded without them are still being derived (the
+    search finds words in the abstracts meanwhile, a `title:` search only titles made so far)."""
 
 
 Fact = tuple[Content, ...]
@@ -155,6 +158,8 @@ def _facts(facts: HeaderFacts, styles: Styles) -> list[tuple[str, Fact]]:
     if facts.index_progress is not None:
         percent = f"{facts.index_progress:.0%}"
         out.append(("index", _fact(f"indexing {percent}", f"idx {percent}", role="index")))
+    elif facts.titling:
+        out.append(("index", _fact("making titles…", "titles…", role="index")))
     return out
 
 

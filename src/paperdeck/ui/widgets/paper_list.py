@@ -15,7 +15,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.content import Content
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
@@ -39,6 +39,8 @@ from paperdeck.ui.textual_private import event_clock
 from paperdeck.ui.widgets.match_hint import Hint, HintUnavailable, RowHints
 from paperdeck.ui.widgets.paper_rows import (
     GUTTER,
+    TYPICAL_MADE_UP_CELLS,
+    UNMEASURED,
     RowFacts,
     render_row,
     shown_title,
@@ -266,9 +268,9 @@ class PaperList(ScrollView, can_focus=True):
             self._title_cells = known[:start] + cells
 
     @staticmethod
-    def title_cells_from(papers: list[Paper]) -> bytes:
+    def title_cells_from(papers: Sequence[Paper]) -> bytes:
         """What the rows measure of these papers (on any thread), for `set_papers`."""
-        return title_cells_of(LoadedPapers(papers))
+        return title_cells_of(papers if isinstance(papers, Papers) else LoadedPapers(papers))
 
     def set_highlighter(
         self,
@@ -421,7 +423,8 @@ class PaperList(ScrollView, can_focus=True):
         key = (room, len(self._title_cells), self._fixes_version, len(self._fixed))
         if self._heights is None or self._heights[0] != key:
             # Two lines (title, quiet line), three when the title does not fit on one.
-            table = bytes(2 if cells <= room else 3 for cells in range(256))
+            table = bytearray(2 if cells <= room else 3 for cells in range(256))
+            table[UNMEASURED] = table[TYPICAL_MADE_UP_CELLS]
             heights = self._title_cells.translate(table)
             if self._fixed:
                 # Measured apart: the list's measures, kept with it, are of its own titles.
@@ -435,9 +438,9 @@ class PaperList(ScrollView, can_focus=True):
     def measures(self) -> dict[str, bytes]:
         """What the rows measured of every paper, by the name a stored list keeps it under
         (`Papers.per_paper`), for a list read afresh to be kept with: empty until each paper
-        is measured."""
+        is measured (with its title derived)."""
         cells = self._title_cells
-        if not cells or len(cells) != len(self.papers):
+        if not cells or len(cells) != len(self.papers) or UNMEASURED in cells:
             return {}
         return {title_cells_name(): cells}
 
@@ -601,6 +604,56 @@ class PaperList(ScrollView, can_focus=True):
             self.move_cursor(row)
 
     # -- rendering --------------------------------------------------------------------------
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        if not self._compact and UNMEASURED in self._title_cells:
+            self._measure_shown_titles()
+        return super().render_lines(crop)
+
+    def _measure_shown_titles(self) -> None:
+        """Measure the titles of the rows on screen laid out for a typical title (one still
+        to be derived: UNMEASURED), deriving them: each row shown takes the lines its title
+        needs before it is painted."""
+        top = round(self.scroll_y)
+        first = self._shown_row(top)
+        last = self._shown_row(top + self._page_height())
+        cells = self._title_cells
+        changed: dict[int, int] = {}
+        for row in range(first, min(last + 1, len(self.rows))):
+            index = self.rows[row]
+            if index < len(cells) and cells[index] == UNMEASURED:
+                changed[index] = title_cells_of(LoadedPapers([self.papers[index]]))[0]
+        if not changed:
+            return
+        remeasured = bytearray(cells)
+        for index, measured in changed.items():
+            remeasured[index] = measured
+        self._title_cells = bytes(remeasured)
+        heights, self._heights = self._heights, None
+        self._measure()
+        if self._heights != heights:
+            self._cache.clear()
+
+    def _shown_row(self, line: int) -> int:
+        row, _ = self._geometry.row_at(line)
+        return row if row != DIVIDER else self._geometry.divider or 0
+
+    def titles_derived(self, papers: Papers, title_cells: bytes) -> None:
+        """The titles of `papers` that were still to be derived are known now, and
+        `title_cells` is what `title_cells_from` gives of them (measured elsewhere, on the
+        thread that derived them): when they are the papers shown, every row takes the lines
+        its title needs, the cursor's row left where it is on the screen."""
+        if papers is not self.papers or len(title_cells) != len(papers):
+            return
+        on_screen = self._geometry.top(self.cursor) - round(self.scroll_y) if self.rows else 0
+        self._title_cells = title_cells
+        self._heights = None
+        self._cache.clear()
+        self._measure()
+        if self.rows:
+            y = max(0, self._geometry.top(self.cursor) - on_screen)
+            self.scroll_to(y=y, animate=False, force=True)
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         if self.rows and self.rows_painted_at is None:

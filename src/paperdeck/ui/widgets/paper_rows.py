@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import compress, pairwise, repeat
-from operator import methodcaller, not_
+from operator import is_, methodcaller, not_
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -31,6 +31,11 @@ NOTE_MARKER = "✎"
 DERIVED_MARKER = "≈ "
 """Put before a title paperdeck made up from the abstract (the detail pane says how)."""
 GUTTER = 3
+UNMEASURED = 0
+"""`title_cells_of` a title still to be derived (any title takes a cell or more)."""
+TYPICAL_MADE_UP_CELLS = 85
+"""The median width of a made-up title's row (the list of 5,000 ICML papers), with its marker:
+what a row whose title is still to be derived is laid out for."""
 """Cells before a title: the mark, the reading state, a space."""
 AUTHORS_SHOWN = 3
 SEPARATOR = " · "
@@ -121,8 +126,10 @@ def title_cells_of(papers: Papers, start: int = 0) -> bytes:
     """`title_cells` of each paper from `start` on, capped at 255, at C speed for ASCII titles
     (a 100,000-paper list is measured once per open, in the time of its first paint); read
     from the titles alone, without the papers (a stored list makes none). A made-up title
-    cut to fit a row is measured whole when kept so, as its row shows it."""
-    titles = papers.row_titles(start)
+    cut to fit a row is measured whole when kept so, as its row shows it; one still to be
+    derived is UNMEASURED (`PaperList` measures it when it is shown)."""
+    known = papers.row_titles(start)
+    titles = [title or "" for title in known]
     flags = papers.derived_flags(start)
     cells = list(map(len, titles))
     # "…" ends most derived titles and takes one cell: it does not need cell_len.
@@ -134,6 +141,8 @@ def title_cells_of(papers: Papers, start: int = 0) -> bytes:
         cells[index] = cell_len(display_title(titles[index], made_up=bool(flags[index])))
     for index in compress(range(len(titles)), flags):
         cells[index] += len(DERIVED_MARKER)
+    for index in compress(range(len(titles)), map(is_, known, repeat(None))):
+        cells[index] = UNMEASURED
     return bytes(map(min, cells, repeat(255)))
 
 
