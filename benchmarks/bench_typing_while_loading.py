@@ -5,7 +5,8 @@ The reader runs in a process of its own through `App.run_test()` (120x40), with 
 folder, so the list is read, titled and indexed as on its first open. Once its first rows are
 painted, a thread types into the search field as a person would, a key every TYPING_GAP
 seconds (a query, then backspaces back to nothing, over and over), sending each key the way
-the terminal driver does. Until the load is over:
+the terminal driver does. Until the load is over and the list's made-up titles are made
+(after its search is ready: see `titles.later`):
 
 - a stall is one turn of the event loop: from `select` returning to the next `select` (all
   the callbacks run in that turn; nothing typed is read meanwhile), in wall time, and the
@@ -205,7 +206,10 @@ async def _measure(path: Path, scratch: Path) -> Figures:
             measuring = True
             began = time.perf_counter()
             thread.start()
-            while app.loading.loading and time.perf_counter() < deadline:
+            # Until the list is loaded, searchable and its titles made (and searched).
+            while (
+                app.loading.loading or app.library.titles_later or app.search.titling
+            ) and time.perf_counter() < deadline:
                 await asyncio.sleep(0.01)
             figures.load = time.perf_counter() - began
             measuring = False

@@ -256,6 +256,17 @@ def _papers_of(
         # up: they are made up again, never taken for the paper's real title.
         made_up = not plain and record.get("title_derived") in _MADE_UP
         given_title = "" if plain or made_up else str(record.get("title") or "").strip()
+        authors = () if plain else tuple(str(a) for a in record.get("authors") or ())
+        venue_of, year, url = (
+            (venue, raw.year, None)
+            if plain
+            else (
+                str(record.get("venue") or venue or "") or None,
+                _as_year(record.get("year")) or raw.year,
+                str(record.get("url") or "") or None,
+            )
+        )
+        extra = NO_EXTRA if record.keys() <= _KNOWN_KEYS else _extra_fields(record)
         if titles_later and not given_title and abstract:
             papers.append(
                 titled_later(
@@ -264,12 +275,12 @@ def _papers_of(
                     list_name=raw.name,
                     title_derived=True,
                     abstract=abstract,
-                    authors=() if plain else tuple(str(a) for a in record.get("authors") or ()),
-                    venue=venue if plain else str(record.get("venue") or venue or "") or None,
-                    year=raw.year if plain else _as_year(record.get("year")) or raw.year,
-                    url=None if plain else str(record.get("url") or "") or None,
+                    authors=authors,
+                    venue=venue_of,
+                    year=year,
+                    url=url,
                     links=links,
-                    extra=NO_EXTRA if record.keys() <= _KNOWN_KEYS else _extra_fields(record),
+                    extra=extra,
                     meta_source="derived",
                 )
             )
@@ -283,12 +294,12 @@ def _papers_of(
                 title_derived=not given_title,
                 abstract=abstract,
                 method=method,
-                authors=() if plain else tuple(str(a) for a in record.get("authors") or ()),
-                venue=venue if plain else str(record.get("venue") or venue or "") or None,
-                year=raw.year if plain else _as_year(record.get("year")) or raw.year,
-                url=None if plain else str(record.get("url") or "") or None,
+                authors=authors,
+                venue=venue_of,
+                year=year,
+                url=url,
                 links=links,
-                extra=NO_EXTRA if record.keys() <= _KNOWN_KEYS else _extra_fields(record),
+                extra=extra,
                 meta_source="list" if given_title else "derived",
                 uncut_title=None if given_title else whole,
             )
