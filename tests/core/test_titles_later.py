@@ -144,8 +144,8 @@ def test_a_list_from_the_store_has_every_title(
 def test_a_list_is_kept_only_once_its_titles_are_made(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A reader quit while the titles of 100,000 papers were being made waited 10 s: keeping
-    the list on the way out derived every title first."""
+    """A reader quit while the titles of a big list were being made took seconds to end:
+    keeping the list on the way out derived every title first."""
     monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
     path = sample_list(tmp_path)
     options = LoadOptions(keep_later=True, titles_later=True)

@@ -892,8 +892,8 @@ async def test_a_search_typed_while_a_list_loaded_is_saved_when_the_reader_quits
 async def test_titles_are_made_after_the_search_is_ready_then_searched_and_kept(
     tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A 100,000-paper list took 7.3 s to be searchable, 3 of them deriving titles: its
-    abstracts are searched first, its titles made after (rows on screen make their own)."""
+    """A big list was searchable only once every made-up title was derived: its abstracts
+    are searched first, its titles made after (rows on screen make their own)."""
     from paperdeck.core.titles import later
     from paperdeck.ui.widgets.paper_rows import GUTTER, title_cells
 
@@ -950,7 +950,7 @@ async def test_titles_are_made_after_the_search_is_ready_then_searched_and_kept(
 async def test_quitting_while_titles_are_made_stops_them_and_keeps_nothing(
     tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Quit while the titles of 100,000 papers were being made, the reader took 10 s to end:
+    """Quit while the titles of a big list were being made, the reader took seconds to end:
     the list was kept on the way out, every title derived first."""
     from paperdeck.core.titles import later
 
