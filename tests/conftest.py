@@ -27,8 +27,8 @@ def started_helpers(monkeypatch: pytest.MonkeyPatch) -> list[HelperProcess]:
     started: list[HelperProcess] = []
     original = HelperProcess.__init__
 
-    def record(self: HelperProcess, job: str, write: Writer) -> None:
-        original(self, job, write)
+    def record(self: HelperProcess, job: str, write: Writer, **named: bool) -> None:
+        original(self, job, write, **named)
         started.append(self)
 
     monkeypatch.setattr(HelperProcess, "__init__", record)

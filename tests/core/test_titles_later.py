@@ -4,7 +4,9 @@ is given it by `derive_later`; the index then searches them as one built with th
 from __future__ import annotations
 
 import copy
+import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -159,3 +161,29 @@ def test_a_list_is_kept_only_once_its_titles_are_made(
     assert again.keep() == []
     kept = load_library([path], options=options)
     assert not kept.titles_later and not untitled(kept.papers)
+
+
+def test_titles_made_later_are_made_by_helpers_running_behind_this_process(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    started_helpers: list[helper_process.HelperProcess],
+    helpers_run: Callable[[str], None],
+) -> None:
+    """The helpers making a list's titles share the cores with the reader a person is typing
+    into: they run at a lower priority (each writes its nice value, then fails, so that its
+    part is derived here)."""
+    monkeypatch.setenv("PAPERDECK_CACHE", "off")
+    monkeypatch.setenv("PAPERDECK_HELPERS", "1")
+    niceness = tmp_path / "nice"
+    niceness.mkdir()
+    helpers_run(
+        "import os, sys; "
+        f"open(os.path.join({str(niceness)!r}, str(os.getpid())), 'w').write(str(os.nice(0)));"
+        " sys.exit(3)"
+    )
+    papers = load_library([sample_list(tmp_path)], options=LoadOptions(titles_later=True)).papers
+    assert derive_later(papers)
+    assert not untitled(papers)
+    assert len(started_helpers) == 2
+    written = [int(path.read_text()) for path in niceness.iterdir()]
+    assert written == [min(os.nice(0) + helper_process.BEHIND, 19)] * 2

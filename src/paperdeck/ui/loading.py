@@ -299,13 +299,25 @@ class LoadingFlow:
         self._indexing = None
         self._grown = None
 
-    def _stop(self) -> None:
+    def _stop(self, *, watching: bool = False) -> None:
+        """The load is over; with `watching`, work after it still steps aside (`step_aside`)
+        until `after_work`."""
         self.loader = None
-        if self._busy is not None:
+        if self._busy is not None and not watching:
             self._busy.stop()
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+
+    def step_aside(self) -> None:
+        """Called between slices of work on another thread that a load left (its list's
+        titles): waits while the event loop is busy, as the load did (see Foreground)."""
+        self._foreground.step_aside()
+
+    def after_work(self) -> None:
+        """The work the load left is done: the event loop is no longer watched for it."""
+        if self._busy is not None and self.loader is None:
+            self._busy.stop()
 
     def show(self, library: Library) -> None:
         """Show another library (the current note is saved first)."""
@@ -328,7 +340,8 @@ class LoadingFlow:
                 app.search_box.cursor_position = len(carried.query)
         self._left = None
         self._forget_progress()
-        self._stop()
+        # Its titles are made after its search is ready: that work steps aside as the load did.
+        self._stop(watching=library.titles_later)
         if not isinstance(app.focused, Input | NoteEditor):
             app.focus_now(app.paper_list)
         app.paper_list.empty_text = "No papers in this list" if not app.papers else "No papers"

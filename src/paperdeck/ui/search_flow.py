@@ -146,18 +146,18 @@ class SearchFlow:
     def titles_known(
         self, before: SearchIndex, titled: SearchIndex, papers: Papers, title_cells: bytes
     ) -> None:
-        """Every paper's title is derived now, and `titled` is `before` searching them: the
-        rows take the lines their titles need (`title_cells`, measured on the thread that
-        derived them), and unless another index replaced `before` meanwhile, `titled` takes
-        its place and the query shown is searched again."""
+        """Every paper's title is derived now, and `titled` is `before` searching them (its
+        arrays prepared): the rows take the lines their titles need (`title_cells`, measured on
+        the thread that derived them), and unless another index replaced `before` meanwhile,
+        `titled` takes its place and the query shown is searched again."""
         app = self.app
         self.titling = False
+        app.loading.after_work()
         app.paper_list.titles_derived(papers, title_cells)
         app.update_header()
         if self.index is not before:
             return
         self.index = titled
-        app.run_worker(titled.prepare_arrays, thread=True, group="arrays")
         if self.query or self.view_terms or app.settings.sort == "noted":
             self.run(self.query)
 
@@ -491,9 +491,17 @@ def _save(app: PaperdeckApp, library: Library, index: SearchIndex) -> None:
     (nothing kept) if the reader quits first."""
     worker = get_current_worker()
     if library.titles_later:
-        titled = _with_titles(index, lambda: not worker.is_cancelled)
+        step_aside = app.loading.step_aside
+
+        def going_on() -> bool:
+            step_aside()
+            return not worker.is_cancelled
+
+        titled = _with_titles(index, going_on)
         if titled is None:
             return
+        # Before it answers: a key would otherwise be scored without the arrays meanwhile.
+        titled.prepare_arrays()
         library.titles_later = False
         papers = titled.word_index.papers
         cells = PaperList.title_cells_from(papers)

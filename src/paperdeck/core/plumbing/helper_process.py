@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 Writer = Callable[[IO[bytes]], None]
 """Writes a job's request to a helper's input."""
 MAX_HELPERS = 7
+BEHIND = 10
+"""How much lower than this process's a helper running `behind` has its priority (its nice
+value that much higher): the system runs it on what this process leaves idle."""
 PATIENCE = 5.0
 """Seconds a helper may take beyond twice the caller's own part before it is given up."""
 _LENGTH = 8
@@ -85,6 +88,15 @@ def plan(items: int, helpers: int, own_weight: float = 1.0) -> list[tuple[int, i
     return [ranges[0]] + [(start, end) for start, end in ranges[1:] if end > start]
 
 
+def _lower_priority(pid: int) -> None:
+    """Run process `pid` BEHIND this one, where the system allows it."""
+    try:
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        os.setpriority(os.PRIO_PROCESS, pid, min(mine + BEHIND, 19))
+    except (OSError, AttributeError):  # not on this system, or not allowed: it runs as is
+        pass
+
+
 def helper_command(job: str) -> list[str]:
     """The command that runs a job: this interpreter, importing this copy of paperdeck."""
     # Isolated (-I): nothing from the current folder, the environment or the user's site
@@ -130,10 +142,15 @@ class HelperProcess:
     it while another waits for it to end. Its answer goes to a temporary file, not a pipe: a
     pipe would make it wait, a pipe's worth at a time, for this busy process to read. A helper
     that cannot start, fails or is closed answers None.
+
+    `behind`: it runs at a lower priority than this process (`BEHIND`), for work done while
+    this process answers a person, who should not wait for it.
     """
 
-    def __init__(self, job: str, write_request: Writer) -> None:
+    def __init__(self, job: str, write_request: Writer, *, behind: bool = False) -> None:
         import threading
+
+        self._behind = behind
 
         self._output = b""
         self._process: subprocess.Popen[bytes] | None = None
@@ -166,6 +183,8 @@ class HelperProcess:
             answer.close()
             self._started.set()
             return
+        if self._behind:
+            _lower_priority(process.pid)
         with self._lock:
             self._process = process
             closed = self._closed

@@ -51,7 +51,7 @@ class TitleParts:
     With `titles` False nothing is derived (`derive` gives None for each abstract): the
     helpers only index their parts for `grown`. With `helpers_only`, when helpers can run at
     all, one runs on each core and this process derives none (its thread stays free for
-    what it is doing meanwhile).
+    what it is doing meanwhile), at a lower priority than this process's.
     """
 
     def __init__(
@@ -80,6 +80,7 @@ class TitleParts:
                 _request_writer(
                     abstracts[start:stop], start if grown is not None else None, titles
                 ),
+                behind=helpers_only,
             )
             for start, stop in self._ranges[1:]
         ]
