@@ -978,3 +978,48 @@ async def test_quitting_while_titles_are_made_stops_them_and_keeps_nothing(
     assert load_library(
         [big_list], options=library_module.LoadOptions(titles_later=True)
     ).titles_later
+
+
+async def test_opening_another_list_while_titles_are_made_stops_the_first_lists(
+    tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first list's titles went on being made (two helpers on two cores) while the next
+    list loaded, and it was then kept with the next list's row measures."""
+    from paperdeck.core.titles import later
+
+    monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
+    text = big_list.read_text(encoding="utf-8").split("\n\n")
+    other = tmp_path / "other.txt"  # as many papers, in the other order
+    other.write_text("\n\n".join([text[0], *reversed(text[1:])]) + "\n", encoding="utf-8")
+    stopped = threading.Event()
+    derive_later = later.derive_later
+    calls = 0
+
+    def first_held(papers: Sequence[Paper], going_on: Any) -> bool:
+        nonlocal calls
+        calls += 1
+        if calls > 1:
+            return derive_later(papers, going_on)
+        while going_on():
+            time.sleep(0.01)
+        stopped.set()
+        return False
+
+    monkeypatch.setattr(later, "derive_later", first_held)
+    pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
+    app = reader_loading(tmp_path, pending)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.search.titling)
+        first = app.papers
+        app.loading.open_file(other)
+        await wait_until(pilot, lambda: app.papers is not first and len(app.papers) == PAPERS)
+        assert stopped.wait(10)
+        await wait_until(pilot, lambda: calls == 2 and not app.search.titling)
+        await app.workers.wait_for_complete()
+        assert "making titles" not in header_text(app)
+        assert not later.untitled(app.papers)
+    options = library_module.LoadOptions(titles_later=True)
+    assert load_library([big_list], options=options).titles_later  # not kept
+    kept = load_library([other], options=options)
+    assert not kept.titles_later
+    assert [paper.title for paper in kept.papers] == [paper.title for paper in app.papers]

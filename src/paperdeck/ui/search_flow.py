@@ -151,6 +151,8 @@ class SearchFlow:
         the thread that derived them), and unless another index replaced `before` meanwhile,
         `titled` takes its place and the query shown is searched again."""
         app = self.app
+        if papers is not app.papers:
+            return  # another list is shown: its own titles, if any, are being made
         self.titling = False
         app.loading.after_work()
         app.paper_list.titles_derived(papers, title_cells)
@@ -490,14 +492,19 @@ def _save(app: PaperdeckApp, library: Library, index: SearchIndex) -> None:
     too; then keep the list, then its freshly built index, in the list store. Stopped
     (nothing kept) if the reader quits first."""
     worker = get_current_worker()
+
+    def going_on() -> bool:
+        # Quitting, or another list opened meanwhile: nothing of this one is wanted now.
+        return not worker.is_cancelled and app.library is library
+
     if library.titles_later:
         step_aside = app.loading.step_aside
 
-        def going_on() -> bool:
+        def stepping() -> bool:
             step_aside()
-            return not worker.is_cancelled
+            return going_on()
 
-        titled = _with_titles(index, going_on)
+        titled = _with_titles(index, stepping)
         if titled is None:
             return
         # Before it answers: a key would otherwise be scored without the arrays meanwhile.
@@ -505,11 +512,13 @@ def _save(app: PaperdeckApp, library: Library, index: SearchIndex) -> None:
         library.titles_later = False
         papers = titled.word_index.papers
         cells = PaperList.title_cells_from(papers)
-        if worker.is_cancelled:
+        if not going_on():
             return
         app.call_from_thread(app.search.titles_known, index, titled, papers, cells)
         index = titled
-    for message in library.keep(app.paper_list.measures()):
+    # The rows' measures are those of the list shown: of this one only while it is.
+    measures = app.paper_list.measures() if going_on() else {}
+    for message in library.keep(measures):
         app.call_from_thread(app.notify, one_line(message), severity="warning", markup=False)
     steps = index.save_steps()
     for _ in steps:

@@ -31,12 +31,12 @@ NOTE_MARKER = "✎"
 DERIVED_MARKER = "≈ "
 """Put before a title paperdeck made up from the abstract (the detail pane says how)."""
 GUTTER = 3
+"""Cells before a title: the mark, the reading state, a space."""
 UNMEASURED = 0
 """`title_cells_of` a title still to be derived (any title takes a cell or more)."""
 TYPICAL_MADE_UP_CELLS = 85
 """The median width of a made-up title's row (the list of 5,000 ICML papers), with its marker:
 what a row whose title is still to be derived is laid out for."""
-"""Cells before a title: the mark, the reading state, a space."""
 AUTHORS_SHOWN = 3
 SEPARATOR = " · "
 HINT_GAP = "  "
