@@ -731,3 +731,31 @@ async def test_a_search_exports_its_papers_with_every_word_not_those_below_the_d
         (second,) = set(tmp_path.glob("reading-list*.md")) - {tmp_path / "reading-list.md"}
         whole = second.read_text(encoding="utf-8")
         assert "\n8. " in whole and "\n9. " not in whole
+
+
+async def test_each_choice_of_papers_shows_its_count_however_long_its_label(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seen at 80, 120 and 200 columns (the dialog is as wide at all three): "○ Papers shown with
+    # every word of “offline reinforcement” (…" hid how many papers that choice would write.
+    from tests.ui.test_reading import screen_text
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("u", "slash")
+        await type_text(pilot, "time series")
+        await settle(app, pilot)
+        every, shown = app.paper_list.divider, len(app.paper_list.rows)
+        await pilot.press("enter", "e")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        region = app.screen.query_one("#export-scope").region
+        lines = screen_text(app)[region.y : region.bottom]
+        painted = " ".join(line[region.x : region.right].strip(" ▊▎") for line in lines)
+        assert f"with every word of “time series” ({every})" in painted, lines
+        assert f"matching “time series” ({shown})" in painted, lines
+        # The choices still sit above the file name, which is not pushed out of the dialog.
+        path = app.screen.query_one("#export-path").region
+        assert path.y >= region.bottom and path.bottom <= app.screen.size.height, (region, path)
