@@ -740,22 +740,30 @@ async def test_each_choice_of_papers_shows_its_count_however_long_its_label(
     # every word of “offline reinforcement” (…" hid how many papers that choice would write.
     from tests.ui.test_reading import screen_text
 
+    from paperdeck.ui.safe_text import quoted
+
     monkeypatch.chdir(tmp_path)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         await pilot.press("u", "slash")
-        await type_text(pilot, "time series")
+        await type_text(pilot, "time series forecasting models")
         await settle(app, pilot)
         every, shown = app.paper_list.divider, len(app.paper_list.rows)
-        await pilot.press("enter", "e")
+        asked = quoted("time series forecasting models", 24)
+        await pilot.press("enter", "space", "e")  # a paper marked: three choices
         await pilot.pause()
         assert isinstance(app.screen, ExportDialog)
         region = app.screen.query_one("#export-scope").region
         lines = screen_text(app)[region.y : region.bottom]
         painted = " ".join(line[region.x : region.right].strip(" ▊▎") for line in lines)
-        assert f"with every word of “time series” ({every})" in painted, lines
-        assert f"matching “time series” ({shown})" in painted, lines
-        # The choices still sit above the file name, which is not pushed out of the dialog.
+        assert "Marked papers (1)" in painted, lines
+        assert f"with every word of {asked} ({every})" in painted, lines
+        assert f"matching {asked} ({shown})" in painted, lines
+        # The longer choices push nothing out of the dialog: the file name, the format and
+        # the keys are all on the screen, below the choices.
+        screen = screen_text(app)
         path = app.screen.query_one("#export-path").region
-        assert path.y >= region.bottom and path.bottom <= app.screen.size.height, (region, path)
+        assert path.y >= region.bottom, (region, path)
+        assert any("Format: Markdown" in line for line in screen[path.bottom :]), screen
+        assert any("Esc cancels" in line for line in screen[path.bottom :]), screen

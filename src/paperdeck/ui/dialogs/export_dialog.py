@@ -84,7 +84,7 @@ class ExportDialog(Dialog[ExportChoice | None]):
         """The path, as typed, whose file a second Enter replaces: it was said to exist."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog export"):
             yield Static(Content("Export a reading list"), classes="dialog-title")
             with RadioSet(id="export-scope"):
                 for scope, label, count in self.scopes:
