@@ -194,6 +194,19 @@ def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "--bogus" in wrong.stderr
 
 
+def test_tags_joined_by_commas_are_several_tags_as_in_the_reader(notes: Path) -> None:
+    # `tag 1 +a,b` kept one tag "a,b", printed "a,b, c" beside another: the reader's `t`
+    # reads the same line as two tags, and its `-a,b` could not remove it.
+    from paperdeck.ui.dialogs.tags_dialog import parse_edit
+
+    assert parse_edit("rl,theory").add == ["rl", "theory"]
+    assert ok(*at(notes, "tag", "3", "+rl,theory", "+todo")).strip().endswith(": rl, theory, todo")
+    assert stored(notes)[paper_id(3)]["tags"] == ["rl", "theory", "todo"]
+    assert ok(*at(notes, "tag", "3", "-rl,todo")).strip().endswith(": theory")
+    wrong = run(*at(notes, "tag", "3", "+,"))
+    assert wrong.returncode == 2 and "names no tag" in wrong.stderr, wrong.stderr
+
+
 def test_mark_sets_state_and_star(notes: Path) -> None:
     ok(*at(notes, "mark", "1", "reading"))
     ok(*at(notes, "mark", "1", "star"))
