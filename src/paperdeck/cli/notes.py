@@ -198,7 +198,15 @@ def run_note(args: argparse.Namespace) -> int:
     save_typed(store)
     saved = store.get(paper.id)
     lines = len(saved.note.split("\n")) if saved is not None and saved.note else 0
-    print(f"note of {_label(paper)} saved ({plural(lines, 'line')})")
+    if args.set is not None and current and current not in text:
+        # `--set` typed for `--append`, or an empty "$NOTE": "saved (0 lines)" said nothing of
+        # the note it replaced, and the notes file keeps no copy of it to go back to.
+        warn(f"the note {_label(paper)} had before (--append adds to a note):")
+        print(current, file=sys.stderr)
+    if lines:
+        print(f"note of {_label(paper)} saved ({plural(lines, 'line')})")
+    else:
+        print(f"note of {_label(paper)} deleted")
     return 0
 
 
