@@ -588,6 +588,47 @@ async def test_open_another_list_says_what_to_type_on_an_empty_enter(make_app: M
         assert hint.startswith("Type the path of a list file (txt, JSONL")
 
 
+async def test_a_list_path_that_cannot_be_opened_keeps_the_dialog_and_what_was_typed(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seen in tmux: a mistyped path closed the dialog with a toast, "nosuch.txt: no such
+    # file", and the path typed again went to the list as keys (p a r s: PDF, mark all, ...).
+    from tests.ui.test_reading import screen_text
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "papers").mkdir()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        dialog = await open_another_list(app, pilot)
+        await type_text(pilot, "papres.txt")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is dialog and dialog.query_one(Input).value == "papres.txt"
+        hint = dialog.query_one("#open-hint")
+        assert any("papres.txt: no such file" in line for line in screen_text(app)), hint
+        # What is typed next is the path again, not keys acting on the papers.
+        await pilot.press("ctrl+a", "ctrl+k")
+        await type_text(pilot, "papers")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is dialog
+        assert any("papers: is a directory" in line for line in screen_text(app))
+        assert not app.paper_list.marked and app.store.get(app.papers[0].id) is None
+        # Typing again puts the keys back in the hint.
+        await pilot.press("backspace")
+        assert "Esc cancels" in str(hint.render()) and "directory" not in str(hint.render())
+        await pilot.press("ctrl+a", "ctrl+k")
+        (tmp_path / "papers.txt").write_text(
+            bundled_list().read_text(encoding="utf-8"), encoding="utf-8"
+        )
+        await type_text(pilot, "papers.txt")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, OpenListDialog)
+        assert [raw.path for raw in app.library.lists] == [Path("papers.txt")]
+
+
 async def test_the_list_path_completion_prefers_list_files(tmp_path: Path) -> None:
     (tmp_path / "icml.meta.jsonl").write_text("", encoding="utf-8")
     (tmp_path / "icml.pdf").write_text("", encoding="utf-8")
