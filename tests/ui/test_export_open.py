@@ -629,6 +629,50 @@ async def test_a_list_path_that_cannot_be_opened_keeps_the_dialog_and_what_was_t
         assert [raw.path for raw in app.library.lists] == [Path("papers.txt")]
 
 
+async def test_notes_exported_over_a_file_ask_first_and_keep_it(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl+P › Export notes wrote over a file that was there (the user's own notes.md) at
+    # once, with no word and no copy of it, where e asks first and keeps NAME~.
+    from tests.ui.test_narrow_notices import said, shown
+    from tests.ui.test_reading import screen_text
+
+    from paperdeck.ui.dialogs.path_dialog import PathDialog
+
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "notes.md"
+    mine.write_text("my own notes, written by hand\n", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "exported note")
+        await pilot.press("escape", "ctrl+p")
+        await type_text(pilot, "Export notes")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog)
+        await clear_input(pilot)
+        await type_text(pilot, "notes.md")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog
+        assert mine.read_text(encoding="utf-8") == "my own notes, written by hand\n"
+        assert any(
+            "notes.md exists — Enter again to replace it" in line for line in screen_text(app)
+        )
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await shown(pilot)
+        assert not isinstance(app.screen, PathDialog)
+        assert "exported note" in mine.read_text(encoding="utf-8")
+        kept = tmp_path / "notes.md~"
+        assert kept.read_text(encoding="utf-8") == "my own notes, written by hand\n"
+        assert "(the file it replaced is notes.md~)" in said(app), said(app)
+
+
 async def test_the_list_path_completion_prefers_list_files(tmp_path: Path) -> None:
     (tmp_path / "icml.meta.jsonl").write_text("", encoding="utf-8")
     (tmp_path / "icml.pdf").write_text("", encoding="utf-8")

@@ -684,7 +684,10 @@ class PaperdeckApp(App[int]):
                 self.export_notes_to(Path(name).expanduser())
 
         self.push_screen(
-            PathDialog("Export notes to", default, "Markdown, or .json for JSON"), done
+            PathDialog(
+                "Export notes to", default, "Markdown, or .json for JSON", asks_to_replace=True
+            ),
+            done,
         )
 
     def export_notes_to(self, path: Path) -> None:
@@ -696,8 +699,11 @@ class PaperdeckApp(App[int]):
         )
 
     def _write_notes(self, path: Path, text: str) -> None:
+        from paperdeck.core.plumbing.atomic_write import replace_keeping_backup
+
         try:
-            path.write_text(text, encoding="utf-8")
+            # Written whole or not at all; a file it replaces (asked first) is kept as NAME~.
+            backup = replace_keeping_backup(path, text)
         except OSError as error:
             self.notify(
                 one_line(f"Export failed: {error.strerror or error}"),
@@ -705,7 +711,8 @@ class PaperdeckApp(App[int]):
                 markup=False,
             )
             return
-        self.notify(one_line(f"Notes exported to {path.resolve()}"), markup=False)
+        kept = f" (the file it replaced is {backup.name})" if backup is not None else ""
+        self.notify(one_line(f"Notes exported to {path.resolve()}{kept}"), markup=False)
 
     def open_list(self) -> None:
         from paperdeck.ui.dialogs.open_list_dialog import OpenListDialog
