@@ -76,3 +76,36 @@ async def test_coming_back_to_the_window_reads_the_notes_file(tmp_path: Path) ->
         await pilot.pause()
         assert app.notes.editor.text == "written while away"
         assert "✎" in app.paper_list.row_text(0)
+
+
+async def test_a_note_replaced_elsewhere_while_written_takes_the_next_keys_at_its_end(
+    tmp_path: Path,
+) -> None:
+    # Seen in tmux: the note being written was saved (a pause), `paperdeck note 1 --set` put
+    # "cli wrote this meanwhile" in its place, and the next keys went in at the old cursor's
+    # row and column: "cli wrote this meanwhil and moree".
+    from tests.ui.test_narrow_notices import said, shown
+    from tests.ui.test_reading import screen_text
+
+    library = load_library([bundled_list()])
+    app = PaperdeckApp(
+        library,
+        NotesStore(tmp_path / "notes.json"),
+        settings_file=tmp_path / "settings.json",
+        autosave_delay=0.1,
+        notes_poll=0.2,
+    )
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "reader text in progress")
+        await pilot.pause(0.4)  # saved as it was typed: nothing is left to merge
+        assert not app.store.dirty
+        elsewhere(tmp_path, app, 0, "cli wrote this meanwhile")
+        await pilot.pause(0.6)
+        await shown(pilot)
+        assert app.screen.focused is app.notes.editor
+        assert "changed by another paperdeck" in said(app), said(app)
+        await type_text(pilot, " and more")
+        assert app.notes.editor.text == "cli wrote this meanwhile and more"
+        assert any("cli wrote this meanwhile and more" in line for line in screen_text(app))
