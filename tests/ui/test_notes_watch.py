@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.ui.test_app import settle, type_text
@@ -22,6 +24,14 @@ def make(tmp_path: Path, poll: float) -> PaperdeckApp:
         autosave_delay=30.0,
         notes_poll=poll,
     )
+
+
+async def until(pilot: object, done: Callable[[], bool]) -> None:
+    """Wait for the timers (autosave, the notes file's poll) to have done their work."""
+    deadline = time.monotonic() + 30
+    while not done() and time.monotonic() < deadline:
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+    assert done()
 
 
 def elsewhere(tmp_path: Path, app: PaperdeckApp, index: int, note: str, star: bool = False) -> None:
@@ -99,13 +109,16 @@ async def test_a_note_replaced_elsewhere_while_written_takes_the_next_keys_at_it
         await settle(app, pilot)
         await pilot.press("n")
         await type_text(pilot, "reader text in progress")
-        await pilot.pause(0.4)  # saved as it was typed: nothing is left to merge
-        assert not app.store.dirty
+        # Saved as it was typed (a pause): nothing is left to merge.
+        await until(pilot, lambda: not app.store.dirty and app.notes.loaded_text != "")
         elsewhere(tmp_path, app, 0, "cli wrote this meanwhile")
-        await pilot.pause(0.6)
+        await until(pilot, lambda: app.notes.editor.text == "cli wrote this meanwhile")
         await shown(pilot)
         assert app.screen.focused is app.notes.editor
         assert "changed by another paperdeck" in said(app), said(app)
         await type_text(pilot, " and more")
         assert app.notes.editor.text == "cli wrote this meanwhile and more"
         assert any("cli wrote this meanwhile and more" in line for line in screen_text(app))
+        await pilot.press("escape")  # leaving the note saves it
+        note = app.store.get(app.papers[0].id)
+        assert note is not None and note.note == "cli wrote this meanwhile and more"
