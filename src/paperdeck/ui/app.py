@@ -105,7 +105,7 @@ class PaperdeckApp(App[int]):
         Binding("p", "open_pdf", "Open PDF", show=False),
         Binding("e", "export_reading_list", "Export a reading list"),
         Binding("R", "toggle_raw", "Raw abstract", show=False),
-        Binding("l", "like_this", "Like this", show=False),
+        Binding("l", "like_this", "Related papers", show=False),
         Binding("z", "toggle_compact", "Compact rows", show=False),
     ]
 
@@ -655,6 +655,13 @@ class PaperdeckApp(App[int]):
             "Export a reading list",
             "Marked, starred or shown papers as Markdown, BibTeX, RIS, CSV or JSON (e)",
             self.export.ask,
+        )
+        # Named as `paperdeck related` names it: "Like this" under `l` was not found by one
+        # looking for related papers in the palette or on the help screen.
+        yield SystemCommand(
+            "Related papers",
+            "The papers most like this one, by the rare words they share (l)",
+            self.action_like_this,
         )
         yield SystemCommand("Open another list", "Open a paper list from a file", self.open_list)
         yield SystemCommand(
