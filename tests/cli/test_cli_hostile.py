@@ -107,6 +107,20 @@ def test_cite_takes_a_mistyped_position_for_a_reference_not_a_list(
     assert line == f"paperdeck: {refs[-1]}: no paper with that id or position"
 
 
+@pytest.mark.parametrize("command", ["show", "note", "mark", "related"])
+def test_a_second_reference_to_a_command_of_one_is_not_called_a_missing_list(
+    command: str, tmp_path: Path
+) -> None:
+    """Before, `related 1 2 LIST` (papers like these two) answered "2: no such file", as if
+    a list were missing; a list's name that is missing is still said as it was."""
+    extra = ["read"] if command == "mark" else []
+    line = refused(command, "1", *extra, "2", LIST, "--notes", tmp_path / "n.json")
+    said = f"`paperdeck {command}` takes one paper (REF), then the lists"
+    assert line == f"paperdeck: 2: no such file; {said}"
+    line = refused(command, "1", *extra, "gone.txt", LIST, "--notes", tmp_path / "n.json")
+    assert line == "paperdeck: gone.txt: no such file"
+
+
 @pytest.mark.parametrize(
     ("command", "argument"),
     [

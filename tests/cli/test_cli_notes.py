@@ -194,6 +194,37 @@ def test_tag_adds_and_removes_with_plus_and_minus(notes: Path) -> None:
     assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1 and "--bogus" in wrong.stderr
 
 
+def test_a_note_replaced_by_set_is_printed_so_it_is_not_lost(notes: Path) -> None:
+    # `note 1 --set ''` (an empty "$NOTE") said "saved (0 lines)", and `--set` typed for
+    # `--append` "saved (1 line)": the note it replaced was gone, with no word of it.
+    ok(*at(notes, "note", "3", "--set", "first thoughts:\nstrong baseline"))
+    replaced = run(*at(notes, "note", "3", "--set", "check appendix"))
+    assert replaced.returncode == 0 and "saved (1 line)" in replaced.stdout
+    assert replaced.stderr.endswith(
+        "(--append adds to a note):\nfirst thoughts:\nstrong baseline\n"
+    ), replaced.stderr
+    # Adding to it, or setting it to what it already holds and more, loses nothing: no word.
+    grown = run(*at(notes, "note", "3", "--set", "check appendix and the proofs"))
+    assert grown.returncode == 0 and grown.stderr == "", grown.stderr
+    emptied = run(*at(notes, "note", "3", "--set", ""))
+    assert emptied.stdout.strip().endswith("deleted"), emptied.stdout
+    assert emptied.stderr.endswith("\ncheck appendix and the proofs\n"), emptied.stderr
+    assert "note" not in stored(notes).get(paper_id(3), {})
+
+
+def test_tags_joined_by_commas_are_several_tags_as_in_the_reader(notes: Path) -> None:
+    # `tag 1 +a,b` kept one tag "a,b", printed "a,b, c" beside another: the reader's `t`
+    # reads the same line as two tags, and its `-a,b` could not remove it.
+    from paperdeck.ui.dialogs.tags_dialog import parse_edit
+
+    assert parse_edit("rl,theory").add == ["rl", "theory"]
+    assert ok(*at(notes, "tag", "3", "+rl,theory", "+todo")).strip().endswith(": rl, theory, todo")
+    assert stored(notes)[paper_id(3)]["tags"] == ["rl", "theory", "todo"]
+    assert ok(*at(notes, "tag", "3", "-rl,todo")).strip().endswith(": theory")
+    wrong = run(*at(notes, "tag", "3", "+,"))
+    assert wrong.returncode == 2 and "names no tag" in wrong.stderr, wrong.stderr
+
+
 def test_mark_sets_state_and_star(notes: Path) -> None:
     ok(*at(notes, "mark", "1", "reading"))
     ok(*at(notes, "mark", "1", "star"))

@@ -360,3 +360,23 @@ def test_a_misspelled_word_is_counted_as_the_spellings_it_found(
         result = run("search", query, str(path), "--json", notes=notes)
         assert result.returncode == 0, result.stderr
         assert [hit["title"] for hit in json.loads(result.stdout)] == ["Second", "First"], query
+
+
+@pytest.mark.parametrize(
+    "query", ["deep imbalanced", "deep imbalnced", "deep imbalnced ", "deap imbalanced"]
+)
+def test_words_side_by_side_rank_first_with_a_typo_as_without(
+    query: str, notes: Path, tmp_path: Path
+) -> None:
+    # "deep imbalnced", half remembering "Delving into Deep Imbalanced Regression" on the
+    # 5,000 ICML papers, put the one whose abstract says "Deep Imbalanced Regression" 10th of
+    # 14 (2nd typed right): a typo's words side by side were looked for as typed, never found.
+    first = "We train deep networks on imbalanced data with a new loss for rare classes."
+    second = "We train networks on deep imbalanced data with a new loss for rare classes."
+    others = [f"A model {i} for a task on balanced data." for i in range(40)]
+    path = tmp_path / "list.txt"
+    path.write_text("A list\n\n" + "\n\n".join([first, second, *others]) + "\n", encoding="utf-8")
+    result = run("search", query, str(path), "--json", "--no-meta", notes=notes)
+    assert result.returncode == 0, result.stderr
+    hits = [hit for hit in json.loads(result.stdout) if hit["match"] == "all"]
+    assert [hit["position"] for hit in hits] == [2, 1], (query, result.stderr)

@@ -588,6 +588,91 @@ async def test_open_another_list_says_what_to_type_on_an_empty_enter(make_app: M
         assert hint.startswith("Type the path of a list file (txt, JSONL")
 
 
+async def test_a_list_path_that_cannot_be_opened_keeps_the_dialog_and_what_was_typed(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seen in tmux: a mistyped path closed the dialog with a toast, "nosuch.txt: no such
+    # file", and the path typed again went to the list as keys (p a r s: PDF, mark all, ...).
+    from tests.ui.test_reading import screen_text
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "papers").mkdir()
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        dialog = await open_another_list(app, pilot)
+        await type_text(pilot, "papres.txt")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is dialog and dialog.query_one(Input).value == "papres.txt"
+        hint = dialog.query_one("#open-hint")
+        assert any("papres.txt: no such file" in line for line in screen_text(app)), hint
+        # What is typed next is the path again, not keys acting on the papers.
+        await pilot.press("ctrl+a", "ctrl+k")
+        await type_text(pilot, "papers")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is dialog
+        assert any("papers: is a directory" in line for line in screen_text(app))
+        assert not app.paper_list.marked and app.store.get(app.papers[0].id) is None
+        # Typing again puts the keys back in the hint.
+        await pilot.press("backspace")
+        assert "Esc cancels" in str(hint.render()) and "directory" not in str(hint.render())
+        await pilot.press("ctrl+a", "ctrl+k")
+        (tmp_path / "papers.txt").write_text(
+            bundled_list().read_text(encoding="utf-8"), encoding="utf-8"
+        )
+        await type_text(pilot, "papers.txt")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, OpenListDialog)
+        assert [raw.path for raw in app.library.lists] == [Path("papers.txt")]
+
+
+async def test_notes_exported_over_a_file_ask_first_and_keep_it(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl+P › Export notes wrote over a file that was there (the user's own notes.md) at
+    # once, with no word and no copy of it, where e asks first and keeps NAME~.
+    from tests.ui.test_narrow_notices import said, shown
+    from tests.ui.test_reading import screen_text
+
+    from paperdeck.ui.dialogs.path_dialog import PathDialog
+
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "notes.md"
+    mine.write_text("my own notes, written by hand\n", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("n")
+        await type_text(pilot, "exported note")
+        await pilot.press("escape", "ctrl+p")
+        await type_text(pilot, "Export notes")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PathDialog)
+        await clear_input(pilot)
+        await type_text(pilot, "notes.md")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog
+        assert mine.read_text(encoding="utf-8") == "my own notes, written by hand\n"
+        assert any(
+            "notes.md exists — Enter again to replace it" in line for line in screen_text(app)
+        )
+        await pilot.press("enter")
+        await settle(app, pilot)
+        await shown(pilot)
+        assert not isinstance(app.screen, PathDialog)
+        assert "exported note" in mine.read_text(encoding="utf-8")
+        kept = tmp_path / "notes.md~"
+        assert kept.read_text(encoding="utf-8") == "my own notes, written by hand\n"
+        assert "(the file it replaced is notes.md~)" in said(app), said(app)
+
+
 async def test_the_list_path_completion_prefers_list_files(tmp_path: Path) -> None:
     (tmp_path / "icml.meta.jsonl").write_text("", encoding="utf-8")
     (tmp_path / "icml.pdf").write_text("", encoding="utf-8")
@@ -731,3 +816,39 @@ async def test_a_search_exports_its_papers_with_every_word_not_those_below_the_d
         (second,) = set(tmp_path.glob("reading-list*.md")) - {tmp_path / "reading-list.md"}
         whole = second.read_text(encoding="utf-8")
         assert "\n8. " in whole and "\n9. " not in whole
+
+
+async def test_each_choice_of_papers_shows_its_count_however_long_its_label(
+    make_app: MakeApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seen at 80, 120 and 200 columns (the dialog is as wide at all three): "○ Papers shown with
+    # every word of “offline reinforcement” (…" hid how many papers that choice would write.
+    from tests.ui.test_reading import screen_text
+
+    from paperdeck.ui.safe_text import quoted
+
+    monkeypatch.chdir(tmp_path)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("u", "slash")
+        await type_text(pilot, "time series forecasting models")
+        await settle(app, pilot)
+        every, shown = app.paper_list.divider, len(app.paper_list.rows)
+        asked = quoted("time series forecasting models", 24)
+        await pilot.press("enter", "space", "e")  # a paper marked: three choices
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        region = app.screen.query_one("#export-scope").region
+        lines = screen_text(app)[region.y : region.bottom]
+        painted = " ".join(line[region.x : region.right].strip(" ▊▎") for line in lines)
+        assert "Marked papers (1)" in painted, lines
+        assert f"with every word of {asked} ({every})" in painted, lines
+        assert f"matching {asked} ({shown})" in painted, lines
+        # The longer choices push nothing out of the dialog: the file name, the format and
+        # the keys are all on the screen, below the choices.
+        screen = screen_text(app)
+        path = app.screen.query_one("#export-path").region
+        assert path.y >= region.bottom, (region, path)
+        assert any("Format: Markdown" in line for line in screen[path.bottom :]), screen
+        assert any("Esc cancels" in line for line in screen[path.bottom :]), screen

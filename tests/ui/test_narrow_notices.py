@@ -69,7 +69,7 @@ async def test_notices_at_80x24_leave_the_header_and_the_cursors_row_in_sight(
         await pilot.press("space", "space", "space", "r")
         await settle(app, pilot)
         await shown(pilot)
-        assert said(app) == "3 marked papers read", said(app)
+        assert said(app) == "3 marked papers read · U undoes", said(app)
         assert not hidden_by_toasts(app, header(app).region)
         assert not hidden_by_toasts(app, cursor_row(app))
         assert "3 / 19 read" in header_text(app), header_text(app)

@@ -271,3 +271,28 @@ async def test_the_footer_says_esc_goes_back_from_a_like_view_at_80x24(tmp_path:
         await _settle(app, pilot)
         footer = app.screen._compositor.render_strips()[-1].text
         assert "esc Clear search" in footer, footer
+
+
+async def test_related_papers_are_found_by_that_name_in_the_palette_and_the_help(
+    tmp_path: Path,
+) -> None:
+    # `paperdeck related` names them so; the reader had them under `l` as "Like this" only:
+    # Ctrl+P "related" found nothing, and `?` said "l  Like this".
+    from tests.ui.test_app import type_text
+    from tests.ui.test_reading import screen_text
+
+    app = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _settle(app, pilot)
+        await pilot.press("j", "j", "j", "ctrl+p")
+        await type_text(pilot, "related")
+        await pilot.pause(0.3)
+        assert any("Related papers" in line for line in screen_text(app)), screen_text(app)
+        await pilot.press("enter")
+        await _settle(app, pilot)
+        assert app.search_box.value == f"like:{app.papers[3].id}"
+        assert app.paper_list.rows[0] == 3
+        assert any(line.lstrip().startswith("like #4") for line in screen_text(app))
+        await pilot.press("escape", "escape", "question_mark", "pagedown")
+        await pilot.pause()
+        assert any("Related papers" in line for line in screen_text(app)), screen_text(app)

@@ -668,3 +668,49 @@ async def test_tags_on_one_marked_paper_say_one_paper(make_app: MakeApp) -> None
         await pilot.press("enter")
         await settle(app, pilot)
         assert toasts(app).endswith("Tags changed on 1 of 2 marked papers"), toasts(app)
+
+
+async def test_u_right_after_r_on_the_marks_puts_each_back_as_it_was(
+    make_app: MakeApp, tmp_path: Path
+) -> None:
+    # Seen in tmux on 5,000 papers, 4 read over the session: `a` then `r` read them all, and
+    # U, pressed to undo that, toggled all 5,000 to unread: the 4 read before were lost too.
+    from tests.ui.test_narrow_notices import said, shown
+
+    app = make_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r", "r", "s")  # papers 0 and 1 read, 2 starred
+        await pilot.press("a", "r")
+        await settle(app, pilot)
+        await shown(pilot)
+        assert "19 / 19 read" in header_text(app)
+        assert "19 marked papers read · U undoes" in said(app), said(app)
+        await pilot.press("U")
+        await settle(app, pilot)
+        await shown(pilot)
+        assert [state_of(app, i) for i in range(4)] == ["read", "read", "unread", "unread"]
+        assert "2 / 19 read" in header_text(app), header_text(app)
+        assert "Undone: 19 marked papers as they were (2 of them read before)" in said(app)
+        # The rows say it too: the unread dot is back on the third paper, not on the first.
+        assert "●" not in row_text(app, 0)[:3] and "●" in row_text(app, 2)[:3]
+        assert saved_notes(tmp_path)[app.papers[0].id]["state"] == "read"
+        assert saved_notes(tmp_path)[app.papers[2].id]["state"] == "unread"
+        # U again is the toggle it always was: every marked paper read.
+        await pilot.press("U")
+        assert "19 / 19 read" in header_text(app)
+        # S right after s on the marks: the one starred before stays starred.
+        await pilot.press("s")
+        assert all(starred(app, i) for i in range(19))
+        await pilot.press("S")
+        assert [starred(app, i) for i in range(4)] == [False, False, True, False]
+        # The cursor moved since (the marks are what U acts on): U still puts each back.
+        await pilot.press("U")  # all 19 were read: all unread
+        await pilot.press("A", "g", "r", "A")  # the first read alone, the marks put back
+        await pilot.press("r", "j", "j", "U")
+        assert [state_of(app, i) for i in range(3)] == ["read", "unread", "unread"]
+        # Once anything else is done to papers (here a tag), U toggles as it always did.
+        await pilot.press("r", "t")
+        await type_text(pilot, "x")
+        await pilot.press("enter", "U")
+        assert all(state_of(app, i) == "unread" for i in range(19))

@@ -177,6 +177,7 @@ def _load(args: argparse.Namespace, *, abstracts: bool) -> Library:
     from paperdeck.core.library import load_library
 
     paths = list_paths(args)
+    _refuse_a_second_ref(args, paths)
     return load_library(
         paths,
         fmt=args.format,
@@ -184,6 +185,23 @@ def _load(args: argparse.Namespace, *, abstracts: bool) -> Library:
         use_sidecar=not args.no_meta,
         abstracts=abstracts,
     )
+
+
+_REF_LIKE = re.compile(r"[0-9]+|[0-9a-f]*[0-9][0-9a-f]*", re.IGNORECASE)
+"""A word that reads as a paper's position or id (prefix), not as a list's file name."""
+
+
+def _refuse_a_second_ref(args: argparse.Namespace, paths: Sequence[Path]) -> None:
+    """`paperdeck related 12 40` asks for papers like two: "40: no such file" read as if
+    the list were missing. A command of one REF says it takes one."""
+    if getattr(args, "ref", None) is None:
+        return
+    for path in paths:
+        if _REF_LIKE.fullmatch(str(path)) and not path.exists():
+            raise UsageError(
+                f"{path}: no such file; `paperdeck {args.command}` takes one paper (REF), "
+                "then the lists"
+            )
 
 
 def open_index(args: argparse.Namespace, library: Library) -> SearchIndex:
@@ -241,6 +259,7 @@ def open_paper(args: argparse.Namespace, ref: str) -> Paper:
     from paperdeck.core.library import load_paper
 
     paths = list_paths(args)
+    _refuse_a_second_ref(args, paths)
     paper, warnings = load_paper(
         paths, ref, fmt=args.format, meta=list(args.meta), use_sidecar=not args.no_meta
     )

@@ -186,7 +186,7 @@ def build_parser(
             epilog=_examples_epilog(name),
             formatter_class=_HelpFormatter,
         )
-        parser.set_defaults(run=run)
+        parser.set_defaults(run=run, command=name)
         commands[name] = parser
         return parser
 

@@ -198,7 +198,15 @@ def run_note(args: argparse.Namespace) -> int:
     save_typed(store)
     saved = store.get(paper.id)
     lines = len(saved.note.split("\n")) if saved is not None and saved.note else 0
-    print(f"note of {_label(paper)} saved ({plural(lines, 'line')})")
+    if args.set is not None and current and current not in text:
+        # `--set` typed for `--append`, or an empty "$NOTE": "saved (0 lines)" said nothing of
+        # the note it replaced, and the notes file keeps no copy of it to go back to.
+        warn(f"the note {_label(paper)} had before (--append adds to a note):")
+        print(current, file=sys.stderr)
+    if lines:
+        print(f"note of {_label(paper)} saved ({plural(lines, 'line')})")
+    else:
+        print(f"note of {_label(paper)} deleted")
     return 0
 
 
@@ -273,14 +281,18 @@ def run_tag(args: argparse.Namespace) -> int:
     entry = store.get(paper.id)
     tags = list(entry.tags) if entry is not None else []
     for change in changes:
-        name = normalise_tag(change[1:])
-        if not name:
+        # `+rl,theory` is two tags, as the reader's `t` reads it: kept whole, "rl,theory" was
+        # a tag the reader could not remove (its `-rl,theory` removes rl and theory).
+        names = [name for piece in change[1:].split(",") if (name := normalise_tag(piece))]
+        if not names:
             raise PaperdeckError(f"{change!r} names no tag")
         if change.startswith("+"):
-            if name.casefold() not in {tag.casefold() for tag in tags}:
-                tags.append(name)
+            for name in names:
+                if name.casefold() not in {tag.casefold() for tag in tags}:
+                    tags.append(name)
         else:
-            tags = [tag for tag in tags if tag.casefold() != name.casefold()]
+            gone = {name.casefold() for name in [*names, normalise_tag(change[1:])]}
+            tags = [tag for tag in tags if tag.casefold() not in gone]
     if changes:
         store.set_tags(paper, tags)
         save_store(store)

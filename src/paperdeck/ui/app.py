@@ -105,7 +105,7 @@ class PaperdeckApp(App[int]):
         Binding("p", "open_pdf", "Open PDF", show=False),
         Binding("e", "export_reading_list", "Export a reading list"),
         Binding("R", "toggle_raw", "Raw abstract", show=False),
-        Binding("l", "like_this", "Like this", show=False),
+        Binding("l", "like_this", "Related papers", show=False),
         Binding("z", "toggle_compact", "Compact rows", show=False),
     ]
 
@@ -657,6 +657,13 @@ class PaperdeckApp(App[int]):
             "Marked, starred or shown papers as Markdown, BibTeX, RIS, CSV or JSON (e)",
             self.export.ask,
         )
+        # Named as `paperdeck related` names it: "Like this" under `l` was not found by one
+        # looking for related papers in the palette or on the help screen.
+        yield SystemCommand(
+            "Related papers",
+            "The papers most like this one, by the rare words they share (l)",
+            self.action_like_this,
+        )
         yield SystemCommand("Open another list", "Open a paper list from a file", self.open_list)
         yield SystemCommand(
             LOOK_UP_COMMAND,
@@ -685,7 +692,10 @@ class PaperdeckApp(App[int]):
                 self.export_notes_to(Path(name).expanduser())
 
         self.push_screen(
-            PathDialog("Export notes to", default, "Markdown, or .json for JSON"), done
+            PathDialog(
+                "Export notes to", default, "Markdown, or .json for JSON", asks_to_replace=True
+            ),
+            done,
         )
 
     def export_notes_to(self, path: Path) -> None:
@@ -697,8 +707,11 @@ class PaperdeckApp(App[int]):
         )
 
     def _write_notes(self, path: Path, text: str) -> None:
+        from paperdeck.core.plumbing.atomic_write import replace_keeping_backup
+
         try:
-            path.write_text(text, encoding="utf-8")
+            # Written whole or not at all; a file it replaces (asked first) is kept as NAME~.
+            backup = replace_keeping_backup(path, text)
         except OSError as error:
             self.notify(
                 one_line(f"Export failed: {error.strerror or error}"),
@@ -706,7 +719,8 @@ class PaperdeckApp(App[int]):
                 markup=False,
             )
             return
-        self.notify(one_line(f"Notes exported to {path.resolve()}"), markup=False)
+        kept = f" (the file it replaced is {backup.name})" if backup is not None else ""
+        self.notify(one_line(f"Notes exported to {path.resolve()}{kept}"), markup=False)
 
     def open_list(self) -> None:
         from paperdeck.ui.dialogs.open_list_dialog import OpenListDialog

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from textual.timer import Timer
 
+from paperdeck.core.text.sanitize import clean_text
+
 if TYPE_CHECKING:
     from paperdeck.ui.app import PaperdeckApp
 
@@ -41,9 +43,13 @@ class NotesWatch:
         editor = notes.editor
         if editor.text != notes.loaded_text:
             return  # being typed: the next save merges both texts
-        cursor = editor.cursor_location
-        notes.load(paper, app.note_flow.annotation(paper))
+        annotation = app.note_flow.annotation(paper)
         if app.focused is editor:
-            row = min(cursor[0], editor.document.line_count - 1)
-            column = min(cursor[1], len(editor.document.get_line(row)))
-            editor.move_cursor((row, column))
+            # Being written, all of it saved: the other text comes in around the cursor, as a
+            # save's merge does. Its row and column kept put the next key mid-word ("cli wrote
+            # this meanwhil and moree"), and the change went unsaid under the writer's eyes.
+            before = editor.text
+            notes.show_merged(clean_text(annotation.note) if annotation is not None else "")
+            if editor.text != before:
+                app.notice("note", "This note was changed by another paperdeck: shown as saved")
+        notes.load(paper, annotation)

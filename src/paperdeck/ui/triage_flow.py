@@ -34,6 +34,20 @@ class Advance:
     """The list's cursor moves once it had moved on."""
 
 
+@dataclass(frozen=True)
+class BulkChange:
+    """An `r` or `s` on the marked papers, for the `U` or `S` pressed right after it."""
+
+    what: str
+    """"read" or "starred"."""
+    before: dict[str, str | bool]
+    """Each marked paper's id -> its reading state ("read") or star ("starred") before."""
+    marks: frozenset[int]
+    """The marks it acted on."""
+    rows: Sequence[int]
+    """The rows shown then."""
+
+
 FIRST_TOLD = {
     "read": "Marked read, on to the next paper (U undoes it; Enter reads the abstract)",
     "starred": "Starred, on to the next paper (S undoes it; * shows the starred papers)",
@@ -58,6 +72,8 @@ class TriageFlow:
         """"view" or "marks": which the user chose last (u * m, or marking), for `e` to offer."""
         self.advanced: Advance | None = None
         """The last `r` or `s` on one paper, while nothing else has been done since."""
+        self.bulk: BulkChange | None = None
+        """The last `r` or `s` on the marked papers, while nothing else has been done since."""
         self._told: set[str] = set()
         """What the first `r` and `s` of the session said they did (FIRST_TOLD), and whether
         the first marking said what marks are for ("marks")."""
@@ -99,14 +115,20 @@ class TriageFlow:
 
     def toggle_read(self) -> None:
         """Read becomes unread and unread read, the cursor staying; marks: all of them (unread
-        when all are read). Right after `r`, the paper it marked, the cursor going back."""
+        when all are read). Right after `r`, the paper it marked, the cursor going back.
+        Right after `r` on the marks, each of them as it was."""
+        if self._undo_bulk("read"):
+            return
         self._back_to("read")
         papers, _ = self._targets()
         self._set_read(not all(self._state(paper) == "read" for paper in papers), move=False)
 
     def toggle_star(self) -> None:
         """Star or unstar (when starred), the cursor staying; marks: all of them (unstarred
-        when all are starred). Right after `s`, the paper it starred, the cursor going back."""
+        when all are starred). Right after `s`, the paper it starred, the cursor going back.
+        Right after `s` on the marks, each of them as it was."""
+        if self._undo_bulk("starred"):
+            return
         self._back_to("starred")
         papers, _ = self._targets()
         self._set_starred(not all(self._starred(paper) for paper in papers), move=False)
@@ -126,25 +148,66 @@ class TriageFlow:
         ):
             paper_list.move_cursor(advanced.row)
 
-    def _set_read(self, read: bool, *, move: bool) -> None:
+    def _undo_bulk(self, what: str) -> bool:
+        """Put each marked paper back as it was before the last `r` (`what` "read") or `s`
+        ("starred") on the marks, when that was the last thing done to papers (the marks and
+        the rows as it left them; the cursor may have moved: the marks are what U acts on).
+        U after `a r` toggled every paper shown to unread: the papers read before, over days
+        of triage, were lost with the mistake."""
+        bulk, self.bulk = self.bulk, None
+        paper_list = self.app.paper_list
+        if (
+            bulk is None
+            or bulk.what != what
+            or bulk.marks != frozenset(paper_list.marked)
+            or bulk.rows is not paper_list.rows
+        ):
+            return False
         self.advanced = None
+        papers = [self.app.papers[i] for i in sorted(bulk.marks)]
+        store = self.app.store
+        for paper in papers:
+            was = bulk.before[paper.id]
+            if isinstance(was, bool):
+                store.set_starred(paper, was)
+            else:
+                store.set_state(paper, was)
+        self._repaint(papers)
+        kept = sum(1 for was in bulk.before.values() if was in ("read", True))
+        before = f"{kept} of them {what} before" if kept else f"none of them {what} before"
+        marked = plural(len(papers), "marked paper")
+        self.app.notice("marks", f"Undone: {marked} as they were ({before})")
+        return True
+
+    def _set_read(self, read: bool, *, move: bool) -> None:
+        self.advanced = self.bulk = None
         papers, bulk = self._targets()
         if not papers:
             return
         store = self.app.store
+        before: dict[str, str | bool] = {paper.id: self._state(paper) for paper in papers}
         for paper in papers:
             store.set_state(paper, "read" if read else "unread")
         self._changed(papers, "read" if read else "unread", bulk, move)
+        if bulk and read:
+            self._remember_bulk("read", before)
 
     def _set_starred(self, starred: bool, *, move: bool) -> None:
-        self.advanced = None
+        self.advanced = self.bulk = None
         papers, bulk = self._targets()
         if not papers:
             return
         store = self.app.store
+        before: dict[str, str | bool] = {paper.id: self._starred(paper) for paper in papers}
         for paper in papers:
             store.set_starred(paper, starred)
         self._changed(papers, "starred" if starred else "unstarred", bulk, move)
+        if bulk and starred:
+            self._remember_bulk("starred", before)
+
+    def _remember_bulk(self, what: str, before: dict[str, str | bool]) -> None:
+        paper_list = self.app.paper_list
+        self.bulk = BulkChange(what, before, frozenset(paper_list.marked), paper_list.rows)
 
     def skip_and_next(self) -> None:
         """Leave this paper as it is and go to the next unread one below it, else the first
@@ -178,8 +241,10 @@ class TriageFlow:
         if bulk:
             # In the slot of what marks are for, said by the first mark: one toast, not two
             # over the list's rows at 80x24.
+            # Which key undoes it: U toggled them all, the papers read before going unread too.
             count = len(papers)
-            app.notice("marks", f"{plural(count, 'marked paper')} {what}")
+            undo = {"read": " · U undoes", "starred": " · S undoes"}.get(what, "")
+            app.notice("marks", f"{plural(count, 'marked paper')} {what}{undo}")
         elif not move:
             app.notify(f"This paper is now {what}")
         else:
@@ -232,6 +297,7 @@ class TriageFlow:
         def done(edit: TagsEdit | None) -> None:
             if edit is None or not (edit.add or edit.remove):
                 return
+            self.bulk = None  # U and S undo an r or s only while it is the last change
             changed = self.add_tags(papers, edit.add, edit.remove)
             if changed:
                 self._repaint(papers)

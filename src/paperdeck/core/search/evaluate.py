@@ -246,7 +246,8 @@ class Evaluator:
             counted = _counted(len(index), positive, needles, lookups, head, False)
             # Both reorder `head` in place: the papers below it keep their order.
             yield from frequency_steps(self._memo, head, totals, counted, self._average(), clock)
-            yield from rerank_steps(self._memo, head, totals, parsed, clock)
+            taken = _taken_for_typos(positive, needles)
+            yield from rerank_steps(self._memo, head, totals, parsed, clock, taken=taken)
             scores.head[:] = map(totals.__getitem__, head)
         else:
             ranked = sorted_all(index, candidates, annotations, sort)
@@ -271,7 +272,10 @@ class Evaluator:
                 ]
                 favour_coverage(head, head_totals, found_in)
                 # Papers missing words rarely have the others side by side: a shorter look.
-                yield from rerank_steps(self._memo, head, head_totals, parsed, clock, 50, 10)
+                taken = _taken_for_typos(positive, needles)
+                yield from rerank_steps(
+                    self._memo, head, head_totals, parsed, clock, 50, 10, taken=taken
+                )
                 some = some.with_head(head)
                 some_scores = some_scores.with_head(list(map(head_totals.__getitem__, head)))
             else:
@@ -661,6 +665,24 @@ def _needle(clause: Clause) -> Needle:
         # being typed seldom is; counted, every "d" of them would be looked at.
         return Needle("", "inside")
     return Needle(longest, "start" if typing else "word")
+
+
+_TYPO_FORMS = 8
+"""The most spellings a typo is looked for as, side by side with the other words."""
+
+
+def _taken_for_typos(
+    positive: list[tuple[TermHits, float, bool]], needles: list[Needle]
+) -> dict[str, frozenset[str]]:
+    """Each word no paper has (a typo) -> the spellings the search took for it: those that
+    neither are it nor start with it (the word being typed, the last, is a word start)."""
+    return {
+        needle.text: frozenset(hits.matched)
+        for (hits, _, _), needle in zip(positive, needles, strict=True)
+        if needle.text
+        and 0 < len(hits.matched) <= _TYPO_FORMS
+        and not any(form.startswith(needle.text) for form in hits.matched)
+    }
 
 
 def _counted(

@@ -160,21 +160,25 @@ def rerank_steps(
     clock: Clock,
     depth: int = _RERANK,
     abstracts: int = _RERANK_ABSTRACT,
+    taken: Mapping[str, frozenset[str]] | None = None,
 ) -> Generator[None, None, None]:
     """Reorder the best `depth` by how closely the query's words follow each other in them
-    (in their abstract too for the best `abstracts`)."""
+    (in their abstract too for the best `abstracts`); `taken`: for a word no paper has (a
+    typo), the spellings the search took for it."""
     # As typed: "models for molecules" side by side counts, though "for" is not required.
     terms = [t for t in query.typed_terms() if t.field in ("any", "title", "author")]
     sequence = [word.lower() for t in terms for word in t.words]
     if len(sequence) < 2 or not ranked:
         return
+    # A typo side by side counts as what the search took it for: "deep imbalnced" put "We
+    # define Deep Imbalanced Regression" 10th of 14, 2nd typed right.
+    forms = [tuple(sorted((taken or {}).get(word, ()))) or (word,) for word in sequence]
     # Query words next to each other, in order, each may be a word start.
-    word_pairs = list(pairwise(sequence))
+    word_pairs = list(pairwise(forms))
     # Searched in the folded text after a space: a pattern that starts with its words finds
     # them by a fast scan (one that starts with a look-behind tries every position).
     pairs = [
-        re.compile(" " + re.escape(first) + r"\S* " + re.escape(second))
-        for first, second in word_pairs
+        re.compile(" " + _either(first) + r"\S* " + _either(second)) for first, second in word_pairs
     ]
     head = ranked[:depth]
     # A list without methods (most) has no method text to read: its pairs cannot be there.
@@ -191,8 +195,8 @@ def rerank_steps(
         # words of some pair cannot have them side by side.
         maybe = list(map(not_, map(str.isascii, texts)))
         for first, second in word_pairs:
-            has_first = map(str.__contains__, texts, repeat(first))
-            both = map(and_, has_first, map(str.__contains__, texts, repeat(second)))
+            has_first = map(_has_any, texts, repeat(first))
+            both = map(and_, has_first, map(_has_any, texts, repeat(second)))
             maybe = list(map(or_, maybe, both))
         found = [0] * len(texts)
         for count, at in enumerate(compress(range(len(texts)), maybe)):
@@ -209,6 +213,17 @@ def rerank_steps(
         totals[i] += bonus
     head.sort(key=totals.__getitem__, reverse=True)
     ranked[: len(head)] = head
+
+
+def _either(words: Sequence[str]) -> str:
+    """A pattern for any of `words` (one word: the word alone, as it always was)."""
+    if len(words) == 1:
+        return re.escape(words[0])
+    return "(?:" + "|".join(map(re.escape, words)) + ")"
+
+
+def _has_any(text: str, words: Sequence[str]) -> bool:
+    return any(word in text for word in words)
 
 
 def favour_coverage(head: list[int], totals: dict[int, float], found: Sequence[set[int]]) -> None:

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
+from textual.geometry import Size
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from paperdeck.core.file_summary import summary
@@ -43,6 +44,17 @@ class ScopeButton(RadioButton):
         """The mark, read as the button paints: a paint assigns nothing."""
         return "●" if self.value else "○"
 
+    def render(self) -> Content:
+        """The mark and the label, with no space after it: Textual's trailing space made a
+        label one cell too long cut with "…" where it should have wrapped."""
+        label = self.label.pad_left(1).stylize_before(self.get_visual_style("toggle--label"))
+        return Content.assemble(self._button, label)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many lines as the label wraps to (the stylesheet wraps it): Textual's one line
+        cut "Papers shown with every word of “offline reinforcement” (70)" before its count."""
+        return self.render().get_height(self.styles.get_render_rules(), width)
+
 
 class ExportDialog(Dialog[ExportChoice | None]):
     """Scopes to pick from, a path whose extension picks the format; Enter saves, Ctrl+Y copies."""
@@ -72,7 +84,7 @@ class ExportDialog(Dialog[ExportChoice | None]):
         """The path, as typed, whose file a second Enter replaces: it was said to exist."""
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
+        with Vertical(classes="dialog export"):
             yield Static(Content("Export a reading list"), classes="dialog-title")
             with RadioSet(id="export-scope"):
                 for scope, label, count in self.scopes:

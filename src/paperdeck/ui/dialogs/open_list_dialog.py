@@ -30,6 +30,18 @@ def shown_path(path: Path) -> str:
     return one_line(text)
 
 
+def _cannot_open(path: Path) -> str:
+    """Why `path` cannot be opened as a list file ("" when it can be tried)."""
+    try:
+        if path.is_dir():
+            return "is a directory"
+        if not path.exists():
+            return "no such file"
+    except OSError as error:  # a name too long, a folder not to be read
+        return error.strerror or "cannot be read"
+    return ""
+
+
 class OpenListDialog(Dialog[str | None]):
     """A path field over the lists to pick (recent first, then the bundled one); ↑/↓ from the
     field go to the list, letters typed in the list go on in the field. Enter opens the typed
@@ -58,12 +70,11 @@ class OpenListDialog(Dialog[str | None]):
                     Option(self._label(path, said), id=str(path)) for path, said in self.choices
                 ]
                 yield OptionList(*options, id="open-choices")
-            keys = "↑↓ picks · " if self.choices else ""
-            yield Static(
-                Content(f"{keys}→ completes · Enter opens · Esc cancels"),
-                id="open-hint",
-                classes="dialog-hint",
-            )
+            yield Static(Content(self._keys()), id="open-hint", classes="dialog-hint")
+
+    def _keys(self) -> str:
+        keys = "↑↓ picks · " if self.choices else ""
+        return f"{keys}→ completes · Enter opens · Esc cancels"
 
     @staticmethod
     def _label(path: Path, said: str) -> Content:
@@ -93,6 +104,13 @@ class OpenListDialog(Dialog[str | None]):
             return
         type_into(field, event)
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """What was said of the path typed before (or of nothing typed) no longer holds."""
+        hint = self.query_one("#open-hint", Static)
+        if hint.has_class("-warning") or hint.has_class("-error"):
+            hint.remove_class("-warning", "-error")
+            hint.update(Content(self._keys()))
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(event.option.id)
@@ -101,6 +119,14 @@ class OpenListDialog(Dialog[str | None]):
         event.stop()
         value = event.value.strip()
         if value:
+            problem = _cannot_open(Path(value).expanduser())
+            if problem:
+                # Said here, the dialog and the path kept: closed with a toast, the path typed
+                # again went to the list as keys (p a r s: the PDF, mark all, read, star).
+                hint = self.query_one("#open-hint", Static)
+                hint.update(Content(one_line(f"{value}: {problem} · Esc cancels")))
+                hint.add_class("-error")
+                return
             self.dismiss(value)
             return
         if self.choices:

@@ -15,6 +15,7 @@ from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from paperdeck.ui.dialogs.dialog import Dialog
+from paperdeck.ui.safe_text import one_line
 
 MAX_NAMES = 2000
 """Names read from one folder to complete from: a huge folder is not listed whole."""
@@ -63,11 +64,17 @@ class PathDialog(Dialog[str | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, default: str = "", hint: str = "") -> None:
+    def __init__(
+        self, title: str, default: str = "", hint: str = "", *, asks_to_replace: bool = False
+    ) -> None:
+        """`asks_to_replace`: a path to a file that exists is taken only on a second Enter."""
         super().__init__()
         self.dialog_title = title
         self.default = default
         self.hint = hint
+        self.asks_to_replace = asks_to_replace
+        self.replacing = ""
+        """The path, as typed, whose file a second Enter replaces: it was said to exist."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
@@ -75,17 +82,38 @@ class PathDialog(Dialog[str | None]):
             yield Input(
                 self.default, placeholder="a path", id="path-input", suggester=PathSuggester()
             )
-            yield Static(
-                Content(
-                    (self.hint + " · " if self.hint else "")
-                    + "→ completes · Enter confirms · Esc cancels"
-                ),
-                classes="dialog-hint",
-            )
+            yield Static(Content(self._keys()), id="path-hint", classes="dialog-hint")
+
+    def _keys(self) -> str:
+        return (
+            self.hint + " · " if self.hint else ""
+        ) + "→ completes · Enter confirms · Esc cancels"
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if self.replacing and event.value.strip() != self.replacing:
+            self.replacing = ""
+            hint = self.query_one("#path-hint", Static)
+            hint.remove_class("-warning")
+            hint.update(Content(self._keys()))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         value = event.value.strip()
+        if value and self.asks_to_replace and value != self.replacing:
+            path = Path(value).expanduser()
+            if path.is_file():
+                # Notes exported over a file of the user's own replaced it without a word.
+                self.replacing = value
+                hint = self.query_one("#path-hint", Static)
+                hint.add_class("-warning")
+                hint.update(
+                    Content(
+                        one_line(
+                            f"{path.name} exists — Enter again to replace it (kept as {path.name}~)"
+                        )
+                    )
+                )
+                return
         self.dismiss(value or None)
 
     def action_cancel(self) -> None:
