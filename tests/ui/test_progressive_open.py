@@ -932,10 +932,14 @@ async def test_titles_are_made_after_the_search_is_ready_then_searched_and_kept(
             await pilot.press("slash", *query)
             await wait_until(pilot, lambda: app.search.filtered is not None)
             assert (app.search.filtered or 0) < expected
+            # Seen at 80x24: "No papers match 'title:…'" said only that titles are made up.
+            status = app.query_one("#search-status")
+            await wait_until(pilot, lambda: "still being made" in status.render_line(0).text)
             release.set()
             await wait_until(pilot, lambda: not app.search.titling)
             assert "making titles" not in header_text(app)
             await wait_until(pilot, lambda: app.search.filtered == expected)
+            assert "still being made" not in status.render_line(0).text
             # The citation keys (made-up titles give their words) waited for the titles.
             await wait_until(pilot, lambda: "Cite key  …" not in app.detail.text)
             await app.workers.wait_for_complete()

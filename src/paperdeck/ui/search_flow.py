@@ -334,11 +334,16 @@ class SearchFlow:
         index = self.index
         if index is None or not any(term.field == "title" for term in parsed.positive_terms()):
             return ()
+        marker = DERIVED_MARKER.strip()
+        if self.titling:  # searched again once they are made (`titles_known`)
+            return (
+                f"{marker} titles are still being made: title: finds those made so far",
+                f"{marker} titles still being made",
+            )
         words = index.word_index
         words.derived_titles()  # counts them, read once
         if 2 * words.derived_count < len(words):
             return ()
-        marker = DERIVED_MARKER.strip()
         return (
             f"{marker} titles are made up: drop title: to search abstracts",
             f"{marker} titles made up: drop title:",
