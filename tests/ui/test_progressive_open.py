@@ -7,7 +7,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -951,6 +951,15 @@ async def test_titles_are_made_after_the_search_is_ready_then_searched_and_kept(
     assert [paper.title for paper in again.papers] == [paper.title for paper in eager]
 
 
+def held_till_stopped(going_on: Callable[[], bool], stopped: threading.Event) -> bool:
+    """In place of `derive_later`: makes no title until the reader says to stop (it quits,
+    another list opens), then sets `stopped`."""
+    while going_on():
+        time.sleep(0.01)
+    stopped.set()
+    return False
+
+
 async def test_quitting_while_titles_are_made_stops_them_and_keeps_nothing(
     tmp_path: Path, big_list: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -960,14 +969,9 @@ async def test_quitting_while_titles_are_made_stops_them_and_keeps_nothing(
 
     monkeypatch.setenv("PAPERDECK_CACHE", str(tmp_path / "cache"))
     stopped = threading.Event()
-
-    def held(papers: Sequence[Paper], going_on: Any) -> bool:
-        while going_on():
-            time.sleep(0.01)
-        stopped.set()
-        return False
-
-    monkeypatch.setattr(later, "derive_later", held)
+    monkeypatch.setattr(
+        later, "derive_later", lambda _, going_on: held_till_stopped(going_on, stopped)
+    )
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
     app = reader_loading(tmp_path, pending)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -1004,10 +1008,7 @@ async def test_opening_another_list_while_titles_are_made_stops_the_first_lists(
         calls += 1
         if calls > 1:
             return derive_later(papers, going_on)
-        while going_on():
-            time.sleep(0.01)
-        stopped.set()
-        return False
+        return held_till_stopped(going_on, stopped)
 
     monkeypatch.setattr(later, "derive_later", first_held)
     pending = BackgroundLoad(lambda options: load_library([big_list], options=options))
